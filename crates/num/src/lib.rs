@@ -1,0 +1,386 @@
+//! Mathematical (unbounded) integers for `wiser`.
+//!
+//! IMP's integers are unbounded, like Z3's `Int` sort. Almost every value a
+//! program computes fits in 64 bits, so [`Int`] stores those inline and only
+//! falls back to a heap-allocated [`BigInt`] when an operation overflows.
+//! Overflow never wraps: every operation is checked.
+//!
+//! Division follows C and Rust: `/` truncates toward zero and `%` takes the
+//! sign of the dividend, so `-7 / 2 == -3` and `-7 % 2 == -1`. Division by
+//! zero is *total* here (it yields 0) because the semantics checks divisors
+//! before it divides; see `docs/LANGUAGE.md`.
+//!
+//! ```
+//! use wiser_num::Int;
+//! let a = Int::from(-7);
+//! assert_eq!(a.div_trunc(&Int::from(2)), Int::from(-3));
+//! assert_eq!(a.rem_trunc(&Int::from(2)), Int::from(-1));
+//! let big = Int::from(i64::MAX).add(&Int::from(1));
+//! assert_eq!(big.to_string(), "9223372036854775808");
+//! ```
+#![warn(missing_docs)]
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{Signed, ToPrimitive, Zero};
+use std::cmp::Ordering;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+/// An unbounded integer. Values that fit in `i64` never allocate.
+///
+/// Invariant: the `Big` variant holds only values outside the `i64` range,
+/// so equality and hashing can be derived structurally.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Int(Repr);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    Small(i64),
+    Big(Arc<BigInt>),
+}
+
+impl Int {
+    /// Zero.
+    pub const ZERO: Int = Int(Repr::Small(0));
+    /// One.
+    pub const ONE: Int = Int(Repr::Small(1));
+
+    fn from_big(b: BigInt) -> Int {
+        match b.to_i64() {
+            Some(v) => Int(Repr::Small(v)),
+            None => Int(Repr::Big(Arc::new(b))),
+        }
+    }
+
+    /// The value as a `BigInt` (allocates for large values only when cloned).
+    pub fn to_bigint(&self) -> BigInt {
+        match &self.0 {
+            Repr::Small(v) => BigInt::from(*v),
+            Repr::Big(b) => (**b).clone(),
+        }
+    }
+
+    /// The value as an `i64`, if it fits.
+    pub fn to_i64(&self) -> Option<i64> {
+        match &self.0 {
+            Repr::Small(v) => Some(*v),
+            Repr::Big(_) => None,
+        }
+    }
+
+    /// Is this zero?
+    pub fn is_zero(&self) -> bool {
+        matches!(self.0, Repr::Small(0))
+    }
+
+    /// Is this strictly negative?
+    pub fn is_negative(&self) -> bool {
+        match &self.0 {
+            Repr::Small(v) => *v < 0,
+            Repr::Big(b) => b.is_negative(),
+        }
+    }
+
+    /// `self + rhs`.
+    pub fn add(&self, rhs: &Int) -> Int {
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
+            if let Some(r) = a.checked_add(*b) {
+                return Int(Repr::Small(r));
+            }
+        }
+        Int::from_big(self.to_bigint() + rhs.to_bigint())
+    }
+
+    /// `self - rhs`.
+    pub fn sub(&self, rhs: &Int) -> Int {
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
+            if let Some(r) = a.checked_sub(*b) {
+                return Int(Repr::Small(r));
+            }
+        }
+        Int::from_big(self.to_bigint() - rhs.to_bigint())
+    }
+
+    /// `self * rhs`.
+    pub fn mul(&self, rhs: &Int) -> Int {
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
+            if let Some(r) = a.checked_mul(*b) {
+                return Int(Repr::Small(r));
+            }
+        }
+        Int::from_big(self.to_bigint() * rhs.to_bigint())
+    }
+
+    /// `-self`.
+    pub fn neg(&self) -> Int {
+        if let Repr::Small(a) = &self.0 {
+            if let Some(r) = a.checked_neg() {
+                return Int(Repr::Small(r));
+            }
+        }
+        Int::from_big(-self.to_bigint())
+    }
+
+    /// Division truncating toward zero (C and Rust `/`). Total: `x / 0 == 0`.
+    pub fn div_trunc(&self, rhs: &Int) -> Int {
+        if rhs.is_zero() {
+            return Int::ZERO;
+        }
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
+            if let Some(r) = a.checked_div(*b) {
+                return Int(Repr::Small(r));
+            }
+        }
+        // BigInt's `/` also truncates toward zero.
+        Int::from_big(self.to_bigint() / rhs.to_bigint())
+    }
+
+    /// Remainder with the sign of the dividend (C and Rust `%`).
+    /// Total: `x % 0 == 0`.
+    pub fn rem_trunc(&self, rhs: &Int) -> Int {
+        if rhs.is_zero() {
+            return Int::ZERO;
+        }
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
+            if let Some(r) = a.checked_rem(*b) {
+                return Int(Repr::Small(r));
+            }
+        }
+        Int::from_big(self.to_bigint() % rhs.to_bigint())
+    }
+
+    /// Greatest common divisor, always non-negative.
+    pub fn gcd(&self, rhs: &Int) -> Int {
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
+            let (mut x, mut y) = (a.unsigned_abs(), b.unsigned_abs());
+            while y != 0 {
+                (x, y) = (y, x % y);
+            }
+            if let Ok(v) = i64::try_from(x) {
+                return Int(Repr::Small(v));
+            }
+        }
+        Int::from_big(self.to_bigint().gcd(&rhs.to_bigint()))
+    }
+
+    /// Floor division (rounds toward negative infinity). Total: `x.div_floor(0) == 0`.
+    pub fn div_floor(&self, rhs: &Int) -> Int {
+        if rhs.is_zero() {
+            return Int::ZERO;
+        }
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
+            if let (Some(q), Some(r)) = (a.checked_div(*b), a.checked_rem(*b)) {
+                let adjust = r != 0 && ((r < 0) != (*b < 0));
+                return Int(Repr::Small(if adjust { q - 1 } else { q }));
+            }
+        }
+        Int::from_big(Integer::div_floor(&self.to_bigint(), &rhs.to_bigint()))
+    }
+
+    /// Ceiling division (rounds toward positive infinity). Total: `x.div_ceil(0) == 0`.
+    pub fn div_ceil(&self, rhs: &Int) -> Int {
+        self.neg().div_floor(rhs).neg()
+    }
+
+    /// The sign: -1, 0 or 1.
+    pub fn signum(&self) -> i32 {
+        match self.cmp(&Int::ZERO) {
+            Ordering::Less => -1,
+            Ordering::Equal => 0,
+            Ordering::Greater => 1,
+        }
+    }
+
+    /// `|self|`.
+    pub fn abs(&self) -> Int {
+        if self.is_negative() {
+            self.neg()
+        } else {
+            self.clone()
+        }
+    }
+}
+
+impl Ord for Int {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (&self.0, &other.0) {
+            (Repr::Small(a), Repr::Small(b)) => a.cmp(b),
+            _ => self.to_bigint().cmp(&other.to_bigint()),
+        }
+    }
+}
+
+impl PartialOrd for Int {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl From<i64> for Int {
+    fn from(v: i64) -> Int {
+        Int(Repr::Small(v))
+    }
+}
+
+impl From<i32> for Int {
+    fn from(v: i32) -> Int {
+        Int(Repr::Small(v.into()))
+    }
+}
+
+impl From<BigInt> for Int {
+    fn from(v: BigInt) -> Int {
+        Int::from_big(v)
+    }
+}
+
+/// The error returned when a string is not a decimal integer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseIntError;
+
+impl fmt::Display for ParseIntError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a decimal integer")
+    }
+}
+
+impl std::error::Error for ParseIntError {}
+
+impl FromStr for Int {
+    type Err = ParseIntError;
+    /// Parses an optionally signed decimal integer of any size.
+    fn from_str(s: &str) -> Result<Int, ParseIntError> {
+        if let Ok(v) = s.parse::<i64>() {
+            return Ok(Int(Repr::Small(v)));
+        }
+        let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ParseIntError);
+        }
+        BigInt::from_str(s).map(Int::from_big).map_err(|_| ParseIntError)
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Small(v) => write!(f, "{v}"),
+            Repr::Big(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+impl fmt::Debug for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl serde::Serialize for Int {
+    /// Integers inside the `i64` range are JSON numbers; larger ones are
+    /// decimal strings, so no consumer silently loses precision.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Repr::Small(v) => s.serialize_i64(*v),
+            Repr::Big(b) => s.serialize_str(&b.to_string()),
+        }
+    }
+}
+
+impl Default for Int {
+    fn default() -> Int {
+        Int::ZERO
+    }
+}
+
+impl Zero for Int {
+    fn zero() -> Int {
+        Int::ZERO
+    }
+    fn is_zero(&self) -> bool {
+        Int::is_zero(self)
+    }
+}
+
+impl std::ops::Add for Int {
+    type Output = Int;
+    fn add(self, rhs: Int) -> Int {
+        Int::add(&self, &rhs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn big(v: i128) -> BigInt {
+        BigInt::from(v)
+    }
+
+    #[test]
+    fn c_division_signs() {
+        let cases = [(-7, 2, -3, -1), (7, -2, -3, 1), (-7, -2, 3, -1), (7, 2, 3, 1)];
+        for (a, b, q, r) in cases {
+            let (a, b) = (Int::from(a), Int::from(b));
+            assert_eq!(a.div_trunc(&b), Int::from(q), "{a} / {b}");
+            assert_eq!(a.rem_trunc(&b), Int::from(r), "{a} % {b}");
+        }
+    }
+
+    #[test]
+    fn min_divided_by_minus_one_does_not_wrap() {
+        let min = Int::from(i64::MIN);
+        let q = min.div_trunc(&Int::from(-1));
+        assert_eq!(q.to_string(), "9223372036854775808");
+        assert_eq!(min.rem_trunc(&Int::from(-1)), Int::ZERO);
+        assert_eq!(min.neg().to_string(), "9223372036854775808");
+    }
+
+    #[test]
+    fn big_values_normalise_back_to_small() {
+        let a = Int::from(i64::MAX).add(&Int::ONE);
+        let b = a.sub(&Int::ONE);
+        assert_eq!(b, Int::from(i64::MAX));
+        assert_eq!(b.to_i64(), Some(i64::MAX));
+    }
+
+    #[test]
+    fn parse_and_print() {
+        for s in ["0", "-5", "123456789012345678901234567890", "-99999999999999999999"] {
+            assert_eq!(s.parse::<Int>().unwrap().to_string(), s);
+        }
+        assert!("12a".parse::<Int>().is_err());
+        assert!("".parse::<Int>().is_err());
+        assert!("-".parse::<Int>().is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn ops_agree_with_bigint(a in any::<i64>(), b in any::<i64>()) {
+            let (x, y) = (Int::from(a), Int::from(b));
+            let (ba, bb) = (big(a as i128), big(b as i128));
+            prop_assert_eq!(x.add(&y).to_bigint(), &ba + &bb);
+            prop_assert_eq!(x.sub(&y).to_bigint(), &ba - &bb);
+            prop_assert_eq!(x.mul(&y).to_bigint(), &ba * &bb);
+            prop_assert_eq!(x.cmp(&y), ba.cmp(&bb));
+            if b != 0 {
+                prop_assert_eq!(x.div_trunc(&y).to_bigint(), &ba / &bb);
+                prop_assert_eq!(x.rem_trunc(&y).to_bigint(), &ba % &bb);
+                prop_assert_eq!(x.div_floor(&y).to_bigint(), Integer::div_floor(&ba, &bb));
+            }
+        }
+
+        #[test]
+        fn small_ops_match_i128(a in -1000i64..1000, b in -1000i64..1000) {
+            let (x, y) = (Int::from(a), Int::from(b));
+            if b != 0 {
+                prop_assert_eq!(x.div_trunc(&y), Int::from(a / b));
+                prop_assert_eq!(x.rem_trunc(&y), Int::from(a % b));
+                prop_assert_eq!(x.div_ceil(&y).to_bigint(), big((a as f64 / b as f64).ceil() as i128));
+            }
+        }
+    }
+}
