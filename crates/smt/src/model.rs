@@ -1,0 +1,186 @@
+//! Models (assignments of values to variables) and evaluation of terms
+//! under a model.
+//!
+//! A model assigns every integer variable a value and every array variable
+//! a default plus finitely many entries; anything unassigned is 0. The
+//! evaluator agrees with the concrete semantics (C division, total at 0),
+//! which is what lets a state's model decide one side of a branch without
+//! a solver call.
+
+use crate::term::{Kind, Term};
+use rpds::RedBlackTreeMapSync;
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+use wiser_num::Int;
+
+/// The contents of an array in a model.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ArrayValue {
+    /// The value of every index not in `entries`.
+    pub default: Int,
+    /// Explicit entries.
+    pub entries: RedBlackTreeMapSync<Int, Int>,
+}
+
+impl ArrayValue {
+    /// The element at `index`.
+    pub fn get(&self, index: &Int) -> Int {
+        self.entries
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| self.default.clone())
+    }
+}
+
+/// The value of a term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// An integer.
+    Int(Int),
+    /// A boolean.
+    Bool(bool),
+    /// An array.
+    Array(ArrayValue),
+}
+
+impl Value {
+    fn int(&self) -> &Int {
+        match self {
+            Value::Int(n) => n,
+            _ => panic!("sort error: expected an integer value"),
+        }
+    }
+    fn boolean(&self) -> bool {
+        match self {
+            Value::Bool(b) => *b,
+            _ => panic!("sort error: expected a boolean value"),
+        }
+    }
+}
+
+/// An assignment of values to variables; unassigned variables are 0.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Model {
+    /// Integer variables.
+    pub ints: FxHashMap<Arc<str>, Int>,
+    /// Array variables.
+    pub arrays: FxHashMap<Arc<str>, ArrayValue>,
+}
+
+impl Model {
+    /// The empty model (everything 0).
+    pub fn new() -> Model {
+        Model::default()
+    }
+
+    /// The value of an integer variable (0 when unassigned).
+    pub fn int(&self, name: &str) -> Int {
+        self.ints.get(name).cloned().unwrap_or_default()
+    }
+
+    /// Evaluates `t` under this model. Never recurses, so deep terms are
+    /// fine; shared subterms are evaluated once.
+    pub fn eval(&self, t: &Term) -> Value {
+        let mut memo: FxHashMap<usize, Value> = FxHashMap::default();
+        let mut stack: Vec<(&Term, bool)> = vec![(t, false)];
+        while let Some((t, expanded)) = stack.pop() {
+            if memo.contains_key(&t.addr()) {
+                continue;
+            }
+            if !expanded {
+                stack.push((t, true));
+                for c in t.children() {
+                    if !memo.contains_key(&c.addr()) {
+                        stack.push((c, false));
+                    }
+                }
+                continue;
+            }
+            let v = self.eval_node(t, &memo);
+            memo.insert(t.addr(), v);
+        }
+        memo.remove(&t.addr()).expect("root evaluated")
+    }
+
+    /// Evaluates a boolean term.
+    pub fn holds(&self, t: &Term) -> bool {
+        if let Some(b) = t.as_bool() {
+            return b;
+        }
+        self.eval(t).boolean()
+    }
+
+    fn eval_node(&self, t: &Term, memo: &FxHashMap<usize, Value>) -> Value {
+        let get = |c: &Term| memo.get(&c.addr()).expect("child evaluated first");
+        match t.kind() {
+            Kind::Int(n) => Value::Int(n.clone()),
+            Kind::Bool(b) => Value::Bool(*b),
+            Kind::Var(name, crate::Sort::Int) => Value::Int(self.int(name)),
+            Kind::Var(name, crate::Sort::Array) => {
+                Value::Array(self.arrays.get(name).cloned().unwrap_or_default())
+            }
+            Kind::Var(_, crate::Sort::Bool) => Value::Bool(false),
+            Kind::Linear(ms, c) => Value::Int(
+                ms.iter()
+                    .fold(c.clone(), |acc, (t, k)| acc.add(&k.mul(get(t).int()))),
+            ),
+            Kind::Mul(a, b) => Value::Int(get(a).int().mul(get(b).int())),
+            Kind::Div(a, b) => Value::Int(get(a).int().div_trunc(get(b).int())),
+            Kind::Rem(a, b) => Value::Int(get(a).int().rem_trunc(get(b).int())),
+            Kind::Ite(c, a, b) => {
+                if get(c).boolean() {
+                    get(a).clone()
+                } else {
+                    get(b).clone()
+                }
+            }
+            Kind::Select(a, i) => match get(a) {
+                Value::Array(arr) => Value::Int(arr.get(get(i).int())),
+                _ => panic!("sort error: select from a non-array"),
+            },
+            Kind::Store(a, i, v) => match get(a) {
+                Value::Array(arr) => Value::Array(ArrayValue {
+                    default: arr.default.clone(),
+                    entries: arr.entries.insert(get(i).int().clone(), get(v).int().clone()),
+                }),
+                _ => panic!("sort error: store into a non-array"),
+            },
+            Kind::Le(a) => Value::Bool(*get(a).int() <= Int::ZERO),
+            Kind::Eq(a) => Value::Bool(get(a).int().is_zero()),
+            Kind::Not(a) => Value::Bool(!get(a).boolean()),
+            Kind::And(xs) => Value::Bool(xs.iter().all(|x| get(x).boolean())),
+            Kind::Or(xs) => Value::Bool(xs.iter().any(|x| get(x).boolean())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eval_agrees_with_c_division() {
+        let x = Term::int_var("x");
+        let mut m = Model::new();
+        m.ints.insert("x".into(), Int::from(-7));
+        let q = Term::div(&x, &Term::int(2));
+        let r = Term::rem(&x, &Term::int(2));
+        assert_eq!(m.eval(&q), Value::Int(Int::from(-3)));
+        assert_eq!(m.eval(&r), Value::Int(Int::from(-1)));
+        assert!(m.holds(&Term::lt(&x, &Term::int(0))));
+    }
+
+    #[test]
+    fn eval_arrays() {
+        let a = Term::array_var("a");
+        let i = Term::int_var("i");
+        let mut m = Model::new();
+        m.ints.insert("i".into(), Int::from(3));
+        let mut arr = ArrayValue::default();
+        arr.entries.insert_mut(Int::from(3), Int::from(9));
+        m.arrays.insert("a".into(), arr);
+        let s = Term::store(&a, &Term::int(4), &Term::int(1));
+        assert_eq!(m.eval(&Term::select(&s, &i)), Value::Int(Int::from(9)));
+        assert_eq!(m.eval(&Term::select(&s, &Term::add(&i, &Term::int(1)))), Value::Int(Int::ONE));
+    }
+}
