@@ -1,0 +1,163 @@
+//! A persistent (immutable, shared) stack.
+//!
+//! Forking a state clones a stack in O(1); pushing and popping never copy
+//! the rest. Dropping a long stack does not recurse, so 10^6 frames or path
+//! constraints cannot overflow the Rust stack when freed.
+
+use std::sync::Arc;
+
+/// A persistent stack of `T`.
+#[derive(Debug)]
+pub struct Stack<T> {
+    head: Option<Arc<Node<T>>>,
+    len: usize,
+}
+
+#[derive(Debug)]
+struct Node<T> {
+    value: T,
+    next: Option<Arc<Node<T>>>,
+}
+
+impl<T> Clone for Stack<T> {
+    fn clone(&self) -> Self {
+        Stack {
+            head: self.head.clone(),
+            len: self.len,
+        }
+    }
+}
+
+impl<T> Default for Stack<T> {
+    fn default() -> Self {
+        Stack { head: None, len: 0 }
+    }
+}
+
+impl<T> Stack<T> {
+    /// The empty stack.
+    pub fn new() -> Self {
+        Stack::default()
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Is it empty?
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The stack with `value` on top.
+    pub fn push(&self, value: T) -> Self {
+        Stack {
+            head: Some(Arc::new(Node {
+                value,
+                next: self.head.clone(),
+            })),
+            len: self.len + 1,
+        }
+    }
+
+    /// The top element.
+    pub fn top(&self) -> Option<&T> {
+        self.head.as_deref().map(|n| &n.value)
+    }
+
+    /// The stack without its top element (empty stays empty).
+    pub fn pop(&self) -> Self {
+        match &self.head {
+            None => Stack::default(),
+            Some(n) => Stack {
+                head: n.next.clone(),
+                len: self.len - 1,
+            },
+        }
+    }
+
+    /// The elements from top to bottom.
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        let mut cur = self.head.as_deref();
+        std::iter::from_fn(move || {
+            let n = cur?;
+            cur = n.next.as_deref();
+            Some(&n.value)
+        })
+    }
+
+    /// Does this stack share its top node with `other` (same pointer)?
+    pub fn ptr_eq(&self, other: &Self) -> bool {
+        match (&self.head, &other.head) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+impl<T: Clone> Stack<T> {
+    /// The stack's top element and the rest, cloning the element only if
+    /// the node is shared.
+    pub fn split(self) -> Option<(T, Stack<T>)> {
+        let mut this = self;
+        let head = this.head.take()?;
+        let len = this.len - 1;
+        Some(match Arc::try_unwrap(head) {
+            Ok(Node { value, next }) => (value, Stack { head: next, len }),
+            Err(shared) => (
+                shared.value.clone(),
+                Stack {
+                    head: shared.next.clone(),
+                    len,
+                },
+            ),
+        })
+    }
+}
+
+// Nodes are owned only by stacks and by other nodes, and every node is
+// dismantled here (or in `split`) with its `next` taken first, so the
+// default drop of a node never recurses.
+impl<T> Drop for Stack<T> {
+    fn drop(&mut self) {
+        // Unlink uniquely owned nodes one at a time instead of recursing.
+        let mut cur = self.head.take();
+        while let Some(node) = cur {
+            match Arc::try_unwrap(node) {
+                Ok(mut n) => cur = n.next.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn push_pop_share() {
+        let a = Stack::new().push(1).push(2);
+        let b = a.push(3);
+        assert_eq!(b.iter().copied().collect::<Vec<_>>(), vec![3, 2, 1]);
+        assert_eq!(a.len(), 2);
+        assert!(b.pop().ptr_eq(&a));
+        let (top, rest) = b.split().unwrap();
+        assert_eq!(top, 3);
+        assert!(rest.ptr_eq(&a));
+    }
+
+    #[test]
+    fn dropping_a_million_elements_does_not_overflow() {
+        let mut s = Stack::new();
+        for i in 0..1_000_000 {
+            s = s.push(i);
+        }
+        let shared = s.pop().pop();
+        drop(s);
+        assert_eq!(shared.len(), 999_998);
+        drop(shared);
+    }
+}
