@@ -1,0 +1,237 @@
+//! The symbolic domain: values are terms, paths are [`PathCond`]s, and a
+//! branch asks, side by side, whether the path condition extended with the
+//! condition (or its negation) is satisfiable.
+//!
+//! Each side is decided by the cheapest layer that can:
+//! 1. constant folding (the condition is `true` or `false`: no check);
+//! 2. bounds: a one-variable condition whose interval meets the path's
+//!    box emptily is unsat; one whose variable no other constraint mentions
+//!    is sat, with the model moved into the interval;
+//! 3. the path's model: if it satisfies the condition, that side is sat;
+//! 4. the solver, on the slice of the path condition that shares
+//!    variables with the condition (constraint independence).
+//!
+//! A solver `unknown` keeps the side (never pruned) and marks the path, so
+//! the run cannot end `safe`.
+
+use crate::path::{as_bound, PathCond};
+use std::sync::Arc;
+use wiser_num::Int;
+use wiser_semantics::{Domain, Fork};
+use wiser_smt::{Answer, Model, Solver, Term};
+use wiser_syntax::ast::{ArithOp, CmpOp};
+
+/// How branch sides were decided.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BranchStats {
+    /// Branches whose condition folded to a constant (no check needed).
+    pub folded: u64,
+    /// Sides whose feasibility had to be checked.
+    pub checks: u64,
+    /// Checks decided by the interval box.
+    pub by_bounds: u64,
+    /// Checks decided by the path's model.
+    pub by_model: u64,
+    /// Checks sent to the solver.
+    pub by_solver: u64,
+    /// Of those, answered unknown.
+    pub unknown: u64,
+    /// Sides found infeasible (pruned).
+    pub pruned: u64,
+}
+
+/// The symbolic domain over a solver `S`.
+pub struct Symbolic<S> {
+    solver: S,
+    small: Vec<Term>,
+    /// Counters.
+    pub stats: BranchStats,
+}
+
+/// Small constants are made once: most constants in programs are small.
+const SMALL_MIN: i64 = -256;
+const SMALL_MAX: i64 = 1024;
+
+impl<S: Solver> Symbolic<S> {
+    /// A symbolic domain deciding with `solver`.
+    pub fn new(solver: S) -> Self {
+        Symbolic {
+            solver,
+            small: (SMALL_MIN..=SMALL_MAX).map(Term::int).collect(),
+            stats: BranchStats::default(),
+        }
+    }
+
+    /// The solver.
+    pub fn solver(&mut self) -> &mut S {
+        &mut self.solver
+    }
+
+    fn side(&mut self, path: &PathCond, c: &Term) -> Option<PathCond> {
+        self.stats.checks += 1;
+        if let Some((x, interval)) = as_bound(c) {
+            let met = path.interval(&x).meet(&interval);
+            if met.is_empty() {
+                self.stats.by_bounds += 1;
+                self.stats.pruned += 1;
+                return None;
+            }
+            if let Some(m) = &path.model {
+                let name = x.as_var().expect("bounds are on variables");
+                let current = m.int(name);
+                if met.contains(&current) {
+                    self.stats.by_model += 1;
+                    return Some(extend(path, c, path.model.clone()));
+                }
+                if !path.constrains(&x) {
+                    self.stats.by_bounds += 1;
+                    let mut moved = Model::clone(m);
+                    moved.ints.insert(name.clone(), met.clamp(&current));
+                    return Some(extend(path, c, Some(Arc::new(moved))));
+                }
+            }
+        }
+        if let Some(m) = &path.model {
+            if m.holds(c) {
+                self.stats.by_model += 1;
+                return Some(extend(path, c, path.model.clone()));
+            }
+        }
+        self.stats.by_solver += 1;
+        let mut query = path.slice(&c.vars());
+        query.push(c.clone());
+        match self.solver.solve(&query) {
+            Answer::Sat(found) => {
+                let model = path.model.as_ref().map(|m| {
+                    let mut merged = Model::clone(m);
+                    merged.ints.extend(found.ints);
+                    merged.arrays.extend(found.arrays);
+                    Arc::new(merged)
+                });
+                Some(extend(path, c, model))
+            }
+            Answer::Unsat => {
+                self.stats.pruned += 1;
+                None
+            }
+            Answer::Unknown(_) => {
+                self.stats.unknown += 1;
+                let mut p = extend(path, c, None);
+                p.unknown = true;
+                Some(p)
+            }
+        }
+    }
+}
+
+/// The name of the symbol for the `index`-th `x = *` read of a path
+/// (from 0). `#` starts a comment in IMP, so no program variable has it.
+pub fn read_symbol(index: u32) -> String {
+    format!("read#{}", index + 1)
+}
+
+/// `path` with conjunct `c` and model `model`.
+fn extend(path: &PathCond, c: &Term, model: Option<Arc<Model>>) -> PathCond {
+    let mut p = path.clone();
+    p.add(c);
+    p.model = model;
+    p
+}
+
+impl<S: Solver> Domain for Symbolic<S> {
+    type Int = Term;
+    type Bool = Term;
+    type Array = Term;
+    type Path = PathCond;
+
+    fn int(&mut self, n: &Int) -> Term {
+        match n.to_i64() {
+            Some(v) if (SMALL_MIN..=SMALL_MAX).contains(&v) => {
+                self.small[(v - SMALL_MIN) as usize].clone()
+            }
+            _ => Term::int(n.clone()),
+        }
+    }
+
+    fn arith(&mut self, op: ArithOp, a: Term, b: Term) -> Term {
+        match op {
+            ArithOp::Add => Term::add(&a, &b),
+            ArithOp::Sub => Term::sub(&a, &b),
+            ArithOp::Mul => Term::mul(&a, &b),
+            ArithOp::Div => Term::div(&a, &b),
+            ArithOp::Rem => Term::rem(&a, &b),
+        }
+    }
+
+    fn neg(&mut self, a: Term) -> Term {
+        Term::neg(&a)
+    }
+
+    fn cmp(&mut self, op: CmpOp, a: Term, b: Term) -> Term {
+        match op {
+            CmpOp::Eq => Term::eq(&a, &b),
+            CmpOp::Ne => Term::ne(&a, &b),
+            CmpOp::Lt => Term::lt(&a, &b),
+            CmpOp::Le => Term::le(&a, &b),
+            CmpOp::Gt => Term::gt(&a, &b),
+            CmpOp::Ge => Term::ge(&a, &b),
+        }
+    }
+
+    fn bool(&mut self, b: bool) -> Term {
+        Term::bool(b)
+    }
+
+    fn not(&mut self, a: Term) -> Term {
+        Term::not(&a)
+    }
+
+    fn and(&mut self, a: Term, b: Term) -> Term {
+        Term::and(&a, &b)
+    }
+
+    fn or(&mut self, a: Term, b: Term) -> Term {
+        Term::or(&a, &b)
+    }
+
+    fn select(&mut self, array: &Term, index: Term) -> Term {
+        Term::select(array, &index)
+    }
+
+    fn store(&mut self, array: &Term, index: Term, value: Term) -> Term {
+        Term::store(array, &index, &value)
+    }
+
+    fn input(&mut self, name: &str) -> Term {
+        Term::int_var(name)
+    }
+
+    fn input_array(&mut self, name: &str) -> Term {
+        Term::array_var(name)
+    }
+
+    fn read(&mut self, index: u32) -> Term {
+        Term::int_var(read_symbol(index))
+    }
+
+    fn branch(&mut self, path: PathCond, cond: &Term) -> Fork<PathCond> {
+        if let Some(b) = cond.as_bool() {
+            self.stats.folded += 1;
+            let (then, otherwise) = if b { (Some(path), None) } else { (None, Some(path)) };
+            return Fork { then, otherwise };
+        }
+        let then = self.side(&path, cond);
+        let otherwise = self.side(&path, &Term::not(cond));
+        Fork { then, otherwise }
+    }
+
+    fn assume(&mut self, path: PathCond, cond: &Term) -> Option<PathCond> {
+        match cond.as_bool() {
+            Some(b) => {
+                self.stats.folded += 1;
+                b.then_some(path)
+            }
+            None => self.side(&path, cond),
+        }
+    }
+}
