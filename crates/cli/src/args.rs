@@ -1,0 +1,105 @@
+//! Command-line arguments.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::time::Duration;
+use wiser_engine::{Config, Strategy};
+
+/// wiser: a symbolic bug finder for IMP. It explores every path of a
+/// program, reports each reachable error with an input that triggers it
+/// (replayed before it is reported), and says `safe` only after an
+/// exhaustive search.
+#[derive(Parser, Debug)]
+#[command(name = "wiser", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Search for bugs symbolically. Exit: 0 safe, 1 bug, 3 unknown, 2 usage or input error.
+    Check(CheckArgs),
+    /// Run a program on concrete inputs. Exit: 0 normal end, 1 runtime error, 3 an assume failed, 4 step limit, 2 usage or input error.
+    Run(RunArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// For people.
+    Text,
+    /// One JSON object on stdout.
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StrategyArg {
+    /// Breadth-first (complete: finds every reachable bug, given time).
+    Bfs,
+    /// Depth-first (incomplete: can be trapped in an infinite loop).
+    Dfs,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The IMP program.
+    pub file: PathBuf,
+    /// Only consider inputs satisfying this condition, e.g. 'x >= 1 and x <= 12'.
+    #[arg(long, value_name = "BEXPR")]
+    pub assume: Option<String>,
+    /// Search strategy.
+    #[arg(long, value_enum, default_value = "bfs")]
+    pub strategy: StrategyArg,
+    /// Stop after exploring this many states (verdict unknown if states remain).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_states: u64,
+    /// Stop after this many seconds of wall time (0: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Give each solver query at most this many milliseconds; a query that
+    /// runs out answers unknown (never taken as unsatisfiable).
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub solver_timeout: u64,
+    /// Report every bug (one per location) instead of stopping at the first.
+    #[arg(long)]
+    pub all: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+impl CheckArgs {
+    /// The engine configuration these arguments describe.
+    pub fn config(&self) -> Config {
+        let timeout = (self.timeout > 0.0 && self.timeout.is_finite())
+            .then(|| Duration::from_secs_f64(self.timeout.min(1e9)));
+        let solver_timeout = (self.solver_timeout > 0).then(|| Duration::from_millis(self.solver_timeout));
+        Config::default()
+            .with_strategy(match self.strategy {
+                StrategyArg::Bfs => Strategy::Bfs,
+                StrategyArg::Dfs => Strategy::Dfs,
+            })
+            .with_max_states(self.max_states)
+            .with_timeout(timeout)
+            .with_solver_timeout(solver_timeout)
+            .with_all_bugs(self.all)
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The IMP program.
+    pub file: PathBuf,
+    /// An input value: NAME=INT for a variable, NAME[INDEX]=INT for an array element. Repeatable; inputs not given are 0.
+    #[arg(long, short = 'i', value_name = "NAME=INT")]
+    pub input: Vec<String>,
+    /// Values returned by the successive `x = *` reads, comma-separated.
+    #[arg(long, value_name = "INT,INT,...", allow_hyphen_values = true)]
+    pub reads: Option<String>,
+    /// Stop after this many steps (exit 4).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    pub max_steps: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}

@@ -1,0 +1,283 @@
+//! Output formats: text for people, JSON for programs.
+
+use crate::load::Program;
+use serde_json::{json, Value};
+use std::fmt::Write;
+use wiser_engine::{Bug, Config, Incomplete, Report, Verdict};
+use wiser_semantics::concrete::{self, Outcome};
+use wiser_semantics::{ArrayInput, CallSite, ErrorKind, Input};
+use wiser_syntax::Span;
+
+fn kind_text(kind: ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::Assertion => "assertion failed",
+        ErrorKind::Fail => "`fail` reached",
+        ErrorKind::DivisionByZero => "division by zero",
+    }
+}
+
+fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Bug => "bug",
+        Verdict::Safe => "safe",
+        Verdict::Unknown => "unknown",
+    }
+}
+
+fn array_text(a: &ArrayInput) -> String {
+    let entries: Vec<String> = a.entries.iter().map(|(i, v)| format!("[{i}] = {v}")).collect();
+    if entries.is_empty() {
+        format!("all {}", a.default)
+    } else {
+        format!("{}, others {}", entries.join(", "), a.default)
+    }
+}
+
+/// `f (called at 7:3) <- g (called at 2:1) <- main`, or nothing in main.
+fn stack_text(program: &Program, stack: &[CallSite]) -> Option<String> {
+    (stack.len() > 1).then(|| {
+        stack
+            .iter()
+            .map(|c| {
+                if c.call_site == Span::default() {
+                    c.routine.to_string()
+                } else {
+                    format!("{} (called at {})", c.routine, program.line_col(c.call_site))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" <- ")
+    })
+}
+
+fn input_text(out: &mut String, input: &Input) {
+    if input.vars.is_empty() && input.reads.is_empty() && input.arrays.is_empty() {
+        let _ = writeln!(out, "  input: (none: every run reaches it)");
+    }
+    if !input.vars.is_empty() {
+        let vars: Vec<String> = input.vars.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        let _ = writeln!(out, "  input: {}", vars.join(", "));
+    }
+    if !input.reads.is_empty() {
+        let reads: Vec<String> = input.reads.iter().map(|v| v.to_string()).collect();
+        let _ = writeln!(out, "  reads (x = *): {}", reads.join(", "));
+    }
+    for (name, a) in &input.arrays {
+        let _ = writeln!(out, "  array {name}: {}", array_text(a));
+    }
+}
+
+fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
+    let lc = program.line_col(bug.span);
+    let _ = writeln!(out, "bug: {} at {}", kind_text(bug.kind), program.location(bug.span));
+    let _ = writeln!(out, "  {:>4} | {}", lc.line, program.line_text(bug.span));
+    input_text(out, &bug.input);
+    if let Some(s) = stack_text(program, &bug.stack) {
+        let _ = writeln!(out, "  call stack: {s}");
+    }
+    let _ = writeln!(out, "  path condition: {}", path_text(bug));
+}
+
+fn path_text(bug: &Bug) -> String {
+    if bug.path_condition.is_empty() {
+        return "true".into();
+    }
+    bug.path_condition
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+fn incomplete_hint(i: Incomplete, config: &Config) -> String {
+    match i {
+        Incomplete::MaxStates => format!(
+            "state limit reached ({} states; raise --max-states)",
+            config.max_states
+        ),
+        Incomplete::Timeout => "time limit reached (raise --timeout)".into(),
+        Incomplete::SolverUnknown => {
+            "the solver could not decide some queries (raise --solver-timeout)".into()
+        }
+        Incomplete::StoppedAtFirstBug => "stopped at the first bug (use --all to go on)".into(),
+        Incomplete::InternalError => "an internal error occurred (see above)".into(),
+    }
+}
+
+/// The text report of a check.
+pub fn check_text(program: &Program, report: &Report, config: &Config) -> String {
+    let mut out = String::new();
+    for bug in &report.bugs {
+        bug_text(&mut out, program, bug);
+    }
+    let s = &report.stats;
+    let numbers = format!(
+        "{} states, {} solver queries, {} ms",
+        s.states,
+        s.solver_queries,
+        s.elapsed.as_millis()
+    );
+    match report.verdict {
+        Verdict::Bug => {
+            let n = report.bugs.len();
+            let _ = writeln!(
+                out,
+                "verdict: bug ({n} bug{} found; {numbers})",
+                if n == 1 { "" } else { "s" }
+            );
+        }
+        Verdict::Safe => {
+            let _ = writeln!(out, "verdict: safe (every path explored; {numbers})");
+        }
+        Verdict::Unknown => {
+            let _ = writeln!(out, "verdict: unknown (no bug found, but the search was not exhaustive; {numbers})");
+        }
+    }
+    for i in &report.incomplete {
+        if report.verdict != Verdict::Bug || *i != Incomplete::StoppedAtFirstBug {
+            let _ = writeln!(out, "  not covered: {}", incomplete_hint(*i, config));
+        }
+    }
+    out
+}
+
+fn input_json(input: &Input) -> (Value, Value, Value) {
+    let vars: serde_json::Map<String, Value> = input
+        .vars
+        .iter()
+        .map(|(n, v)| (n.to_string(), json!(v)))
+        .collect();
+    let arrays: serde_json::Map<String, Value> = input
+        .arrays
+        .iter()
+        .map(|(n, a)| {
+            let entries: Vec<Value> = a.entries.iter().map(|(i, v)| json!([i, v])).collect();
+            (n.to_string(), json!({"default": a.default, "entries": entries}))
+        })
+        .collect();
+    (Value::Object(vars), json!(input.reads), Value::Object(arrays))
+}
+
+/// The JSON report of a check.
+pub fn check_json(program: &Program, report: &Report) -> Value {
+    let bugs: Vec<Value> = report
+        .bugs
+        .iter()
+        .map(|b| {
+            let lc = program.line_col(b.span);
+            let (input, reads, arrays) = input_json(&b.input);
+            let stack: Vec<Value> = b
+                .stack
+                .iter()
+                .map(|c| {
+                    let at = (c.call_site != Span::default()).then(|| program.line_col(c.call_site));
+                    json!({"routine": &*c.routine, "line": at.map(|a| a.line), "column": at.map(|a| a.column)})
+                })
+                .collect();
+            json!({
+                "kind": b.kind.name(),
+                "line": lc.line,
+                "column": lc.column,
+                "input": input,
+                "reads": reads,
+                "arrays": arrays,
+                "call_stack": stack,
+                "path_condition": path_text(b),
+            })
+        })
+        .collect();
+    let s = &report.stats;
+    let br = &s.branches;
+    json!({
+        "verdict": verdict_name(report.verdict),
+        "bugs": bugs,
+        "incomplete": report.incomplete.iter().map(|i| i.name()).collect::<Vec<_>>(),
+        "internal_errors": report.internal_errors,
+        "stats": {
+            "states": s.states,
+            "solver_queries": s.solver_queries,
+            "elapsed_ms": s.elapsed.as_millis() as u64,
+            "solver_ms": s.solver_time.as_millis() as u64,
+            "max_frontier": s.max_frontier,
+            "branches_folded": br.folded,
+            "feasibility_checks": br.checks,
+            "decided_by_bounds": br.by_bounds,
+            "decided_by_model": br.by_model,
+            "decided_by_solver": br.by_solver,
+            "solver_unknown": br.unknown,
+            "pruned": br.pruned,
+        },
+    })
+}
+
+fn store_lines(program: &Program, run: &concrete::Run) -> Vec<(String, String)> {
+    let mut lines: Vec<(String, String)> = run
+        .final_store(&program.ir)
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
+    for (name, a) in run.final_arrays(&program.ir) {
+        let entries: Vec<String> = a.elems.iter().map(|(i, v)| format!("[{i}] = {v}")).collect();
+        let text = if entries.is_empty() {
+            format!("all {}", a.default)
+        } else {
+            format!("{}, others {}", entries.join(", "), a.default)
+        };
+        lines.push((name.to_string(), text));
+    }
+    lines
+}
+
+/// The text result of a concrete run.
+pub fn run_text(program: &Program, run: &concrete::Run, max_steps: u64) -> String {
+    let mut out = String::new();
+    match &run.outcome {
+        Outcome::Halted => {
+            for (n, v) in store_lines(program, run) {
+                let _ = writeln!(out, "{n} = {v}");
+            }
+        }
+        Outcome::Error { kind, span, stack } => {
+            let lc = program.line_col(*span);
+            let _ = writeln!(out, "error: {} at {}", kind_text(*kind), program.location(*span));
+            let _ = writeln!(out, "  {:>4} | {}", lc.line, program.line_text(*span));
+            if let Some(s) = stack_text(program, stack) {
+                let _ = writeln!(out, "  call stack: {s}");
+            }
+        }
+        Outcome::AssumeFailed { span } => {
+            let _ = writeln!(
+                out,
+                "assume failed at {}: this input is outside the program's domain",
+                program.location(*span)
+            );
+        }
+        Outcome::OutOfSteps => {
+            let _ = writeln!(out, "stopped after {max_steps} steps (raise --max-steps)");
+        }
+    }
+    out
+}
+
+/// The JSON result of a concrete run.
+pub fn run_json(program: &Program, run: &concrete::Run) -> Value {
+    let (outcome, at) = match &run.outcome {
+        Outcome::Halted => ("halted".to_string(), None),
+        Outcome::Error { kind, span, .. } => (kind.name().to_string(), Some(*span)),
+        Outcome::AssumeFailed { span } => ("assume_failed".into(), Some(*span)),
+        Outcome::OutOfSteps => ("out_of_steps".into(), None),
+    };
+    let at = at.map(|s| program.line_col(s));
+    let store: serde_json::Map<String, Value> = run
+        .final_store(&program.ir)
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), json!(v)))
+        .collect();
+    json!({
+        "outcome": outcome,
+        "line": at.map(|a| a.line),
+        "column": at.map(|a| a.column),
+        "store": store,
+        "steps": run.steps,
+    })
+}
