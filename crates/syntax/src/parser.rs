@@ -1,0 +1,831 @@
+//! Tokens to syntax tree, by recursive descent.
+//!
+//! Binary operators are parsed by precedence climbing (one function per
+//! grammar, a loop per precedence level), so a flat chain such as
+//! `1 + 1 + ... + 1` costs no recursion; only genuinely nested input
+//! (parentheses, `not`, unary minus, `if` inside `while`, ...) recurses.
+//!
+//! Nesting is bounded in two ways, both reported as a clean error rather
+//! than a stack overflow: a counter of open nesting constructs
+//! (parentheses, brackets, prefix operators, statements), each of which
+//! costs a bounded number of stack frames, caps how deeply the parser
+//! recurses; and every node's *height* is computed as it is built and
+//! capped, because a long left-associative chain builds a deep tree
+//! without deep recursion, and everything that later walks (or merely
+//! drops) that tree recurses on its height. Unoptimised builds use several
+//! KiB of stack per level, so the public entry points run on a thread with
+//! a large stack ([`crate::with_deep_stack`]).
+//!
+//! A `(` where a condition is expected may open a parenthesised condition,
+//! `(x < 3 and y > 2) or z == 1`, or a parenthesised arithmetic expression,
+//! `(x + 1) * 2 < y`. Rather than backtracking (which is exponential in the
+//! nesting of such parentheses), conditions are parsed in a "mixed"
+//! grammar whose results are either a condition or an arithmetic
+//! expression; a parenthesised expression then simply continues as the
+//! left operand of arithmetic and of a comparison.
+
+use crate::ast::{ArithOp, CmpOp, Cond, Expr, Ident, MacroDef, ProcDef, Program, Stmt};
+use crate::lexer::{lex, Tok, Token};
+use crate::{Diagnostic, LineCol, SourceMap, Span};
+
+/// The deepest nesting the parser accepts, and the greatest height of any
+/// tree this crate hands out. Statements, sequences, conditions and
+/// expressions all count, and a leaf has height 1: `if x < 1 then skip
+/// else skip fi` has height 3 (the `if`, the comparison, then `x`, `1` or
+/// `skip`). Deeper input is rejected with "expression nested too deeply
+/// (more than 1000 levels)" (or "statement nested ...") instead of
+/// overflowing the stack, so that consumers can walk syntax trees
+/// recursively. [`crate::check()`] keeps the same bound after macro
+/// expansion.
+pub const MAX_NESTING: usize = 1000;
+
+type PResult<T> = Result<T, Diagnostic>;
+
+/// Parses a whole source file: definitions, then the main statement.
+///
+/// ```
+/// let p = wiser_syntax::parse_program("macro inc(v) begin v = v + 1 end x = 0; inc(x)").unwrap();
+/// assert_eq!(p.macros.len(), 1);
+/// ```
+pub fn parse_program(src: &str) -> Result<Program, Diagnostic> {
+    crate::with_deep_stack(|| Parser::new(src)?.program())
+}
+
+/// Parses a string that is exactly one condition, such as the `--assume`
+/// option of the command line: `x > 0 and y != x`.
+pub fn parse_cond(src: &str) -> Result<Cond, Diagnostic> {
+    crate::with_deep_stack(|| {
+        let mut p = Parser::new(src)?;
+        let (cond, _) = p.cond()?;
+        if *p.peek() != Tok::Eof {
+            return Err(p.expected("end of input after the condition"));
+        }
+        Ok(cond)
+    })
+}
+
+/// What a piece of a condition turned out to be: see the module comment.
+/// Both carry the height of their tree.
+enum Mixed {
+    Cond(Cond, usize),
+    Expr(Expr, usize),
+}
+
+struct Parser<'s> {
+    src: &'s str,
+    toks: Vec<Token>,
+    pos: usize,
+    /// Number of nesting constructs open around the current token,
+    /// compared against [`MAX_NESTING`] to bound the recursion.
+    depth: usize,
+}
+
+const EXPR_TOO_DEEP: &str = "expression";
+const STMT_TOO_DEEP: &str = "statement";
+
+impl<'s> Parser<'s> {
+    fn new(src: &'s str) -> PResult<Parser<'s>> {
+        Ok(Parser {
+            src,
+            toks: lex(src)?,
+            pos: 0,
+            depth: 0,
+        })
+    }
+
+    // ----- token helpers -------------------------------------------------
+
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos].tok
+    }
+
+    fn peek_at(&self, n: usize) -> &Tok {
+        // The last token is always Eof, so clamping keeps lookahead total.
+        &self.toks[(self.pos + n).min(self.toks.len() - 1)].tok
+    }
+
+    fn span(&self) -> Span {
+        self.toks[self.pos].span
+    }
+
+    /// Consumes the current token (never moves past Eof).
+    fn bump(&mut self) -> Span {
+        let span = self.span();
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+        span
+    }
+
+    fn line_col(&self, span: Span) -> LineCol {
+        SourceMap::new("", self.src).line_col(span.lo)
+    }
+
+    /// "expected WHAT, found TOKEN" at the current token.
+    fn expected(&self, what: &str) -> Diagnostic {
+        Diagnostic::new(
+            self.span(),
+            format!("expected {what}, found {}", self.peek()),
+        )
+    }
+
+    fn expect(&mut self, tok: Tok, what: &str) -> PResult<Span> {
+        if *self.peek() == tok {
+            Ok(self.bump())
+        } else {
+            let mut d = self.expected(what);
+            if tok == Tok::Assign && *self.peek() == Tok::EqEq {
+                d = d.with_help("assignment is written `=`");
+            }
+            Err(d)
+        }
+    }
+
+    /// Expects the token that closes a construct opened at `open`, naming
+    /// the opener and its position so mismatched nesting is easy to find.
+    fn expect_close(&mut self, close: Tok, opener: &str, open: Span) -> PResult<Span> {
+        if *self.peek() == close {
+            return Ok(self.bump());
+        }
+        let close_text = close.text().unwrap_or("?");
+        let at = self.line_col(open);
+        let mut d = self.expected(&format!("'{close_text}' to close the '{opener}' at {at}"));
+        if self.starts_statement() {
+            d = d.with_help("separate statements with `;`");
+        }
+        Err(d)
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<Ident> {
+        match self.peek() {
+            Tok::Ident(name) => {
+                let name = name.clone();
+                let span = self.bump();
+                Ok(Ident { name, span })
+            }
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    /// Tokens that may follow the last statement of a sequence.
+    fn at_closer(&self) -> bool {
+        matches!(
+            self.peek(),
+            Tok::Fi | Tok::Od | Tok::Else | Tok::End | Tok::Eof
+        )
+    }
+
+    fn starts_statement(&self) -> bool {
+        matches!(
+            self.peek(),
+            Tok::Ident(_)
+                | Tok::Skip
+                | Tok::Fail
+                | Tok::If
+                | Tok::While
+                | Tok::Assert
+                | Tok::Assume
+                | Tok::Return
+        )
+    }
+
+    // ----- nesting limits ----------------------------------------------
+
+    fn enter(&mut self, what: &str) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(too_deep(self.span(), what));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// The height of a new expression or condition node whose tallest
+    /// child has height `child`.
+    fn expr_height(&self, child: usize, at: Span) -> PResult<usize> {
+        if child + 1 > MAX_NESTING {
+            return Err(too_deep(at, EXPR_TOO_DEEP));
+        }
+        Ok(child + 1)
+    }
+
+    fn stmt_height(&self, child: usize, at: Span) -> PResult<usize> {
+        if child + 1 > MAX_NESTING {
+            return Err(too_deep(at, STMT_TOO_DEEP));
+        }
+        Ok(child + 1)
+    }
+
+    // ----- program and definitions --------------------------------------
+
+    fn program(&mut self) -> PResult<Program> {
+        let mut macros = Vec::new();
+        let mut procs = Vec::new();
+        loop {
+            match self.peek() {
+                Tok::Macro => {
+                    let (name, params, body, span) = self.definition("macro")?;
+                    macros.push(MacroDef {
+                        name,
+                        params,
+                        body,
+                        span,
+                    });
+                }
+                Tok::Proc => {
+                    let (name, params, body, span) = self.definition("proc")?;
+                    procs.push(ProcDef {
+                        name,
+                        params,
+                        body,
+                        span,
+                    });
+                }
+                _ => break,
+            }
+        }
+        let (main, _) = self.stmt_seq()?;
+        if *self.peek() != Tok::Eof {
+            let mut d = self.expected("';' or end of input");
+            if self.starts_statement() {
+                d = d.with_help("separate statements with `;`");
+            } else if matches!(self.peek(), Tok::Macro | Tok::Proc) {
+                d = d.with_help("definitions must come before the main program");
+            } else if let Some(opener) = match self.peek() {
+                Tok::Fi | Tok::Else => Some("if"),
+                Tok::Od => Some("while"),
+                Tok::End => Some("begin"),
+                _ => None,
+            } {
+                d = d.with_help(format!("there is no open '{opener}' here"));
+            }
+            return Err(d);
+        }
+        Ok(Program {
+            macros,
+            procs,
+            main,
+        })
+    }
+
+    /// `macro|proc name[(p1, ..., pk)] begin s end`. The parentheses are
+    /// optional, as in PyWiSE (`macro reset begin x = 0 end`).
+    fn definition(&mut self, kind: &str) -> PResult<(Ident, Vec<Ident>, Stmt, Span)> {
+        let start = self.bump();
+        let name = self.ident(&format!("a name after '{kind}'"))?;
+        let mut params = Vec::new();
+        if *self.peek() == Tok::LParen {
+            let open = self.bump();
+            if *self.peek() != Tok::RParen {
+                loop {
+                    params.push(self.ident("a parameter name")?);
+                    match self.peek() {
+                        Tok::Comma => {
+                            self.bump();
+                        }
+                        Tok::RParen => break,
+                        _ => {
+                            return Err(self.expected(&format!(
+                                "',' or ')' to close the '(' at {}",
+                                self.line_col(open)
+                            )))
+                        }
+                    }
+                }
+            }
+            self.bump();
+        }
+        let begin = self.expect(
+            Tok::Begin,
+            &format!("'begin' to start the body of {kind} `{}`", name.name),
+        )?;
+        let (body, _) = self.stmt_seq()?;
+        let end = self.expect_close(Tok::End, "begin", begin)?;
+        Ok((name, params, body, start.to(end)))
+    }
+
+    // ----- statements -----------------------------------------------------
+
+    /// `s1; s2; ...; sn` with an optional trailing `;` before a closing
+    /// keyword or the end of input.
+    fn stmt_seq(&mut self) -> PResult<(Stmt, usize)> {
+        let mut items = Vec::new();
+        let mut height = 0;
+        loop {
+            let (s, h) = self.stmt()?;
+            height = height.max(h);
+            items.push(s);
+            if *self.peek() != Tok::Semi {
+                break;
+            }
+            self.bump();
+            if self.at_closer() {
+                break;
+            }
+        }
+        if items.len() == 1 {
+            let s = items.pop().unwrap_or(Stmt::Skip(Span::default()));
+            return Ok((s, height));
+        }
+        let h = self.stmt_height(height, items[0].span())?;
+        Ok((Stmt::Seq(items), h))
+    }
+
+    fn stmt(&mut self) -> PResult<(Stmt, usize)> {
+        self.enter(STMT_TOO_DEEP)?;
+        let r = self.stmt_inner();
+        self.leave();
+        r
+    }
+
+    fn stmt_inner(&mut self) -> PResult<(Stmt, usize)> {
+        match self.peek() {
+            Tok::Skip => Ok((Stmt::Skip(self.bump()), 1)),
+            Tok::Fail => Ok((Stmt::Fail(self.bump()), 1)),
+            Tok::If => self.if_stmt(),
+            Tok::While => self.while_stmt(),
+            Tok::Assert | Tok::Assume => {
+                let is_assert = *self.peek() == Tok::Assert;
+                let kw = self.bump();
+                let (cond, ch) = self.cond()?;
+                let h = self.stmt_height(ch, kw)?;
+                let span = kw.to(cond.span());
+                let s = if is_assert {
+                    Stmt::Assert { cond, span }
+                } else {
+                    Stmt::Assume { cond, span }
+                };
+                Ok((s, h))
+            }
+            Tok::Return => {
+                let kw = self.bump();
+                let (value, vh) = self.expr()?;
+                let h = self.stmt_height(vh, kw)?;
+                let span = kw.to(value.span());
+                Ok((Stmt::Return { value, span }, h))
+            }
+            Tok::Ident(_) => self.ident_stmt(),
+            _ => Err(self.no_statement()),
+        }
+    }
+
+    fn no_statement(&self) -> Diagnostic {
+        let d = self.expected("a statement");
+        match self.peek() {
+            Tok::Semi => d.with_help("remove the extra `;`"),
+            Tok::Eof if self.pos == 0 => {
+                d.with_help("a program needs at least one statement, e.g. `skip`")
+            }
+            Tok::Fi | Tok::Od | Tok::Else | Tok::End => {
+                d.with_help("write `skip` for a branch or body that does nothing")
+            }
+            Tok::Macro | Tok::Proc => d.with_help("definitions must come before the main program"),
+            _ => d,
+        }
+    }
+
+    fn if_stmt(&mut self) -> PResult<(Stmt, usize)> {
+        let kw = self.bump();
+        let (cond, ch) = self.cond()?;
+        self.expect(Tok::Then, "'then' after the condition")?;
+        let (then_branch, th) = self.stmt_seq()?;
+        if *self.peek() != Tok::Else {
+            let at = self.line_col(kw);
+            let d = self.expected(&format!("'else' in the 'if' at {at}"));
+            return Err(if *self.peek() == Tok::Fi {
+                d.with_help("an `if` needs an `else` branch: write `else skip fi`")
+            } else if self.starts_statement() {
+                d.with_help("separate statements with `;`")
+            } else {
+                d
+            });
+        }
+        self.bump();
+        let (else_branch, eh) = self.stmt_seq()?;
+        let fi = self.expect_close(Tok::Fi, "if", kw)?;
+        let h = self.stmt_height(ch.max(th).max(eh), kw)?;
+        Ok((
+            Stmt::If {
+                cond,
+                then_branch: Box::new(then_branch),
+                else_branch: Box::new(else_branch),
+                span: kw.to(fi),
+            },
+            h,
+        ))
+    }
+
+    fn while_stmt(&mut self) -> PResult<(Stmt, usize)> {
+        let kw = self.bump();
+        let (cond, ch) = self.cond()?;
+        self.expect(Tok::Do, "'do' after the condition")?;
+        let (body, bh) = self.stmt_seq()?;
+        let od = self.expect_close(Tok::Od, "while", kw)?;
+        let h = self.stmt_height(ch.max(bh), kw)?;
+        Ok((
+            Stmt::While {
+                cond,
+                body: Box::new(body),
+                span: kw.to(od),
+            },
+            h,
+        ))
+    }
+
+    /// Statements that start with a name: assignments, havoc, array
+    /// stores and calls.
+    fn ident_stmt(&mut self) -> PResult<(Stmt, usize)> {
+        let name = self.ident("a name")?;
+        match self.peek() {
+            Tok::Assign => {
+                self.bump();
+                if *self.peek() == Tok::Star {
+                    let star = self.bump();
+                    let span = name.span.to(star);
+                    return Ok((Stmt::Havoc { target: name, span }, 1));
+                }
+                if matches!(self.peek(), Tok::Ident(_)) && *self.peek_at(1) == Tok::LParen {
+                    let callee = self.ident("a name")?;
+                    let callee_span = callee.span;
+                    let call = self.call(Some(name), callee)?;
+                    if let Tok::Plus | Tok::Minus | Tok::Star | Tok::Slash | Tok::Percent =
+                        self.peek()
+                    {
+                        let close = self.toks[self.pos - 1].span;
+                        return Err(call_in_expression(callee_span.to(close)));
+                    }
+                    return Ok(call);
+                }
+                let (value, vh) = self.expr()?;
+                let h = self.stmt_height(vh, name.span)?;
+                let span = name.span.to(value.span());
+                Ok((
+                    Stmt::Assign {
+                        target: name,
+                        value,
+                        span,
+                    },
+                    h,
+                ))
+            }
+            Tok::LBracket => {
+                let open = self.bump();
+                let (index, ih) = self.expr()?;
+                self.expect_close(Tok::RBracket, "[", open)?;
+                self.expect(Tok::Assign, "'=' after the array element")?;
+                let (value, vh) = self.expr()?;
+                let h = self.stmt_height(ih.max(vh), name.span)?;
+                let span = name.span.to(value.span());
+                Ok((
+                    Stmt::ArrayAssign {
+                        array: name,
+                        index,
+                        value,
+                        span,
+                    },
+                    h,
+                ))
+            }
+            Tok::LParen => self.call(None, name),
+            // A bare name is a call without arguments, as PyWiSE writes
+            // macro calls (`m` for `m()`).
+            Tok::Semi | Tok::Fi | Tok::Od | Tok::Else | Tok::End | Tok::Eof => {
+                let span = name.span;
+                Ok((
+                    Stmt::Call {
+                        target: None,
+                        callee: name,
+                        args: Vec::new(),
+                        span,
+                    },
+                    1,
+                ))
+            }
+            Tok::EqEq => Err(self
+                .expected(&format!("'=' after `{}`", name.name))
+                .with_help("assignment is written `=`")),
+            _ => {
+                let d = self.expected(&format!("'=', '[' or '(' after `{}`", name.name));
+                Err(if self.starts_statement() {
+                    d.with_help("separate statements with `;`")
+                } else {
+                    d
+                })
+            }
+        }
+    }
+
+    /// `callee(e1, ..., ek)` after the callee's name (and target).
+    fn call(&mut self, target: Option<Ident>, callee: Ident) -> PResult<(Stmt, usize)> {
+        let open = self.expect(Tok::LParen, "'('")?;
+        let mut args = Vec::new();
+        let mut height = 0;
+        if *self.peek() != Tok::RParen {
+            loop {
+                let (arg, h) = self.expr()?;
+                height = height.max(h);
+                args.push(arg);
+                match self.peek() {
+                    Tok::Comma => {
+                        self.bump();
+                    }
+                    Tok::RParen => break,
+                    _ => {
+                        return Err(self.expected(&format!(
+                            "',' or ')' to close the '(' at {}",
+                            self.line_col(open)
+                        )))
+                    }
+                }
+            }
+        }
+        let close = self.bump();
+        let start = target.as_ref().map_or(callee.span, |t| t.span);
+        let h = self.stmt_height(height, start)?;
+        Ok((
+            Stmt::Call {
+                target,
+                callee,
+                args,
+                span: start.to(close),
+            },
+            h,
+        ))
+    }
+
+    // ----- arithmetic -----------------------------------------------------
+
+    fn expr(&mut self) -> PResult<(Expr, usize)> {
+        self.arith(0)
+    }
+
+    /// An arithmetic expression whose binary operators all bind at least
+    /// as tightly as `min_prec` (1: `+ -`, 2: `* / %`).
+    fn arith(&mut self, min_prec: u8) -> PResult<(Expr, usize)> {
+        let lhs = self.unary()?;
+        self.arith_rest(lhs, min_prec)
+    }
+
+    /// Continues an arithmetic expression whose leftmost operand is `lhs`.
+    fn arith_rest(&mut self, mut lhs: (Expr, usize), min_prec: u8) -> PResult<(Expr, usize)> {
+        loop {
+            let (op, prec) = match self.peek() {
+                Tok::Plus => (ArithOp::Add, 1),
+                Tok::Minus => (ArithOp::Sub, 1),
+                Tok::Star => (ArithOp::Mul, 2),
+                Tok::Slash => (ArithOp::Div, 2),
+                Tok::Percent => (ArithOp::Rem, 2),
+                _ => break,
+            };
+            if prec < min_prec {
+                break;
+            }
+            let op_span = self.bump();
+            // `prec + 1`: operators are left-associative.
+            let (rhs, rh) = self.arith(prec + 1)?;
+            let h = self.expr_height(lhs.1.max(rh), op_span)?;
+            let span = lhs.0.span().to(rhs.span());
+            lhs = (
+                Expr::Binary {
+                    op,
+                    lhs: Box::new(lhs.0),
+                    rhs: Box::new(rhs),
+                    span,
+                    op_span,
+                },
+                h,
+            );
+        }
+        Ok(lhs)
+    }
+
+    /// Unary minus binds tightest. A minus directly before a literal makes
+    /// a negative literal, as in WiSE (whose lexer reads `-12` as one
+    /// number), so constants stay constants.
+    fn unary(&mut self) -> PResult<(Expr, usize)> {
+        if *self.peek() != Tok::Minus {
+            return self.atom();
+        }
+        let minus = self.bump();
+        if let Tok::Num(value) = self.peek() {
+            let value = value.neg();
+            let span = minus.to(self.bump());
+            return Ok((Expr::Num { value, span }, 1));
+        }
+        self.enter(EXPR_TOO_DEEP)?;
+        let r = self.unary();
+        self.leave();
+        let (operand, oh) = r?;
+        let h = self.expr_height(oh, minus)?;
+        let span = minus.to(operand.span());
+        Ok((
+            Expr::Neg {
+                operand: Box::new(operand),
+                span,
+            },
+            h,
+        ))
+    }
+
+    fn atom(&mut self) -> PResult<(Expr, usize)> {
+        match self.peek() {
+            Tok::Num(value) => {
+                let value = value.clone();
+                let span = self.bump();
+                Ok((Expr::Num { value, span }, 1))
+            }
+            Tok::Ident(_) => {
+                let name = self.ident("a name")?;
+                match self.peek() {
+                    Tok::LBracket => {
+                        let open = self.bump();
+                        self.enter(EXPR_TOO_DEEP)?;
+                        let (index, ih) = self.expr()?;
+                        self.leave();
+                        let close = self.expect_close(Tok::RBracket, "[", open)?;
+                        let h = self.expr_height(ih, open)?;
+                        let span = name.span.to(close);
+                        Ok((
+                            Expr::Index {
+                                array: name,
+                                index: Box::new(index),
+                                span,
+                            },
+                            h,
+                        ))
+                    }
+                    Tok::LParen => Err(call_in_expression(name.span)),
+                    _ => Ok((Expr::Var(name), 1)),
+                }
+            }
+            Tok::LParen => {
+                let open = self.bump();
+                self.enter(EXPR_TOO_DEEP)?;
+                let inner = self.expr()?;
+                self.leave();
+                self.expect_close(Tok::RParen, "(", open)?;
+                Ok(inner)
+            }
+            Tok::True | Tok::False => Err(self
+                .expected("an arithmetic expression")
+                .with_help("variables hold integers; use `1` and `0` for truth values")),
+            _ => Err(self.expected("an expression")),
+        }
+    }
+
+    // ----- conditions -----------------------------------------------------
+
+    fn cond(&mut self) -> PResult<(Cond, usize)> {
+        let m = self.mixed(0)?;
+        self.require_cond(m)
+    }
+
+    fn require_cond(&self, m: Mixed) -> PResult<(Cond, usize)> {
+        match m {
+            Mixed::Cond(c, h) => Ok((c, h)),
+            Mixed::Expr(..) => {
+                let d = self.expected("a comparison operator (==, !=, <, <=, >, >=)");
+                Err(if *self.peek() == Tok::Assign {
+                    d.with_help("comparison is written `==`")
+                } else {
+                    d.with_help("a condition compares two values, e.g. `x != 0`")
+                })
+            }
+        }
+    }
+
+    /// A condition (or, inside parentheses, possibly an arithmetic
+    /// expression) whose `and`/`or` bind at least as tightly as `min_prec`
+    /// (1: `or`, 2: `and`).
+    fn mixed(&mut self, min_prec: u8) -> PResult<Mixed> {
+        let mut lhs = self.mixed_prefix()?;
+        loop {
+            let (is_and, prec) = match self.peek() {
+                Tok::And => (true, 2),
+                Tok::Or => (false, 1),
+                _ => break,
+            };
+            if prec < min_prec {
+                break;
+            }
+            let (l, lh) = self.require_cond(lhs)?;
+            let op_span = self.bump();
+            let rhs = self.mixed(prec + 1)?;
+            let (r, rh) = self.require_cond(rhs)?;
+            let h = self.expr_height(lh.max(rh), op_span)?;
+            let span = l.span().to(r.span());
+            let (lhs_box, rhs_box) = (Box::new(l), Box::new(r));
+            let c = if is_and {
+                Cond::And {
+                    lhs: lhs_box,
+                    rhs: rhs_box,
+                    span,
+                }
+            } else {
+                Cond::Or {
+                    lhs: lhs_box,
+                    rhs: rhs_box,
+                    span,
+                }
+            };
+            lhs = Mixed::Cond(c, h);
+        }
+        Ok(lhs)
+    }
+
+    /// `not c`, `true`, `false`, `( ... )` or `e1 op e2`; a parenthesised
+    /// arithmetic expression, or an expression not followed by a
+    /// comparison, comes back as [`Mixed::Expr`].
+    fn mixed_prefix(&mut self) -> PResult<Mixed> {
+        match self.peek() {
+            Tok::Not => {
+                let not = self.bump();
+                self.enter(EXPR_TOO_DEEP)?;
+                let r = self.mixed_prefix();
+                self.leave();
+                let (operand, oh) = self.require_cond(r?)?;
+                let h = self.expr_height(oh, not)?;
+                let span = not.to(operand.span());
+                Ok(Mixed::Cond(
+                    Cond::Not {
+                        operand: Box::new(operand),
+                        span,
+                    },
+                    h,
+                ))
+            }
+            Tok::True | Tok::False => {
+                let value = *self.peek() == Tok::True;
+                let span = self.bump();
+                Ok(Mixed::Cond(Cond::Bool { value, span }, 1))
+            }
+            Tok::LParen => {
+                let open = self.bump();
+                self.enter(EXPR_TOO_DEEP)?;
+                let inner = self.mixed(0)?;
+                self.leave();
+                self.expect_close(Tok::RParen, "(", open)?;
+                match inner {
+                    Mixed::Cond(c, h) => Ok(Mixed::Cond(c, h)),
+                    Mixed::Expr(e, h) => {
+                        let e = self.arith_rest((e, h), 0)?;
+                        self.comparison(e)
+                    }
+                }
+            }
+            Tok::Num(_) | Tok::Ident(_) | Tok::Minus => {
+                let e = self.arith(0)?;
+                self.comparison(e)
+            }
+            _ => Err(self.expected("a condition")),
+        }
+    }
+
+    /// `lhs op rhs` if a comparison operator follows, else `lhs` itself.
+    fn comparison(&mut self, (lhs, lh): (Expr, usize)) -> PResult<Mixed> {
+        let Some(op) = cmp_op(self.peek()) else {
+            return Ok(Mixed::Expr(lhs, lh));
+        };
+        let op_span = self.bump();
+        let (rhs, rh) = self.expr()?;
+        if cmp_op(self.peek()).is_some() {
+            return Err(
+                Diagnostic::new(self.span(), "comparison operators cannot be chained")
+                    .with_help("write `a < b and b < c` instead of `a < b < c`"),
+            );
+        }
+        let h = self.expr_height(lh.max(rh), op_span)?;
+        let span = lhs.span().to(rhs.span());
+        Ok(Mixed::Cond(Cond::Cmp { op, lhs, rhs, span }, h))
+    }
+}
+
+fn cmp_op(tok: &Tok) -> Option<CmpOp> {
+    Some(match tok {
+        Tok::EqEq => CmpOp::Eq,
+        Tok::Ne => CmpOp::Ne,
+        Tok::Lt => CmpOp::Lt,
+        Tok::Le => CmpOp::Le,
+        Tok::Gt => CmpOp::Gt,
+        Tok::Ge => CmpOp::Ge,
+        _ => return None,
+    })
+}
+
+fn call_in_expression(at: Span) -> Diagnostic {
+    Diagnostic::new(at, "a procedure call cannot be part of an expression")
+        .with_help("call it in a statement of its own, `t = f(...)`, then use `t`")
+}
+
+/// "`what` nested too deeply", for an expression (or condition) or a
+/// statement.
+fn too_deep(at: Span, what: &str) -> Diagnostic {
+    Diagnostic::new(
+        at,
+        format!("{what} nested too deeply (more than {MAX_NESTING} levels)"),
+    )
+    .with_help("split it into smaller pieces, using intermediate variables or procedures")
+}
