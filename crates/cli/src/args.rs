@@ -63,6 +63,20 @@ pub struct CheckArgs {
     /// Report every bug (one per location) instead of stopping at the first.
     #[arg(long)]
     pub all: bool,
+    /// Worker threads, each with its own solver [default: the number of cores].
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Stop exploring when the process uses this many MiB of memory (verdict unknown).
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<u64>,
+    /// Cross-check every answer of the solver layers against bare Z3 (slow);
+    /// any disagreement is reported as an internal error. Witnesses are
+    /// always replayed on the concrete interpreter.
+    #[arg(long)]
+    pub validate: bool,
+    /// No progress display on stderr (it is shown only on a terminal anyway).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -73,7 +87,8 @@ impl CheckArgs {
     pub fn config(&self) -> Config {
         let timeout = (self.timeout > 0.0 && self.timeout.is_finite())
             .then(|| Duration::from_secs_f64(self.timeout.min(1e9)));
-        let solver_timeout = (self.solver_timeout > 0).then(|| Duration::from_millis(self.solver_timeout));
+        let solver_timeout =
+            (self.solver_timeout > 0).then(|| Duration::from_millis(self.solver_timeout));
         Config::default()
             .with_strategy(match self.strategy {
                 StrategyArg::Bfs => Strategy::Bfs,
@@ -83,6 +98,12 @@ impl CheckArgs {
             .with_timeout(timeout)
             .with_solver_timeout(solver_timeout)
             .with_all_bugs(self.all)
+            .with_jobs(
+                self.jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            )
+            .with_max_memory(self.max_memory.map(|mb| mb.saturating_mul(1 << 20)))
+            .with_validation(self.validate)
     }
 }
 

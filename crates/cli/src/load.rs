@@ -66,7 +66,8 @@ pub fn load(path: &std::path::Path, assume: Option<&str>) -> Result<Program, Str
         }
         _ => source.render(d),
     };
-    let mut program = wiser_syntax::parse_program(source.text()).map_err(|d| render(&d, None, 0))?;
+    let mut program =
+        wiser_syntax::parse_program(source.text()).map_err(|d| render(&d, None, 0))?;
     // `--assume` spans start after the file's text, so each location says
     // which text it is in.
     let assume_offset = source.text().len() as u32 + 1;
@@ -84,8 +85,8 @@ pub fn load(path: &std::path::Path, assume: Option<&str>) -> Result<Program, Str
             other => Stmt::Seq(vec![assume_stmt, other]),
         };
     }
-    let checked = wiser_syntax::check(program)
-        .map_err(|d| render(&d, assume_map.as_ref(), assume_offset))?;
+    let checked =
+        wiser_syntax::check(program).map_err(|d| render(&d, assume_map.as_ref(), assume_offset))?;
     Ok(Program {
         ir: lower(&checked),
         source,

@@ -25,7 +25,11 @@ fn verdict_name(v: Verdict) -> &'static str {
 }
 
 fn array_text(a: &ArrayInput) -> String {
-    let entries: Vec<String> = a.entries.iter().map(|(i, v)| format!("[{i}] = {v}")).collect();
+    let entries: Vec<String> = a
+        .entries
+        .iter()
+        .map(|(i, v)| format!("[{i}] = {v}"))
+        .collect();
     if entries.is_empty() {
         format!("all {}", a.default)
     } else {
@@ -42,7 +46,11 @@ fn stack_text(program: &Program, stack: &[CallSite]) -> Option<String> {
                 if c.call_site == Span::default() {
                     c.routine.to_string()
                 } else {
-                    format!("{} (called at {})", c.routine, program.line_col(c.call_site))
+                    format!(
+                        "{} (called at {})",
+                        c.routine,
+                        program.line_col(c.call_site)
+                    )
                 }
             })
             .collect::<Vec<_>>()
@@ -55,7 +63,11 @@ fn input_text(out: &mut String, input: &Input) {
         let _ = writeln!(out, "  input: (none: every run reaches it)");
     }
     if !input.vars.is_empty() {
-        let vars: Vec<String> = input.vars.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        let vars: Vec<String> = input
+            .vars
+            .iter()
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect();
         let _ = writeln!(out, "  input: {}", vars.join(", "));
     }
     if !input.reads.is_empty() {
@@ -69,7 +81,12 @@ fn input_text(out: &mut String, input: &Input) {
 
 fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
     let lc = program.line_col(bug.span);
-    let _ = writeln!(out, "bug: {} at {}", kind_text(bug.kind), program.location(bug.span));
+    let _ = writeln!(
+        out,
+        "bug: {} at {}",
+        kind_text(bug.kind),
+        program.location(bug.span)
+    );
     let _ = writeln!(out, "  {:>4} | {}", lc.line, program.line_text(bug.span));
     input_text(out, &bug.input);
     if let Some(s) = stack_text(program, &bug.stack) {
@@ -100,7 +117,9 @@ fn incomplete_hint(i: Incomplete, config: &Config) -> String {
             "the solver could not decide some queries (raise --solver-timeout)".into()
         }
         Incomplete::StoppedAtFirstBug => "stopped at the first bug (use --all to go on)".into(),
-        Incomplete::InternalError => "an internal error occurred (see above)".into(),
+        Incomplete::MaxMemory => "memory limit reached (raise --max-memory)".into(),
+        Incomplete::Interrupted => "interrupted (Ctrl-C); bugs found so far are listed".into(),
+        Incomplete::InternalError => "an internal error occurred (see stderr)".into(),
     }
 }
 
@@ -114,7 +133,7 @@ pub fn check_text(program: &Program, report: &Report, config: &Config) -> String
     let numbers = format!(
         "{} states, {} solver queries, {} ms",
         s.states,
-        s.solver_queries,
+        s.solver.z3_queries,
         s.elapsed.as_millis()
     );
     match report.verdict {
@@ -130,7 +149,10 @@ pub fn check_text(program: &Program, report: &Report, config: &Config) -> String
             let _ = writeln!(out, "verdict: safe (every path explored; {numbers})");
         }
         Verdict::Unknown => {
-            let _ = writeln!(out, "verdict: unknown (no bug found, but the search was not exhaustive; {numbers})");
+            let _ = writeln!(
+                out,
+                "verdict: unknown (no bug found, but the search was not exhaustive; {numbers})"
+            );
         }
     }
     for i in &report.incomplete {
@@ -152,10 +174,17 @@ fn input_json(input: &Input) -> (Value, Value, Value) {
         .iter()
         .map(|(n, a)| {
             let entries: Vec<Value> = a.entries.iter().map(|(i, v)| json!([i, v])).collect();
-            (n.to_string(), json!({"default": a.default, "entries": entries}))
+            (
+                n.to_string(),
+                json!({"default": a.default, "entries": entries}),
+            )
         })
         .collect();
-    (Value::Object(vars), json!(input.reads), Value::Object(arrays))
+    (
+        Value::Object(vars),
+        json!(input.reads),
+        Value::Object(arrays),
+    )
 }
 
 /// The JSON report of a check.
@@ -195,9 +224,9 @@ pub fn check_json(program: &Program, report: &Report) -> Value {
         "internal_errors": report.internal_errors,
         "stats": {
             "states": s.states,
-            "solver_queries": s.solver_queries,
+            "solver_queries": s.solver.z3_queries,
             "elapsed_ms": s.elapsed.as_millis() as u64,
-            "solver_ms": s.solver_time.as_millis() as u64,
+            "solver_ms": s.solver.z3_time.as_millis() as u64,
             "max_frontier": s.max_frontier,
             "branches_folded": br.folded,
             "feasibility_checks": br.checks,
@@ -206,6 +235,13 @@ pub fn check_json(program: &Program, report: &Report) -> Value {
             "decided_by_solver": br.by_solver,
             "solver_unknown": br.unknown,
             "pruned": br.pruned,
+            "chain_queries": s.solver.queries,
+            "query_cache_hits": s.solver.query_cache_hits,
+            "cex_cache_hits": s.solver.cex_cache_hits,
+            "z3_sat": s.solver.z3_sat,
+            "z3_unsat": s.solver.z3_unsat,
+            "z3_unknown": s.solver.z3_unknown,
+            "one_shot_retries": s.solver.one_shot_retries,
         },
     })
 }
@@ -217,7 +253,11 @@ fn store_lines(program: &Program, run: &concrete::Run) -> Vec<(String, String)> 
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect();
     for (name, a) in run.final_arrays(&program.ir) {
-        let entries: Vec<String> = a.elems.iter().map(|(i, v)| format!("[{i}] = {v}")).collect();
+        let entries: Vec<String> = a
+            .elems
+            .iter()
+            .map(|(i, v)| format!("[{i}] = {v}"))
+            .collect();
         let text = if entries.is_empty() {
             format!("all {}", a.default)
         } else {
@@ -239,7 +279,12 @@ pub fn run_text(program: &Program, run: &concrete::Run, max_steps: u64) -> Strin
         }
         Outcome::Error { kind, span, stack } => {
             let lc = program.line_col(*span);
-            let _ = writeln!(out, "error: {} at {}", kind_text(*kind), program.location(*span));
+            let _ = writeln!(
+                out,
+                "error: {} at {}",
+                kind_text(*kind),
+                program.location(*span)
+            );
             let _ = writeln!(out, "  {:>4} | {}", lc.line, program.line_text(*span));
             if let Some(s) = stack_text(program, stack) {
                 let _ = writeln!(out, "  call stack: {s}");

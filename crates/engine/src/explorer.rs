@@ -147,8 +147,19 @@ impl<S: Solver> Iterator for Explorer<'_, S> {
             let ir = self.machine.ir();
             return Some(Event::Final(Box::new(FinalState {
                 path_condition: state.path.terms(),
-                store: ir.main.slots.iter().cloned().zip(state.frame.locals.iter().cloned()).collect(),
-                arrays: ir.arrays.iter().cloned().zip(state.arrays.iter().cloned()).collect(),
+                store: ir
+                    .main
+                    .slots
+                    .iter()
+                    .cloned()
+                    .zip(state.frame.locals.iter().cloned())
+                    .collect(),
+                arrays: ir
+                    .arrays
+                    .iter()
+                    .cloned()
+                    .zip(state.arrays.iter().cloned())
+                    .collect(),
                 reads: state.reads,
                 model: state.path.model.clone(),
             })));

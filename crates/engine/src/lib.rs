@@ -17,6 +17,8 @@
 #![warn(missing_docs)]
 
 mod explorer;
+mod memory;
+mod parallel;
 pub mod path;
 mod run;
 mod searcher;
@@ -24,7 +26,9 @@ mod symbolic;
 pub mod witness;
 
 pub use explorer::{Event, ExploreStats, Explorer, FinalState};
-pub use run::{check, Config, Incomplete, Report, Stats, Verdict};
+pub use memory::resident_bytes;
+pub use parallel::Monitor;
+pub use run::{check, check_monitored, Config, Incomplete, Report, Stats, Verdict};
 pub use searcher::{BreadthFirst, DepthFirst, Searcher, StateId, Strategy};
 pub use symbolic::{read_symbol, BranchStats, Symbolic};
 pub use witness::Bug;

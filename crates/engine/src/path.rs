@@ -243,11 +243,29 @@ mod tests {
         let n = Term::int_var("n");
         let (x, i) = as_bound(&Term::lt(&Term::int(5), &n)).unwrap();
         assert_eq!(x, n);
-        assert_eq!(i, Interval { lo: Some(6.into()), hi: None });
+        assert_eq!(
+            i,
+            Interval {
+                lo: Some(6.into()),
+                hi: None
+            }
+        );
         let (_, i) = as_bound(&Term::le(&n, &Term::int(-3))).unwrap();
-        assert_eq!(i, Interval { lo: None, hi: Some((-3).into()) });
+        assert_eq!(
+            i,
+            Interval {
+                lo: None,
+                hi: Some((-3).into())
+            }
+        );
         let (_, i) = as_bound(&Term::eq(&Term::int(4), &n)).unwrap();
-        assert_eq!(i, Interval { lo: Some(4.into()), hi: Some(4.into()) });
+        assert_eq!(
+            i,
+            Interval {
+                lo: Some(4.into()),
+                hi: Some(4.into())
+            }
+        );
         let (_, i) = as_bound(&Term::le(&Term::mul(&Term::int(3), &n), &Term::int(7))).unwrap();
         assert_eq!(i.hi, Some(2.into()));
         assert!(as_bound(&Term::lt(&n, &Term::int_var("m"))).is_none());

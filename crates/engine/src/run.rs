@@ -1,13 +1,12 @@
 //! One whole `check` run: configuration, stop reasons and the report.
 
-use crate::explorer::{Event, Explorer};
+use crate::parallel::{self, Found, Monitor, Shared};
 use crate::searcher::Strategy;
 use crate::symbolic::BranchStats;
 use crate::witness::Bug;
-use std::collections::HashSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use wiser_semantics::Ir;
-use wiser_smt::Z3Solver;
+use wiser_smt::SolverStats;
 
 /// How to run a check (egg-style builder: `Config::default().with_...`).
 #[derive(Clone, Debug)]
@@ -22,11 +21,18 @@ pub struct Config {
     pub solver_timeout: Option<Duration>,
     /// Keep searching after the first bug (each location is reported once).
     pub all_bugs: bool,
+    /// Worker threads, each with its own Z3 context.
+    pub jobs: usize,
+    /// Stop exploring when the process's resident memory reaches this many
+    /// bytes.
+    pub max_memory: Option<u64>,
+    /// Cross-check every solver-layer decision against bare Z3 (slow).
+    pub validate: bool,
 }
 
 impl Default for Config {
-    /// Breadth-first, at most 1,000,000 states and 60 s, 10 s per query,
-    /// stop at the first bug: finite, so every run ends.
+    /// Breadth-first, one worker, at most 1,000,000 states and 60 s, 10 s
+    /// per query, stop at the first bug: finite, so every run ends.
     fn default() -> Self {
         Config {
             strategy: Strategy::Bfs,
@@ -34,6 +40,9 @@ impl Default for Config {
             timeout: Some(Duration::from_secs(60)),
             solver_timeout: Some(Duration::from_secs(10)),
             all_bugs: false,
+            jobs: 1,
+            max_memory: None,
+            validate: false,
         }
     }
 }
@@ -57,6 +66,21 @@ impl Config {
     /// Sets the per-query solver limit (`None`: no limit).
     pub fn with_solver_timeout(mut self, t: Option<Duration>) -> Self {
         self.solver_timeout = t;
+        self
+    }
+    /// Sets the number of worker threads.
+    pub fn with_jobs(mut self, jobs: usize) -> Self {
+        self.jobs = jobs.max(1);
+        self
+    }
+    /// Bounds the process's resident memory, in bytes (`None`: no bound).
+    pub fn with_max_memory(mut self, bytes: Option<u64>) -> Self {
+        self.max_memory = bytes;
+        self
+    }
+    /// Cross-checks the solver layers against bare Z3.
+    pub fn with_validation(mut self, validate: bool) -> Self {
+        self.validate = validate;
         self
     }
     /// Reports all bugs (one per location) instead of the first.
@@ -88,6 +112,10 @@ pub enum Incomplete {
     SolverUnknown,
     /// The run stopped at the first bug with states left to explore.
     StoppedAtFirstBug,
+    /// The memory bound was reached.
+    MaxMemory,
+    /// The run was interrupted (Ctrl-C).
+    Interrupted,
     /// A witness failed to replay (an engine fault).
     InternalError,
 }
@@ -100,6 +128,8 @@ impl Incomplete {
             Incomplete::Timeout => "timeout",
             Incomplete::SolverUnknown => "solver_unknown",
             Incomplete::StoppedAtFirstBug => "stopped_at_first_bug",
+            Incomplete::MaxMemory => "max_memory",
+            Incomplete::Interrupted => "interrupted",
             Incomplete::InternalError => "internal_error",
         }
     }
@@ -114,10 +144,8 @@ pub struct Stats {
     pub max_frontier: usize,
     /// How branches were decided.
     pub branches: BranchStats,
-    /// Queries that reached Z3.
-    pub solver_queries: u64,
-    /// Time spent in Z3.
-    pub solver_time: Duration,
+    /// What the solver chain did.
+    pub solver: SolverStats,
     /// Wall time of the run.
     pub elapsed: Duration,
 }
@@ -139,67 +167,33 @@ pub struct Report {
 
 /// Runs the bug finder on `ir`.
 pub fn check(ir: &Ir, config: &Config) -> Report {
-    let start = Instant::now();
-    let solver = Z3Solver::new(config.solver_timeout);
-    let mut explorer = Explorer::new(ir, solver, config.strategy);
-    let mut bugs: Vec<Bug> = Vec::new();
-    let mut seen = HashSet::new();
-    let mut incomplete = Vec::new();
-    let mut internal_errors = Vec::new();
-    loop {
-        if explorer.stats.states >= config.max_states && explorer.frontier() > 0 {
-            incomplete.push(Incomplete::MaxStates);
-            break;
-        }
-        if explorer.stats.states % 256 == 0 {
-            if let Some(t) = config.timeout {
-                if start.elapsed() >= t {
-                    incomplete.push(Incomplete::Timeout);
-                    break;
-                }
-            }
-        }
-        match explorer.next() {
-            None | Some(Event::Finished) => break,
-            Some(Event::Pending | Event::Final(_)) => {}
-            Some(Event::Undecided) => incomplete.push(Incomplete::SolverUnknown),
-            Some(Event::InternalError(msg)) => {
-                internal_errors.push(msg);
-                incomplete.push(Incomplete::InternalError);
-            }
-            Some(Event::BugFound(bug)) => {
-                if seen.insert((bug.kind, bug.span, bug.stack.clone())) {
-                    bugs.push(*bug);
-                }
-                if !config.all_bugs {
-                    if explorer.frontier() > 0 {
-                        incomplete.push(Incomplete::StoppedAtFirstBug);
-                    }
-                    break;
-                }
-            }
-        }
-    }
-    if explorer.saw_unknown() {
+    check_monitored(ir, config, &Monitor::new())
+}
+
+/// Runs the bug finder on `ir`, publishing live counters in `monitor` and
+/// stopping early (with what was found) when its `interrupt` is set.
+pub fn check_monitored(ir: &Ir, config: &Config, monitor: &Monitor) -> Report {
+    let shared = Shared::new(config, monitor);
+    let (mut stats, _) = parallel::explore(ir, &shared, config.jobs.max(1));
+    stats.elapsed = shared.start.elapsed();
+    let Found {
+        mut bugs,
+        mut incomplete,
+        internal_errors,
+    } = shared.found.into_inner().expect("no worker panics");
+    if stats.branches.unknown > 0 {
         incomplete.push(Incomplete::SolverUnknown);
     }
     incomplete.sort();
     incomplete.dedup();
+    // Workers find bugs in no fixed order; report them by location.
+    bugs.sort_by_key(|b| (b.span, b.kind));
     let verdict = if !bugs.is_empty() {
         Verdict::Bug
     } else if incomplete.is_empty() {
         Verdict::Safe
     } else {
         Verdict::Unknown
-    };
-    let z3 = explorer.domain().solver().stats.clone();
-    let stats = Stats {
-        states: explorer.stats.states,
-        max_frontier: explorer.stats.max_frontier,
-        branches: explorer.domain().stats.clone(),
-        solver_queries: z3.queries,
-        solver_time: z3.time,
-        elapsed: start.elapsed(),
     };
     Report {
         verdict,

@@ -18,7 +18,7 @@ use crate::path::{as_bound, PathCond};
 use std::sync::Arc;
 use wiser_num::Int;
 use wiser_semantics::{Domain, Fork};
-use wiser_smt::{Answer, Model, Solver, Term};
+use wiser_smt::{Answer, Model, Solver, Term, Z3Solver};
 use wiser_syntax::ast::{ArithOp, CmpOp};
 
 /// How branch sides were decided.
@@ -44,6 +44,9 @@ pub struct BranchStats {
 pub struct Symbolic<S> {
     solver: S,
     small: Vec<Term>,
+    validator: Option<Z3Solver>,
+    /// Disagreements found by validation (see [`Symbolic::with_validation`]).
+    pub mismatches: Vec<String>,
     /// Counters.
     pub stats: BranchStats,
 }
@@ -58,7 +61,51 @@ impl<S: Solver> Symbolic<S> {
         Symbolic {
             solver,
             small: (SMALL_MIN..=SMALL_MAX).map(Term::int).collect(),
+            validator: None,
+            mismatches: Vec::new(),
             stats: BranchStats::default(),
+        }
+    }
+
+    /// Cross-checks every feasibility decision, whichever layer made it,
+    /// against a bare Z3 solver on the whole path condition, and checks
+    /// that every path's model satisfies it; disagreements are collected
+    /// in `mismatches`. Slow: for testing the engine.
+    pub fn with_validation(mut self, timeout: Option<std::time::Duration>) -> Self {
+        self.validator = Some(Z3Solver::new(timeout));
+        self
+    }
+
+    fn validate(&mut self, path: &PathCond, c: &Term, decided: &Option<PathCond>) {
+        let Some(reference) = &mut self.validator else {
+            return;
+        };
+        let mut query = path.terms();
+        query.push(c.clone());
+        let truth = reference.solve(&query);
+        let claim = match decided {
+            None => "unsat",
+            Some(p) if p.unknown => return,
+            Some(_) => "sat",
+        };
+        let agrees = match &truth {
+            Answer::Sat(_) => claim == "sat",
+            Answer::Unsat => claim == "unsat",
+            Answer::Unknown(_) => true,
+        };
+        if !agrees {
+            let conj: Vec<String> = query.iter().map(|t| t.to_string()).collect();
+            self.mismatches.push(format!(
+                "validation: the solver layers say {claim} but Z3 says {truth:?} for {}",
+                conj.join(" and ")
+            ));
+        }
+        if let Some(Some(m)) = decided.as_ref().map(|p| &p.model) {
+            if let Some(bad) = query.iter().find(|t| !m.holds(t)) {
+                self.mismatches.push(format!(
+                    "validation: a path's model does not satisfy its path condition ({bad})"
+                ));
+            }
         }
     }
 
@@ -68,6 +115,14 @@ impl<S: Solver> Symbolic<S> {
     }
 
     fn side(&mut self, path: &PathCond, c: &Term) -> Option<PathCond> {
+        let decided = self.decide(path, c);
+        if self.validator.is_some() {
+            self.validate(path, c, &decided);
+        }
+        decided
+    }
+
+    fn decide(&mut self, path: &PathCond, c: &Term) -> Option<PathCond> {
         self.stats.checks += 1;
         if let Some((x, interval)) = as_bound(c) {
             let met = path.interval(&x).meet(&interval);
@@ -217,7 +272,11 @@ impl<S: Solver> Domain for Symbolic<S> {
     fn branch(&mut self, path: PathCond, cond: &Term) -> Fork<PathCond> {
         if let Some(b) = cond.as_bool() {
             self.stats.folded += 1;
-            let (then, otherwise) = if b { (Some(path), None) } else { (None, Some(path)) };
+            let (then, otherwise) = if b {
+                (Some(path), None)
+            } else {
+                (None, Some(path))
+            };
             return Fork { then, otherwise };
         }
         let then = self.side(&path, cond);

@@ -88,9 +88,7 @@ pub fn input_from_model(ir: &Ir, model: &Model, reads: u32) -> Input {
             .iter()
             .map(|(_, name)| (name.clone(), model.int(name)))
             .collect(),
-        reads: (0..reads)
-            .map(|k| model.int(&read_symbol(k)))
-            .collect(),
+        reads: (0..reads).map(|k| model.int(&read_symbol(k))).collect(),
         arrays: ir
             .arrays
             .iter()

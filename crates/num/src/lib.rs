@@ -259,7 +259,9 @@ impl FromStr for Int {
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(ParseIntError);
         }
-        BigInt::from_str(s).map(Int::from_big).map_err(|_| ParseIntError)
+        BigInt::from_str(s)
+            .map(Int::from_big)
+            .map_err(|_| ParseIntError)
     }
 }
 
@@ -322,7 +324,12 @@ mod tests {
 
     #[test]
     fn c_division_signs() {
-        let cases = [(-7, 2, -3, -1), (7, -2, -3, 1), (-7, -2, 3, -1), (7, 2, 3, 1)];
+        let cases = [
+            (-7, 2, -3, -1),
+            (7, -2, -3, 1),
+            (-7, -2, 3, -1),
+            (7, 2, 3, 1),
+        ];
         for (a, b, q, r) in cases {
             let (a, b) = (Int::from(a), Int::from(b));
             assert_eq!(a.div_trunc(&b), Int::from(q), "{a} / {b}");
@@ -349,7 +356,12 @@ mod tests {
 
     #[test]
     fn parse_and_print() {
-        for s in ["0", "-5", "123456789012345678901234567890", "-99999999999999999999"] {
+        for s in [
+            "0",
+            "-5",
+            "123456789012345678901234567890",
+            "-99999999999999999999",
+        ] {
             assert_eq!(s.parse::<Int>().unwrap().to_string(), s);
         }
         assert!("12a".parse::<Int>().is_err());

@@ -221,7 +221,12 @@ impl Run {
     /// The main program's variables and their final values, in slot order
     /// (meaningful when the run halted).
     pub fn final_store(&self, ir: &Ir) -> Vec<(Arc<str>, Int)> {
-        let frame = self.state.callers.iter().last().unwrap_or(&self.state.frame);
+        let frame = self
+            .state
+            .callers
+            .iter()
+            .last()
+            .unwrap_or(&self.state.frame);
         ir.main
             .slots
             .iter()

@@ -55,7 +55,12 @@ impl<'ir, D: Domain> Machine<'ir, D> {
             }
             let fork = dom.branch(state.path.clone(), &faults);
             if let Some(path) = fork.then {
-                out.push(error_state(&state, path, ErrorKind::DivisionByZero, check.span));
+                out.push(error_state(
+                    &state,
+                    path,
+                    ErrorKind::DivisionByZero,
+                    check.span,
+                ));
             }
             match fork.otherwise {
                 Some(path) => state.path = path,
@@ -227,7 +232,12 @@ impl<'ir, D: Domain> Machine<'ir, D> {
 }
 
 /// A copy of `state` stuck on an error, with path `path`.
-fn error_state<D: Domain>(state: &State<D>, path: D::Path, kind: ErrorKind, span: Span) -> State<D> {
+fn error_state<D: Domain>(
+    state: &State<D>,
+    path: D::Path,
+    kind: ErrorKind,
+    span: Span,
+) -> State<D> {
     let mut s = state.clone();
     s.path = path;
     s.status = Status::Error { kind, span };

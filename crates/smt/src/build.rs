@@ -374,12 +374,18 @@ mod tests {
         let d = Term::le(&Term::mul(&Term::int(2), &x()), &Term::int(5));
         assert_eq!(d, Term::le(&x(), &Term::int(2)));
         // 2x == 5 is false; 2x == 4 is x == 2; -x == 3 is x == -3
-        assert_eq!(Term::eq(&Term::mul(&Term::int(2), &x()), &Term::int(5)).as_bool(), Some(false));
+        assert_eq!(
+            Term::eq(&Term::mul(&Term::int(2), &x()), &Term::int(5)).as_bool(),
+            Some(false)
+        );
         assert_eq!(
             Term::eq(&Term::mul(&Term::int(2), &x()), &Term::int(4)),
             Term::eq(&x(), &Term::int(2))
         );
-        assert_eq!(Term::eq(&Term::neg(&x()), &Term::int(3)), Term::eq(&x(), &Term::int(-3)));
+        assert_eq!(
+            Term::eq(&Term::neg(&x()), &Term::int(3)),
+            Term::eq(&x(), &Term::int(-3))
+        );
     }
 
     #[test]
@@ -388,13 +394,22 @@ mod tests {
         assert_eq!(Term::and(&p, &Term::not(&p)).as_bool(), Some(false));
         assert_eq!(Term::or(&p, &Term::not(&p)).as_bool(), Some(true));
         assert_eq!(Term::and(&p, &Term::bool(true)), p);
-        assert_eq!(Term::not(&Term::not(&Term::eq(&x(), &y()))), Term::eq(&x(), &y()));
+        assert_eq!(
+            Term::not(&Term::not(&Term::eq(&x(), &y()))),
+            Term::eq(&x(), &y())
+        );
     }
 
     #[test]
     fn division_folds_like_c() {
-        assert_eq!(Term::div(&Term::int(-7), &Term::int(2)).as_int(), Some(&Int::from(-3)));
-        assert_eq!(Term::rem(&Term::int(-7), &Term::int(2)).as_int(), Some(&Int::from(-1)));
+        assert_eq!(
+            Term::div(&Term::int(-7), &Term::int(2)).as_int(),
+            Some(&Int::from(-3))
+        );
+        assert_eq!(
+            Term::rem(&Term::int(-7), &Term::int(2)).as_int(),
+            Some(&Int::from(-1))
+        );
         assert_eq!(Term::div(&x(), &Term::int(0)).as_int(), Some(&Int::ZERO));
     }
 
@@ -404,7 +419,10 @@ mod tests {
         let s = Term::store(&Term::store(&a, &Term::int(1), &x()), &Term::int(2), &y());
         assert_eq!(Term::select(&s, &Term::int(1)), x());
         assert_eq!(Term::select(&s, &Term::int(2)), y());
-        assert_eq!(Term::select(&s, &Term::int(3)), Term::select(&a, &Term::int(3)));
+        assert_eq!(
+            Term::select(&s, &Term::int(3)),
+            Term::select(&a, &Term::int(3))
+        );
     }
 
     #[test]

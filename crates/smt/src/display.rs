@@ -59,7 +59,7 @@ fn write_term(out: &mut String, t: &Term, parent: u8, depth: u32) -> fmt::Result
         }
         Kind::Store(a, i, v) => {
             write_term(out, a, 8, d)?;
-            out.push_str("{");
+            out.push('{');
             write_term(out, i, 0, d)?;
             out.push_str(" := ");
             write_term(out, v, 0, d)?;

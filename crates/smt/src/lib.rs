@@ -26,6 +26,6 @@ mod term;
 mod z3_backend;
 
 pub use model::{ArrayValue, Model, Value};
-pub use solver::{Answer, Solver};
+pub use solver::{Answer, CexCache, QueryCache, Solver, SolverStats};
 pub use term::{Kind, Sort, Term};
-pub use z3_backend::{Z3Solver, Z3Stats};
+pub use z3_backend::Z3Solver;

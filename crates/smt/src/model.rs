@@ -141,7 +141,9 @@ impl Model {
             Kind::Store(a, i, v) => match get(a) {
                 Value::Array(arr) => Value::Array(ArrayValue {
                     default: arr.default.clone(),
-                    entries: arr.entries.insert(get(i).int().clone(), get(v).int().clone()),
+                    entries: arr
+                        .entries
+                        .insert(get(i).int().clone(), get(v).int().clone()),
                 }),
                 _ => panic!("sort error: store into a non-array"),
             },
@@ -181,6 +183,9 @@ mod tests {
         m.arrays.insert("a".into(), arr);
         let s = Term::store(&a, &Term::int(4), &Term::int(1));
         assert_eq!(m.eval(&Term::select(&s, &i)), Value::Int(Int::from(9)));
-        assert_eq!(m.eval(&Term::select(&s, &Term::add(&i, &Term::int(1)))), Value::Int(Int::ONE));
+        assert_eq!(
+            m.eval(&Term::select(&s, &Term::add(&i, &Term::int(1)))),
+            Value::Int(Int::ONE)
+        );
     }
 }

@@ -1,8 +1,19 @@
-//! The solver interface. Every implementation decides the same formula:
-//! the conjunction of the given constraints.
+//! The solver interface and the layers stacked in front of Z3.
+//!
+//! Every implementation decides the same formula: the conjunction of the
+//! given constraints. Layers (KLEE's solver chain) wrap an inner solver and
+//! answer what they can without it:
+//! * [`QueryCache`]: an exact cache keyed by the sorted, deduplicated set of
+//!   constraints (terms are normalised, so equal sets often coincide);
+//! * [`CexCache`]: recent models, tried on each new query before solving
+//!   (KLEE's counterexample cache);
+//! * [`crate::Z3Solver`] at the bottom.
 
 use crate::model::Model;
 use crate::term::Term;
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+use std::time::Duration;
 
 /// The answer to a satisfiability query.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,10 +34,160 @@ impl Answer {
     }
 }
 
+/// Counters of a solver chain; each layer adds its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolverStats {
+    /// Queries that reached the chain.
+    pub queries: u64,
+    /// Answered by the query cache.
+    pub query_cache_hits: u64,
+    /// Answered by the counterexample cache.
+    pub cex_cache_hits: u64,
+    /// Queries that reached Z3.
+    pub z3_queries: u64,
+    /// Of those, answered sat / unsat / unknown.
+    pub z3_sat: u64,
+    /// See `z3_sat`.
+    pub z3_unsat: u64,
+    /// See `z3_sat`.
+    pub z3_unknown: u64,
+    /// Incremental checks that gave up and were retried one-shot.
+    pub one_shot_retries: u64,
+    /// Time spent in Z3.
+    pub z3_time: Duration,
+}
+
+impl SolverStats {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &SolverStats) {
+        self.queries += other.queries;
+        self.query_cache_hits += other.query_cache_hits;
+        self.cex_cache_hits += other.cex_cache_hits;
+        self.z3_queries += other.z3_queries;
+        self.z3_sat += other.z3_sat;
+        self.z3_unsat += other.z3_unsat;
+        self.z3_unknown += other.z3_unknown;
+        self.one_shot_retries += other.one_shot_retries;
+        self.z3_time += other.z3_time;
+    }
+}
+
 /// A decision procedure for conjunctions of boolean terms.
 pub trait Solver {
     /// Decides whether the conjunction of `constraints` (boolean terms) is
-    /// satisfiable; on `Sat` returns a model of it that assigns every
-    /// variable occurring in it.
+    /// satisfiable; on `Sat` returns a model of it (variables it does not
+    /// assign are 0).
     fn solve(&mut self, constraints: &[Term]) -> Answer;
+
+    /// Adds this layer's counters (and its inner layers') to `out`.
+    fn stats(&self, out: &mut SolverStats);
+}
+
+impl<S: Solver + ?Sized> Solver for Box<S> {
+    fn solve(&mut self, constraints: &[Term]) -> Answer {
+        (**self).solve(constraints)
+    }
+    fn stats(&self, out: &mut SolverStats) {
+        (**self).stats(out)
+    }
+}
+
+/// Caches answers by the set of constraints. `Unknown` is not cached: a
+/// later query may have more time.
+pub struct QueryCache<S> {
+    inner: S,
+    cache: FxHashMap<Box<[Term]>, Answer>,
+    capacity: usize,
+    queries: u64,
+    hits: u64,
+}
+
+impl<S: Solver> QueryCache<S> {
+    /// A cache of at most `capacity` answers in front of `inner` (cleared
+    /// when full).
+    pub fn new(inner: S, capacity: usize) -> Self {
+        QueryCache {
+            inner,
+            cache: FxHashMap::default(),
+            capacity,
+            queries: 0,
+            hits: 0,
+        }
+    }
+}
+
+impl<S: Solver> Solver for QueryCache<S> {
+    fn solve(&mut self, constraints: &[Term]) -> Answer {
+        self.queries += 1;
+        let mut key: Vec<Term> = constraints.to_vec();
+        key.sort();
+        key.dedup();
+        let key = key.into_boxed_slice();
+        if let Some(a) = self.cache.get(&key) {
+            self.hits += 1;
+            return a.clone();
+        }
+        let answer = self.inner.solve(constraints);
+        if !matches!(answer, Answer::Unknown(_)) {
+            if self.cache.len() >= self.capacity {
+                self.cache.clear();
+            }
+            self.cache.insert(key, answer.clone());
+        }
+        answer
+    }
+
+    fn stats(&self, out: &mut SolverStats) {
+        out.queries += self.queries;
+        out.query_cache_hits += self.hits;
+        self.inner.stats(out);
+    }
+}
+
+/// Tries recent models on each query before asking the inner solver: a
+/// model that satisfies every constraint answers `Sat` at the cost of an
+/// evaluation.
+pub struct CexCache<S> {
+    inner: S,
+    models: VecDeque<Model>,
+    capacity: usize,
+    hits: u64,
+}
+
+impl<S: Solver> CexCache<S> {
+    /// A cache of the `capacity` most recent models in front of `inner`.
+    pub fn new(inner: S, capacity: usize) -> Self {
+        CexCache {
+            inner,
+            models: VecDeque::new(),
+            capacity,
+            hits: 0,
+        }
+    }
+}
+
+impl<S: Solver> Solver for CexCache<S> {
+    fn solve(&mut self, constraints: &[Term]) -> Answer {
+        if let Some(m) = self
+            .models
+            .iter()
+            .find(|m| constraints.iter().all(|c| m.holds(c)))
+        {
+            self.hits += 1;
+            return Answer::Sat(m.clone());
+        }
+        let answer = self.inner.solve(constraints);
+        if let Answer::Sat(m) = &answer {
+            if self.models.len() >= self.capacity {
+                self.models.pop_back();
+            }
+            self.models.push_front(m.clone());
+        }
+        answer
+    }
+
+    fn stats(&self, out: &mut SolverStats) {
+        out.cex_cache_hits += self.hits;
+        self.inner.stats(out);
+    }
 }

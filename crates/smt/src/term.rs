@@ -147,10 +147,7 @@ impl Term {
         match &self.0.kind {
             Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) => vec![],
             Kind::Linear(ms, _) => ms.iter().map(|(t, _)| t).collect(),
-            Kind::Mul(a, b)
-            | Kind::Div(a, b)
-            | Kind::Rem(a, b)
-            | Kind::Select(a, b) => vec![a, b],
+            Kind::Mul(a, b) | Kind::Div(a, b) | Kind::Rem(a, b) | Kind::Select(a, b) => vec![a, b],
             Kind::Ite(a, b, c) | Kind::Store(a, b, c) => vec![a, b, c],
             Kind::Le(a) | Kind::Eq(a) | Kind::Not(a) => vec![a],
             Kind::And(xs) | Kind::Or(xs) => xs.iter().collect(),

@@ -1,9 +1,16 @@
 //! The one module that talks to Z3. Terms are translated bottom-up with an
 //! explicit stack (deep terms cannot overflow) and a cache, so a constraint
 //! shared by many queries is translated once per solver.
+//!
+//! Solving is incremental: the constraints of the previous query stay
+//! asserted (one push level each), and a new query pops only down to the
+//! longest common prefix. Consecutive queries from one region of the search
+//! share long prefixes of their path conditions, so most of the work is
+//! kept. A check that gives up in incremental mode is retried once on a
+//! fresh solver (Z3 preprocesses one-shot queries more aggressively).
 
-use crate::model::{ArrayValue, Model};
-use crate::solver::{Answer, Solver};
+use crate::model::Model;
+use crate::solver::{Answer, Solver, SolverStats};
 use crate::term::{Kind, Sort, Term};
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
@@ -13,44 +20,81 @@ use z3::ast::{Array, Bool, Dynamic, Int as ZInt};
 /// Translation caches are dropped past this many entries to bound memory.
 const MAX_CACHE: usize = 1 << 20;
 
-/// Counters of one Z3 solver.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Z3Stats {
-    /// Queries sent to Z3.
-    pub queries: u64,
-    /// Answered sat.
-    pub sat: u64,
-    /// Answered unsat.
-    pub unsat: u64,
-    /// Answered unknown.
-    pub unknown: u64,
-    /// Time spent in Z3 (translation, checking and model extraction).
-    pub time: Duration,
-}
-
 /// A Z3 solver in the calling thread's Z3 context. Not `Send`: each worker
 /// thread makes its own.
 pub struct Z3Solver {
     solver: z3::Solver,
+    params: Option<z3::Params>,
     cache: FxHashMap<Term, Dynamic>,
-    /// What this solver has done so far.
-    pub stats: Z3Stats,
+    /// The constraints asserted on `solver`, one push level each.
+    asserted: Vec<Term>,
+    stats: SolverStats,
 }
 
 impl Z3Solver {
     /// A solver; `timeout` bounds each query (Z3 then answers unknown).
     pub fn new(timeout: Option<Duration>) -> Z3Solver {
-        let solver = z3::Solver::new();
-        if let Some(t) = timeout {
+        let params = timeout.map(|t| {
             let mut p = z3::Params::new();
             p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-            solver.set_params(&p);
+            p
+        });
+        let solver = z3::Solver::new();
+        if let Some(p) = &params {
+            solver.set_params(p);
         }
         Z3Solver {
             solver,
+            params,
             cache: FxHashMap::default(),
-            stats: Z3Stats::default(),
+            asserted: Vec::new(),
+            stats: SolverStats::default(),
         }
+    }
+
+    /// Makes `solver`'s assertions equal `constraints`, keeping the longest
+    /// common prefix of what is already asserted.
+    fn sync(&mut self, constraints: &[Term]) {
+        let keep = self
+            .asserted
+            .iter()
+            .zip(constraints)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let drop = self.asserted.len() - keep;
+        if drop > 0 {
+            self.solver.pop(drop as u32);
+            self.asserted.truncate(keep);
+        }
+        for c in &constraints[keep..] {
+            let b = self
+                .translate(c)
+                .as_bool()
+                .expect("constraints are boolean");
+            self.solver.push();
+            self.solver.assert(&b);
+            self.asserted.push(c.clone());
+        }
+    }
+
+    /// Checks `constraints` on a fresh solver.
+    fn one_shot(
+        &mut self,
+        constraints: &[Term],
+    ) -> (z3::SatResult, Option<z3::Model>, Option<String>) {
+        let fresh = z3::Solver::new();
+        if let Some(p) = &self.params {
+            fresh.set_params(p);
+        }
+        for c in constraints {
+            let b = self
+                .translate(c)
+                .as_bool()
+                .expect("constraints are boolean");
+            fresh.assert(&b);
+        }
+        let r = fresh.check();
+        (r, fresh.get_model(), fresh.get_reason_unknown())
     }
 
     fn translate(&mut self, root: &Term) -> Dynamic {
@@ -171,7 +215,7 @@ impl Z3Solver {
                         let arr = Array::new_const(&**name, &z3::Sort::int(), &z3::Sort::int());
                         let elem = arr.select(&z3_int(&index)).as_int()?;
                         let value = from_z3_int(&z3m.eval(&elem, true)?)?;
-                        let entry = model.arrays.entry(name.clone()).or_insert_with(ArrayValue::default);
+                        let entry = model.arrays.entry(name.clone()).or_default();
                         entry.entries.insert_mut(index, value);
                     }
                 }
@@ -186,38 +230,42 @@ impl Z3Solver {
 impl Solver for Z3Solver {
     fn solve(&mut self, constraints: &[Term]) -> Answer {
         let start = Instant::now();
-        self.stats.queries += 1;
-        self.solver.push();
-        for c in constraints {
-            let b = self.translate(c).as_bool().expect("constraints are boolean");
-            self.solver.assert(&b);
+        self.stats.z3_queries += 1;
+        self.sync(constraints);
+        let mut result = (
+            self.solver.check(),
+            self.solver.get_model(),
+            self.solver.get_reason_unknown(),
+        );
+        if result.0 == z3::SatResult::Unknown {
+            self.stats.one_shot_retries += 1;
+            result = self.one_shot(constraints);
         }
-        let answer = match self.solver.check() {
-            z3::SatResult::Unsat => Answer::Unsat,
-            z3::SatResult::Unknown => Answer::Unknown(
-                self.solver
-                    .get_reason_unknown()
-                    .unwrap_or_else(|| "unknown".to_string()),
-            ),
-            z3::SatResult::Sat => match self.solver.get_model() {
-                None => Answer::Unknown("Z3 gave no model".into()),
-                Some(m) => match self.extract(&m, constraints) {
-                    // Our own evaluator must agree that the model satisfies
-                    // every constraint: this guards the translation.
-                    Some(model) if constraints.iter().all(|c| model.holds(c)) => Answer::Sat(model),
-                    Some(_) => Answer::Unknown("model does not satisfy the constraints".into()),
-                    None => Answer::Unknown("could not read Z3's model".into()),
-                },
+        let answer = match result {
+            (z3::SatResult::Unsat, ..) => Answer::Unsat,
+            (z3::SatResult::Unknown, _, reason) => {
+                Answer::Unknown(reason.unwrap_or_else(|| "unknown".to_string()))
+            }
+            (z3::SatResult::Sat, None, _) => Answer::Unknown("Z3 gave no model".into()),
+            (z3::SatResult::Sat, Some(m), _) => match self.extract(&m, constraints) {
+                // Our own evaluator must agree that the model satisfies
+                // every constraint: this guards the translation.
+                Some(model) if constraints.iter().all(|c| model.holds(c)) => Answer::Sat(model),
+                Some(_) => Answer::Unknown("model does not satisfy the constraints".into()),
+                None => Answer::Unknown("could not read Z3's model".into()),
             },
         };
-        self.solver.pop(1);
         match answer {
-            Answer::Sat(_) => self.stats.sat += 1,
-            Answer::Unsat => self.stats.unsat += 1,
-            Answer::Unknown(_) => self.stats.unknown += 1,
+            Answer::Sat(_) => self.stats.z3_sat += 1,
+            Answer::Unsat => self.stats.z3_unsat += 1,
+            Answer::Unknown(_) => self.stats.z3_unknown += 1,
         }
-        self.stats.time += start.elapsed();
+        self.stats.z3_time += start.elapsed();
         answer
+    }
+
+    fn stats(&self, out: &mut SolverStats) {
+        out.add(&self.stats);
     }
 }
 
@@ -270,7 +318,11 @@ mod tests {
         let mut s = Z3Solver::new(None);
         let x = Term::int_var("x");
         let y = Term::int_var("y");
-        let c = [Term::eq(&Term::mul(&x, &y), &int(91)), Term::lt(&int(1), &x), Term::lt(&int(1), &y)];
+        let c = [
+            Term::eq(&Term::mul(&x, &y), &int(91)),
+            Term::lt(&int(1), &x),
+            Term::lt(&int(1), &y),
+        ];
         match s.solve(&c) {
             Answer::Sat(m) => {
                 let p = m.int("x").mul(&m.int("y"));
@@ -278,7 +330,10 @@ mod tests {
             }
             other => panic!("expected sat, got {other:?}"),
         }
-        assert_eq!(s.solve(&[Term::lt(&x, &int(0)), Term::lt(&int(0), &x)]), Answer::Unsat);
+        assert_eq!(
+            s.solve(&[Term::lt(&x, &int(0)), Term::lt(&int(0), &x)]),
+            Answer::Unsat
+        );
     }
 
     #[test]
