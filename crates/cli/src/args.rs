@@ -10,7 +10,7 @@ use wiser_engine::{Config, Strategy};
 /// (replayed before it is reported), and says `safe` only after an
 /// exhaustive search.
 #[derive(Parser, Debug)]
-#[command(name = "wiser", version, about, long_about = None)]
+#[command(name = "wiser", version, about, long_about = None, args_override_self = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -130,10 +130,11 @@ pub fn check_text(program: &Program, report: &Report, config: &Config) -> String
         bug_text(&mut out, program, bug);
     }
     let s = &report.stats;
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let numbers = format!(
-        "{} states, {} solver queries, {} ms",
-        s.states,
-        s.solver.z3_queries,
+        "{}, {}, {} ms",
+        plural(s.states, "state", "states"),
+        plural(s.solver.z3_queries, "solver query", "solver queries"),
         s.elapsed.as_millis()
     );
     match report.verdict {

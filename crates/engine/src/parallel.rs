@@ -60,6 +60,9 @@ pub(crate) struct Shared<'a> {
     pub stop: AtomicBool,
     /// The largest `pending` seen at a flush.
     max_pending: AtomicU64,
+    /// Set when the state count nears `max_states`: from then on workers
+    /// count every state at once.
+    near_limit: AtomicBool,
     /// What the run found.
     pub found: Mutex<Found>,
 }
@@ -89,6 +92,7 @@ impl<'a> Shared<'a> {
             monitor,
             stop: AtomicBool::new(false),
             max_pending: AtomicU64::new(1),
+            near_limit: AtomicBool::new(config.max_states < 4 * BATCH * 64),
             found: Mutex::new(Found::default()),
         }
     }
@@ -132,7 +136,12 @@ pub(crate) fn explore(ir: &Ir, shared: &Shared<'_>, jobs: usize) -> (Stats, usiz
         add_branch_stats(&mut stats.branches, &w.branches);
         stats.solver.add(&w.solver);
     }
-    stats.states = shared.monitor.states.load(Ordering::SeqCst);
+    // A worker that drew a ticket past the limit did not step its state.
+    stats.states = shared
+        .monitor
+        .states
+        .load(Ordering::SeqCst)
+        .min(shared.config.max_states);
     let left = shared.monitor.pending.load(Ordering::SeqCst) as usize;
     stats.max_frontier = shared.max_pending.load(Ordering::Relaxed) as usize;
     (stats, left)
@@ -172,6 +181,7 @@ fn work(
     let mut queries_flushed = 0u64;
     let mut batches = 0u64;
     let mut idle_spins = 0u32;
+    let jobs = stealers.len() as u64;
     while !shared.stop.load(Ordering::Relaxed) {
         let Some(state) = local.pop().or_else(|| steal(me, &local, stealers)) else {
             if shared.monitor.pending.load(Ordering::SeqCst) == 0 {
@@ -187,7 +197,9 @@ fn work(
         };
         idle_spins = 0;
         unflushed += 1;
-        if unflushed == BATCH {
+        // Near the state limit every state is counted at once, so the
+        // limit is exact: no worker steps a state past it.
+        if unflushed == BATCH || shared.near_limit.load(Ordering::Relaxed) {
             let taken = shared
                 .monitor
                 .states
@@ -201,6 +213,9 @@ fn work(
                 .fetch_add(queries - queries_flushed, Ordering::Relaxed);
             queries_flushed = queries;
             batches += 1;
+            if taken + 2 * BATCH * jobs >= config.max_states {
+                shared.near_limit.store(true, Ordering::Relaxed);
+            }
             let pending = shared.monitor.pending.load(Ordering::Relaxed);
             shared.max_pending.fetch_max(pending, Ordering::Relaxed);
             if !check_limits(shared, taken, batches.is_multiple_of(64)) {
@@ -281,7 +296,8 @@ pub(crate) fn check_limits(shared: &Shared<'_>, taken: u64, memory: bool) -> boo
         shared.halt(Incomplete::Interrupted);
         return false;
     }
-    if taken >= config.max_states {
+    // `taken` includes the state in hand: stepping it would exceed the limit.
+    if taken > config.max_states {
         shared.halt(Incomplete::MaxStates);
         return false;
     }

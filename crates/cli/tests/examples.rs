@@ -1,0 +1,602 @@
+//! Golden tests of the `wiser` binary.
+//!
+//! * Every program in the workspace's `examples/` declares what a correct
+//!   tool says about it in its header:
+//!
+//!   ```text
+//!   # expect: bug assertion 12:3      (verdict, kind and line:column of bugs[0])
+//!   # expect: safe
+//!   # expect: unknown
+//!   # args: --assume 'x >= 1' --max-states 1000   (optional, shell-quoted)
+//!   ```
+//!
+//!   [`check_example`] runs `wiser check --format json` on it, compares, and
+//!   replays the reported witness independently with `wiser run`.
+//! * Every program in `tests/errors/` is malformed: [`check_error`] runs
+//!   `wiser check` on it and compares its stderr with the `.stderr` file
+//!   next to it (`UPDATE_EXPECT=1 cargo test -p wiser --test examples`
+//!   rewrites them).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const WISER: &str = env!("CARGO_BIN_EXE_wiser");
+
+/// The example that shows breadth-first search beating depth-first.
+const BFS_BEATS_DFS: &str = "nested_loops.imp";
+
+fn examples_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    dir.canonicalize().unwrap_or(dir)
+}
+
+fn errors_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/errors")
+}
+
+/// The files of `dir` with extension `ext`, sorted.
+fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    files.sort();
+    files
+}
+
+fn wiser(args: &[String], dir: Option<&Path>) -> Output {
+    let mut cmd = Command::new(WISER);
+    cmd.args(args);
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    cmd.output().expect("cannot run the wiser binary")
+}
+
+fn describe(out: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Headers
+
+#[derive(Debug, PartialEq)]
+enum Expected {
+    Safe,
+    Unknown,
+    Bug {
+        kind: String,
+        line: u64,
+        column: u64,
+    },
+}
+
+#[derive(Debug)]
+struct Header {
+    expected: Expected,
+    args: Vec<String>,
+}
+
+/// Reads the `# expect:` and `# args:` lines of the leading comment block.
+fn parse_header(text: &str) -> Result<Header, String> {
+    let mut expected = None;
+    let mut args = None;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some(comment) = line.strip_prefix('#') else {
+            break;
+        };
+        let comment = comment.trim();
+        if let Some(rest) = comment.strip_prefix("expect:") {
+            if expected.is_some() {
+                return Err("two `# expect:` lines".into());
+            }
+            expected = Some(parse_expect(rest.trim())?);
+        } else if let Some(rest) = comment.strip_prefix("args:") {
+            if args.is_some() {
+                return Err("two `# args:` lines".into());
+            }
+            args = Some(shell_words(rest)?);
+        }
+    }
+    Ok(Header {
+        expected: expected.ok_or("no `# expect:` line in the header")?,
+        args: args.unwrap_or_default(),
+    })
+}
+
+fn parse_expect(s: &str) -> Result<Expected, String> {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    match words.as_slice() {
+        ["safe"] => Ok(Expected::Safe),
+        ["unknown"] => Ok(Expected::Unknown),
+        ["bug", kind, at] => {
+            if !["assertion", "fail", "division_by_zero"].contains(kind) {
+                return Err(format!("unknown bug kind `{kind}` in `# expect: {s}`"));
+            }
+            let (line, column) = at
+                .split_once(':')
+                .and_then(|(l, c)| Some((l.parse().ok()?, c.parse().ok()?)))
+                .ok_or_else(|| format!("`{at}` is not LINE:COLUMN in `# expect: {s}`"))?;
+            Ok(Expected::Bug {
+                kind: kind.to_string(),
+                line,
+                column,
+            })
+        }
+        _ => Err(format!(
+            "`# expect: {s}` is not `safe`, `unknown` or `bug KIND LINE:COLUMN`"
+        )),
+    }
+}
+
+/// Splits a command line as a POSIX shell would (quotes and backslashes;
+/// no expansions).
+fn shell_words(s: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => words.extend(word.take()),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err(format!("unterminated ' in `{s}`")),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => w.push(c),
+                            Some(c) => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                            None => return Err(format!("unterminated \" in `{s}`")),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err(format!("unterminated \" in `{s}`")),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some(c) => word.get_or_insert_with(String::new).push(c),
+                None => return Err(format!("trailing \\ in `{s}`")),
+            },
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+// ---------------------------------------------------------------------------
+// Examples
+
+/// An integer of the JSON output (numbers, or strings for big ones).
+fn int_text(v: &Value) -> Result<String, String> {
+    match v {
+        Value::Number(n) => Ok(n.to_string()),
+        Value::String(s) if is_int(s) => Ok(s.clone()),
+        other => Err(format!("`{other}` is not an integer")),
+    }
+}
+
+fn is_int(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+}
+
+/// The `--assume` condition among `args`, if any.
+fn assume_arg(args: &[String]) -> Option<&str> {
+    args.iter().enumerate().find_map(|(i, a)| {
+        if a == "--assume" {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            a.strip_prefix("--assume=")
+        }
+    })
+}
+
+/// Checks one example against its header; `Err` says everything that is
+/// wrong.
+fn check_example(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let header = parse_header(&text)?;
+    let file = path.display().to_string();
+    let mut args = vec![
+        "check".to_string(),
+        file.clone(),
+        "--format".into(),
+        "json".into(),
+    ];
+    args.extend(header.args.iter().cloned());
+    let out = wiser(&args, None);
+    let report: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "`wiser {}`: stdout is not JSON ({e})\n{}",
+            args.join(" "),
+            describe(&out)
+        )
+    })?;
+    let (verdict, code) = match header.expected {
+        Expected::Safe => ("safe", 0),
+        Expected::Bug { .. } => ("bug", 1),
+        Expected::Unknown => ("unknown", 3),
+    };
+    let context = || format!("`wiser {}`\n{}", args.join(" "), describe(&out));
+    if report["verdict"] != verdict || out.status.code() != Some(code) {
+        return Err(format!(
+            "expected verdict {verdict} (exit {code}), got {} (exit {:?})\n{}",
+            report["verdict"],
+            out.status.code(),
+            context()
+        ));
+    }
+    if report["internal_errors"]
+        .as_array()
+        .is_some_and(|e| !e.is_empty())
+    {
+        return Err(format!("internal errors\n{}", context()));
+    }
+    let bugs = report["bugs"].as_array().cloned().unwrap_or_default();
+    let incomplete = report["incomplete"].as_array().cloned().unwrap_or_default();
+    let Expected::Bug { kind, line, column } = &header.expected else {
+        if !bugs.is_empty() {
+            return Err(format!(
+                "bugs reported with verdict {verdict}\n{}",
+                context()
+            ));
+        }
+        if (verdict == "safe") != incomplete.is_empty() {
+            return Err(format!(
+                "verdict {verdict} with incomplete = {}\n{}",
+                report["incomplete"],
+                context()
+            ));
+        }
+        return Ok(());
+    };
+    let bug = bugs
+        .first()
+        .ok_or_else(|| format!("verdict bug but no bugs\n{}", context()))?;
+    let got = (
+        bug["kind"].as_str(),
+        bug["line"].as_u64(),
+        bug["column"].as_u64(),
+    );
+    if got != (Some(kind.as_str()), Some(*line), Some(*column)) {
+        return Err(format!(
+            "expected bug {kind} at {line}:{column}, got {} at {}:{}\n{}",
+            bug["kind"],
+            bug["line"],
+            bug["column"],
+            context()
+        ));
+    }
+    replay(path, bug, assume_arg(&header.args))
+        .map_err(|e| format!("{e}\nthe check was {}", context()))
+}
+
+/// Replays a bug's witness with `wiser run`: it must stop with the same
+/// error at the same place, and satisfy the `--assume` condition.
+fn replay(path: &Path, bug: &Value, assume: Option<&str>) -> Result<(), String> {
+    let mut inputs: Vec<(String, String)> = Vec::new();
+    if let Some(vars) = bug["input"].as_object() {
+        for (name, value) in vars {
+            inputs.push((name.clone(), int_text(value)?));
+        }
+    }
+    let mut args = vec![
+        "run".to_string(),
+        path.display().to_string(),
+        "--format".into(),
+        "json".into(),
+    ];
+    for (name, value) in &inputs {
+        args.push(format!("--input={name}={value}"));
+    }
+    if let Some(arrays) = bug["arrays"].as_object() {
+        for (name, array) in arrays {
+            let default = int_text(&array["default"])?;
+            // `wiser run --input` cannot give the elements not listed.
+            if default != "0" {
+                return Err(format!(
+                    "cannot replay: the witness gives array `{name}` the default {default}, \
+                     which `wiser run --input {name}[i]=v` cannot express (it makes the others 0)"
+                ));
+            }
+            for entry in array["entries"].as_array().cloned().unwrap_or_default() {
+                let (index, value) = (int_text(&entry[0])?, int_text(&entry[1])?);
+                args.push(format!("--input={name}[{index}]={value}"));
+            }
+        }
+    }
+    let reads: Vec<String> = bug["reads"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(int_text)
+        .collect::<Result<_, _>>()?;
+    if !reads.is_empty() {
+        args.push(format!("--reads={}", reads.join(",")));
+    }
+    let out = wiser(&args, None);
+    let run: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "replay `wiser {}`: stdout is not JSON ({e})\n{}",
+            args.join(" "),
+            describe(&out)
+        )
+    })?;
+    let expected = (
+        bug["kind"].as_str(),
+        bug["line"].as_u64(),
+        bug["column"].as_u64(),
+    );
+    let got = (
+        run["outcome"].as_str(),
+        run["line"].as_u64(),
+        run["column"].as_u64(),
+    );
+    if out.status.code() != Some(1) || got != expected {
+        return Err(format!(
+            "replay `wiser {}` should stop with {} at {}:{} (exit 1)\n{}",
+            args.join(" "),
+            bug["kind"],
+            bug["line"],
+            bug["column"],
+            describe(&out)
+        ));
+    }
+    if let Some(cond) = assume {
+        check_assumption(cond, &inputs)?;
+    }
+    Ok(())
+}
+
+/// The witness must lie inside the `--assume` domain: `assume COND` run on
+/// its input variables must pass.
+fn check_assumption(cond: &str, inputs: &[(String, String)]) -> Result<(), String> {
+    let names: Vec<&str> = cond
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let file = dir.join(format!("assume-{}-{n}.imp", std::process::id()));
+    std::fs::write(&file, format!("assume {cond}\n"))
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    let mut args = vec!["run".to_string(), file.display().to_string()];
+    for (name, value) in inputs.iter().filter(|(n, _)| names.contains(&n.as_str())) {
+        args.push(format!("--input={name}={value}"));
+    }
+    let out = wiser(&args, None);
+    let _ = std::fs::remove_file(&file);
+    if out.status.code() != Some(0) {
+        return Err(format!(
+            "the witness does not satisfy --assume '{cond}': `wiser {}`\n{}",
+            args.join(" "),
+            describe(&out)
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn examples() {
+    let paths = files(&examples_dir(), "imp");
+    assert!(
+        !paths.is_empty(),
+        "no examples in {}",
+        examples_dir().display()
+    );
+    // Two at a time (each check is itself multi-threaded).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(path) = paths.get(i) else { break };
+                if let Err(e) = check_example(path) {
+                    let name = path.file_name().unwrap_or_default().to_string_lossy();
+                    failures.lock().unwrap().push(format!("== {name}: {e}"));
+                }
+            });
+        }
+    });
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    assert!(
+        failures.is_empty(),
+        "{} of {} examples failed:\n\n{}",
+        failures.len(),
+        paths.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn breadth_first_finds_what_depth_first_misses() {
+    let path = examples_dir().join(BFS_BEATS_DFS);
+    let file = path.display().to_string();
+    let run = |strategy: &str| {
+        let args: Vec<String> = [
+            "check",
+            &file,
+            "--format",
+            "json",
+            "--strategy",
+            strategy,
+            "--max-states",
+            "5000",
+        ]
+        .map(String::from)
+        .to_vec();
+        let out = wiser(&args, None);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "`wiser {}`: not JSON ({e})\n{}",
+                args.join(" "),
+                describe(&out)
+            )
+        });
+        (out, report)
+    };
+    let (out, bfs) = run("bfs");
+    assert_eq!(
+        (out.status.code(), bfs["verdict"].as_str()),
+        (Some(1), Some("bug")),
+        "breadth-first should find the bug\n{}",
+        describe(&out)
+    );
+    let (out, dfs) = run("dfs");
+    assert_eq!(
+        (out.status.code(), dfs["verdict"].as_str()),
+        (Some(3), Some("unknown")),
+        "depth-first should be trapped in an infinite path\n{}",
+        describe(&out)
+    );
+    assert_eq!(dfs["bugs"], serde_json::json!([]));
+    assert_eq!(
+        dfs["incomplete"],
+        serde_json::json!(["max_states"]),
+        "{}",
+        describe(&out)
+    );
+}
+
+#[test]
+fn header_parsing() {
+    assert_eq!(
+        shell_words(r#"--assume 'x >= 1 and x <= 12' --max-states 100000 "a\"b" c\ d"#).unwrap(),
+        [
+            "--assume",
+            "x >= 1 and x <= 12",
+            "--max-states",
+            "100000",
+            "a\"b",
+            "c d"
+        ]
+    );
+    assert_eq!(shell_words("  ").unwrap(), Vec::<String>::new());
+    assert_eq!(shell_words("''").unwrap(), [""]);
+    assert!(shell_words("'open").is_err());
+    let h =
+        parse_header("# a program\n# expect: bug division_by_zero 3:7\n# args: --all\nx = 1 / y\n")
+            .unwrap();
+    assert_eq!(
+        h.expected,
+        Expected::Bug {
+            kind: "division_by_zero".into(),
+            line: 3,
+            column: 7
+        }
+    );
+    assert_eq!(h.args, ["--all"]);
+    assert!(
+        parse_header("x = 1\n# expect: safe\n").is_err(),
+        "only the leading comments count"
+    );
+    assert!(parse_header("# expect: bug overflow 1:1\n").is_err());
+    assert!(parse_header("# expect: safe\n# expect: safe\n").is_err());
+}
+
+#[test]
+fn replay_rejects_wrong_witnesses() {
+    let path = examples_dir().join("off_by_one.imp");
+    let bug = |x: i64| {
+        serde_json::json!({
+            "kind": "assertion", "line": 7, "column": 1,
+            "input": {"x": x}, "reads": [], "arrays": {},
+        })
+    };
+    assert_eq!(replay(&path, &bug(1), None), Ok(()));
+    assert_eq!(replay(&path, &bug(1), Some("x >= 0 and x <= 1")), Ok(()));
+    let err = replay(&path, &bug(2), None).unwrap_err();
+    assert!(err.contains("should stop with"), "{err}");
+    let err = replay(&path, &bug(1), Some("x > 1")).unwrap_err();
+    assert!(err.contains("does not satisfy --assume"), "{err}");
+    let mut nonzero_default = bug(1);
+    nonzero_default["arrays"] = serde_json::json!({"a": {"default": 5, "entries": []}});
+    let err = replay(&path, &nonzero_default, None).unwrap_err();
+    assert!(err.contains("cannot replay"), "{err}");
+}
+
+// ---------------------------------------------------------------------------
+// User errors
+
+/// Runs `wiser check` on a malformed program (from its own directory, so
+/// that messages name it by its file name): exit 2, nothing on stdout, and
+/// stderr as in the `.stderr` file next to it.
+fn check_error(path: &Path) {
+    let name = path
+        .file_name()
+        .expect("a file")
+        .to_string_lossy()
+        .to_string();
+    let out = wiser(&["check".into(), name.clone()], path.parent());
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{name}: a user error exits 2\n{}",
+        describe(&out)
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{name}: nothing on stdout\n{}",
+        describe(&out)
+    );
+    expect_test::expect_file![path.with_extension("stderr")]
+        .assert_eq(&String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn user_errors() {
+    let paths = files(&errors_dir(), "imp");
+    assert!(
+        !paths.is_empty(),
+        "no programs in {}",
+        errors_dir().display()
+    );
+    let mut failures = Vec::new();
+    for path in &paths {
+        if let Err(panic) = std::panic::catch_unwind(|| check_error(path)) {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            failures.push(format!("{}: {message}", path.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        paths.len(),
+        failures.join("\n")
+    );
+}
