@@ -229,6 +229,8 @@ pub fn check_json(program: &Program, report: &Report) -> Value {
             "elapsed_ms": s.elapsed.as_millis() as u64,
             "solver_ms": s.solver.z3_time.as_millis() as u64,
             "max_frontier": s.max_frontier,
+            "peak_memory_bytes": s.peak_memory,
+            "bytes_per_state": s.bytes_per_state,
             "branches_folded": br.folded,
             "feasibility_checks": br.checks,
             "decided_by_bounds": br.by_bounds,

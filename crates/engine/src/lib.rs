@@ -26,7 +26,7 @@ mod symbolic;
 pub mod witness;
 
 pub use explorer::{Event, ExploreStats, Explorer, FinalState};
-pub use memory::resident_bytes;
+pub use memory::{peak_resident_bytes, resident_bytes};
 pub use parallel::Monitor;
 pub use run::{check, check_monitored, Config, Incomplete, Report, Stats, Verdict};
 pub use searcher::{BreadthFirst, DepthFirst, Searcher, StateId, Strategy};

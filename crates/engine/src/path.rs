@@ -185,8 +185,9 @@ impl PathCond {
     /// The constraints (as terms) that share variables, directly or
     /// through other constraints, with `seed`'s variables, plus the bounds
     /// of those variables: the slice of the path condition relevant to a
-    /// query about `seed` (KLEE's constraint independence).
-    pub fn slice(&self, seed: &[Term]) -> Vec<Term> {
+    /// query about `seed` (KLEE's constraint independence). Also returns
+    /// the slice's variables: no other variable occurs in it.
+    pub fn slice(&self, seed: &[Term]) -> (Vec<Term>, Vec<Term>) {
         let mut vars: Vec<Term> = seed.to_vec();
         let mut taken = vec![false; self.constraints.len()];
         let all: Vec<&Constraint> = self.constraints.iter().collect();
@@ -218,7 +219,7 @@ impl PathCond {
                 .filter(|(_, t)| **t)
                 .map(|(c, _)| c.term.clone()),
         );
-        out
+        (out, vars)
     }
 }
 
@@ -278,8 +279,9 @@ mod tests {
         pc.add(&Term::lt(&x, &y));
         pc.add(&Term::lt(&z, &Term::mul(&z, &z)));
         pc.add(&Term::le(&y, &Term::int(9)));
-        let s = pc.slice(std::slice::from_ref(&x));
+        let (s, vars) = pc.slice(std::slice::from_ref(&x));
         assert_eq!(s.len(), 2, "{s:?}");
+        assert_eq!(vars.len(), 2, "{vars:?}");
         assert_eq!(pc.terms().len(), 3);
     }
 }

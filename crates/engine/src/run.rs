@@ -1,5 +1,6 @@
 //! One whole `check` run: configuration, stop reasons and the report.
 
+use crate::memory::{peak_resident_bytes, resident_bytes};
 use crate::parallel::{self, Found, Monitor, Shared};
 use crate::searcher::Strategy;
 use crate::symbolic::BranchStats;
@@ -148,6 +149,11 @@ pub struct Stats {
     pub solver: SolverStats,
     /// Wall time of the run.
     pub elapsed: Duration,
+    /// Peak resident memory of the process, in bytes (0 if unknown).
+    pub peak_memory: u64,
+    /// Memory growth during the run divided by the largest frontier: an
+    /// estimate of what one waiting state costs, shared structure included.
+    pub bytes_per_state: u64,
 }
 
 /// The result of a run.
@@ -173,9 +179,13 @@ pub fn check(ir: &Ir, config: &Config) -> Report {
 /// Runs the bug finder on `ir`, publishing live counters in `monitor` and
 /// stopping early (with what was found) when its `interrupt` is set.
 pub fn check_monitored(ir: &Ir, config: &Config, monitor: &Monitor) -> Report {
+    let baseline = resident_bytes().unwrap_or(0);
     let shared = Shared::new(config, monitor);
     let (mut stats, _) = parallel::explore(ir, &shared, config.jobs.max(1));
     stats.elapsed = shared.start.elapsed();
+    stats.peak_memory = peak_resident_bytes().unwrap_or(0);
+    stats.bytes_per_state =
+        stats.peak_memory.saturating_sub(baseline) / (stats.max_frontier.max(1) as u64);
     let Found {
         mut bugs,
         mut incomplete,

@@ -18,7 +18,7 @@ use crate::path::{as_bound, PathCond};
 use std::sync::Arc;
 use wiser_num::Int;
 use wiser_semantics::{Domain, Fork};
-use wiser_smt::{Answer, Model, Solver, Term, Z3Solver};
+use wiser_smt::{Answer, Kind, Model, Solver, Sort, Term, Z3Solver};
 use wiser_syntax::ast::{ArithOp, CmpOp};
 
 /// How branch sides were decided.
@@ -141,7 +141,7 @@ impl<S: Solver> Symbolic<S> {
                 if !path.constrains(&x) {
                     self.stats.by_bounds += 1;
                     let mut moved = Model::clone(m);
-                    moved.ints.insert(name.clone(), met.clamp(&current));
+                    moved.set_int(name.clone(), met.clamp(&current));
                     return Some(extend(path, c, Some(Arc::new(moved))));
                 }
             }
@@ -153,14 +153,26 @@ impl<S: Solver> Symbolic<S> {
             }
         }
         self.stats.by_solver += 1;
-        let mut query = path.slice(&c.vars());
+        let (mut query, vars) = path.slice(&c.vars());
         query.push(c.clone());
         match self.solver.solve(&query) {
             Answer::Sat(found) => {
+                // Take from `found` only the slice's variables: the rest of
+                // the path's model satisfies the constraints outside the
+                // slice, and a cached model may assign other variables
+                // arbitrarily.
                 let model = path.model.as_ref().map(|m| {
                     let mut merged = Model::clone(m);
-                    merged.ints.extend(found.ints);
-                    merged.arrays.extend(found.arrays);
+                    for v in &vars {
+                        match v.kind() {
+                            Kind::Var(name, Sort::Array) => merged.set_array(
+                                name.clone(),
+                                found.array(name).cloned().unwrap_or_default(),
+                            ),
+                            Kind::Var(name, _) => merged.set_int(name.clone(), found.int(name)),
+                            _ => {}
+                        }
+                    }
                     Arc::new(merged)
                 });
                 Some(extend(path, c, model))
@@ -292,5 +304,42 @@ impl<S: Solver> Domain for Symbolic<S> {
             }
             None => self.side(&path, cond),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wiser_smt::SolverStats;
+
+    /// A solver that answers like a counterexample cache may: with a model
+    /// of the query that also assigns an unrelated variable.
+    struct Stale;
+
+    impl Solver for Stale {
+        fn solve(&mut self, _: &[Term]) -> Answer {
+            let mut m = Model::new();
+            m.set_int("x".into(), Int::from(3));
+            m.set_int("y".into(), Int::from(999));
+            Answer::Sat(m)
+        }
+        fn stats(&self, _: &mut SolverStats) {}
+    }
+
+    #[test]
+    fn a_solver_model_only_changes_the_slice_variables() {
+        let (x, y) = (Term::int_var("x"), Term::int_var("y"));
+        let y_squared_is_4 = Term::eq(&Term::mul(&y, &y), &Term::int(4));
+        let mut path = PathCond::new();
+        path.add(&y_squared_is_4);
+        let mut m = Model::new();
+        m.set_int("y".into(), Int::from(2));
+        path.model = Some(Arc::new(m));
+        let mut dom = Symbolic::new(Stale);
+        let x_squared_is_9 = Term::eq(&Term::mul(&x, &x), &Term::int(9));
+        let then = dom.branch(path, &x_squared_is_9).then.expect("feasible");
+        let model = then.model.expect("a model");
+        assert!(model.holds(&y_squared_is_4), "{model:?}");
+        assert!(model.holds(&x_squared_is_9), "{model:?}");
     }
 }

@@ -93,7 +93,7 @@ pub fn input_from_model(ir: &Ir, model: &Model, reads: u32) -> Input {
             .arrays
             .iter()
             .filter_map(|name| {
-                let a = model.arrays.get(name)?;
+                let a = model.array(name)?;
                 Some((
                     name.clone(),
                     ArrayInput {

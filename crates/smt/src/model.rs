@@ -8,7 +8,8 @@
 //! a solver call.
 
 use crate::term::{Kind, Term};
-use rpds::RedBlackTreeMapSync;
+use rpds::{HashTrieMapSync, RedBlackTreeMapSync};
+use rustc_hash::FxBuildHasher;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 use wiser_num::Int;
@@ -58,13 +59,39 @@ impl Value {
     }
 }
 
+/// A persistent map with a fast, deterministic hasher.
+type Map<V> = HashTrieMapSync<Arc<str>, V, FxBuildHasher>;
+
 /// An assignment of values to variables; unassigned variables are 0.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Persistent (structure-shared) maps: every state carries a model of its
+/// path condition, and a branch that moves one variable makes a new model
+/// that shares everything else with its parent.
+#[derive(Clone, Default, PartialEq)]
 pub struct Model {
-    /// Integer variables.
-    pub ints: FxHashMap<Arc<str>, Int>,
-    /// Array variables.
-    pub arrays: FxHashMap<Arc<str>, ArrayValue>,
+    ints: Map<Int>,
+    arrays: Map<ArrayValue>,
+}
+
+// Map equality is full equality of contents.
+impl Eq for Model {}
+
+impl std::fmt::Debug for Model {
+    /// Variables in name order, so output is stable.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut ints: Vec<_> = self.ints.iter().collect();
+        ints.sort();
+        let mut arrays: Vec<_> = self
+            .arrays
+            .iter()
+            .map(|(k, v)| (k, v.default.clone(), v.entries.iter().collect::<Vec<_>>()))
+            .collect();
+        arrays.sort_by(|a, b| a.0.cmp(b.0));
+        f.debug_struct("Model")
+            .field("ints", &ints)
+            .field("arrays", &arrays)
+            .finish()
+    }
 }
 
 impl Model {
@@ -76,6 +103,31 @@ impl Model {
     /// The value of an integer variable (0 when unassigned).
     pub fn int(&self, name: &str) -> Int {
         self.ints.get(name).cloned().unwrap_or_default()
+    }
+
+    /// Assigns an integer variable.
+    pub fn set_int(&mut self, name: Arc<str>, value: Int) {
+        self.ints.insert_mut(name, value);
+    }
+
+    /// The contents of an array variable, if assigned.
+    pub fn array(&self, name: &str) -> Option<&ArrayValue> {
+        self.arrays.get(name)
+    }
+
+    /// Assigns an array variable.
+    pub fn set_array(&mut self, name: Arc<str>, value: ArrayValue) {
+        self.arrays.insert_mut(name, value);
+    }
+
+    /// The assigned integer variables.
+    pub fn ints(&self) -> impl Iterator<Item = (&Arc<str>, &Int)> {
+        self.ints.iter()
+    }
+
+    /// The assigned array variables.
+    pub fn arrays(&self) -> impl Iterator<Item = (&Arc<str>, &ArrayValue)> {
+        self.arrays.iter()
     }
 
     /// Evaluates `t` under this model. Never recurses, so deep terms are
@@ -117,7 +169,7 @@ impl Model {
             Kind::Bool(b) => Value::Bool(*b),
             Kind::Var(name, crate::Sort::Int) => Value::Int(self.int(name)),
             Kind::Var(name, crate::Sort::Array) => {
-                Value::Array(self.arrays.get(name).cloned().unwrap_or_default())
+                Value::Array(self.array(name).cloned().unwrap_or_default())
             }
             Kind::Var(_, crate::Sort::Bool) => Value::Bool(false),
             Kind::Linear(ms, c) => Value::Int(
@@ -164,7 +216,7 @@ mod tests {
     fn eval_agrees_with_c_division() {
         let x = Term::int_var("x");
         let mut m = Model::new();
-        m.ints.insert("x".into(), Int::from(-7));
+        m.set_int("x".into(), Int::from(-7));
         let q = Term::div(&x, &Term::int(2));
         let r = Term::rem(&x, &Term::int(2));
         assert_eq!(m.eval(&q), Value::Int(Int::from(-3)));
@@ -177,10 +229,10 @@ mod tests {
         let a = Term::array_var("a");
         let i = Term::int_var("i");
         let mut m = Model::new();
-        m.ints.insert("i".into(), Int::from(3));
+        m.set_int("i".into(), Int::from(3));
         let mut arr = ArrayValue::default();
         arr.entries.insert_mut(Int::from(3), Int::from(9));
-        m.arrays.insert("a".into(), arr);
+        m.set_array("a".into(), arr);
         let s = Term::store(&a, &Term::int(4), &Term::int(1));
         assert_eq!(m.eval(&Term::select(&s, &i)), Value::Int(Int::from(9)));
         assert_eq!(

@@ -202,7 +202,7 @@ impl Z3Solver {
             match t.kind() {
                 Kind::Var(name, Sort::Int) => {
                     let v = z3m.eval(&ZInt::new_const(&**name), true)?;
-                    model.ints.insert(name.clone(), from_z3_int(&v)?);
+                    model.set_int(name.clone(), from_z3_int(&v)?);
                 }
                 Kind::Select(a, i) => {
                     let mut base = a;
@@ -215,8 +215,9 @@ impl Z3Solver {
                         let arr = Array::new_const(&**name, &z3::Sort::int(), &z3::Sort::int());
                         let elem = arr.select(&z3_int(&index)).as_int()?;
                         let value = from_z3_int(&z3m.eval(&elem, true)?)?;
-                        let entry = model.arrays.entry(name.clone()).or_default();
+                        let mut entry = model.array(name).cloned().unwrap_or_default();
                         entry.entries.insert_mut(index, value);
+                        model.set_array(name.clone(), entry);
                     }
                 }
                 _ => {}

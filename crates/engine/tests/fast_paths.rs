@@ -1,0 +1,64 @@
+//! The symbolic domain's own layers (constant folding, the interval box,
+//! the path's model, independence slicing) must decide every branch side
+//! as bare Z3 does on the whole path condition. Random walks down random
+//! branch conditions, with validation on: no disagreement allowed.
+
+use proptest::prelude::*;
+use wiser_engine::path::PathCond;
+use wiser_engine::Symbolic;
+use wiser_semantics::Domain;
+use wiser_smt::{CexCache, QueryCache, Term, Z3Solver};
+
+fn var(i: usize) -> Term {
+    Term::int_var(["n", "m", "k"][i])
+}
+
+fn arb_cond() -> impl Strategy<Value = Term> {
+    let lin = (
+        0usize..3,
+        -3i64..4,
+        -20i64..20,
+        prop::option::of((0usize..3, -2i64..3)),
+    )
+        .prop_map(|(v, k, c, other)| {
+            let mut t = Term::add(&Term::mul(&Term::int(k), &var(v)), &Term::int(c));
+            if let Some((w, j)) = other {
+                t = Term::add(&t, &Term::mul(&Term::int(j), &var(w)));
+            }
+            t
+        });
+    (lin, 0u8..4, prop::option::of(0usize..3)).prop_map(|(t, op, square)| {
+        let t = match square {
+            Some(v) => Term::add(&t, &Term::mul(&var(v), &var(v))),
+            None => t,
+        };
+        let zero = Term::int(0);
+        match op {
+            0 => Term::le(&t, &zero),
+            1 => Term::lt(&t, &zero),
+            2 => Term::eq(&t, &zero),
+            _ => Term::ne(&t, &zero),
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn fast_paths_agree_with_z3(conds in prop::collection::vec((arb_cond(), any::<bool>()), 1..10)) {
+        let timeout = Some(std::time::Duration::from_secs(5));
+        let chain = QueryCache::new(CexCache::new(Z3Solver::new(timeout), 4), 64);
+        let mut dom = Symbolic::new(chain).with_validation(timeout);
+        let mut path = PathCond::new();
+        for (c, prefer_then) in conds {
+            let fork = dom.branch(path.clone(), &c);
+            let next = if prefer_then { fork.then.or(fork.otherwise) } else { fork.otherwise.or(fork.then) };
+            match next {
+                Some(p) => path = p,
+                None => prop_assert!(false, "a feasible path has no feasible side on {}", c),
+            }
+        }
+        prop_assert!(dom.mismatches.is_empty(), "{:?}", dom.mismatches);
+    }
+}
