@@ -74,9 +74,15 @@ impl SourceMap {
         &self.text
     }
 
-    /// Line and column of a byte offset (clamped to the text).
+    /// Line and column of a byte offset (clamped to the text). The end of
+    /// a text that ends with a line break is placed at the end of its last
+    /// line, not on an empty line after it.
     pub fn line_col(&self, offset: u32) -> LineCol {
-        let offset = offset.min(self.text.len() as u32);
+        let mut offset = offset.min(self.text.len() as u32);
+        if offset as usize == self.text.len() {
+            let trimmed = self.text.trim_end_matches(['\n', '\r']).len() as u32;
+            offset = offset.min(trimmed);
+        }
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
         let start = self.line_starts[line] as usize;
         let mut end = offset as usize;
@@ -181,6 +187,8 @@ mod tests {
         // 'é' is two bytes; the '=' after it is column 5.
         assert_eq!(map.line_col(12), LineCol { line: 2, column: 5 });
         assert_eq!(map.line_col(100), LineCol { line: 3, column: 2 });
+        let ends_with_newline = SourceMap::new("t.imp", "if x\n\n");
+        assert_eq!(ends_with_newline.line_col(6), LineCol { line: 1, column: 5 });
         assert_eq!(map.line_text(2), "  é = 2;");
     }
 

@@ -651,12 +651,12 @@ fn empty_programs() {
     check(
         "# only a comment\n",
         expect![[r#"
-        test.imp:2:1: error: expected a statement, found end of input
-          |
-        2 | 
-          | ^
-          = help: a program needs at least one statement, e.g. `skip`
-    "#]],
+            test.imp:1:17: error: expected a statement, found end of input
+              |
+            1 | # only a comment
+              |                 ^
+              = help: a program needs at least one statement, e.g. `skip`
+        "#]],
     );
     check(
         "proc f() begin skip end",
@@ -702,11 +702,11 @@ fn missing_and_mismatched_keywords() {
     check(
         "proc f() begin\n  skip\n",
         expect![[r#"
-        test.imp:3:1: error: expected 'end' to close the 'begin' at 1:10, found end of input
-          |
-        3 | 
-          | ^
-    "#]],
+            test.imp:2:7: error: expected 'end' to close the 'begin' at 1:10, found end of input
+              |
+            2 |   skip
+              |       ^
+        "#]],
     );
     check(
         "if x < 1 skip else skip fi",
