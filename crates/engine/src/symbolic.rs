@@ -151,6 +151,13 @@ impl<S: Solver> Symbolic<S> {
                 self.stats.by_model += 1;
                 return Some(extend(path, c, path.model.clone()));
             }
+            if let Some(decided) = decide_by_points(path, m, c) {
+                self.stats.by_bounds += 1;
+                if decided.is_none() {
+                    self.stats.pruned += 1;
+                }
+                return decided;
+            }
         }
         self.stats.by_solver += 1;
         let (mut query, vars) = path.slice(&c.vars());
@@ -188,6 +195,57 @@ impl<S: Solver> Symbolic<S> {
                 Some(p)
             }
         }
+    }
+}
+
+/// Decides `c` when it is a boolean combination of bounds on one integer
+/// variable `x` that no other constraint of the path mentions. Then the
+/// values of `x` satisfying `c` inside the path's interval form a union of
+/// intervals whose ends are among the bounds' ends (and their neighbours)
+/// and the box's ends, so `c` is satisfiable exactly when one of those
+/// candidate points satisfies it. `None`: not applicable.
+fn decide_by_points(path: &PathCond, model: &Arc<Model>, c: &Term) -> Option<Option<PathCond>> {
+    let mut atoms = Vec::new();
+    if !bound_atoms(c, &mut atoms) {
+        return None;
+    }
+    let x = atoms.first()?.0.clone();
+    if atoms.iter().any(|(v, _)| *v != x) || path.constrains(&x) {
+        return None;
+    }
+    let name = x.as_var()?.clone();
+    let boxed = path.interval(&x);
+    let mut candidates: Vec<Int> = boxed.lo.iter().chain(boxed.hi.iter()).cloned().collect();
+    for (_, i) in &atoms {
+        for end in i.lo.iter().chain(i.hi.iter()) {
+            candidates.extend([end.sub(&Int::ONE), end.clone(), end.add(&Int::ONE)]);
+        }
+    }
+    candidates.sort();
+    candidates.dedup();
+    for v in candidates.into_iter().filter(|v| boxed.contains(v)) {
+        let mut moved = Model::clone(model);
+        moved.set_int(name.clone(), v);
+        if moved.holds(c) {
+            return Some(Some(extend(path, c, Some(Arc::new(moved)))));
+        }
+    }
+    Some(None)
+}
+
+/// Collects the bounds that `c` is a boolean combination of; false if some
+/// atom is not a bound.
+fn bound_atoms(c: &Term, out: &mut Vec<(Term, crate::path::Interval)>) -> bool {
+    match c.kind() {
+        Kind::And(xs) | Kind::Or(xs) => xs.iter().all(|x| bound_atoms(x, out)),
+        Kind::Not(x) => bound_atoms(x, out),
+        _ => match as_bound(c) {
+            Some(b) => {
+                out.push(b);
+                true
+            }
+            None => false,
+        },
     }
 }
 

@@ -13,7 +13,7 @@ fn var(i: usize) -> Term {
     Term::int_var(["n", "m", "k"][i])
 }
 
-fn arb_cond() -> impl Strategy<Value = Term> {
+fn arb_atom() -> impl Strategy<Value = Term> {
     let lin = (
         0usize..3,
         -3i64..4,
@@ -27,7 +27,7 @@ fn arb_cond() -> impl Strategy<Value = Term> {
             }
             t
         });
-    (lin, 0u8..4, prop::option::of(0usize..3)).prop_map(|(t, op, square)| {
+    (lin, 0u8..4, prop::option::weighted(0.15, 0usize..3)).prop_map(|(t, op, square)| {
         let t = match square {
             Some(v) => Term::add(&t, &Term::mul(&var(v), &var(v))),
             None => t,
@@ -42,12 +42,32 @@ fn arb_cond() -> impl Strategy<Value = Term> {
     })
 }
 
+/// Atoms and boolean combinations of them (combinations of one-variable
+/// bounds exercise the point-based decision).
+fn arb_cond() -> impl Strategy<Value = Term> {
+    let single = (0usize..3, -6i64..6, -6i64..6, 0u8..3).prop_map(|(v, a, b, shape)| {
+        let x = var(v);
+        let ge = Term::ge(&x, &Term::int(a));
+        let le = Term::le(&x, &Term::int(b));
+        match shape {
+            0 => Term::and(&ge, &le),
+            1 => Term::or(&Term::not(&ge), &le),
+            _ => Term::not(&Term::or(&ge, &Term::eq(&x, &Term::int(b)))),
+        }
+    });
+    prop_oneof![
+        arb_atom(),
+        single,
+        (arb_atom(), arb_atom()).prop_map(|(a, b)| Term::or(&a, &b)),
+    ]
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(32))]
 
     #[test]
     fn fast_paths_agree_with_z3(conds in prop::collection::vec((arb_cond(), any::<bool>()), 1..10)) {
-        let timeout = Some(std::time::Duration::from_secs(5));
+        let timeout = Some(std::time::Duration::from_millis(300));
         let chain = QueryCache::new(CexCache::new(Z3Solver::new(timeout), 4), 64);
         let mut dom = Symbolic::new(chain).with_validation(timeout);
         let mut path = PathCond::new();

@@ -23,8 +23,10 @@ const MAX_CACHE: usize = 1 << 20;
 /// A Z3 solver in the calling thread's Z3 context. Not `Send`: each worker
 /// thread makes its own.
 pub struct Z3Solver {
-    solver: z3::Solver,
-    params: Option<z3::Params>,
+    /// Made on the first query: creating a Z3 context costs milliseconds,
+    /// and many runs never need one.
+    solver: Option<z3::Solver>,
+    timeout: Option<Duration>,
     cache: FxHashMap<Term, Dynamic>,
     /// The constraints asserted on `solver`, one push level each.
     asserted: Vec<Term>,
@@ -34,26 +36,33 @@ pub struct Z3Solver {
 impl Z3Solver {
     /// A solver; `timeout` bounds each query (Z3 then answers unknown).
     pub fn new(timeout: Option<Duration>) -> Z3Solver {
-        let params = timeout.map(|t| {
-            let mut p = z3::Params::new();
-            p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-            p
-        });
-        let solver = z3::Solver::new();
-        if let Some(p) = &params {
-            solver.set_params(p);
-        }
         Z3Solver {
-            solver,
-            params,
+            solver: None,
+            timeout,
             cache: FxHashMap::default(),
             asserted: Vec::new(),
             stats: SolverStats::default(),
         }
     }
 
-    /// Makes `solver`'s assertions equal `constraints`, keeping the longest
-    /// common prefix of what is already asserted.
+    /// A Z3 solver with this solver's parameters.
+    fn make_solver(&self) -> z3::Solver {
+        let solver = z3::Solver::new();
+        if let Some(t) = self.timeout {
+            let mut p = z3::Params::new();
+            p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
+            solver.set_params(&p);
+        }
+        solver
+    }
+
+    fn solver(&mut self) -> &z3::Solver {
+        if self.solver.is_none() {
+            self.solver = Some(self.make_solver());
+        }
+        self.solver.as_ref().expect("just made")
+    }
+
     fn sync(&mut self, constraints: &[Term]) {
         let keep = self
             .asserted
@@ -63,7 +72,7 @@ impl Z3Solver {
             .count();
         let drop = self.asserted.len() - keep;
         if drop > 0 {
-            self.solver.pop(drop as u32);
+            self.solver().pop(drop as u32);
             self.asserted.truncate(keep);
         }
         for c in &constraints[keep..] {
@@ -71,8 +80,9 @@ impl Z3Solver {
                 .translate(c)
                 .as_bool()
                 .expect("constraints are boolean");
-            self.solver.push();
-            self.solver.assert(&b);
+            let solver = self.solver();
+            solver.push();
+            solver.assert(&b);
             self.asserted.push(c.clone());
         }
     }
@@ -82,10 +92,7 @@ impl Z3Solver {
         &mut self,
         constraints: &[Term],
     ) -> (z3::SatResult, Option<z3::Model>, Option<String>) {
-        let fresh = z3::Solver::new();
-        if let Some(p) = &self.params {
-            fresh.set_params(p);
-        }
+        let fresh = self.make_solver();
         for c in constraints {
             let b = self
                 .translate(c)
@@ -233,10 +240,11 @@ impl Solver for Z3Solver {
         let start = Instant::now();
         self.stats.z3_queries += 1;
         self.sync(constraints);
+        let solver = self.solver();
         let mut result = (
-            self.solver.check(),
-            self.solver.get_model(),
-            self.solver.get_reason_unknown(),
+            solver.check(),
+            solver.get_model(),
+            solver.get_reason_unknown(),
         );
         if result.0 == z3::SatResult::Unknown {
             self.stats.one_shot_retries += 1;
