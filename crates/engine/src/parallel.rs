@@ -223,8 +223,10 @@ fn work(
             }
         }
         if state.error().is_some() {
-            let taken = shared.monitor.states.load(Ordering::Relaxed) + unflushed;
-            record_bug(shared, ir, &state, dom.solver(), taken + BATCH * 64 + 16);
+            // A path is no longer than the number of states taken so far,
+            // which the shared count underestimates by the unflushed ones.
+            let taken = shared.monitor.states.load(Ordering::Relaxed) + BATCH * jobs;
+            record_bug(shared, ir, &state, dom.solver(), taken + 16);
             shared.monitor.pending.fetch_sub(1, Ordering::SeqCst);
             continue;
         }
@@ -233,9 +235,13 @@ fn work(
             shared.monitor.pending.fetch_sub(1, Ordering::SeqCst);
         } else {
             // Count the successors (minus the stepped state) before any
-            // thief can see them.
+            // thief can see them. A plain step (one successor) changes
+            // nothing, and skipping it keeps the shared counter out of the
+            // hot path.
             let added = out.len() as u64 - 1;
-            shared.monitor.pending.fetch_add(added, Ordering::SeqCst);
+            if added > 0 {
+                shared.monitor.pending.fetch_add(added, Ordering::SeqCst);
+            }
             for s in out.drain(..) {
                 local.push(s);
             }
