@@ -161,7 +161,7 @@ impl<S: Solver> Iterator for Explorer<'_, S> {
                     .zip(state.arrays.iter().cloned())
                     .collect(),
                 reads: state.reads,
-                model: state.path.model.clone(),
+                model: state.path.effective_model().map(Arc::new),
             })));
         }
         self.machine.step(&mut self.dom, state, &mut self.out);

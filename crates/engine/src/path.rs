@@ -6,10 +6,13 @@
 //!   loop tests over a symbolic bound never reach a solver), and
 //! * other constraints, kept on a persistent stack with their variables.
 //!
-//! Invariant: when `model` is `Some`, it satisfies the whole path
-//! condition. Each branch keeps it true, so one side of every branch is
-//! decided by evaluating the condition under the model, and a bug's witness
-//! is the model of its path, with no further solver call.
+//! Invariant: when `model` is `Some`, the *effective model* satisfies the
+//! whole path condition. The effective model is `model` with each bounded
+//! variable's value clamped into its interval, so a branch that only
+//! narrows a bound never has to copy the model. Each branch keeps the
+//! invariant, so one side of every branch is decided by evaluating the
+//! condition under the effective model, and a bug's witness is the
+//! effective model of its path, with no further solver call.
 
 use rpds::HashTrieMapSync;
 use std::sync::Arc;
@@ -116,8 +119,9 @@ pub struct PathCond {
     pub bounds: HashTrieMapSync<Term, Interval>,
     /// Other constraints, newest on top.
     pub constraints: Stack<Constraint>,
-    /// A model of the whole path condition, unless a solver answered
-    /// unknown on the way here.
+    /// The raw model, whose clamping into the box (see
+    /// [`PathCond::effective_model`]) satisfies the whole path condition;
+    /// `None` when a solver answered unknown on the way here.
     pub model: Option<Arc<Model>>,
     /// Was some branch on this path kept only because a solver answered
     /// unknown? Then the path may be infeasible.
@@ -133,6 +137,38 @@ impl PathCond {
             model: Some(Arc::new(Model::new())),
             unknown: false,
         }
+    }
+
+    /// `v` clamped into the interval of the variable `x`.
+    fn clamp(&self, x: &Term, v: Int) -> Int {
+        match self.bounds.get(x) {
+            Some(i) => i.clamp(&v),
+            None => v,
+        }
+    }
+
+    /// The value of the integer variable `x` in the effective model.
+    pub fn value(&self, x: &Term) -> Option<Int> {
+        let m = self.model.as_ref()?;
+        Some(self.clamp(x, m.int(x.as_var()?)))
+    }
+
+    /// Does `c` hold in the effective model? `None` without a model.
+    pub fn holds(&self, c: &Term) -> Option<bool> {
+        let m = self.model.as_ref()?;
+        Some(m.holds_with(c, &|x, v| self.clamp(x, v)))
+    }
+
+    /// The effective model: a model of the whole path condition.
+    pub fn effective_model(&self) -> Option<Model> {
+        let mut m = Model::clone(self.model.as_ref()?);
+        for (x, i) in self.bounds.iter() {
+            if let Some(name) = x.as_var() {
+                let v = i.clamp(&m.int(name));
+                m.set_int(name.clone(), v);
+            }
+        }
+        Some(m)
     }
 
     /// The interval of `x` (unbounded if absent).

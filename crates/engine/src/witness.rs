@@ -6,7 +6,6 @@
 //! same call stack. Anything else is an engine fault, reported as such.
 
 use crate::symbolic::{read_symbol, Symbolic};
-use std::sync::Arc;
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ArrayInput, CallSite, ErrorKind, Input, Ir, State};
 use wiser_smt::{Answer, Model, Solver, Term};
@@ -48,10 +47,10 @@ pub fn confirm<S: Solver>(
     max_steps: u64,
 ) -> Replay {
     let (kind, span) = state.error().expect("an error state");
-    let model = match &state.path.model {
-        Some(m) => m.clone(),
+    let model = match state.path.effective_model() {
+        Some(m) => m,
         None => match solver.solve(&state.path.terms()) {
-            Answer::Sat(m) => Arc::new(m),
+            Answer::Sat(m) => m,
             Answer::Unsat => return Replay::Infeasible,
             Answer::Unknown(_) => return Replay::Undecided,
         },

@@ -133,6 +133,12 @@ impl Model {
     /// Evaluates `t` under this model. Never recurses, so deep terms are
     /// fine; shared subterms are evaluated once.
     pub fn eval(&self, t: &Term) -> Value {
+        self.eval_with(t, &|_, v| v)
+    }
+
+    /// Evaluates `t` under this model with the value of each integer
+    /// variable passed through `adjust(variable, value)` first.
+    pub fn eval_with(&self, t: &Term, adjust: &dyn Fn(&Term, Int) -> Int) -> Value {
         let mut memo: FxHashMap<usize, Value> = FxHashMap::default();
         let mut stack: Vec<(&Term, bool)> = vec![(t, false)];
         while let Some((t, expanded)) = stack.pop() {
@@ -148,7 +154,7 @@ impl Model {
                 }
                 continue;
             }
-            let v = self.eval_node(t, &memo);
+            let v = self.eval_node(t, &memo, adjust);
             memo.insert(t.addr(), v);
         }
         memo.remove(&t.addr()).expect("root evaluated")
@@ -156,18 +162,28 @@ impl Model {
 
     /// Evaluates a boolean term.
     pub fn holds(&self, t: &Term) -> bool {
+        self.holds_with(t, &|_, v| v)
+    }
+
+    /// Evaluates a boolean term, adjusting variables as [`Model::eval_with`].
+    pub fn holds_with(&self, t: &Term, adjust: &dyn Fn(&Term, Int) -> Int) -> bool {
         if let Some(b) = t.as_bool() {
             return b;
         }
-        self.eval(t).boolean()
+        self.eval_with(t, adjust).boolean()
     }
 
-    fn eval_node(&self, t: &Term, memo: &FxHashMap<usize, Value>) -> Value {
+    fn eval_node(
+        &self,
+        t: &Term,
+        memo: &FxHashMap<usize, Value>,
+        adjust: &dyn Fn(&Term, Int) -> Int,
+    ) -> Value {
         let get = |c: &Term| memo.get(&c.addr()).expect("child evaluated first");
         match t.kind() {
             Kind::Int(n) => Value::Int(n.clone()),
             Kind::Bool(b) => Value::Bool(*b),
-            Kind::Var(name, crate::Sort::Int) => Value::Int(self.int(name)),
+            Kind::Var(name, crate::Sort::Int) => Value::Int(adjust(t, self.int(name))),
             Kind::Var(name, crate::Sort::Array) => {
                 Value::Array(self.array(name).cloned().unwrap_or_default())
             }
