@@ -235,6 +235,7 @@ pub fn check_json(program: &Program, report: &Report) -> Value {
             "feasibility_checks": br.checks,
             "decided_by_bounds": br.by_bounds,
             "decided_by_model": br.by_model,
+            "decided_by_enumeration": br.by_enumeration,
             "decided_by_solver": br.by_solver,
             "solver_unknown": br.unknown,
             "pruned": br.pruned,

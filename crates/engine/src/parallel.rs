@@ -152,6 +152,7 @@ fn add_branch_stats(a: &mut BranchStats, b: &BranchStats) {
     a.checks += b.checks;
     a.by_bounds += b.by_bounds;
     a.by_model += b.by_model;
+    a.by_enumeration += b.by_enumeration;
     a.by_solver += b.by_solver;
     a.unknown += b.unknown;
     a.pruned += b.pruned;

@@ -32,6 +32,8 @@ pub struct BranchStats {
     pub by_bounds: u64,
     /// Checks decided by the path's model.
     pub by_model: u64,
+    /// Checks decided by enumerating a small box.
+    pub by_enumeration: u64,
     /// Checks sent to the solver.
     pub by_solver: u64,
     /// Of those, answered unknown.
@@ -124,24 +126,29 @@ impl<S: Solver> Symbolic<S> {
 
     fn decide(&mut self, path: &PathCond, c: &Term) -> Option<PathCond> {
         self.stats.checks += 1;
-        if let Some((x, interval)) = as_bound(c) {
-            let met = path.interval(&x).meet(&interval);
-            if met.is_empty() {
+        if let Some(xs) = conjoined_bounds(c) {
+            // `c` only narrows the box: decide it on the narrowed box.
+            let narrowed = extend(path, c, path.model.clone());
+            if xs.iter().any(|x| narrowed.interval(x).is_empty()) {
                 self.stats.by_bounds += 1;
                 self.stats.pruned += 1;
                 return None;
             }
-            if let Some(current) = path.value(&x) {
-                // Clamping into the narrower interval keeps the current
-                // value when it lies inside, and moves a variable that no
-                // other constraint mentions: either way the raw model stays.
-                if met.contains(&current) {
+            if path.model.is_some() {
+                // Clamping into a narrower interval keeps a value that lies
+                // inside, and moves a variable that no other constraint
+                // mentions: either way the raw model can stay.
+                let kept = |x: &Term| {
+                    path.value(x)
+                        .is_some_and(|v| narrowed.interval(x).contains(&v))
+                };
+                if xs.iter().all(kept) {
                     self.stats.by_model += 1;
-                    return Some(extend(path, c, path.model.clone()));
+                    return Some(narrowed);
                 }
-                if !path.constrains(&x) {
+                if xs.iter().all(|x| kept(x) || !path.constrains(x)) {
                     self.stats.by_bounds += 1;
-                    return Some(extend(path, c, path.model.clone()));
+                    return Some(narrowed);
                 }
             }
         }
@@ -158,9 +165,20 @@ impl<S: Solver> Symbolic<S> {
                 return decided;
             }
         }
-        self.stats.by_solver += 1;
         let (mut query, vars) = path.slice(&c.vars());
-        query.push(c.clone());
+        // The new condition first: it is the one most likely to fail.
+        query.insert(0, c.clone());
+        if let Some(decided) = decide_by_enumeration(path, &query, &vars) {
+            self.stats.by_enumeration += 1;
+            return match decided {
+                Some(model) => Some(extend(path, c, Some(model))),
+                None => {
+                    self.stats.pruned += 1;
+                    None
+                }
+            };
+        }
+        self.stats.by_solver += 1;
         match self.solver.solve(&query) {
             Answer::Sat(found) => {
                 // Take from `found` only the slice's variables: the rest of
@@ -230,6 +248,81 @@ fn decide_by_points(path: &PathCond, model: &Arc<Model>, c: &Term) -> Option<Opt
         }
     }
     Some(None)
+}
+
+/// Queries over boxes of at most this many points are decided by trying
+/// them all, which costs less than a solver call.
+const MAX_POINTS: u64 = 2048;
+
+/// Decides the slice `query` (over `vars`) by enumeration when every
+/// variable is an integer with a finite interval and the box is small:
+/// the box is exactly the bounds, and every other constraint is evaluated
+/// at each point, so this is sound and complete. Returns the new raw model
+/// on success; `None` when not applicable.
+fn decide_by_enumeration(
+    path: &PathCond,
+    query: &[Term],
+    vars: &[Term],
+) -> Option<Option<Arc<Model>>> {
+    let model = path.model.as_ref()?;
+    let mut ranges = Vec::with_capacity(vars.len());
+    let mut points: u64 = 1;
+    for v in vars {
+        if !matches!(v.kind(), Kind::Var(_, Sort::Int)) {
+            return None;
+        }
+        let i = path.interval(v);
+        let (lo, hi) = (i.lo?, i.hi?);
+        let size = hi.sub(&lo).add(&Int::ONE).to_i64()?;
+        points = points.checked_mul(u64::try_from(size).ok()?)?;
+        if points > MAX_POINTS {
+            return None;
+        }
+        ranges.push((lo, hi));
+    }
+    let mut point: Vec<Int> = ranges.iter().map(|(lo, _)| lo.clone()).collect();
+    loop {
+        let at = |x: &Term, v: Int| match vars.iter().position(|w| w == x) {
+            Some(k) => point[k].clone(),
+            None => v,
+        };
+        if query.iter().all(|t| model.holds_with(t, &at)) {
+            let mut found = Model::clone(model);
+            for (v, value) in vars.iter().zip(&point) {
+                found.set_int(v.as_var()?.clone(), value.clone());
+            }
+            return Some(Some(Arc::new(found)));
+        }
+        // Next point, odometer style.
+        let mut k = 0;
+        loop {
+            if k == point.len() {
+                return Some(None);
+            }
+            if point[k] < ranges[k].1 {
+                point[k] = point[k].add(&Int::ONE);
+                break;
+            }
+            point[k] = ranges[k].0.clone();
+            k += 1;
+        }
+    }
+}
+
+/// The variables of `c` if it is a bound or a conjunction of bounds.
+fn conjoined_bounds(c: &Term) -> Option<Vec<Term>> {
+    let atoms: Vec<&Term> = match c.kind() {
+        Kind::And(xs) => xs.iter().collect(),
+        _ => vec![c],
+    };
+    let mut vars = Vec::new();
+    for a in atoms {
+        let (x, _) = as_bound(a)?;
+        if !vars.contains(&x) {
+            vars.push(x);
+        }
+    }
+    Some(vars)
 }
 
 /// Collects the bounds that `c` is a boolean combination of; false if some

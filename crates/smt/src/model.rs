@@ -59,6 +59,14 @@ impl Value {
     }
 }
 
+/// Terms of at most this many nodes (as trees: a shared subterm counts at
+/// each use) are evaluated recursively without a memo table (see
+/// [`Model::eval_shallow`]); larger ones on an explicit stack with one. The
+/// bound on tree size bounds both the recursion depth and the work, which
+/// a bound on depth alone would not (`x * x` nested k times is a DAG of k
+/// nodes but a tree of 2^k).
+const SHALLOW: u32 = 256;
+
 /// A persistent map with a fast, deterministic hasher.
 type Map<V> = HashTrieMapSync<Arc<str>, V, FxBuildHasher>;
 
@@ -139,6 +147,9 @@ impl Model {
     /// Evaluates `t` under this model with the value of each integer
     /// variable passed through `adjust(variable, value)` first.
     pub fn eval_with(&self, t: &Term, adjust: &dyn Fn(&Term, Int) -> Int) -> Value {
+        if t.tree_size() <= SHALLOW {
+            return self.eval_shallow(t, adjust);
+        }
         let mut memo: FxHashMap<usize, Value> = FxHashMap::default();
         let mut stack: Vec<(&Term, bool)> = vec![(t, false)];
         while let Some((t, expanded)) = stack.pop() {
@@ -158,6 +169,54 @@ impl Model {
             memo.insert(t.addr(), v);
         }
         memo.remove(&t.addr()).expect("root evaluated")
+    }
+
+    /// Direct recursive evaluation, for terms of at most [`SHALLOW`] tree
+    /// nodes (the
+    /// common case: branch conditions): no memo table, no allocation for
+    /// integers and booleans.
+    fn eval_shallow(&self, t: &Term, adjust: &dyn Fn(&Term, Int) -> Int) -> Value {
+        let int = |x: &Term| match self.eval_shallow(x, adjust) {
+            Value::Int(n) => n,
+            _ => panic!("sort error: expected an integer value"),
+        };
+        let boolean = |x: &Term| self.eval_shallow(x, adjust).boolean();
+        match t.kind() {
+            Kind::Int(n) => Value::Int(n.clone()),
+            Kind::Bool(b) => Value::Bool(*b),
+            Kind::Var(name, crate::Sort::Int) => Value::Int(adjust(t, self.int(name))),
+            Kind::Var(name, crate::Sort::Array) => {
+                Value::Array(self.array(name).cloned().unwrap_or_default())
+            }
+            Kind::Var(_, crate::Sort::Bool) => Value::Bool(false),
+            Kind::Linear(ms, c) => Value::Int(
+                ms.iter()
+                    .fold(c.clone(), |acc, (x, k)| acc.add(&k.mul(&int(x)))),
+            ),
+            Kind::Mul(a, b) => Value::Int(int(a).mul(&int(b))),
+            Kind::Div(a, b) => Value::Int(int(a).div_trunc(&int(b))),
+            Kind::Rem(a, b) => Value::Int(int(a).rem_trunc(&int(b))),
+            Kind::Ite(c, a, b) => {
+                if boolean(c) {
+                    self.eval_shallow(a, adjust)
+                } else {
+                    self.eval_shallow(b, adjust)
+                }
+            }
+            Kind::Select(..) | Kind::Store(..) => {
+                // Arrays are rarer; the general evaluator handles them.
+                let mut memo = FxHashMap::default();
+                for c in t.children() {
+                    memo.insert(c.addr(), self.eval_shallow(c, adjust));
+                }
+                self.eval_node(t, &memo, adjust)
+            }
+            Kind::Le(a) => Value::Bool(int(a) <= Int::ZERO),
+            Kind::Eq(a) => Value::Bool(int(a).is_zero()),
+            Kind::Not(a) => Value::Bool(!boolean(a)),
+            Kind::And(xs) => Value::Bool(xs.iter().all(boolean)),
+            Kind::Or(xs) => Value::Bool(xs.iter().any(boolean)),
+        }
     }
 
     /// Evaluates a boolean term.
@@ -255,5 +314,23 @@ mod tests {
             m.eval(&Term::select(&s, &Term::add(&i, &Term::int(1)))),
             Value::Int(Int::ONE)
         );
+    }
+}
+
+#[cfg(test)]
+mod shared_terms {
+    use super::*;
+
+    #[test]
+    fn evaluating_a_term_with_exponential_tree_size_is_fast() {
+        // x * x nested 60 times: 60 nodes as a DAG, 2^60 as a tree.
+        let mut t = Term::int_var("x");
+        for _ in 0..60 {
+            t = Term::mul(&t, &t);
+        }
+        let mut m = Model::new();
+        m.set_int("x".into(), Int::ONE);
+        assert_eq!(m.eval(&t), Value::Int(Int::ONE));
+        assert!(m.holds(&Term::eq(&t, &Term::int(1))));
     }
 }

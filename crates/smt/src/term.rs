@@ -69,6 +69,9 @@ pub(crate) struct Node {
     hash: u64,
     sort: Sort,
     depth: u32,
+    /// Nodes of the term as a tree (shared subterms counted each time),
+    /// saturating: the cost of a walk that does not memoise.
+    tree_size: u32,
 }
 
 /// A shared, immutable, simplified term.
@@ -80,11 +83,13 @@ impl Term {
         let mut h = FxHasher::default();
         kind.hash(&mut h);
         let (sort, depth) = sort_and_depth(&kind);
+        let tree_size = tree_size_of(&kind);
         Term(Arc::new(Node {
             hash: h.finish(),
             kind,
             sort,
             depth,
+            tree_size,
         }))
     }
 
@@ -101,6 +106,11 @@ impl Term {
     /// The length of its longest path to a leaf (a leaf has depth 1).
     pub fn depth(&self) -> u32 {
         self.0.depth
+    }
+
+    /// The number of nodes of the term seen as a tree (saturating).
+    pub fn tree_size(&self) -> u32 {
+        self.0.tree_size
     }
 
     /// Its structural hash (stable across runs).
@@ -144,14 +154,7 @@ impl Term {
 
     /// The direct children, in order.
     pub fn children(&self) -> Vec<&Term> {
-        match &self.0.kind {
-            Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) => vec![],
-            Kind::Linear(ms, _) => ms.iter().map(|(t, _)| t).collect(),
-            Kind::Mul(a, b) | Kind::Div(a, b) | Kind::Rem(a, b) | Kind::Select(a, b) => vec![a, b],
-            Kind::Ite(a, b, c) | Kind::Store(a, b, c) => vec![a, b, c],
-            Kind::Le(a) | Kind::Eq(a) | Kind::Not(a) => vec![a],
-            Kind::And(xs) | Kind::Or(xs) => xs.iter().collect(),
-        }
+        children_of(&self.0.kind)
     }
 
     /// The free variables, each once, in order of first occurrence.
@@ -173,6 +176,33 @@ impl Term {
             stack.extend(ch);
         }
         out
+    }
+}
+
+fn children_of(kind: &Kind) -> Vec<&Term> {
+    match kind {
+        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) => vec![],
+        Kind::Linear(ms, _) => ms.iter().map(|(t, _)| t).collect(),
+        Kind::Mul(a, b) | Kind::Div(a, b) | Kind::Rem(a, b) | Kind::Select(a, b) => vec![a, b],
+        Kind::Ite(a, b, c) | Kind::Store(a, b, c) => vec![a, b, c],
+        Kind::Le(a) | Kind::Eq(a) | Kind::Not(a) => vec![a],
+        Kind::And(xs) | Kind::Or(xs) => xs.iter().collect(),
+    }
+}
+
+fn tree_size_of(kind: &Kind) -> u32 {
+    let sum = |ts: &[&Term]| ts.iter().fold(1u32, |n, t| n.saturating_add(t.0.tree_size));
+    match kind {
+        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) => 1,
+        Kind::Linear(ms, _) => ms
+            .iter()
+            .fold(1u32, |n, (t, _)| n.saturating_add(t.0.tree_size)),
+        Kind::Mul(a, b) | Kind::Div(a, b) | Kind::Rem(a, b) | Kind::Select(a, b) => sum(&[a, b]),
+        Kind::Ite(a, b, c) | Kind::Store(a, b, c) => sum(&[a, b, c]),
+        Kind::Le(a) | Kind::Eq(a) | Kind::Not(a) => sum(&[a]),
+        Kind::And(xs) | Kind::Or(xs) => {
+            xs.iter().fold(1u32, |n, t| n.saturating_add(t.0.tree_size))
+        }
     }
 }
 
