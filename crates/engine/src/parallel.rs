@@ -169,7 +169,9 @@ fn work(
     ir: &Ir,
 ) -> WorkerStats {
     let config = shared.config;
-    let mut dom = Symbolic::new(solver_chain(config));
+    let mut chain = solver_chain(config);
+    chain.set_deadline(config.timeout.map(|t| shared.start + t));
+    let mut dom = Symbolic::new(chain);
     if config.validate {
         dom = dom.with_validation(config.solver_timeout);
     }
@@ -197,6 +199,17 @@ fn work(
             continue;
         };
         idle_spins = 0;
+        // Time and interrupts are checked on every state (a few tens of
+        // nanoseconds), so a run with slow solver queries still stops on
+        // time: the overshoot is at most one query (--solver-timeout).
+        if shared.monitor.interrupt.load(Ordering::Relaxed) {
+            shared.halt(Incomplete::Interrupted);
+            break;
+        }
+        if config.timeout.is_some_and(|t| shared.start.elapsed() >= t) {
+            shared.halt(Incomplete::Timeout);
+            break;
+        }
         unflushed += 1;
         // Near the state limit every state is counted at once, so the
         // limit is exact: no worker steps a state past it.
@@ -295,24 +308,14 @@ fn steal(me: usize, local: &Worker<SymState>, stealers: &[Stealer<SymState>]) ->
     }
 }
 
-/// Applies the state, time, interrupt and (when `memory` is set, since
-/// reading it costs a system call) memory limits; false means stop.
+/// Applies the state limit and (when `memory` is set, since reading it
+/// costs a system call) the memory limit; false means stop.
 pub(crate) fn check_limits(shared: &Shared<'_>, taken: u64, memory: bool) -> bool {
     let config = shared.config;
-    if shared.monitor.interrupt.load(Ordering::Relaxed) {
-        shared.halt(Incomplete::Interrupted);
-        return false;
-    }
     // `taken` includes the state in hand: stepping it would exceed the limit.
     if taken > config.max_states {
         shared.halt(Incomplete::MaxStates);
         return false;
-    }
-    if let Some(t) = config.timeout {
-        if shared.start.elapsed() >= t {
-            shared.halt(Incomplete::Timeout);
-            return false;
-        }
     }
     if let (true, Some(limit)) = (memory, config.max_memory) {
         if crate::memory::resident_bytes().is_some_and(|rss| rss >= limit) {

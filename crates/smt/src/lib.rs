@@ -23,6 +23,7 @@ mod display;
 mod model;
 mod solver;
 mod term;
+mod watchdog;
 mod z3_backend;
 
 pub use model::{ArrayValue, Model, Value};

@@ -81,6 +81,12 @@ pub trait Solver {
 
     /// Adds this layer's counters (and its inner layers') to `out`.
     fn stats(&self, out: &mut SolverStats);
+
+    /// No query may run past `deadline` (queries then answer unknown).
+    /// Layers pass it on; the default ignores it.
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        let _ = deadline;
+    }
 }
 
 impl<S: Solver + ?Sized> Solver for Box<S> {
@@ -89,6 +95,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn stats(&self, out: &mut SolverStats) {
         (**self).stats(out)
+    }
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        (**self).set_deadline(deadline)
     }
 }
 
@@ -142,6 +151,10 @@ impl<S: Solver> Solver for QueryCache<S> {
         out.query_cache_hits += self.hits;
         self.inner.stats(out);
     }
+
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.inner.set_deadline(deadline);
+    }
 }
 
 /// Tries recent models on each query before asking the inner solver: a
@@ -189,5 +202,9 @@ impl<S: Solver> Solver for CexCache<S> {
     fn stats(&self, out: &mut SolverStats) {
         out.cex_cache_hits += self.hits;
         self.inner.stats(out);
+    }
+
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.inner.set_deadline(deadline);
     }
 }

@@ -12,6 +12,7 @@
 use crate::model::Model;
 use crate::solver::{Answer, Solver, SolverStats};
 use crate::term::{Kind, Sort, Term};
+use crate::watchdog::Watchdog;
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
 use wiser_num::Int;
@@ -23,10 +24,14 @@ const MAX_CACHE: usize = 1 << 20;
 /// A Z3 solver in the calling thread's Z3 context. Not `Send`: each worker
 /// thread makes its own.
 pub struct Z3Solver {
+    /// Enforces time limits (see `watchdog.rs`); declared first so that it
+    /// is dropped before the solver and its context.
+    watchdog: Option<Watchdog>,
     /// Made on the first query: creating a Z3 context costs milliseconds,
     /// and many runs never need one.
     solver: Option<z3::Solver>,
     timeout: Option<Duration>,
+    deadline: Option<Instant>,
     cache: FxHashMap<Term, Dynamic>,
     /// The constraints asserted on `solver`, one push level each.
     asserted: Vec<Term>,
@@ -37,30 +42,47 @@ impl Z3Solver {
     /// A solver; `timeout` bounds each query (Z3 then answers unknown).
     pub fn new(timeout: Option<Duration>) -> Z3Solver {
         Z3Solver {
+            watchdog: None,
             solver: None,
             timeout,
+            deadline: None,
             cache: FxHashMap::default(),
             asserted: Vec::new(),
             stats: SolverStats::default(),
         }
     }
 
-    /// A Z3 solver with this solver's parameters.
-    fn make_solver(&self) -> z3::Solver {
-        let solver = z3::Solver::new();
-        if let Some(t) = self.timeout {
-            let mut p = z3::Params::new();
-            p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-            solver.set_params(&p);
+    /// When the next check must stop: after the configured timeout, and
+    /// not after the run's deadline.
+    fn check_deadline(&self) -> Option<Instant> {
+        let own = self.timeout.map(|t| Instant::now() + t);
+        match (own, self.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
-        solver
+    }
+
+    /// Has the run's deadline passed?
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     fn solver(&mut self) -> &z3::Solver {
         if self.solver.is_none() {
-            self.solver = Some(self.make_solver());
+            let solver = z3::Solver::new();
+            let context = z3::Context::thread_local().get_z3_context();
+            self.watchdog = Some(Watchdog::new(context));
+            self.solver = Some(solver);
         }
         self.solver.as_ref().expect("just made")
+    }
+
+    /// Runs `check` under the watchdog with this query's deadline.
+    fn guarded<T>(&self, check: impl FnOnce() -> T) -> T {
+        match &self.watchdog {
+            Some(w) => w.guard(self.check_deadline(), check),
+            None => check(),
+        }
     }
 
     fn sync(&mut self, constraints: &[Term]) {
@@ -92,7 +114,7 @@ impl Z3Solver {
         &mut self,
         constraints: &[Term],
     ) -> (z3::SatResult, Option<z3::Model>, Option<String>) {
-        let fresh = self.make_solver();
+        let fresh = z3::Solver::new();
         for c in constraints {
             let b = self
                 .translate(c)
@@ -100,7 +122,7 @@ impl Z3Solver {
                 .expect("constraints are boolean");
             fresh.assert(&b);
         }
-        let r = fresh.check();
+        let r = self.guarded(|| fresh.check());
         (r, fresh.get_model(), fresh.get_reason_unknown())
     }
 
@@ -240,13 +262,11 @@ impl Solver for Z3Solver {
         let start = Instant::now();
         self.stats.z3_queries += 1;
         self.sync(constraints);
-        let solver = self.solver();
-        let mut result = (
-            solver.check(),
-            solver.get_model(),
-            solver.get_reason_unknown(),
-        );
-        if result.0 == z3::SatResult::Unknown {
+        self.solver();
+        let solver = self.solver.as_ref().expect("made by sync");
+        let verdict = self.guarded(|| solver.check());
+        let mut result = (verdict, solver.get_model(), solver.get_reason_unknown());
+        if result.0 == z3::SatResult::Unknown && !self.out_of_time() {
             self.stats.one_shot_retries += 1;
             result = self.one_shot(constraints);
         }
@@ -275,6 +295,10 @@ impl Solver for Z3Solver {
 
     fn stats(&self, out: &mut SolverStats) {
         out.add(&self.stats);
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 }
 
