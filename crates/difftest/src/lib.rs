@@ -1,0 +1,233 @@
+//! Differential testing of `wiser`'s bug finder against its concrete
+//! interpreter.
+//!
+//! * [`gen`] makes random programs in the full language, each with a
+//!   [`Spec`] that bounds every input (scalars, array cells, reads);
+//! * [`compare`] runs every input of the specification on the concrete
+//!   interpreter and `wiser_engine::check --all` on the program, and lists
+//!   the disagreements;
+//! * [`shrink`] reduces a disagreeing program by delta debugging;
+//! * [`run_program`] does all three for one program of a seeded run and
+//!   writes the reproducer to the regressions directory.
+//!
+//! ```no_run
+//! use wiser_difftest::{run_program, Options};
+//! let r = run_program(1, 0, &Options::default());
+//! assert!(r.disagreements().is_empty());
+//! ```
+#![warn(missing_docs)]
+
+pub mod compare;
+pub mod gen;
+pub mod program;
+pub mod shrink;
+
+pub use compare::{
+    compare, compare_text, Class, Comparison, DisKind, Disagreement, Invalid, Limits,
+};
+pub use gen::{generate, GenConfig};
+pub use program::{Program, Spec};
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use wiser_engine::Strategy;
+
+/// The directory of this crate's regression programs.
+pub fn regressions_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions")
+}
+
+/// How to test each program.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Program sizes.
+    pub gen: GenConfig,
+    /// Budgets of one comparison.
+    pub limits: Limits,
+    /// Shrink disagreeing programs (for at most this long each), or not.
+    pub shrink: Option<Duration>,
+    /// Where reproducers go (`None`: nowhere).
+    pub out_dir: Option<PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            gen: GenConfig::standard(),
+            limits: Limits::default(),
+            shrink: Some(Duration::from_secs(120)),
+            out_dir: Some(regressions_dir()),
+        }
+    }
+}
+
+/// The search strategy for program `index`: every third one depth-first
+/// (every generated program is finite, so both searches are exhaustive).
+pub fn strategy_for(index: u64) -> Strategy {
+    if index % 3 == 2 {
+        Strategy::Dfs
+    } else {
+        Strategy::Bfs
+    }
+}
+
+/// The strategy's name.
+pub fn strategy_name(s: Strategy) -> &'static str {
+    match s {
+        Strategy::Bfs => "bfs",
+        Strategy::Dfs => "dfs",
+    }
+}
+
+/// What happened to one program.
+#[derive(Debug)]
+pub struct ProgramResult {
+    /// Its number in the run.
+    pub index: u64,
+    /// The strategy used.
+    pub strategy: Strategy,
+    /// Its source.
+    pub source: String,
+    /// The comparison, or why there was none.
+    pub result: Result<Comparison, Invalid>,
+    /// The shrunk reproducer (source) and where it was written.
+    pub reproducer: Option<(String, Option<PathBuf>)>,
+}
+
+impl ProgramResult {
+    /// The disagreements (none if the program could not be compared).
+    pub fn disagreements(&self) -> &[Disagreement] {
+        match &self.result {
+            Ok(c) => &c.disagreements,
+            Err(_) => &[],
+        }
+    }
+}
+
+/// The reproducer file for a shrunk program.
+pub fn reproducer_text(
+    seed: u64,
+    index: u64,
+    strategy: Strategy,
+    p: &Program,
+    dis: &[Disagreement],
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# wiser-difftest reproducer: seed {seed}, program {index}, strategy {}",
+        strategy_name(strategy)
+    );
+    for d in dis {
+        for (k, line) in d.to_string().lines().enumerate() {
+            let lead = if k == 0 { "# disagreement: " } else { "#   " };
+            let _ = writeln!(s, "{lead}{line}");
+        }
+    }
+    s.push_str(&p.source());
+    s
+}
+
+/// Generates program `index` of the run with `seed`, compares, and on a
+/// disagreement shrinks it and writes `<seed>_<index>.imp`.
+pub fn run_program(seed: u64, index: u64, opts: &Options) -> ProgramResult {
+    let prog = generate(seed, index, &opts.gen);
+    let source = prog.source();
+    let strategy = strategy_for(index);
+    let result = compare(&source, &prog.spec, strategy, &opts.limits);
+    let mut reproducer = None;
+    if let Ok(c) = &result {
+        if let Some(first) = c.disagreements.first() {
+            let kind = first.kind;
+            let (small, dis) = match opts.shrink {
+                Some(budget) => {
+                    let (small, _) = shrink::shrink(&prog, budget, |cand| {
+                        compare(&cand.source(), &cand.spec, strategy, &opts.limits)
+                            .is_ok_and(|c| c.kinds().contains(&kind))
+                    });
+                    let dis = compare(&small.source(), &small.spec, strategy, &opts.limits)
+                        .map(|c| c.disagreements)
+                        .unwrap_or_else(|_| c.disagreements.clone());
+                    (small, dis)
+                }
+                None => (prog.clone(), c.disagreements.clone()),
+            };
+            let text = reproducer_text(seed, index, strategy, &small, &dis);
+            let path = opts.out_dir.as_ref().and_then(|dir| {
+                std::fs::create_dir_all(dir).ok()?;
+                let path = dir.join(format!("{seed}_{index}.imp"));
+                std::fs::write(&path, &text).ok()?;
+                Some(path)
+            });
+            reproducer = Some((text, path));
+        }
+    }
+    ProgramResult {
+        index,
+        strategy,
+        source,
+        result,
+        reproducer,
+    }
+}
+
+/// Counts over a run.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Programs generated.
+    pub programs: u64,
+    /// Programs no input fails.
+    pub safe: u64,
+    /// Programs where fewer than 1% of the runs fail.
+    pub rare: u64,
+    /// Programs where at least 1% of the runs fail.
+    pub common: u64,
+    /// Programs with a disagreement.
+    pub disagreements: u64,
+    /// Programs whose search was not exhaustive.
+    pub unknowns: u64,
+    /// Why searches were not exhaustive (a program may count under
+    /// several reasons).
+    pub incomplete: std::collections::BTreeMap<&'static str, u64>,
+    /// Programs that could not be compared (generator problems).
+    pub invalid: u64,
+    /// Concrete runs.
+    pub runs: u64,
+    /// Symbolic states.
+    pub states: u64,
+    /// Time enumerating.
+    pub enum_time: Duration,
+    /// Time in `check`.
+    pub engine_time: Duration,
+}
+
+impl Summary {
+    /// Adds one program.
+    pub fn add(&mut self, r: &ProgramResult) {
+        self.programs += 1;
+        match &r.result {
+            Err(_) => self.invalid += 1,
+            Ok(c) => {
+                match c.class {
+                    Class::Safe => self.safe += 1,
+                    Class::Rare => self.rare += 1,
+                    Class::Common => self.common += 1,
+                }
+                if !c.disagreements.is_empty() {
+                    self.disagreements += 1;
+                }
+                if c.unknown() {
+                    self.unknowns += 1;
+                }
+                for why in &c.incomplete {
+                    *self.incomplete.entry(why.name()).or_default() += 1;
+                }
+                self.runs += c.runs;
+                self.states += c.states;
+                self.enum_time += c.enum_time;
+                self.engine_time += c.engine_time;
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! `wiser-difftest --seed S --count N [--verbose]`: generates N programs
+//! from seed S, compares `wiser`'s bug finder with enumeration on each, and
+//! prints a summary. Disagreeing programs are shrunk and written to the
+//! regressions directory; the exit code is 1 if there was any.
+
+use clap::Parser;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use wiser_difftest::{run_program, Class, GenConfig, Options, ProgramResult, Summary};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "wiser-difftest",
+    about = "Differential tester of wiser's bug finder"
+)]
+struct Args {
+    /// Seed of the run.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Number of programs.
+    #[arg(long, default_value_t = 100)]
+    count: u64,
+    /// Number of the first program (to resume or replay one).
+    #[arg(long, default_value_t = 0)]
+    start: u64,
+    /// One line per program; the source of programs that disagree.
+    #[arg(long)]
+    verbose: bool,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Smaller programs (as in the crate's tests).
+    #[arg(long)]
+    small: bool,
+    /// Do not shrink disagreeing programs.
+    #[arg(long)]
+    no_shrink: bool,
+    /// Where reproducers go (default: the crate's regressions directory).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Wall-time limit of one symbolic search, in seconds.
+    #[arg(long, default_value_t = 30)]
+    timeout: u64,
+    /// Print the source of program `--start` and exit.
+    #[arg(long)]
+    print: bool,
+}
+
+fn class_name(r: &ProgramResult) -> String {
+    match &r.result {
+        Err(e) => format!("invalid ({e})"),
+        Ok(c) => {
+            let class = match c.class {
+                Class::Safe => "safe",
+                Class::Rare => "rare-bug",
+                Class::Common => "common-bug",
+            };
+            format!(
+                "{class:10} verdict {:?}{} runs {} failing {} states {} enum {:.2}s engine {:.2}s",
+                c.verdict,
+                if c.incomplete.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (incomplete: {:?})", c.incomplete)
+                },
+                c.runs,
+                c.failing,
+                c.states,
+                c.enum_time.as_secs_f64(),
+                c.engine_time.as_secs_f64()
+            )
+        }
+    }
+}
+
+fn main() {
+    let args = Args::parse();
+    let mut opts = Options::default();
+    if args.small {
+        opts.gen = GenConfig::small();
+    }
+    if args.no_shrink {
+        opts.shrink = None;
+    }
+    if let Some(dir) = &args.out {
+        opts.out_dir = Some(dir.clone());
+    }
+    opts.limits.timeout = Duration::from_secs(args.timeout);
+    if args.print {
+        print!(
+            "{}",
+            wiser_difftest::generate(args.seed, args.start, &opts.gen).source()
+        );
+        return;
+    }
+
+    let start = Instant::now();
+    let next = AtomicU64::new(args.start);
+    let end = args.start + args.count;
+    let summary = Mutex::new(Summary::default());
+    let bad = Mutex::new(Vec::new());
+    let report = |r: ProgramResult| {
+        let dis = r.disagreements();
+        if args.verbose || !dis.is_empty() {
+            println!(
+                "program {} [{}] {}",
+                r.index,
+                wiser_difftest::strategy_name(r.strategy),
+                class_name(&r)
+            );
+        }
+        if !dis.is_empty() {
+            for d in dis {
+                println!("  DISAGREEMENT {d}");
+            }
+            if let Some((text, path)) = &r.reproducer {
+                match path {
+                    Some(p) => println!("  reproducer written to {}", p.display()),
+                    None => println!("  reproducer:\n{text}"),
+                }
+                if args.verbose {
+                    println!("{text}");
+                }
+            }
+            bad.lock().expect("lock").push(r.index);
+        }
+        summary.lock().expect("lock").add(&r);
+    };
+    std::thread::scope(|s| {
+        for _ in 0..args.jobs.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= end {
+                    break;
+                }
+                report(run_program(args.seed, i, &opts));
+            });
+        }
+    });
+    let s = summary.into_inner().expect("lock");
+    let elapsed = start.elapsed();
+    println!(
+        "seed {}: programs {}, safe {}, rare-bug {}, common-bug {}, disagreements {}, unknowns {}, invalid {}, time {:.1}s",
+        args.seed,
+        s.programs,
+        s.safe,
+        s.rare,
+        s.common,
+        s.disagreements,
+        s.unknowns,
+        s.invalid,
+        elapsed.as_secs_f64()
+    );
+    println!(
+        "  concrete runs {}, symbolic states {}, enumeration {:.1}s, engine {:.1}s",
+        s.runs,
+        s.states,
+        s.enum_time.as_secs_f64(),
+        s.engine_time.as_secs_f64()
+    );
+    if !s.incomplete.is_empty() {
+        let reasons: Vec<String> = s
+            .incomplete
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        println!("  not exhaustive: {}", reasons.join(", "));
+    }
+    let mut bad = bad.into_inner().expect("lock");
+    if !bad.is_empty() {
+        bad.sort();
+        println!("  disagreeing programs: {bad:?}");
+        std::process::exit(1);
+    }
+}
