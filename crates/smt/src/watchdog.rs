@@ -26,6 +26,9 @@ struct State {
     deadline: Option<Instant>,
     /// Set when the solver is dropped.
     shutdown: bool,
+    /// Is the watchdog waiting with no deadline (so that only a
+    /// notification wakes it)?
+    idle: bool,
 }
 
 /// Interrupts the checks of one Z3 context that run past their deadline.
@@ -42,6 +45,7 @@ impl Watchdog {
                 context: context.as_ptr() as usize,
                 deadline: None,
                 shutdown: false,
+                idle: true,
             }),
             wake: Condvar::new(),
         });
@@ -64,10 +68,16 @@ impl Watchdog {
         result
     }
 
+    /// Sets or clears the deadline. The watchdog is woken only when it
+    /// waits with no deadline: otherwise it wakes at its old deadline, finds
+    /// the new one (deadlines only move later) and waits again. This keeps
+    /// the watchdog off the CPU for queries that end in time.
     fn set(&self, deadline: Option<Instant>) {
         let mut state = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         state.deadline = deadline;
-        self.shared.wake.notify_one();
+        if deadline.is_some() && state.idle {
+            self.shared.wake.notify_one();
+        }
     }
 }
 
@@ -89,7 +99,9 @@ fn watch(shared: &Shared) {
     while !state.shutdown {
         match state.deadline {
             None => {
+                state.idle = true;
                 state = shared.wake.wait(state).unwrap_or_else(|e| e.into_inner());
+                state.idle = false;
             }
             Some(d) => {
                 let now = Instant::now();
