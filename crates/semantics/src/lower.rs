@@ -13,7 +13,17 @@ use wiser_syntax::ast::{ArithOp, Cond, Expr, Stmt};
 use wiser_syntax::{CheckedProgram, Span};
 
 /// Lowers a checked program.
+///
+/// Lowering recurses over the syntax tree, so like the parser and
+/// `check` it runs on a thread with a large stack
+/// ([`wiser_syntax::with_deep_stack`]): statements nested up to
+/// [`wiser_syntax::MAX_NESTING`] levels must not overflow the caller's
+/// stack, whatever its size.
 pub fn lower(program: &CheckedProgram) -> Ir {
+    wiser_syntax::with_deep_stack(|| lower_program(program))
+}
+
+fn lower_program(program: &CheckedProgram) -> Ir {
     let arrays: HashMap<Arc<str>, u32> = program
         .arrays
         .iter()

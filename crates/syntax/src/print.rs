@@ -92,12 +92,20 @@ fn write_expr(f: &mut Formatter<'_>, e: &Expr, min: u8, full: bool) -> fmt::Resu
         }
         Expr::Neg { operand, .. } => {
             f.write_char('-')?;
-            // `- -x`, not `--x`: clearer, and safe should `--` ever
-            // become a comment.
-            if expr_precedence(operand) == 3 && !full {
-                f.write_char(' ')?;
+            match &**operand {
+                // `-5` reads back as the literal -5 (and `-0` as 0), so
+                // the negation of a non-negative literal (from `-(5)` or
+                // `- - 0`) keeps its parentheses.
+                Expr::Num { value, .. } if !value.is_negative() => write!(f, "({value})")?,
+                _ => {
+                    // `- -x`, not `--x`: clearer, and safe should `--`
+                    // ever become a comment.
+                    if expr_precedence(operand) == 3 && !full {
+                        f.write_char(' ')?;
+                    }
+                    write_expr(f, operand, 3, full)?;
+                }
             }
-            write_expr(f, operand, 3, full)?;
         }
         Expr::Binary { op, lhs, rhs, .. } => {
             let p = op.precedence();
