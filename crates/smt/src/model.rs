@@ -45,12 +45,6 @@ pub enum Value {
 }
 
 impl Value {
-    fn int(&self) -> &Int {
-        match self {
-            Value::Int(n) => n,
-            _ => panic!("sort error: expected an integer value"),
-        }
-    }
     fn boolean(&self) -> bool {
         match self {
             Value::Bool(b) => *b,
@@ -165,58 +159,18 @@ impl Model {
                 }
                 continue;
             }
-            let v = self.eval_node(t, &memo, adjust);
+            let child = |c: &Term| memo.get(&c.addr()).expect("child evaluated first").clone();
+            let v = self.eval_node(t, &child, adjust);
             memo.insert(t.addr(), v);
         }
         memo.remove(&t.addr()).expect("root evaluated")
     }
 
     /// Direct recursive evaluation, for terms of at most [`SHALLOW`] tree
-    /// nodes (the
-    /// common case: branch conditions): no memo table, no allocation for
-    /// integers and booleans.
+    /// nodes (the common case: branch conditions): no memo table, and only
+    /// the taken side of an `ite`, `and` or `or` is evaluated.
     fn eval_shallow(&self, t: &Term, adjust: &dyn Fn(&Term, Int) -> Int) -> Value {
-        let int = |x: &Term| match self.eval_shallow(x, adjust) {
-            Value::Int(n) => n,
-            _ => panic!("sort error: expected an integer value"),
-        };
-        let boolean = |x: &Term| self.eval_shallow(x, adjust).boolean();
-        match t.kind() {
-            Kind::Int(n) => Value::Int(n.clone()),
-            Kind::Bool(b) => Value::Bool(*b),
-            Kind::Var(name, crate::Sort::Int) => Value::Int(adjust(t, self.int(name))),
-            Kind::Var(name, crate::Sort::Array) => {
-                Value::Array(self.array(name).cloned().unwrap_or_default())
-            }
-            Kind::Var(_, crate::Sort::Bool) => Value::Bool(false),
-            Kind::Linear(ms, c) => Value::Int(
-                ms.iter()
-                    .fold(c.clone(), |acc, (x, k)| acc.add(&k.mul(&int(x)))),
-            ),
-            Kind::Mul(a, b) => Value::Int(int(a).mul(&int(b))),
-            Kind::Div(a, b) => Value::Int(int(a).div_trunc(&int(b))),
-            Kind::Rem(a, b) => Value::Int(int(a).rem_trunc(&int(b))),
-            Kind::Ite(c, a, b) => {
-                if boolean(c) {
-                    self.eval_shallow(a, adjust)
-                } else {
-                    self.eval_shallow(b, adjust)
-                }
-            }
-            Kind::Select(..) | Kind::Store(..) => {
-                // Arrays are rarer; the general evaluator handles them.
-                let mut memo = FxHashMap::default();
-                for c in t.children() {
-                    memo.insert(c.addr(), self.eval_shallow(c, adjust));
-                }
-                self.eval_node(t, &memo, adjust)
-            }
-            Kind::Le(a) => Value::Bool(int(a) <= Int::ZERO),
-            Kind::Eq(a) => Value::Bool(int(a).is_zero()),
-            Kind::Not(a) => Value::Bool(!boolean(a)),
-            Kind::And(xs) => Value::Bool(xs.iter().all(boolean)),
-            Kind::Or(xs) => Value::Bool(xs.iter().any(boolean)),
-        }
+        self.eval_node(t, &|c| self.eval_shallow(c, adjust), adjust)
     }
 
     /// Evaluates a boolean term.
@@ -232,13 +186,23 @@ impl Model {
         self.eval_with(t, adjust).boolean()
     }
 
+    /// The value of node `t` given a way to get its children's values:
+    /// the one place that says what each operator means.
     fn eval_node(
         &self,
         t: &Term,
-        memo: &FxHashMap<usize, Value>,
+        child: &dyn Fn(&Term) -> Value,
         adjust: &dyn Fn(&Term, Int) -> Int,
     ) -> Value {
-        let get = |c: &Term| memo.get(&c.addr()).expect("child evaluated first");
+        let int = |x: &Term| match child(x) {
+            Value::Int(n) => n,
+            _ => panic!("sort error: expected an integer value"),
+        };
+        let array = |x: &Term| match child(x) {
+            Value::Array(a) => a,
+            _ => panic!("sort error: expected an array value"),
+        };
+        let boolean = |x: &Term| child(x).boolean();
         match t.kind() {
             Kind::Int(n) => Value::Int(n.clone()),
             Kind::Bool(b) => Value::Bool(*b),
@@ -249,36 +213,25 @@ impl Model {
             Kind::Var(_, crate::Sort::Bool) => Value::Bool(false),
             Kind::Linear(ms, c) => Value::Int(
                 ms.iter()
-                    .fold(c.clone(), |acc, (t, k)| acc.add(&k.mul(get(t).int()))),
+                    .fold(c.clone(), |acc, (x, k)| acc.add(&k.mul(&int(x)))),
             ),
-            Kind::Mul(a, b) => Value::Int(get(a).int().mul(get(b).int())),
-            Kind::Div(a, b) => Value::Int(get(a).int().div_trunc(get(b).int())),
-            Kind::Rem(a, b) => Value::Int(get(a).int().rem_trunc(get(b).int())),
-            Kind::Ite(c, a, b) => {
-                if get(c).boolean() {
-                    get(a).clone()
-                } else {
-                    get(b).clone()
-                }
-            }
-            Kind::Select(a, i) => match get(a) {
-                Value::Array(arr) => Value::Int(arr.get(get(i).int())),
-                _ => panic!("sort error: select from a non-array"),
-            },
-            Kind::Store(a, i, v) => match get(a) {
-                Value::Array(arr) => Value::Array(ArrayValue {
+            Kind::Mul(a, b) => Value::Int(int(a).mul(&int(b))),
+            Kind::Div(a, b) => Value::Int(int(a).div_trunc(&int(b))),
+            Kind::Rem(a, b) => Value::Int(int(a).rem_trunc(&int(b))),
+            Kind::Ite(c, a, b) => child(if boolean(c) { a } else { b }),
+            Kind::Select(a, i) => Value::Int(array(a).get(&int(i))),
+            Kind::Store(a, i, v) => {
+                let arr = array(a);
+                Value::Array(ArrayValue {
                     default: arr.default.clone(),
-                    entries: arr
-                        .entries
-                        .insert(get(i).int().clone(), get(v).int().clone()),
-                }),
-                _ => panic!("sort error: store into a non-array"),
-            },
-            Kind::Le(a) => Value::Bool(*get(a).int() <= Int::ZERO),
-            Kind::Eq(a) => Value::Bool(get(a).int().is_zero()),
-            Kind::Not(a) => Value::Bool(!get(a).boolean()),
-            Kind::And(xs) => Value::Bool(xs.iter().all(|x| get(x).boolean())),
-            Kind::Or(xs) => Value::Bool(xs.iter().any(|x| get(x).boolean())),
+                    entries: arr.entries.insert(int(i), int(v)),
+                })
+            }
+            Kind::Le(a) => Value::Bool(int(a) <= Int::ZERO),
+            Kind::Eq(a) => Value::Bool(int(a).is_zero()),
+            Kind::Not(a) => Value::Bool(!boolean(a)),
+            Kind::And(xs) => Value::Bool(xs.iter().all(boolean)),
+            Kind::Or(xs) => Value::Bool(xs.iter().any(boolean)),
         }
     }
 }
