@@ -188,7 +188,10 @@ mod tests {
         assert_eq!(map.line_col(12), LineCol { line: 2, column: 5 });
         assert_eq!(map.line_col(100), LineCol { line: 3, column: 2 });
         let ends_with_newline = SourceMap::new("t.imp", "if x\n\n");
-        assert_eq!(ends_with_newline.line_col(6), LineCol { line: 1, column: 5 });
+        assert_eq!(
+            ends_with_newline.line_col(6),
+            LineCol { line: 1, column: 5 }
+        );
         assert_eq!(map.line_text(2), "  é = 2;");
     }
 
