@@ -109,11 +109,6 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
         self.searcher.len()
     }
 
-    /// Has some branch been kept only because the solver answered unknown?
-    pub fn saw_unknown(&self) -> bool {
-        self.dom.stats.unknown > 0
-    }
-
     fn bug_event(&mut self, state: &State<Symbolic<S>>) -> Event {
         let ir = self.machine.ir();
         // A path replays in at most as many steps as states were taken.

@@ -133,7 +133,7 @@ pub(crate) fn explore(ir: &Ir, shared: &Shared<'_>, jobs: usize) -> (Stats, usiz
     });
     let mut stats = Stats::default();
     for w in per_worker {
-        add_branch_stats(&mut stats.branches, &w.branches);
+        stats.branches.add(&w.branches);
         stats.solver.add(&w.solver);
     }
     // A worker that drew a ticket past the limit did not step its state.
@@ -145,17 +145,6 @@ pub(crate) fn explore(ir: &Ir, shared: &Shared<'_>, jobs: usize) -> (Stats, usiz
     let left = shared.monitor.pending.load(Ordering::SeqCst) as usize;
     stats.max_frontier = shared.max_pending.load(Ordering::Relaxed) as usize;
     (stats, left)
-}
-
-fn add_branch_stats(a: &mut BranchStats, b: &BranchStats) {
-    a.folded += b.folded;
-    a.checks += b.checks;
-    a.by_bounds += b.by_bounds;
-    a.by_model += b.by_model;
-    a.by_enumeration += b.by_enumeration;
-    a.by_solver += b.by_solver;
-    a.unknown += b.unknown;
-    a.pruned += b.pruned;
 }
 
 /// Flush the local state count to the shared one this often.

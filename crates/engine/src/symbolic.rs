@@ -42,6 +42,20 @@ pub struct BranchStats {
     pub pruned: u64,
 }
 
+impl BranchStats {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &BranchStats) {
+        self.folded += other.folded;
+        self.checks += other.checks;
+        self.by_bounds += other.by_bounds;
+        self.by_model += other.by_model;
+        self.by_enumeration += other.by_enumeration;
+        self.by_solver += other.by_solver;
+        self.unknown += other.unknown;
+        self.pruned += other.pruned;
+    }
+}
+
 /// The symbolic domain over a solver `S`.
 pub struct Symbolic<S> {
     solver: S,

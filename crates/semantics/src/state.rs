@@ -167,9 +167,4 @@ impl<D: Domain> State<D> {
             })
             .collect()
     }
-
-    /// How deep the call stack is (0 in the main program).
-    pub fn call_depth(&self) -> usize {
-        self.callers.len()
-    }
 }

@@ -122,11 +122,6 @@ impl Model {
         self.arrays.insert_mut(name, value);
     }
 
-    /// The assigned integer variables.
-    pub fn ints(&self) -> impl Iterator<Item = (&Arc<str>, &Int)> {
-        self.ints.iter()
-    }
-
     /// The assigned array variables.
     pub fn arrays(&self) -> impl Iterator<Item = (&Arc<str>, &ArrayValue)> {
         self.arrays.iter()

@@ -27,13 +27,6 @@ pub enum Answer {
     Unknown(String),
 }
 
-impl Answer {
-    /// Is this `Sat`?
-    pub fn is_sat(&self) -> bool {
-        matches!(self, Answer::Sat(_))
-    }
-}
-
 /// Counters of a solver chain; each layer adds its own.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SolverStats {

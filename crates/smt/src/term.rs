@@ -113,11 +113,6 @@ impl Term {
         self.0.tree_size
     }
 
-    /// Its structural hash (stable across runs).
-    pub fn hash_value(&self) -> u64 {
-        self.0.hash
-    }
-
     /// The integer value, if this is an integer constant.
     pub fn as_int(&self) -> Option<&Int> {
         match &self.0.kind {
