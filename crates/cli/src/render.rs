@@ -230,9 +230,7 @@ pub fn check_json(program: &Program, report: &Report) -> Value {
             "solver_ms": s.solver.z3_time.as_millis() as u64,
             "max_frontier": s.max_frontier,
             "peak_memory_bytes": s.peak_memory,
-            // Below a thousand waiting states, fixed costs (Z3's own
-            // memory) swamp the estimate.
-            "bytes_per_state": (s.max_frontier >= 1000).then_some(s.bytes_per_state),
+            "bytes_per_state": s.bytes_per_state,
             "branches_folded": br.folded,
             "feasibility_checks": br.checks,
             "decided_by_bounds": br.by_bounds,

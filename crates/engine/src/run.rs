@@ -153,7 +153,9 @@ pub struct Stats {
     pub peak_memory: u64,
     /// Memory growth during the run divided by the largest frontier: an
     /// estimate of what one waiting state costs, shared structure included.
-    pub bytes_per_state: u64,
+    /// `None` below a thousand waiting states, where fixed costs (Z3's own
+    /// memory) swamp it.
+    pub bytes_per_state: Option<u64>,
 }
 
 /// The result of a run.
@@ -184,8 +186,8 @@ pub fn check_monitored(ir: &Ir, config: &Config, monitor: &Monitor) -> Report {
     let (mut stats, _) = parallel::explore(ir, &shared, config.jobs.max(1));
     stats.elapsed = shared.start.elapsed();
     stats.peak_memory = peak_resident_bytes().unwrap_or(0);
-    stats.bytes_per_state =
-        stats.peak_memory.saturating_sub(baseline) / (stats.max_frontier.max(1) as u64);
+    stats.bytes_per_state = (stats.max_frontier >= 1000)
+        .then(|| stats.peak_memory.saturating_sub(baseline) / stats.max_frontier as u64);
     let Found {
         mut bugs,
         mut incomplete,
