@@ -20,6 +20,11 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bv;
+mod ty;
+
+pub use ty::{BinOp, CmpOp, IntTy, UnOp};
+
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive, Zero};
@@ -68,6 +73,30 @@ impl Int {
             Repr::Small(v) => Some(*v),
             Repr::Big(_) => None,
         }
+    }
+
+    /// The value of an unsigned 64-bit number.
+    pub fn from_u64(v: u64) -> Int {
+        match i64::try_from(v) {
+            Ok(s) => Int(Repr::Small(s)),
+            Err(_) => Int(Repr::Big(Arc::new(BigInt::from(v)))),
+        }
+    }
+
+    /// The low `w` bits (1 to 64) of the two's complement representation
+    /// of this integer: its value modulo 2^w, as a bit pattern.
+    pub fn low_bits(&self, w: u32) -> u64 {
+        let bits = match &self.0 {
+            Repr::Small(v) => *v as u64,
+            Repr::Big(b) => {
+                // Two's complement of a negative number: the low 64 bits of
+                // 2^64k + b for k large enough.
+                let modulus = BigInt::from(1u8) << 64u32;
+                let r = ((&**b % &modulus) + &modulus) % &modulus;
+                r.to_u64().unwrap_or(0)
+            }
+        };
+        bits & bv::mask(w)
     }
 
     /// Is this zero?
@@ -352,6 +381,17 @@ mod tests {
         let b = a.sub(&Int::ONE);
         assert_eq!(b, Int::from(i64::MAX));
         assert_eq!(b.to_i64(), Some(i64::MAX));
+    }
+
+    #[test]
+    fn low_bits_of_big_and_negative_values() {
+        assert_eq!(Int::from(-1).low_bits(8), 255);
+        assert_eq!(Int::from(-1).low_bits(64), u64::MAX);
+        let big = Int::from(i64::MAX).add(&Int::from(2)); // 2^63 + 1
+        assert_eq!(big.low_bits(64), (1u64 << 63) + 1);
+        assert_eq!(big.neg().low_bits(64), ((1u64 << 63) + 1).wrapping_neg());
+        assert_eq!(Int::from_u64(u64::MAX).to_string(), "18446744073709551615");
+        assert_eq!(Int::from_u64(5), Int::from(5));
     }
 
     #[test]
