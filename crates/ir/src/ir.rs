@@ -1,0 +1,388 @@
+//! The lowered program the semantics runs.
+//!
+//! Statements become a flat array of instructions, each naming its
+//! successor(s) explicitly, so `skip`, `;`, `goto` and the jumps at the
+//! ends of branches and loop bodies cost no step. Expressions become typed
+//! postfix [`Code`] evaluated on an explicit stack, so a deep expression
+//! never recurses. Every operation that can fail at run time (division by
+//! zero, signed overflow, a shift out of range) comes with a [`Check`] on
+//! the instruction that contains it, evaluated before the instruction
+//! runs; the operations themselves are total.
+//!
+//! Front ends never build these types by hand: they use
+//! [`crate::Builder`] and [`crate::Expr`], which generate the checks of
+//! every operator from one table ([`crate::checks_of`]), resolve labels,
+//! and type-check the result.
+
+use crate::source::Span;
+use crate::types::{ArrayTy, ScalarTy};
+use std::fmt;
+use std::sync::Arc;
+use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
+
+/// Index of an instruction in [`Ir::code`].
+pub type Pc = u32;
+
+/// A procedure: an index into [`Ir::procs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProcId(pub u32);
+
+/// An array: an index into [`Ir::arrays`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ArrayId(pub u32);
+
+/// Where a scalar lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Place {
+    /// A slot of the running routine's frame.
+    Local(u32),
+    /// A global variable, an index into [`Ir::globals`].
+    Global(u32),
+}
+
+/// One operation of postfix code. Operands are popped (the last pushed
+/// is the right operand) and the result is pushed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Push an integer constant of a type (a value of that type).
+    Int(IntTy, Int),
+    /// Push a boolean constant.
+    Bool(bool),
+    /// Push the value of a place.
+    Load(Place),
+    /// Pop an index, push that element of the array.
+    Select(ArrayId),
+    /// Pop `a`, push `op a` (total; see [`IntTy::unary`]).
+    Unary(UnOp, IntTy),
+    /// Pop `b`, pop `a`, push `a op b` (total; see [`IntTy::binary`]).
+    Binary(BinOp, IntTy),
+    /// Pop `b`, pop `a`, push the boolean `a op b`.
+    Cmp(CmpOp, IntTy),
+    /// Pop a value of type `from`, push its conversion to `to`.
+    Cast(IntTy, IntTy),
+    /// Pop `b`, pop `a`, push whether `a op b` overflows the type
+    /// ([`IntTy::overflows`]).
+    Overflows(BinOp, IntTy),
+    /// Pop `a`, push whether `-a` overflows the type.
+    NegOverflows(IntTy),
+    /// Pop a boolean, push its negation.
+    Not,
+    /// Pop two booleans, push their conjunction.
+    And,
+    /// Pop two booleans, push their disjunction.
+    Or,
+    /// Pop `else`, `then` and a boolean `cond`; push `cond ? then : else`.
+    Ite(ScalarTy),
+}
+
+/// Postfix code for one expression.
+pub type Code = Box<[Op]>;
+
+/// The kinds of runtime error. Each one is a bug when reachable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorKind {
+    /// An `assert` whose condition does not hold.
+    Assertion,
+    /// A `fail` statement (an error location) was reached.
+    Fail,
+    /// A `/` or `%` whose divisor is 0.
+    DivisionByZero,
+    /// `MIN / -1` or `MIN % -1` on a signed type: the quotient does not fit.
+    DivisionOverflow,
+    /// A signed `+`, `-`, `*`, unary `-` or `<<` whose result does not fit.
+    SignedOverflow,
+    /// A shift by a negative amount or by at least the type's width.
+    InvalidShift,
+}
+
+impl ErrorKind {
+    /// Every kind, in a fixed order.
+    pub const ALL: [ErrorKind; 6] = [
+        ErrorKind::Assertion,
+        ErrorKind::Fail,
+        ErrorKind::DivisionByZero,
+        ErrorKind::DivisionOverflow,
+        ErrorKind::SignedOverflow,
+        ErrorKind::InvalidShift,
+    ];
+
+    /// The name used in reports (`assertion`, `division_by_zero`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Assertion => "assertion",
+            ErrorKind::Fail => "fail",
+            ErrorKind::DivisionByZero => "division_by_zero",
+            ErrorKind::DivisionOverflow => "division_overflow",
+            ErrorKind::SignedOverflow => "signed_overflow",
+            ErrorKind::InvalidShift => "invalid_shift",
+        }
+    }
+
+    /// A short description for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ErrorKind::Assertion => "assertion failed",
+            ErrorKind::Fail => "`fail` reached",
+            ErrorKind::DivisionByZero => "division by zero",
+            ErrorKind::DivisionOverflow => "division overflow (MIN / -1)",
+            ErrorKind::SignedOverflow => "signed overflow",
+            ErrorKind::InvalidShift => "shift by a negative amount or by at least the width",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A runtime check of an instruction: it faults with `kind` at `span`
+/// when `guard` (if any) and `cond` both hold. Checks run in order before
+/// the instruction; a path continues past a check only where it does not
+/// fault, so each check may assume the earlier ones passed. Guards come
+/// from short-circuit operators and conditional expressions: in
+/// `b != 0 and a / b > 1` the division is evaluated only when `b != 0`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// When the checked operation is evaluated at all.
+    pub guard: Option<Code>,
+    /// The fault condition (boolean code).
+    pub cond: Code,
+    /// What the fault is.
+    pub kind: ErrorKind,
+    /// The operator.
+    pub span: Span,
+}
+
+/// One instruction. Successors are explicit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Instr {
+    /// `place = value`.
+    Assign {
+        /// Target.
+        dst: Place,
+        /// Value.
+        value: Code,
+        /// Successor.
+        next: Pc,
+    },
+    /// `place = *`: the next nondeterministic input value, of type `ty`.
+    Havoc {
+        /// Target.
+        dst: Place,
+        /// Its type.
+        ty: ScalarTy,
+        /// Successor.
+        next: Pc,
+    },
+    /// `array[index] = value`.
+    Store {
+        /// Target array.
+        array: ArrayId,
+        /// Subscript.
+        index: Code,
+        /// Value.
+        value: Code,
+        /// Successor.
+        next: Pc,
+    },
+    /// A two-way branch.
+    Branch {
+        /// Condition.
+        cond: Code,
+        /// Successor when it holds.
+        then_to: Pc,
+        /// Successor when it does not.
+        else_to: Pc,
+    },
+    /// An assertion failure when `cond` does not hold.
+    Assert {
+        /// Condition.
+        cond: Code,
+        /// Successor.
+        next: Pc,
+    },
+    /// The path ends silently when `cond` does not hold.
+    Assume {
+        /// Condition.
+        cond: Code,
+        /// Successor.
+        next: Pc,
+    },
+    /// An error location: reaching it is a bug of kind [`ErrorKind::Fail`].
+    Fail,
+    /// A procedure call.
+    Call {
+        /// The callee.
+        proc: ProcId,
+        /// Arguments, evaluated in the caller's frame, left to right.
+        args: Box<[Code]>,
+        /// Where the caller stores the result.
+        dst: Option<Place>,
+        /// Where the caller resumes.
+        next: Pc,
+    },
+    /// Return from the current procedure.
+    Return {
+        /// The returned value, for a procedure that returns one.
+        value: Option<Code>,
+    },
+    /// The main program ends normally.
+    Halt,
+    /// A step that does nothing: only where jumps form a cycle with no
+    /// other instruction (`l: goto l`), so that such a loop takes steps.
+    Skip {
+        /// Successor.
+        next: Pc,
+    },
+}
+
+/// An instruction with its location and its checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    /// The instruction.
+    pub instr: Instr,
+    /// The statement it came from.
+    pub span: Span,
+    /// Checks to run, in order, before it.
+    pub checks: Box<[Check]>,
+}
+
+/// A slot of a routine's frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// Its name as the program wrote it, or a name starting with `$` for a
+    /// temporary the front end made.
+    pub name: Arc<str>,
+    /// Its type.
+    pub ty: ScalarTy,
+}
+
+impl Slot {
+    /// Is it a temporary of the front end rather than a program variable?
+    pub fn is_temporary(&self) -> bool {
+        self.name.starts_with('$')
+    }
+}
+
+/// A procedure (or the main program) after lowering.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Routine {
+    /// Its name (`main` for the main program).
+    pub name: Arc<str>,
+    /// First instruction.
+    pub entry: Pc,
+    /// Number of parameters (the first slots).
+    pub params: u32,
+    /// All its slots, parameters first. Slots are initialised to 0 (the
+    /// front end guarantees that a non-input slot is written before read).
+    pub slots: Vec<Slot>,
+    /// The type of the value it returns, if any.
+    pub ret: Option<ScalarTy>,
+    /// Its definition.
+    pub span: Span,
+}
+
+/// A global variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Global {
+    /// Its name.
+    pub name: Arc<str>,
+    /// Its type.
+    pub ty: ScalarTy,
+    /// Its initial value; `None` for an input (arbitrary initial value).
+    pub init: Option<Int>,
+}
+
+/// An array (global: every routine sees the same one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayDecl {
+    /// Its name.
+    pub name: Arc<str>,
+    /// Index and element types.
+    pub ty: ArrayTy,
+    /// The value of every element at the start; `None` for an input
+    /// (arbitrary contents).
+    pub init: Option<Int>,
+}
+
+/// An input variable of the main program: a slot that may be read before
+/// it is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputVar {
+    /// The slot of `main`.
+    pub slot: u32,
+    /// Its name.
+    pub name: Arc<str>,
+    /// Its type.
+    pub ty: ScalarTy,
+}
+
+/// A decision point of the semantics: the condition of an instruction
+/// (a branch, an assertion, an assumption) or one of its checks. Each
+/// recorded decision names its site, so a path can be replayed, negated
+/// constraint by constraint, covered or drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Site {
+    /// The instruction.
+    pub pc: Pc,
+    /// `None` for the instruction's own condition, `Some(k)` for its k-th
+    /// check.
+    pub check: Option<u16>,
+}
+
+/// A whole lowered program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ir {
+    /// All instructions, of every routine.
+    pub code: Vec<Located>,
+    /// The main program.
+    pub main: Routine,
+    /// Procedures, indexed by [`ProcId`].
+    pub procs: Vec<Routine>,
+    /// Main slots that are inputs, in the order a witness lists them.
+    pub inputs: Vec<InputVar>,
+    /// Global variables.
+    pub globals: Vec<Global>,
+    /// Arrays, indexed by [`ArrayId`].
+    pub arrays: Vec<ArrayDecl>,
+}
+
+impl Ir {
+    /// The routine a frame runs: `None` is the main program.
+    pub fn routine(&self, proc: Option<ProcId>) -> &Routine {
+        match proc {
+            None => &self.main,
+            Some(p) => &self.procs[p.0 as usize],
+        }
+    }
+
+    /// The instruction at `pc`.
+    pub fn at(&self, pc: Pc) -> &Located {
+        &self.code[pc as usize]
+    }
+
+    /// The span of a site: the check's operator, or the instruction.
+    pub fn site_span(&self, site: Site) -> Span {
+        let loc = self.at(site.pc);
+        match site.check {
+            Some(k) => loc.checks.get(k as usize).map_or(loc.span, |c| c.span),
+            None => loc.span,
+        }
+    }
+
+    /// The type of an input array or variable named `name`, if there is one.
+    pub fn input_type(&self, name: &str) -> Option<ScalarTy> {
+        self.inputs
+            .iter()
+            .find(|i| &*i.name == name)
+            .map(|i| i.ty)
+            .or_else(|| {
+                self.globals
+                    .iter()
+                    .find(|g| g.init.is_none() && &*g.name == name)
+                    .map(|g| g.ty)
+            })
+    }
+}
