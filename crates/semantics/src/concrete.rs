@@ -1,18 +1,19 @@
-//! The concrete domain and the interpreter built on it.
+//! The concrete algebra and policy, and the interpreter built on them.
 //!
-//! The interpreter is [`Machine::step`] over [`Concrete`]: every branch has
-//! exactly one side, so a run is a single path. It runs programs for
-//! `wiser run` and replays every witness before a bug is reported.
+//! The interpreter is [`Machine::step`] over [`Concrete`] and [`Follow`]:
+//! every decision has exactly one side, so a run is a single path. It runs
+//! programs for `wiser run` and replays every witness before a bug is
+//! reported. Values are [`Int`]s holding the mathematical value of their
+//! type (booleans are 0 and 1); every operation is `wiser_num`'s.
 
-use crate::domain::{Domain, Fork};
-use crate::ir::{Instr, Ir};
-use crate::state::{CallSite, ErrorKind, State};
-use crate::step::Machine;
+use crate::algebra::Algebra;
+use crate::policy::{Fork, Policy};
+use crate::state::{CallSite, State};
+use crate::step::{Machine, Options};
 use rpds::RedBlackTreeMapSync;
 use std::sync::Arc;
-use wiser_num::Int;
-use wiser_syntax::ast::{ArithOp, CmpOp};
-use wiser_syntax::Span;
+use wiser_ir::{ArrayTy, ErrorKind, Instr, Ir, ScalarTy, Site, Span};
+use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
 
 /// The initial contents of an input array: `default` everywhere except at
 /// the listed entries.
@@ -25,13 +26,15 @@ pub struct ArrayInput {
 }
 
 /// A complete input of a program: values of input variables, the values
-/// returned by the `x = *` reads in order, and the initial arrays.
-/// Anything not given is 0.
+/// returned by the nondeterministic reads in order, and the initial
+/// arrays. Anything not given is 0. Values are mathematical values of the
+/// input's type; a value outside its type is wrapped into it and noted
+/// (see [`Run::wrapped_inputs`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Input {
     /// Input variables and their values.
     pub vars: Vec<(Arc<str>, Int)>,
-    /// Values of the successive `x = *` reads.
+    /// Values of the successive reads.
     pub reads: Vec<Int>,
     /// Initial array contents.
     pub arrays: Vec<(Arc<str>, ArrayInput)>,
@@ -46,76 +49,104 @@ pub struct Array {
     pub elems: RedBlackTreeMapSync<Int, Int>,
 }
 
-/// The concrete domain over one [`Input`].
+/// The concrete algebra over one [`Input`].
 pub struct Concrete<'i> {
     input: &'i Input,
     /// How many reads asked for a value beyond the end of `input.reads`
     /// (those read 0).
     pub missing_reads: u32,
+    /// Inputs whose given value was outside their type, with the value
+    /// they were wrapped to.
+    pub wrapped: Vec<(String, Int, Int)>,
+    /// The type of each read made, in order.
+    pub read_types: Vec<ScalarTy>,
 }
 
 impl<'i> Concrete<'i> {
-    /// The domain that takes its inputs from `input`.
+    /// The algebra that takes its inputs from `input`.
     pub fn new(input: &'i Input) -> Self {
         Concrete {
             input,
             missing_reads: 0,
+            wrapped: Vec::new(),
+            read_types: Vec::new(),
         }
+    }
+
+    fn typed(&mut self, what: impl FnOnce() -> String, v: &Int, ty: ScalarTy) -> Int {
+        let w = ty.wrap(v);
+        if w != *v {
+            self.wrapped.push((what(), v.clone(), w.clone()));
+        }
+        w
     }
 }
 
-impl Domain for Concrete<'_> {
-    type Int = Int;
-    type Bool = bool;
+fn truth(b: bool) -> Int {
+    if b {
+        Int::ONE
+    } else {
+        Int::ZERO
+    }
+}
+
+impl Algebra for Concrete<'_> {
+    type Value = Int;
     type Array = Array;
-    type Path = ();
 
-    fn int(&mut self, n: &Int) -> Int {
-        n.clone()
+    fn int(&mut self, _ty: IntTy, v: &Int) -> Int {
+        v.clone()
     }
 
-    fn arith(&mut self, op: ArithOp, a: Int, b: Int) -> Int {
-        match op {
-            ArithOp::Add => a.add(&b),
-            ArithOp::Sub => a.sub(&b),
-            ArithOp::Mul => a.mul(&b),
-            ArithOp::Div => a.div_trunc(&b),
-            ArithOp::Rem => a.rem_trunc(&b),
+    fn bool(&mut self, b: bool) -> Int {
+        truth(b)
+    }
+
+    fn unary(&mut self, op: UnOp, ty: IntTy, a: Int) -> Int {
+        ty.unary(op, &a)
+    }
+
+    fn binary(&mut self, op: BinOp, ty: IntTy, a: Int, b: Int) -> Int {
+        ty.binary(op, &a, &b)
+    }
+
+    fn compare(&mut self, op: CmpOp, ty: IntTy, a: Int, b: Int) -> Int {
+        truth(ty.compare(op, &a, &b))
+    }
+
+    fn cast(&mut self, from: IntTy, to: IntTy, a: Int) -> Int {
+        from.cast(to, &a)
+    }
+
+    fn overflows(&mut self, op: BinOp, ty: IntTy, a: Int, b: Int) -> Int {
+        truth(ty.overflows(op, &a, &b))
+    }
+
+    fn neg_overflows(&mut self, ty: IntTy, a: Int) -> Int {
+        truth(ty.neg_overflows(&a))
+    }
+
+    fn not(&mut self, a: Int) -> Int {
+        truth(a.is_zero())
+    }
+
+    fn and(&mut self, a: Int, b: Int) -> Int {
+        truth(!a.is_zero() && !b.is_zero())
+    }
+
+    fn or(&mut self, a: Int, b: Int) -> Int {
+        truth(!a.is_zero() || !b.is_zero())
+    }
+
+    fn ite(&mut self, _ty: ScalarTy, c: Int, a: Int, b: Int) -> Int {
+        if c.is_zero() {
+            b
+        } else {
+            a
         }
     }
 
-    fn neg(&mut self, a: Int) -> Int {
-        a.neg()
-    }
-
-    fn cmp(&mut self, op: CmpOp, a: Int, b: Int) -> bool {
-        match op {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-        }
-    }
-
-    fn bool(&mut self, b: bool) -> bool {
-        b
-    }
-
-    fn not(&mut self, a: bool) -> bool {
-        !a
-    }
-
-    fn and(&mut self, a: bool, b: bool) -> bool {
-        a && b
-    }
-
-    fn or(&mut self, a: bool, b: bool) -> bool {
-        a || b
-    }
-
-    fn select(&mut self, array: &Array, index: Int) -> Int {
+    fn select(&mut self, _ty: ArrayTy, array: &Array, index: Int) -> Int {
         array
             .elems
             .get(&index)
@@ -123,43 +154,53 @@ impl Domain for Concrete<'_> {
             .unwrap_or_else(|| array.default.clone())
     }
 
-    fn store(&mut self, array: &Array, index: Int, value: Int) -> Array {
+    fn store(&mut self, _ty: ArrayTy, array: &Array, index: Int, value: Int) -> Array {
         Array {
             default: array.default.clone(),
             elems: array.elems.insert(index, value),
         }
     }
 
-    fn input(&mut self, name: &str) -> Int {
-        self.input
-            .vars
-            .iter()
-            .find(|(n, _)| &**n == name)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
+    fn const_array(&mut self, _ty: ArrayTy, v: &Int) -> Array {
+        Array {
+            default: v.clone(),
+            elems: RedBlackTreeMapSync::new_sync(),
+        }
     }
 
-    fn input_array(&mut self, name: &str) -> Array {
+    fn input(&mut self, name: &str, ty: ScalarTy) -> Int {
+        let given = self.input.vars.iter().find(|(n, _)| &**n == name);
+        match given {
+            Some((_, v)) => {
+                let v = v.clone();
+                self.typed(|| name.to_string(), &v, ty)
+            }
+            None => Int::ZERO,
+        }
+    }
+
+    fn input_array(&mut self, name: &str, ty: ArrayTy) -> Array {
         let given = self.input.arrays.iter().find(|(n, _)| &**n == name);
-        let Some((_, a)) = given else {
-            return Array {
-                default: Int::ZERO,
-                elems: RedBlackTreeMapSync::new_sync(),
-            };
+        let Some((_, a)) = given.cloned() else {
+            return self.const_array(ty, &Int::ZERO);
         };
+        let index_ty = ScalarTy::Int(ty.index);
         let mut elems = RedBlackTreeMapSync::new_sync();
         for (i, v) in &a.entries {
-            elems.insert_mut(i.clone(), v.clone());
+            let i = self.typed(|| format!("{name}[{i}] (index)"), i, index_ty);
+            let v = self.typed(|| format!("{name}[{i}]"), v, ty.elem);
+            elems.insert_mut(i, v);
         }
         Array {
-            default: a.default.clone(),
+            default: self.typed(|| format!("{name} (default)"), &a.default, ty.elem),
             elems,
         }
     }
 
-    fn read(&mut self, index: u32) -> Int {
-        match self.input.reads.get(index as usize) {
-            Some(v) => v.clone(),
+    fn read(&mut self, index: u32, ty: ScalarTy) -> Int {
+        self.read_types.push(ty);
+        match self.input.reads.get(index as usize).cloned() {
+            Some(v) => self.typed(|| format!("read {}", index + 1), &v, ty),
             None => {
                 self.missing_reads += 1;
                 Int::ZERO
@@ -167,25 +208,35 @@ impl Domain for Concrete<'_> {
         }
     }
 
-    fn branch(&mut self, _path: (), cond: &bool) -> Fork<()> {
-        if *cond {
-            Fork {
-                then: Some(()),
-                otherwise: None,
-            }
-        } else {
-            Fork {
-                then: None,
-                otherwise: Some(()),
-            }
-        }
+    fn as_bool(&self, v: &Int) -> Option<bool> {
+        Some(!v.is_zero())
+    }
+}
+
+/// The concrete policy: follow the side the value says.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Follow {
+    /// Record the trail of decisions (for traces): off by default, since
+    /// it costs an allocation per decision.
+    pub record: bool,
+}
+
+impl Policy<Concrete<'_>> for Follow {
+    type Path = ();
+
+    fn branch(&mut self, _path: &(), _site: Site, cond: &Int) -> Fork<()> {
+        Fork::one(!cond.is_zero(), ())
+    }
+
+    fn records_trail(&self) -> bool {
+        self.record
     }
 }
 
 /// How a concrete run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// The main program ended normally.
+    /// The program ended normally.
     Halted,
     /// A runtime error (a bug).
     Error {
@@ -205,33 +256,45 @@ pub enum Outcome {
     OutOfSteps,
 }
 
+/// A concrete state (values are owned: nothing borrows the input).
+pub type ConcreteState = State<Concrete<'static>, ()>;
+
 /// The result of a concrete run.
 pub struct Run {
     /// How it ended.
     pub outcome: Outcome,
     /// The last state (the final state when it halted).
-    pub state: State<Concrete<'static>>,
+    pub state: ConcreteState,
     /// Steps taken.
     pub steps: u64,
     /// Reads past the end of the given read values (they read 0).
     pub missing_reads: u32,
+    /// Inputs given outside their type: (which, given, wrapped to).
+    pub wrapped_inputs: Vec<(String, Int, Int)>,
+    /// The type of each read the run made, in order.
+    pub read_types: Vec<ScalarTy>,
 }
 
 impl Run {
     /// The main program's variables and their final values, in slot order
-    /// (meaningful when the run halted).
+    /// (meaningful when the run halted); temporaries are left out.
     pub fn final_store(&self, ir: &Ir) -> Vec<(Arc<str>, Int)> {
-        let frame = self
-            .state
-            .callers
-            .iter()
-            .last()
-            .unwrap_or(&self.state.frame);
+        let frame = self.state.main_frame();
         ir.main
             .slots
             .iter()
-            .cloned()
-            .zip(frame.locals.iter().cloned())
+            .zip(frame.locals.iter())
+            .filter(|(s, _)| !s.is_temporary())
+            .map(|(s, v)| (s.name.clone(), v.clone()))
+            .collect()
+    }
+
+    /// The globals' final values.
+    pub fn final_globals(&self, ir: &Ir) -> Vec<(Arc<str>, Int)> {
+        ir.globals
+            .iter()
+            .zip(self.state.globals.iter())
+            .map(|(g, v)| (g.name.clone(), v.clone()))
             .collect()
     }
 
@@ -239,19 +302,25 @@ impl Run {
     pub fn final_arrays(&self, ir: &Ir) -> Vec<(Arc<str>, Array)> {
         ir.arrays
             .iter()
-            .cloned()
+            .map(|a| a.name.clone())
             .zip(self.state.arrays.iter().cloned())
             .collect()
     }
 }
 
-/// Runs `ir` on `input` for at most `max_steps` steps.
+/// Runs `ir` on `input` for at most `max_steps` steps with default options.
 pub fn run(ir: &Ir, input: &Input, max_steps: u64) -> Run {
-    // The domain borrows the input only while stepping; states own their
+    run_with(ir, input, max_steps, Options::default())
+}
+
+/// Runs `ir` on `input` for at most `max_steps` steps.
+pub fn run_with(ir: &Ir, input: &Input, max_steps: u64, options: Options) -> Run {
+    // The algebra borrows the input only while stepping; states own their
     // values, so the result can outlive the borrow.
-    let mut dom = Concrete::new(input);
-    let mut machine = Machine::new(ir);
-    let mut state: State<Concrete<'_>> = State::initial(ir, &mut dom, ());
+    let mut alg = Concrete::new(input);
+    let mut pol = Follow::default();
+    let mut machine = Machine::with_options(ir, options);
+    let mut state: State<Concrete<'_>, ()> = State::initial(ir, &mut alg, ());
     let mut out = Vec::with_capacity(2);
     let mut steps = 0u64;
     let outcome = loop {
@@ -265,11 +334,11 @@ pub fn run(ir: &Ir, input: &Input, max_steps: u64) -> Run {
         if steps >= max_steps {
             break Outcome::OutOfSteps;
         }
-        let loc = &ir.code[state.pc as usize];
+        let loc = ir.at(state.pc);
         // Keep the state for the report only where an `assume` may end the
         // run: a clone elsewhere would make every later write copy locals.
         let before = matches!(loc.instr, Instr::Assume { .. }).then(|| state.clone());
-        machine.step(&mut dom, state, &mut out);
+        machine.step(&mut alg, &mut pol, state, &mut out);
         steps += 1;
         match out.pop() {
             Some(next) => {
@@ -278,30 +347,39 @@ pub fn run(ir: &Ir, input: &Input, max_steps: u64) -> Run {
                 out.clear();
                 state = next;
             }
-            None => {
-                state = before.expect("only an assume ends a concrete path");
-                break Outcome::AssumeFailed { span: loc.span };
-            }
+            None => match before {
+                Some(b) => {
+                    state = b;
+                    break Outcome::AssumeFailed { span: loc.span };
+                }
+                // Only an `assume` ends a concrete path without a successor.
+                None => unreachable!("a concrete step without a successor"),
+            },
         }
     };
     Run {
         outcome,
         state: detach(state),
         steps,
-        missing_reads: dom.missing_reads,
+        missing_reads: alg.missing_reads,
+        wrapped_inputs: alg.wrapped,
+        read_types: alg.read_types,
     }
 }
 
 /// Re-types a concrete state so it no longer borrows the input: concrete
-/// states own all their values, only the domain borrows.
-fn detach(s: State<Concrete<'_>>) -> State<Concrete<'static>> {
+/// states own all their values, only the algebra borrows.
+fn detach(s: State<Concrete<'_>, ()>) -> ConcreteState {
     State {
         pc: s.pc,
         frame: s.frame,
         callers: s.callers,
+        globals: s.globals,
         arrays: s.arrays,
         path: s.path,
         reads: s.reads,
+        steps: s.steps,
         status: s.status,
+        trail: s.trail,
     }
 }

@@ -1,42 +1,36 @@
-//! The operational semantics of `wiser`'s IMP, written once and run over
-//! several value domains.
+//! The operational semantics of `wiser`, written once and run over several
+//! value algebras and branch policies.
 //!
-//! * [`lower`] turns a checked program into [`Ir`]: flat instructions with
-//!   explicit successors and postfix expression code;
-//! * [`Domain`] is what a value domain provides (arithmetic, comparisons,
-//!   arrays, inputs, and `branch`, which says which sides of a condition
-//!   are feasible);
-//! * [`Machine::step`] is the small-step semantics over any domain;
-//! * [`concrete`] is the concrete domain and the interpreter built on it.
+//! * [`Algebra`]: how values are built (numbers in the concrete algebra,
+//!   terms in the symbolic one);
+//! * [`Policy`]: how a decision is taken at a [`wiser_ir::Site`] (follow
+//!   the value, ask a solver for every feasible side, take both sides
+//!   under guards, follow an input while recording the other side);
+//! * [`Machine::step`]: the small-step semantics of the IR over any
+//!   algebra and policy, recording each state's [`Trail`] of decisions;
+//! * [`concrete`]: the concrete algebra and policy and the interpreter
+//!   built on them.
 //!
 //! ```
-//! use wiser_semantics::{concrete, lower, Input};
-//! let program = wiser_syntax::parse_program("y = x / 2; assert y * 2 == x").unwrap();
-//! let ir = lower(&wiser_syntax::check(program).unwrap());
+//! use wiser_semantics::{concrete, Input};
+//! let ir = wiser_imp::compile("y = x / 2; assert y * 2 == x").unwrap();
 //! let input = Input { vars: vec![("x".into(), (-7).into())], ..Input::default() };
 //! let run = concrete::run(&ir, &input, 1000);
 //! assert!(matches!(run.outcome, concrete::Outcome::Error { .. }));
 //! ```
 #![warn(missing_docs)]
 
+mod algebra;
 pub mod concrete;
-mod domain;
-pub mod ir;
-mod lower;
+mod policy;
 mod stack;
 mod state;
 mod step;
 
+pub use algebra::Algebra;
 pub use concrete::{ArrayInput, Input};
-pub use domain::{Domain, Fork};
-pub use ir::Ir;
-pub use lower::lower;
+pub use policy::{Fork, Policy};
 pub use stack::Stack;
-pub use state::{CallSite, ErrorKind, Frame, State, Status};
-pub use step::Machine;
-
-/// Parses, checks and lowers a program in one call.
-pub fn compile(src: &str) -> Result<Ir, wiser_syntax::Diagnostic> {
-    let program = wiser_syntax::parse_program(src)?;
-    Ok(lower(&wiser_syntax::check(program)?))
-}
+pub use state::{CallSite, Decision, Frame, State, Status, Trail};
+pub use step::{Machine, Options};
+pub use wiser_ir::ErrorKind;

@@ -1,16 +1,16 @@
-//! Machine states: where a path is, its frames, its arrays and its path
-//! information.
+//! Machine states: where a path is, its frames, globals and arrays, what
+//! its policy keeps about it, and the trail of its decisions.
 //!
-//! Forking a state copies nothing but reference counts: locals sit behind
-//! an `Arc` that is copied on the first write after a fork (and written in
-//! place while unshared), callers form a persistent [`Stack`], and the
-//! domain's arrays and paths are persistent values themselves.
+//! Forking a state copies nothing but reference counts: locals and globals
+//! sit behind an `Arc` that is copied on the first write after a fork (and
+//! written in place while unshared), callers and the trail are persistent
+//! [`Stack`]s, and the algebra's arrays and the policy's paths are
+//! persistent values themselves.
 
-use crate::domain::Domain;
-use crate::ir::{Instr, Ir, Pc};
+use crate::algebra::Algebra;
 use crate::stack::Stack;
 use std::sync::Arc;
-use wiser_syntax::Span;
+use wiser_ir::{ErrorKind, Instr, Ir, Pc, Place, ProcId, Site, Span};
 
 /// The activation of a routine.
 #[derive(Debug)]
@@ -18,12 +18,12 @@ pub struct Frame<V> {
     /// The routine's slots (parameters first).
     pub locals: Arc<Vec<V>>,
     /// The routine: `None` for the main program.
-    pub proc: Option<u32>,
+    pub proc: Option<ProcId>,
     /// Where the caller resumes.
     pub ret: Pc,
     /// Where the caller stores the result.
-    pub dst: Option<u32>,
-    /// The call statement (empty for the main program).
+    pub dst: Option<Place>,
+    /// The call statement (the dummy span for the main program).
     pub call_site: Span,
 }
 
@@ -39,28 +39,6 @@ impl<V> Clone for Frame<V> {
     }
 }
 
-/// The kinds of runtime error; each one is a bug.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ErrorKind {
-    /// An `assert` whose condition does not hold.
-    Assertion,
-    /// A `fail` statement was reached.
-    Fail,
-    /// A `/` or `%` whose divisor is 0.
-    DivisionByZero,
-}
-
-impl ErrorKind {
-    /// The name used in reports (`assertion`, `fail`, `division_by_zero`).
-    pub fn name(self) -> &'static str {
-        match self {
-            ErrorKind::Assertion => "assertion",
-            ErrorKind::Fail => "fail",
-            ErrorKind::DivisionByZero => "division_by_zero",
-        }
-    }
-}
-
 /// How a state stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -70,7 +48,7 @@ pub enum Status {
     Error {
         /// What went wrong.
         kind: ErrorKind,
-        /// Where (the statement, or the operator for division by zero).
+        /// Where (the statement, or the operator of a failed check).
         span: Span,
     },
 }
@@ -80,53 +58,95 @@ pub enum Status {
 pub struct CallSite {
     /// The routine that was running.
     pub routine: Arc<str>,
-    /// Where it was called from (empty for `main`).
+    /// Where it was called from (the dummy span for `main`).
     pub call_site: Span,
 }
 
-/// A machine state over domain `D`.
-pub struct State<D: Domain> {
+/// One decision of a path: at `site`, on condition `cond`, the side
+/// `taken` (true: the condition held; for a check, true means the check
+/// faulted).
+#[derive(Clone, Debug)]
+pub struct Decision<V> {
+    /// Where.
+    pub site: Site,
+    /// Which side.
+    pub taken: bool,
+    /// The condition, as the algebra built it.
+    pub cond: V,
+}
+
+/// The decisions of a path, newest on top (only decisions whose condition
+/// was not a constant, and only when the policy records them).
+pub type Trail<V> = Stack<Decision<V>>;
+
+/// A machine state over algebra `A` with per-path information `P`.
+pub struct State<A: Algebra, P> {
     /// The next instruction.
     pub pc: Pc,
     /// The running routine's frame.
-    pub frame: Frame<D::Int>,
+    pub frame: Frame<A::Value>,
     /// The callers' frames, innermost on top.
-    pub callers: Stack<Frame<D::Int>>,
+    pub callers: Stack<Frame<A::Value>>,
+    /// Global variables.
+    pub globals: Arc<Vec<A::Value>>,
     /// The arrays, indexed by array number.
-    pub arrays: Arc<Vec<D::Array>>,
-    /// The domain's path information.
-    pub path: D::Path,
-    /// How many `x = *` reads this path has made.
+    pub arrays: Arc<Vec<A::Array>>,
+    /// What the policy keeps about the path.
+    pub path: P,
+    /// How many nondeterministic reads (`x = *`) this path has made.
     pub reads: u32,
+    /// How many steps led here from the initial state (a replay of the
+    /// path takes exactly as many).
+    pub steps: u64,
     /// Running or stuck on an error.
     pub status: Status,
+    /// The path's decisions, newest on top.
+    pub trail: Trail<A::Value>,
 }
 
-impl<D: Domain> Clone for State<D> {
+impl<A: Algebra, P: Clone> Clone for State<A, P> {
     fn clone(&self) -> Self {
         State {
             pc: self.pc,
             frame: self.frame.clone(),
             callers: self.callers.clone(),
+            globals: self.globals.clone(),
             arrays: self.arrays.clone(),
             path: self.path.clone(),
             reads: self.reads,
+            steps: self.steps,
             status: self.status,
+            trail: self.trail.clone(),
         }
     }
 }
 
-impl<D: Domain> State<D> {
-    /// The initial state of `ir`: inputs map to the domain's input values
-    /// (in the symbolic domain, to symbols of their own names), every other
-    /// slot to 0 (the static checks guarantee it is written before read).
-    pub fn initial(ir: &Ir, dom: &mut D, path: D::Path) -> Self {
-        let zero = dom.int(&wiser_num::Int::ZERO);
-        let mut locals = vec![zero; ir.main.slots.len()];
-        for (slot, name) in &ir.inputs {
-            locals[*slot as usize] = dom.input(name);
+impl<A: Algebra, P> State<A, P> {
+    /// The initial state of `ir` with path information `path`: inputs map
+    /// to the algebra's input values (in the symbolic algebra, symbols of
+    /// their own names), every other slot to 0.
+    pub fn initial(ir: &Ir, alg: &mut A, path: P) -> Self {
+        let mut locals: Vec<A::Value> = ir.main.slots.iter().map(|s| alg.zero(s.ty)).collect();
+        for input in &ir.inputs {
+            locals[input.slot as usize] = alg.input(&input.name, input.ty);
         }
-        let arrays = ir.arrays.iter().map(|a| dom.input_array(a)).collect();
+        let globals = ir
+            .globals
+            .iter()
+            .map(|g| match (&g.init, g.ty) {
+                (None, ty) => alg.input(&g.name, ty),
+                (Some(v), wiser_ir::ScalarTy::Bool) => alg.bool(!v.is_zero()),
+                (Some(v), wiser_ir::ScalarTy::Int(t)) => alg.int(t, v),
+            })
+            .collect();
+        let arrays = ir
+            .arrays
+            .iter()
+            .map(|a| match &a.init {
+                None => alg.input_array(&a.name, a.ty),
+                Some(v) => alg.const_array(a.ty, v),
+            })
+            .collect();
         State {
             pc: ir.main.entry,
             frame: Frame {
@@ -137,16 +157,19 @@ impl<D: Domain> State<D> {
                 call_site: Span::default(),
             },
             callers: Stack::new(),
+            globals: Arc::new(globals),
             arrays: Arc::new(arrays),
             path,
             reads: 0,
+            steps: 0,
             status: Status::Running,
+            trail: Stack::new(),
         }
     }
 
-    /// Has the main program ended normally?
+    /// Has the program ended normally?
     pub fn is_final(&self, ir: &Ir) -> bool {
-        self.status == Status::Running && matches!(ir.code[self.pc as usize].instr, Instr::Halt)
+        self.status == Status::Running && matches!(ir.at(self.pc).instr, Instr::Halt)
     }
 
     /// The runtime error this state is stuck on, if any.
@@ -166,5 +189,27 @@ impl<D: Domain> State<D> {
                 call_site: f.call_site,
             })
             .collect()
+    }
+
+    /// The main program's frame (the bottom of the call stack).
+    pub fn main_frame(&self) -> &Frame<A::Value> {
+        self.callers.iter().last().unwrap_or(&self.frame)
+    }
+
+    /// The value of a place in the current frame.
+    pub fn load(&self, place: Place) -> &A::Value {
+        match place {
+            Place::Local(i) => &self.frame.locals[i as usize],
+            Place::Global(g) => &self.globals[g as usize],
+        }
+    }
+
+    /// Writes a place of the current frame (copying the frame's locals or
+    /// the globals first if they are shared).
+    pub fn store(&mut self, place: Place, v: A::Value) {
+        match place {
+            Place::Local(i) => Arc::make_mut(&mut self.frame.locals)[i as usize] = v,
+            Place::Global(g) => Arc::make_mut(&mut self.globals)[g as usize] = v,
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! Regression tests for problems found while fuzzing the front end
 //! (`fuzz/`, target `parse`, which parses, checks and lowers any input).
 
-use wiser_semantics::{compile, concrete, Input};
-use wiser_syntax::MAX_NESTING;
+use wiser_imp::compile;
+use wiser_semantics::{concrete, Input};
+use wiser_imp::MAX_NESTING;
 
 /// Runs `f` on a thread with a 2 MiB stack, the size of test threads and
 /// a common default for spawned threads.

@@ -1,0 +1,66 @@
+//! How branches are decided: the second half of what a domain provides.
+//!
+//! [`crate::Machine::step`] asks a [`Policy`] at every decision point —
+//! a branch, an assertion, an assumption, a runtime check — which sides
+//! are possible, naming the [`Site`]. The policy alone knows what a path
+//! is (nothing for the concrete interpreter, a path condition for
+//! symbolic execution, a guard for bounded model checking), so new engines
+//! are new policies and drivers, never a change to `step`:
+//! * the concrete policy takes the side the value says;
+//! * symbolic execution takes every side a solver finds feasible;
+//! * bounded model checking takes both sides without asking, under guards;
+//! * concolic execution takes the side a given input takes and records
+//!   the other.
+
+use crate::algebra::Algebra;
+use wiser_ir::Site;
+
+/// The sides of a decision that a policy lets a path take, each with the
+/// path information that goes with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fork<P> {
+    /// The path on which the condition holds, if it may.
+    pub then: Option<P>,
+    /// The path on which it does not hold, if it may.
+    pub otherwise: Option<P>,
+}
+
+impl<P> Fork<P> {
+    /// Only the side `holds` is taken, with path `path`.
+    pub fn one(holds: bool, path: P) -> Fork<P> {
+        if holds {
+            Fork {
+                then: Some(path),
+                otherwise: None,
+            }
+        } else {
+            Fork {
+                then: None,
+                otherwise: Some(path),
+            }
+        }
+    }
+}
+
+/// A branch policy over the values of algebra `A`.
+pub trait Policy<A: Algebra> {
+    /// What a policy keeps per path (a path condition, a guard, nothing).
+    type Path: Clone;
+
+    /// The sides a path at `path` may take at decision `site`, where the
+    /// condition is `cond`.
+    fn branch(&mut self, path: &Self::Path, site: Site, cond: &A::Value) -> Fork<Self::Path>;
+
+    /// The path on which `cond` holds, if it may: the `then` side alone,
+    /// for `assume`, which drops the other side.
+    fn assume(&mut self, path: &Self::Path, site: Site, cond: &A::Value) -> Option<Self::Path> {
+        self.branch(path, site, cond).then
+    }
+
+    /// Should states keep an ordered trail of their decisions? (Symbolic
+    /// policies do; the concrete interpreter does only when asked, since
+    /// recording costs an allocation per decision.)
+    fn records_trail(&self) -> bool {
+        false
+    }
+}
