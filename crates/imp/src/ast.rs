@@ -1,9 +1,13 @@
 //! The syntax tree. Every node carries the [`Span`] of the source text it
 //! came from, so that every later error can say where it happened.
+//!
+//! Operators and integer types are `wiser-num`'s ([`BinOp`], [`UnOp`],
+//! [`CmpOp`], [`IntTy`]), re-exported here, so that the tree, the typing
+//! rules and the IR name them the same way.
 
 use crate::Span;
 use std::sync::Arc;
-use wiser_num::Int;
+pub use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
 
 /// A name as written in the source, with its location.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,37 +18,24 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// Binary arithmetic operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ArithOp {
-    /// `+`
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
-    /// `/`, truncating toward zero.
-    Div,
-    /// `%`, with the sign of the dividend.
-    Rem,
+/// How tightly a binary operator binds, loosest first: 1 `|`, 2 `^`,
+/// 3 `&`, 4 `<< >>`, 5 `+ -`, 6 `* / %`. All are left-associative.
+/// Unary operators bind at [`UNARY_PRECEDENCE`], atoms (names, literals,
+/// subscripts, casts, parentheses) tighter still.
+pub fn precedence(op: BinOp) -> u8 {
+    match op {
+        BinOp::BitOr => 1,
+        BinOp::BitXor => 2,
+        BinOp::BitAnd => 3,
+        BinOp::Shl | BinOp::Shr => 4,
+        BinOp::Add | BinOp::Sub => 5,
+        BinOp::Mul | BinOp::Div | BinOp::Rem => 6,
+    }
 }
 
-/// Comparison operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
+/// The binding strength of unary `-` and `~` (and of negative literals),
+/// above every binary operator.
+pub const UNARY_PRECEDENCE: u8 = 7;
 
 /// An arithmetic expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,9 +58,13 @@ pub enum Expr {
         /// The whole expression.
         span: Span,
     },
-    /// Unary minus.
-    Neg {
-        /// The negated expression.
+    /// `-e` or `~e`. (A minus directly before a literal is part of the
+    /// literal: `-5` is [`Expr::Num`].) The operator is the first
+    /// character of `span`.
+    Unary {
+        /// The operator.
+        op: UnOp,
+        /// The operand.
         operand: Box<Expr>,
         /// The whole expression.
         span: Span,
@@ -77,15 +72,25 @@ pub enum Expr {
     /// A binary operation.
     Binary {
         /// The operator.
-        op: ArithOp,
+        op: BinOp,
         /// Left operand.
         lhs: Box<Expr>,
         /// Right operand.
         rhs: Box<Expr>,
-        /// The whole expression; for `/` and `%` errors point at `op_span`.
+        /// The whole expression; runtime errors of the operation point at
+        /// `op_span`.
         span: Span,
         /// The operator token.
         op_span: Span,
+    },
+    /// A conversion `T(e)` to another integer type (wrapping, as C's).
+    Cast {
+        /// The type converted to.
+        ty: IntTy,
+        /// The converted expression.
+        operand: Box<Expr>,
+        /// The whole expression, from the type name to the `)`.
+        span: Span,
     },
 }
 
@@ -135,6 +140,15 @@ pub enum Cond {
         /// The whole condition.
         span: Span,
     },
+}
+
+/// How a declaration initialises its variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Init {
+    /// `= e`
+    Value(Expr),
+    /// `= *`: a fresh input value, as `x = *`.
+    Havoc,
 }
 
 /// A statement.
@@ -227,6 +241,28 @@ pub enum Stmt {
         /// The whole statement.
         span: Span,
     },
+    /// `var x: T`, `var x: T = e` or `var x: T = *` (also written
+    /// `x: T = e` and `x: T = *`): gives `x` the type `T` in its whole
+    /// routine, and assigns it if there is an initialiser.
+    Decl {
+        /// The declared variable.
+        target: Ident,
+        /// Its type.
+        ty: IntTy,
+        /// Its initialiser, if any.
+        init: Option<Init>,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `var a: T[]`: the elements of the (global) array `a` have type `T`.
+    ArrayDecl {
+        /// The declared array.
+        array: Ident,
+        /// The type of its elements.
+        elem: IntTy,
+        /// The whole statement.
+        span: Span,
+    },
 }
 
 /// `macro name(p1, ..., pk) begin s end`: expanded by substitution.
@@ -242,13 +278,25 @@ pub struct MacroDef {
     pub span: Span,
 }
 
-/// `proc name(p1, ..., pk) begin s end`: a procedure with call by value.
+/// A parameter of a procedure, `p` or `p: T`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// Its name.
+    pub name: Ident,
+    /// Its type (`int` when not written).
+    pub ty: IntTy,
+}
+
+/// `proc name(p1: T1, ..., pk: Tk) : T begin s end`: a procedure with call
+/// by value. Omitted types are `int`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProcDef {
     /// The procedure's name.
     pub name: Ident,
     /// Its parameters.
-    pub params: Vec<Ident>,
+    pub params: Vec<Param>,
+    /// The type of the value it returns.
+    pub ret: IntTy,
     /// Its body.
     pub body: Stmt,
     /// The whole definition.
@@ -272,8 +320,9 @@ impl Expr {
         match self {
             Expr::Num { span, .. }
             | Expr::Index { span, .. }
-            | Expr::Neg { span, .. }
-            | Expr::Binary { span, .. } => *span,
+            | Expr::Unary { span, .. }
+            | Expr::Binary { span, .. }
+            | Expr::Cast { span, .. } => *span,
             Expr::Var(id) => id.span,
         }
     }
@@ -306,7 +355,9 @@ impl Stmt {
             | Stmt::Assert { span, .. }
             | Stmt::Assume { span, .. }
             | Stmt::Call { span, .. }
-            | Stmt::Return { span, .. } => *span,
+            | Stmt::Return { span, .. }
+            | Stmt::Decl { span, .. }
+            | Stmt::ArrayDecl { span, .. } => *span,
             Stmt::Seq(items) => match (items.first(), items.last()) {
                 (Some(a), Some(b)) => a.span().to(b.span()),
                 _ => Span::default(),

@@ -3,7 +3,7 @@
 //! The whole file is tokenised up front: the parser then works on a slice
 //! and can look ahead freely, and identical names share one `Arc<str>`.
 
-use crate::{Diagnostic, Span};
+use crate::{Diagnostic, FileId, Span};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -42,11 +42,18 @@ pub(crate) enum Tok {
     Star,
     Slash,
     Percent,
+    Tilde,
+    Amp,
+    Pipe,
+    Caret,
+    Shl,
+    Shr,
     LParen,
     RParen,
     LBracket,
     RBracket,
     Comma,
+    Colon,
     Semi,
     Assign,
     EqEq,
@@ -118,11 +125,18 @@ impl Tok {
             Tok::Star => "*",
             Tok::Slash => "/",
             Tok::Percent => "%",
+            Tok::Tilde => "~",
+            Tok::Amp => "&",
+            Tok::Pipe => "|",
+            Tok::Caret => "^",
+            Tok::Shl => "<<",
+            Tok::Shr => ">>",
             Tok::LParen => "(",
             Tok::RParen => ")",
             Tok::LBracket => "[",
             Tok::RBracket => "]",
             Tok::Comma => ",",
+            Tok::Colon => ":",
             Tok::Semi => ";",
             Tok::Assign => "=",
             Tok::EqEq => "==",
@@ -155,7 +169,23 @@ pub(crate) struct Token {
 }
 
 /// Splits `src` into tokens, ending with [`Tok::Eof`].
-pub(crate) fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
+pub(crate) fn lex(file: FileId, src: &str) -> Result<Vec<Token>, Diagnostic> {
+    lex_file0(src)
+        .map_err(|d| in_file(file, d))
+        .map(|mut toks| {
+            for t in &mut toks {
+                t.span.file = file;
+            }
+            toks
+        })
+}
+
+fn in_file(file: FileId, mut d: Diagnostic) -> Diagnostic {
+    d.span.file = file;
+    d
+}
+
+fn lex_file0(src: &str) -> Result<Vec<Token>, Diagnostic> {
     // Spans are u32 byte offsets; the end-of-input token sits at `len`.
     if src.len() >= u32::MAX as usize {
         return Err(Diagnostic::new(
@@ -213,6 +243,12 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
         } else {
             let next = bytes.get(i + 1).copied();
             let (tok, len) = match (b, next) {
+                // Other languages' spellings get an error with advice.
+                (b':', Some(b'=')) | (b'&', Some(b'&')) | (b'|', Some(b'|')) => {
+                    return Err(unexpected_char(src, start))
+                }
+                (b'<', Some(b'<')) => (Tok::Shl, 2),
+                (b'>', Some(b'>')) => (Tok::Shr, 2),
                 (b'=', Some(b'=')) => (Tok::EqEq, 2),
                 (b'!', Some(b'=')) => (Tok::Ne, 2),
                 (b'<', Some(b'=')) => (Tok::Le, 2),
@@ -225,6 +261,11 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
                 (b'*', _) => (Tok::Star, 1),
                 (b'/', _) => (Tok::Slash, 1),
                 (b'%', _) => (Tok::Percent, 1),
+                (b'~', _) => (Tok::Tilde, 1),
+                (b'&', _) => (Tok::Amp, 1),
+                (b'|', _) => (Tok::Pipe, 1),
+                (b'^', _) => (Tok::Caret, 1),
+                (b':', _) => (Tok::Colon, 1),
                 (b'(', _) => (Tok::LParen, 1),
                 (b')', _) => (Tok::RParen, 1),
                 (b'[', _) => (Tok::LBracket, 1),
@@ -273,8 +314,6 @@ fn unexpected_char(src: &str, at: usize) -> Diagnostic {
     );
     let help = match c {
         '!' => "use `not`",
-        '&' => "use `and`",
-        '|' => "use `or`",
         '{' | '}' => {
             "blocks are written `if ... then ... else ... fi`, `while ... do ... od` and \
              `begin ... end`"
@@ -289,7 +328,11 @@ mod tests {
     use super::*;
 
     fn kinds(src: &str) -> Vec<Tok> {
-        lex(src).unwrap().into_iter().map(|t| t.tok).collect()
+        lex(FileId(0), src)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.tok)
+            .collect()
     }
 
     #[test]
@@ -318,6 +361,33 @@ mod tests {
     }
 
     #[test]
+    fn shifts_and_bitwise_operators() {
+        assert_eq!(
+            kinds("a<<b>>c<=d&e|f^~g:"),
+            vec![
+                Tok::Ident("a".into()),
+                Tok::Shl,
+                Tok::Ident("b".into()),
+                Tok::Shr,
+                Tok::Ident("c".into()),
+                Tok::Le,
+                Tok::Ident("d".into()),
+                Tok::Amp,
+                Tok::Ident("e".into()),
+                Tok::Pipe,
+                Tok::Ident("f".into()),
+                Tok::Caret,
+                Tok::Tilde,
+                Tok::Ident("g".into()),
+                Tok::Colon,
+                Tok::Eof,
+            ]
+        );
+        let err = lex(FileId(0), "x = a || b").unwrap_err();
+        assert_eq!(err.help.as_deref(), Some("use `or`"));
+    }
+
+    #[test]
     fn comments_and_keywords() {
         assert_eq!(
             kinds("skip # while do od\n_x1 iff"),
@@ -332,13 +402,13 @@ mod tests {
 
     #[test]
     fn unexpected_characters_point_at_themselves() {
-        let err = lex("x = 1 @ 2").unwrap_err();
+        let err = lex(FileId(0), "x = 1 @ 2").unwrap_err();
         assert_eq!(err.message, "unexpected character '@'");
         assert_eq!(err.span, Span::new(6, 7));
-        let err = lex("x := 1").unwrap_err();
+        let err = lex(FileId(0), "x := 1").unwrap_err();
         assert_eq!(err.span, Span::new(2, 4));
         assert_eq!(err.help.as_deref(), Some("assignment is written `=`"));
-        let err = lex("é").unwrap_err();
+        let err = lex(FileId(0), "é").unwrap_err();
         assert_eq!(err.span, Span::new(0, 2));
     }
 }

@@ -1,33 +1,85 @@
-//! The front end of `wiser`: source text to a checked syntax tree.
+//! The IMP front end of `wiser`: source text to a checked, typed syntax
+//! tree, and that tree to the IR ([`wiser_ir::Ir`]).
 //!
 //! * [`parse_program`] turns IMP source (the WiSE/PyWiSE dialect plus
-//!   `wiser`'s additions) into an [`ast::Program`];
+//!   `wiser`'s additions, machine integers among them) into an
+//!   [`ast::Program`];
 //! * [`check()`] expands macros and enforces the static rules (procedures,
 //!   arrays versus scalars, definite assignment of locals, `return` only in
-//!   procedures), giving a [`CheckedProgram`];
-//! * every failure is a [`Diagnostic`] with a [`Span`] that
-//!   [`SourceMap`] turns into a line and column.
+//!   procedures, the types of machine integers), giving a
+//!   [`CheckedProgram`];
+//! * [`lower()`] builds the IR of a checked program; [`compile`] and
+//!   [`compile_files`] do all of it;
+//! * every failure is a [`Diagnostic`] with a [`Span`] that [`Sources`]
+//!   (or a [`SourceMap`]) turns into a line and column.
 //!
 //! This crate knows nothing of semantics or solvers.
 //!
 //! ```
 //! let src = "x = 1; if x > 0 then skip else fail fi";
-//! let program = wiser_syntax::parse_program(src).unwrap();
-//! let checked = wiser_syntax::check(program).unwrap();
+//! let program = wiser_imp::parse_program(src).unwrap();
+//! let checked = wiser_imp::check(program).unwrap();
 //! assert!(checked.main_inputs.is_empty());
+//! let ir = wiser_imp::compile("n: u8 = *; s: u8 = n + 1; assert s > n").unwrap();
+//! assert_eq!(ir.main.slots.len(), 2);
 //! ```
 #![warn(missing_docs)]
 
 pub mod ast;
 mod check;
-mod diagnostic;
 mod lexer;
+mod lower;
 mod parser;
 mod print;
+mod typer;
+mod types;
+mod walk;
 
 pub use check::{check, CheckedProgram};
-pub use diagnostic::{Diagnostic, LineCol, SourceMap, Span};
-pub use parser::{parse_cond, parse_program, MAX_NESTING};
+pub use lower::lower;
+pub use parser::{parse_cond, parse_cond_in, parse_program, parse_program_in, MAX_NESTING};
+pub use wiser_ir::source::{Diagnostic, FileId, LineCol, SourceMap, Sources, Span};
+
+use ast::Stmt;
+
+/// Parses, checks and lowers a program (text 0 of its spans).
+///
+/// ```
+/// let ir = wiser_imp::compile("x = *; assert 10 / x > 0").unwrap();
+/// assert_eq!(ir.inputs.len(), 0);
+/// ```
+pub fn compile(src: &str) -> Result<wiser_ir::Ir, Diagnostic> {
+    lower(&check(parse_program(src)?)?)
+}
+
+/// Parses, checks and lowers text `program` of `sources`. With `assume`,
+/// that text (the command line's `--assume` condition) is a condition on
+/// the main program's variables, checked as `assume COND` at the start of
+/// main. Every diagnostic's span names the text it is in, so
+/// `sources.render(&d)` shows the right one.
+///
+/// `sources` must hold at least one text: [`Sources::get`] has nothing to
+/// give otherwise.
+pub fn compile_files(
+    sources: &Sources,
+    program: FileId,
+    assume: Option<FileId>,
+) -> Result<wiser_ir::Ir, Diagnostic> {
+    let mut ast = parse_program_in(program, sources.get(program).text())?;
+    if let Some(file) = assume {
+        let cond = parse_cond_in(file, sources.get(file).text())?;
+        let span = cond.span();
+        let assume = Stmt::Assume { cond, span };
+        ast.main = match ast.main {
+            Stmt::Seq(mut items) => {
+                items.insert(0, assume);
+                Stmt::Seq(items)
+            }
+            other => Stmt::Seq(vec![assume, other]),
+        };
+    }
+    lower(&check(ast)?)
+}
 
 /// Stack size for [`with_deep_stack`]: room for recursion over trees of
 /// height [`MAX_NESTING`] even in unoptimised builds, whose frames are

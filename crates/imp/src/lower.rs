@@ -1,150 +1,245 @@
-//! Lowering of a checked syntax tree to [`Ir`].
+//! Lowering of a checked program to the IR, through [`wiser_ir::Builder`].
 //!
-//! Statements are lowered back to front, each given the instruction that
-//! follows it, so sequencing, `skip` and the ends of branches need no
-//! instruction of their own. The static checks of `wiser_syntax::check`
-//! guarantee that every name resolves, so lowering cannot fail.
+//! Statements are emitted front to back. `if` is a branch to two labels
+//! whose code meets at a third; `while` is a test label, a branch to the
+//! body or the exit, the body, and a jump back; jumps cost no step, so
+//! sequencing, `skip` and the ends of branches need no instruction of
+//! their own. Short-circuit `and`/`or` stay boolean operators
+//! ([`Expr::and`], [`Expr::or`]) rather than branches: the IR puts the
+//! right operand's checks under a guard, so `b != 0 and a / b > 1` cannot
+//! divide by zero. Every check comes from [`Expr`]'s combinators, at the
+//! operator's span; each instruction has its statement's span.
+//!
+//! Expressions are typed by [`crate::typer`], the rules [`crate::check()`]
+//! already enforced, so a type error here would be a bug; so is any error
+//! the builder reports, which becomes an internal-error [`Diagnostic`].
 
-use crate::ir::{Code, DivCheck, Instr, Ir, Located, Op, Pc, Routine};
+use crate::ast::{Cond, Init, IntTy, ProcDef, Stmt};
+use crate::typer::{Scope, TExpr, TKind, Target};
+use crate::{CheckedProgram, Diagnostic, Span};
 use std::collections::HashMap;
 use std::sync::Arc;
-use wiser_num::Int;
-use wiser_syntax::ast::{ArithOp, Cond, Expr, Stmt};
-use wiser_syntax::{CheckedProgram, Span};
+use wiser_ir::{ArrayId, ArrayTy, Builder, Expr, Ir, Place, ProcId, RoutineBuilder, ScalarTy};
 
-/// Lowers a checked program.
+type R<T> = Result<T, Diagnostic>;
+
+/// Lowers a checked program to the IR.
 ///
 /// Lowering recurses over the syntax tree, so like the parser and
-/// `check` it runs on a thread with a large stack
-/// ([`wiser_syntax::with_deep_stack`]): statements nested up to
-/// [`wiser_syntax::MAX_NESTING`] levels must not overflow the caller's
-/// stack, whatever its size.
-pub fn lower(program: &CheckedProgram) -> Ir {
-    wiser_syntax::with_deep_stack(|| lower_program(program))
+/// [`crate::check()`] it runs on a thread with a large stack
+/// ([`crate::with_deep_stack`]): trees up to [`crate::MAX_NESTING`] high
+/// must not overflow the caller's stack, whatever its size.
+pub fn lower(program: &CheckedProgram) -> Result<Ir, Diagnostic> {
+    crate::with_deep_stack(|| lower_program(program))
 }
 
-fn lower_program(program: &CheckedProgram) -> Ir {
-    let arrays: HashMap<Arc<str>, u32> = program
+/// An error that is a bug of this crate, not of the program.
+fn internal(at: Span, what: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::new(at, format!("internal error: {what}"))
+        .with_help("this is a bug in wiser, not in the program; please report it")
+}
+
+/// The span of the main program: with an `--assume` condition inserted in
+/// front, only the statements of the program's own text.
+fn main_span(main: &Stmt) -> Span {
+    match main {
+        Stmt::Seq(items) => {
+            let Some(last) = items.last() else {
+                return Span::default();
+            };
+            let file = last.span().file;
+            let first = items.iter().find(|s| s.span().file == file).unwrap_or(last);
+            first.span().to(last.span())
+        }
+        s => s.span(),
+    }
+}
+
+fn int(ty: IntTy) -> ScalarTy {
+    ScalarTy::Int(ty)
+}
+
+fn lower_program(program: &CheckedProgram) -> R<Ir> {
+    let at = main_span(&program.main);
+    let mut b = Builder::new();
+    let mut arrays = HashMap::new();
+    for (name, &elem) in program.arrays.iter().zip(&program.array_types) {
+        let ty = ArrayTy {
+            index: IntTy::INT,
+            elem: int(elem),
+        };
+        arrays.insert(name.clone(), (b.array(name.clone(), ty, None), ty));
+    }
+    let elems: HashMap<Arc<str>, IntTy> = program
         .arrays
         .iter()
-        .enumerate()
-        .map(|(i, a)| (a.clone(), i as u32))
+        .cloned()
+        .zip(program.array_types.iter().copied())
         .collect();
-    let proc_index: HashMap<Arc<str>, u32> = program
-        .procs
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.name.name.clone(), i as u32))
-        .collect();
-    let mut code = Vec::new();
-
-    let main_slots = program.main_vars.clone();
-    let main = {
-        let mut lw = Lowerer::new(&mut code, &main_slots, &arrays, &proc_index);
-        let halt = lw.emit(Instr::Halt, program.main.span(), Vec::new());
-        let entry = lw.stmt(&program.main, halt);
-        Routine {
-            name: "main".into(),
-            entry,
-            params: 0,
-            slots: main_slots.clone(),
-        }
-    };
-    let procs = program
-        .procs
-        .iter()
-        .zip(&program.proc_locals)
-        .map(|(p, slots)| {
-            let mut lw = Lowerer::new(&mut code, slots, &arrays, &proc_index);
-            let end = Span::new(p.span.hi.saturating_sub(3), p.span.hi);
-            let fall_off = Instr::Return {
-                value: Box::new([Op::Const(Int::ZERO)]),
-            };
-            let ret = lw.emit(fall_off, end, Vec::new());
-            let entry = lw.stmt(&p.body, ret);
-            Routine {
-                name: p.name.name.clone(),
-                entry,
-                params: p.params.len() as u32,
-                slots: slots.clone(),
-            }
-        })
-        .collect();
-    let slot_of: HashMap<&Arc<str>, u32> = main_slots
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n, i as u32))
-        .collect();
-    let inputs = program
-        .main_inputs
-        .iter()
-        .map(|n| (slot_of[n], n.clone()))
-        .collect();
-    Ir {
-        code,
-        main,
-        procs,
-        inputs,
-        arrays: program.arrays.clone(),
-    }
-}
-
-struct Lowerer<'a> {
-    code: &'a mut Vec<Located>,
-    slots: HashMap<&'a str, u32>,
-    arrays: &'a HashMap<Arc<str>, u32>,
-    procs: &'a HashMap<Arc<str>, u32>,
-}
-
-impl<'a> Lowerer<'a> {
-    fn new(
-        code: &'a mut Vec<Located>,
-        slots: &'a [Arc<str>],
-        arrays: &'a HashMap<Arc<str>, u32>,
-        procs: &'a HashMap<Arc<str>, u32>,
-    ) -> Self {
-        let slots = slots
+    // Every procedure is declared before any body is lowered, so that
+    // calls (recursive ones included) can name it.
+    let mut procs = HashMap::new();
+    let mut ids = Vec::with_capacity(program.procs.len());
+    for p in &program.procs {
+        let params = p
+            .params
             .iter()
-            .enumerate()
-            .map(|(i, n)| (&**n, i as u32))
+            .map(|q| (q.name.name.clone(), int(q.ty)))
             .collect();
+        let id = b.declare_proc(p.name.name.clone(), params, Some(int(p.ret)), p.span);
+        procs.entry(p.name.name.clone()).or_insert((id, p));
+        ids.push(id);
+    }
+    let cx = Cx {
+        arrays: &arrays,
+        elems: &elems,
+        procs: &procs,
+    };
+
+    let vars = table(&program.main_vars, &program.main_types);
+    let mut rb = b.begin_main(at);
+    let mut places = HashMap::new();
+    for name in &program.main_vars {
+        let place = rb.local(name.clone(), int(type_of(&vars, name)));
+        places.insert(name.clone(), place);
+    }
+    for name in &program.main_inputs {
+        let place = places
+            .get(name)
+            .ok_or_else(|| internal(at, format!("input `{name}` is not a variable of main")))?;
+        rb.input(*place);
+    }
+    let mut lw = Lowerer::new(&cx, rb, &vars, places, None, at);
+    lw.stmt(&program.main)?;
+    lw.rb.finish();
+
+    for (i, p) in program.procs.iter().enumerate() {
+        let (Some(locals), Some(types), Some(&id)) = (
+            program.proc_locals.get(i),
+            program.proc_types.get(i),
+            ids.get(i),
+        ) else {
+            return Err(internal(p.span, "a procedure without locals"));
+        };
+        let vars = table(locals, types);
+        let mut rb = b.begin_proc(id);
+        let mut places = HashMap::new();
+        for (k, name) in locals.iter().enumerate() {
+            let place = match p.params.get(k) {
+                Some(_) => rb.param(k as u32),
+                None => rb.local(name.clone(), int(type_of(&vars, name))),
+            };
+            places.insert(name.clone(), place);
+        }
+        let mut lw = Lowerer::new(&cx, rb, &vars, places, Some(p.ret), p.span);
+        lw.stmt(&p.body)?;
+        lw.rb.finish();
+    }
+    b.finish().map_err(|e| match e {
+        wiser_ir::IrError::TooLarge { span, message } => Diagnostic::new(span, message)
+            .with_help("split the statement, or expand fewer macros into it"),
+        wiser_ir::IrError::IllFormed(why) => internal(at, why),
+    })
+}
+
+fn type_of(vars: &HashMap<Arc<str>, IntTy>, name: &str) -> IntTy {
+    vars.get(name).copied().unwrap_or(IntTy::INT)
+}
+
+fn table(names: &[Arc<str>], types: &[IntTy]) -> HashMap<Arc<str>, IntTy> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), types.get(i).copied().unwrap_or(IntTy::INT)))
+        .collect()
+}
+
+/// What every routine's lowering shares.
+struct Cx<'a> {
+    arrays: &'a HashMap<Arc<str>, (ArrayId, ArrayTy)>,
+    elems: &'a HashMap<Arc<str>, IntTy>,
+    procs: &'a HashMap<Arc<str>, (ProcId, &'a ProcDef)>,
+}
+
+/// Lowers one routine.
+struct Lowerer<'a, 'b> {
+    cx: &'a Cx<'a>,
+    rb: RoutineBuilder<'b>,
+    scope: Scope<'a>,
+    places: HashMap<Arc<str>, Place>,
+    /// The result type; `None` in main.
+    ret: Option<IntTy>,
+    /// The routine, for internal errors.
+    at: Span,
+}
+
+impl<'a, 'b> Lowerer<'a, 'b> {
+    fn new(
+        cx: &'a Cx<'a>,
+        rb: RoutineBuilder<'b>,
+        vars: &'a HashMap<Arc<str>, IntTy>,
+        places: HashMap<Arc<str>, Place>,
+        ret: Option<IntTy>,
+        at: Span,
+    ) -> Self {
         Lowerer {
-            code,
-            slots,
-            arrays,
-            procs,
+            cx,
+            rb,
+            scope: Scope {
+                vars,
+                arrays: cx.elems,
+            },
+            places,
+            ret,
+            at,
         }
     }
 
-    fn emit(&mut self, instr: Instr, span: Span, checks: Vec<DivCheck>) -> Pc {
-        self.code.push(Located {
-            instr,
-            span,
-            checks: checks.into_boxed_slice(),
-        });
-        (self.code.len() - 1) as Pc
+    fn place(&self, name: &str) -> R<Place> {
+        self.places
+            .get(name)
+            .copied()
+            .ok_or_else(|| internal(self.at, format!("`{name}` has no slot")))
     }
 
-    fn slot(&self, name: &str) -> u32 {
-        self.slots[name]
+    fn array(&self, name: &str) -> R<(ArrayId, ArrayTy)> {
+        self.cx
+            .arrays
+            .get(name)
+            .copied()
+            .ok_or_else(|| internal(self.at, format!("array `{name}` is not declared")))
     }
 
-    /// Lowers `stmt` so that it continues at `next`; returns its entry.
-    fn stmt(&mut self, stmt: &Stmt, next: Pc) -> Pc {
-        let mut checks = Vec::new();
-        let span = stmt.span();
-        match stmt {
-            Stmt::Skip(_) => next,
-            Stmt::Seq(items) => items.iter().rev().fold(next, |n, s| self.stmt(s, n)),
-            Stmt::Fail(_) => self.emit(Instr::Fail, span, checks),
-            Stmt::Assign { target, value, .. } => {
-                let value = self.expr(value, None, &mut checks);
-                let dst = self.slot(&target.name);
-                self.emit(Instr::Assign { dst, value, next }, span, checks)
+    /// Lowers `s`, which continues with whatever is emitted next.
+    fn stmt(&mut self, s: &'a Stmt) -> R<()> {
+        // Statements after `fail` or `return` cannot run: emit nothing.
+        if !self.rb.is_reachable() {
+            return Ok(());
+        }
+        let span = s.span();
+        match s {
+            Stmt::Skip(_) | Stmt::ArrayDecl { .. } | Stmt::Decl { init: None, .. } => {}
+            Stmt::Fail(_) => self.rb.fail(span),
+            Stmt::Assign { target, value, .. }
+            | Stmt::Decl {
+                target,
+                init: Some(Init::Value(value)),
+                ..
+            } => {
+                let ty = self.scope.var(&target.name);
+                let value = self.scope.value(value, ty, Target::Assign)?;
+                let value = self.expr(value)?;
+                let dst = self.place(&target.name)?;
+                self.rb.assign(dst, value, span);
             }
-            Stmt::Havoc { target, .. } => {
-                let dst = self.slot(&target.name);
-                self.emit(Instr::Havoc { dst, next }, span, checks)
+            Stmt::Havoc { target, .. }
+            | Stmt::Decl {
+                target,
+                init: Some(Init::Havoc),
+                ..
+            } => {
+                let dst = self.place(&target.name)?;
+                self.rb.havoc(dst, span);
             }
             Stmt::ArrayAssign {
                 array,
@@ -152,16 +247,18 @@ impl<'a> Lowerer<'a> {
                 value,
                 ..
             } => {
-                let index = self.expr(index, None, &mut checks);
-                let value = self.expr(value, None, &mut checks);
-                let array = self.arrays[&array.name];
-                let instr = Instr::Store {
-                    array,
-                    index,
-                    value,
-                    next,
-                };
-                self.emit(instr, span, checks)
+                let (id, _) = self.array(&array.name)?;
+                let index = self.scope.index(index)?;
+                let index = self.expr(index)?;
+                let elem = self.scope.elem(&array.name);
+                let value = self.scope.value(value, elem, Target::Store)?;
+                let value = self.expr(value)?;
+                self.rb.store(id, index, value, span);
+            }
+            Stmt::Seq(items) => {
+                for item in items {
+                    self.stmt(item)?;
+                }
             }
             Stmt::If {
                 cond,
@@ -169,165 +266,126 @@ impl<'a> Lowerer<'a> {
                 else_branch,
                 ..
             } => {
-                let then_to = self.stmt(then_branch, next);
-                let else_to = self.stmt(else_branch, next);
-                let cond = self.cond(cond, None, &mut checks);
-                let instr = Instr::Branch {
-                    cond,
-                    then_to,
-                    else_to,
-                };
-                self.emit(instr, span, checks)
+                let cond = self.cond(cond)?;
+                let (then_to, else_to, end) = (self.rb.label(), self.rb.label(), self.rb.label());
+                self.rb.branch(cond, then_to, else_to, span);
+                self.rb.bind(then_to);
+                self.stmt(then_branch)?;
+                let then_falls_through = self.rb.is_reachable();
+                self.rb.jump(end);
+                self.rb.bind(else_to);
+                self.stmt(else_branch)?;
+                // When both branches end in `fail` or `return`, nothing
+                // follows the `if`: leaving `end` unbound keeps `finish`
+                // from adding an unreachable `halt` or `return 0`.
+                if then_falls_through || self.rb.is_reachable() {
+                    self.rb.bind(end);
+                }
             }
             Stmt::While { cond, body, .. } => {
-                // The loop test is emitted first so the body can jump back to it.
-                let placeholder = Instr::Branch {
-                    cond: Box::new([]),
-                    then_to: next,
-                    else_to: next,
-                };
-                let test = self.emit(placeholder, span, Vec::new());
-                let body_entry = self.stmt(body, test);
-                let cond = self.cond(cond, None, &mut checks);
-                self.code[test as usize] = Located {
-                    instr: Instr::Branch {
-                        cond,
-                        then_to: body_entry,
-                        else_to: next,
-                    },
-                    span,
-                    checks: checks.into_boxed_slice(),
-                };
-                test
+                let (test, enter, exit) = (self.rb.label(), self.rb.label(), self.rb.label());
+                self.rb.bind(test);
+                let cond = self.cond(cond)?;
+                self.rb.branch(cond, enter, exit, span);
+                self.rb.bind(enter);
+                self.stmt(body)?;
+                self.rb.jump(test);
+                self.rb.bind(exit);
             }
             Stmt::Assert { cond, .. } => {
-                let cond = self.cond(cond, None, &mut checks);
-                self.emit(Instr::Assert { cond, next }, span, checks)
+                let cond = self.cond(cond)?;
+                self.rb.assert(cond, span);
             }
             Stmt::Assume { cond, .. } => {
-                let cond = self.cond(cond, None, &mut checks);
-                self.emit(Instr::Assume { cond, next }, span, checks)
+                let cond = self.cond(cond)?;
+                self.rb.assume(cond, span);
             }
             Stmt::Call {
                 target,
                 callee,
                 args,
                 ..
-            } => {
-                let args = args
-                    .iter()
-                    .map(|a| self.expr(a, None, &mut checks))
-                    .collect();
-                let instr = Instr::Call {
-                    proc: self.procs[&callee.name],
-                    args,
-                    dst: target.as_ref().map(|t| self.slot(&t.name)),
-                    next,
-                };
-                self.emit(instr, span, checks)
-            }
+            } => self.call(target.as_ref().map(|t| &*t.name), &callee.name, args, span)?,
             Stmt::Return { value, .. } => {
-                let value = self.expr(value, None, &mut checks);
-                self.emit(Instr::Return { value }, span, checks)
+                let ret = self.ret.unwrap_or(IntTy::INT);
+                let value = self.scope.value(value, ret, Target::Return)?;
+                let value = self.expr(value)?;
+                self.rb.ret(Some(value), span);
             }
         }
+        Ok(())
     }
 
-    /// Compiles an integer expression; divisions it contains append their
-    /// checks (under `guard`) to `checks` in evaluation order.
-    fn expr(&self, e: &Expr, guard: Option<&Code>, checks: &mut Vec<DivCheck>) -> Code {
-        let mut out = Vec::new();
-        self.expr_into(e, guard, checks, &mut out);
-        out.into_boxed_slice()
-    }
-
-    fn expr_into(
-        &self,
-        e: &Expr,
-        guard: Option<&Code>,
-        checks: &mut Vec<DivCheck>,
-        out: &mut Vec<Op>,
-    ) {
-        match e {
-            Expr::Num { value, .. } => out.push(Op::Const(value.clone())),
-            Expr::Var(id) => out.push(Op::Load(self.slot(&id.name))),
-            Expr::Index { array, index, .. } => {
-                self.expr_into(index, guard, checks, out);
-                out.push(Op::Select(self.arrays[&array.name]));
-            }
-            Expr::Neg { operand, .. } => {
-                // Fold negative literals so `-5` is one constant.
-                if let Expr::Num { value, .. } = &**operand {
-                    out.push(Op::Const(value.neg()));
-                } else {
-                    self.expr_into(operand, guard, checks, out);
-                    out.push(Op::Neg);
-                }
-            }
-            Expr::Binary {
-                op,
-                lhs,
-                rhs,
-                op_span,
-                ..
-            } => {
-                self.expr_into(lhs, guard, checks, out);
-                let start = out.len();
-                self.expr_into(rhs, guard, checks, out);
-                if matches!(op, ArithOp::Div | ArithOp::Rem) {
-                    checks.push(DivCheck {
-                        guard: guard.cloned(),
-                        divisor: out[start..].into(),
-                        span: *op_span,
-                    });
-                }
-                out.push(Op::Arith(*op));
-            }
+    /// `target = callee(args)` or `callee(args)`. A result of another type
+    /// than the target's (which converts losslessly) goes through a
+    /// temporary of the result's type.
+    fn call(
+        &mut self,
+        target: Option<&str>,
+        callee: &str,
+        args: &'a [crate::ast::Expr],
+        span: Span,
+    ) -> R<()> {
+        let &(id, def) = self
+            .cx
+            .procs
+            .get(callee)
+            .ok_or_else(|| internal(span, format!("unknown procedure `{callee}`")))?;
+        let mut values = Vec::with_capacity(args.len());
+        for (arg, param) in args.iter().zip(&def.params) {
+            let to = Target::Arg {
+                proc: callee,
+                param: &param.name.name,
+            };
+            let value = self.scope.value(arg, param.ty, to)?;
+            values.push(self.expr(value)?);
         }
-    }
-
-    fn cond(&self, c: &Cond, guard: Option<&Code>, checks: &mut Vec<DivCheck>) -> Code {
-        let mut out = Vec::new();
-        self.cond_into(c, guard, checks, &mut out);
-        out.into_boxed_slice()
-    }
-
-    fn cond_into(
-        &self,
-        c: &Cond,
-        guard: Option<&Code>,
-        checks: &mut Vec<DivCheck>,
-        out: &mut Vec<Op>,
-    ) {
-        match c {
-            Cond::Bool { value, .. } => out.push(Op::Bool(*value)),
-            Cond::Not { operand, .. } => {
-                self.cond_into(operand, guard, checks, out);
-                out.push(Op::Not);
-            }
-            Cond::And { lhs, rhs, .. } | Cond::Or { lhs, rhs, .. } => {
-                let is_and = matches!(c, Cond::And { .. });
-                let start = out.len();
-                self.cond_into(lhs, guard, checks, out);
-                // The right operand is evaluated only when the left one
-                // holds (`and`) or fails (`or`): that is its guard.
-                let mut inner: Vec<Op> = out[start..].to_vec();
-                if !is_and {
-                    inner.push(Op::Not);
-                }
-                if let Some(g) = guard {
-                    inner.extend(g.iter().cloned());
-                    inner.push(Op::And);
-                }
-                let inner: Code = inner.into_boxed_slice();
-                self.cond_into(rhs, Some(&inner), checks, out);
-                out.push(if is_and { Op::And } else { Op::Or });
-            }
-            Cond::Cmp { op, lhs, rhs, .. } => {
-                self.expr_into(lhs, guard, checks, out);
-                self.expr_into(rhs, guard, checks, out);
-                out.push(Op::Cmp(*op));
-            }
+        let Some(target) = target else {
+            self.rb.call(id, values, None, span);
+            return Ok(());
+        };
+        let dst = self.place(target)?;
+        let to = self.scope.var(target);
+        if to == def.ret {
+            self.rb.call(id, values, Some(dst), span);
+            return Ok(());
         }
+        self.scope.call_result(def.ret, target, callee, span)?;
+        let tmp = self.rb.temp(int(def.ret));
+        self.rb.call(id, values, Some(tmp), span);
+        let converted = self.rb.load(tmp).cast(to);
+        self.rb.assign(dst, converted, span);
+        Ok(())
+    }
+
+    fn cond(&self, c: &'a Cond) -> R<Expr> {
+        Ok(match c {
+            Cond::Bool { value, .. } => Expr::bool(*value),
+            Cond::Not { operand, .. } => Expr::not(self.cond(operand)?),
+            Cond::And { lhs, rhs, .. } => Expr::and(self.cond(lhs)?, self.cond(rhs)?),
+            Cond::Or { lhs, rhs, .. } => Expr::or(self.cond(lhs)?, self.cond(rhs)?),
+            Cond::Cmp { op, lhs, rhs, span } => {
+                let (a, b) = self.scope.cmp(op.symbol(), lhs, rhs, *span)?;
+                Expr::cmp(*op, self.expr(a)?, self.expr(b)?)
+            }
+        })
+    }
+
+    fn expr(&self, t: TExpr<'a>) -> R<Expr> {
+        let at = t.src.span();
+        let ty =
+            t.ty.ok_or_else(|| internal(at, "an expression was left without a type"))?;
+        let op_span = t.op_span();
+        Ok(match t.kind {
+            TKind::Lit(v) => Expr::int(ty, v),
+            TKind::Var(name) => self.rb.load(self.place(name)?),
+            TKind::Index(array, index) => {
+                let (id, aty) = self.array(array)?;
+                Expr::select(id, aty, self.expr(*index)?)
+            }
+            TKind::Unary(op, operand) => Expr::unary(op, self.expr(*operand)?, op_span),
+            TKind::Binary(op, a, b) => Expr::binary(op, self.expr(*a)?, self.expr(*b)?, op_span),
+            TKind::Convert(operand) => self.expr(*operand)?.cast(ty),
+        })
     }
 }

@@ -5,54 +5,42 @@
 //! `-5`). Parentheses appear only where precedence requires them; with the
 //! alternate flag (`{:#}`) every compound subexpression and subcondition is
 //! parenthesised, which shows exactly how a program was parsed.
+//!
+//! Declarations always print in their long form (`var x: u8 = 1`), and
+//! omitted types (`int`) stay omitted in signatures.
 
-use crate::ast::{ArithOp, CmpOp, Cond, Expr, Ident, Program, Stmt};
+use crate::ast::{precedence, Cond, Expr, Ident, Init, IntTy, Program, Stmt, UnOp};
+use crate::ast::{Param, UNARY_PRECEDENCE};
 use std::fmt::{self, Display, Formatter, Write};
+use std::sync::Arc;
 
-impl ArithOp {
-    /// The operator as written in source.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            ArithOp::Add => "+",
-            ArithOp::Sub => "-",
-            ArithOp::Mul => "*",
-            ArithOp::Div => "/",
-            ArithOp::Rem => "%",
-        }
-    }
+/// The precedence of atoms: names, literals, subscripts, casts.
+const ATOM: u8 = UNARY_PRECEDENCE + 1;
 
-    /// Binding strength: 1 for `+ -`, 2 for `* / %`.
-    fn precedence(self) -> u8 {
-        match self {
-            ArithOp::Add | ArithOp::Sub => 1,
-            ArithOp::Mul | ArithOp::Div | ArithOp::Rem => 2,
-        }
-    }
+/// How to print.
+struct Style<'a> {
+    /// Parenthesise every compound subexpression.
+    full: bool,
+    /// The procedures and macros of the program being printed: a cast to
+    /// a type of the same name must not print as `x = T(e)`, which would
+    /// parse back as a call.
+    defined: &'a [Arc<str>],
 }
 
-impl CmpOp {
-    /// The operator as written in source.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "==",
-            CmpOp::Ne => "!=",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "<=",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => ">=",
-        }
-    }
-}
+const PLAIN: Style<'static> = Style {
+    full: false,
+    defined: &[],
+};
+const FULL: Style<'static> = Style {
+    full: true,
+    defined: &[],
+};
 
-impl Display for ArithOp {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        f.write_str(self.symbol())
-    }
-}
-
-impl Display for CmpOp {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        f.write_str(self.symbol())
+fn style(f: &Formatter<'_>) -> &'static Style<'static> {
+    if f.alternate() {
+        &FULL
+    } else {
+        &PLAIN
     }
 }
 
@@ -62,23 +50,24 @@ impl Display for Ident {
     }
 }
 
-/// How tightly an expression binds: 1 sum, 2 product, 3 unary minus
-/// (including a negative literal), 4 atom.
+/// How tightly an expression binds: a binary operator's [`precedence`],
+/// [`UNARY_PRECEDENCE`] for unary operators and negative literals, or
+/// [`ATOM`].
 fn expr_precedence(e: &Expr) -> u8 {
     match e {
-        Expr::Binary { op, .. } => op.precedence(),
-        Expr::Neg { .. } => 3,
-        Expr::Num { value, .. } if value.is_negative() => 3,
-        Expr::Num { .. } | Expr::Var(_) | Expr::Index { .. } => 4,
+        Expr::Binary { op, .. } => precedence(*op),
+        Expr::Unary { .. } => UNARY_PRECEDENCE,
+        Expr::Num { value, .. } if value.is_negative() => UNARY_PRECEDENCE,
+        Expr::Num { .. } | Expr::Var(_) | Expr::Index { .. } | Expr::Cast { .. } => ATOM,
     }
 }
 
 /// Writes `e` so that it parses back in a context that binds at least
 /// `min` tightly, parenthesising if needed (or, when `full`, whenever it
 /// is compound and not at the top).
-fn write_expr(f: &mut Formatter<'_>, e: &Expr, min: u8, full: bool) -> fmt::Result {
+fn write_expr(f: &mut Formatter<'_>, e: &Expr, min: u8, st: &Style) -> fmt::Result {
     let prec = expr_precedence(e);
-    let parens = prec < min || (full && min > 0 && prec < 4);
+    let parens = prec < min || (st.full && min > 0 && prec < ATOM);
     if parens {
         f.write_char('(')?;
     }
@@ -87,33 +76,40 @@ fn write_expr(f: &mut Formatter<'_>, e: &Expr, min: u8, full: bool) -> fmt::Resu
         Expr::Var(id) => f.write_str(&id.name)?,
         Expr::Index { array, index, .. } => {
             write!(f, "{}[", array.name)?;
-            write_expr(f, index, 0, full)?;
+            write_expr(f, index, 0, st)?;
             f.write_char(']')?;
         }
-        Expr::Neg { operand, .. } => {
-            f.write_char('-')?;
+        Expr::Unary { op, operand, .. } => {
+            f.write_str(op.symbol())?;
             match &**operand {
                 // `-5` reads back as the literal -5 (and `-0` as 0), so
                 // the negation of a non-negative literal (from `-(5)` or
                 // `- - 0`) keeps its parentheses.
-                Expr::Num { value, .. } if !value.is_negative() => write!(f, "({value})")?,
+                Expr::Num { value, .. } if *op == UnOp::Neg && !value.is_negative() => {
+                    write!(f, "({value})")?
+                }
                 _ => {
                     // `- -x`, not `--x`: clearer, and safe should `--`
                     // ever become a comment.
-                    if expr_precedence(operand) == 3 && !full {
+                    if expr_precedence(operand) == UNARY_PRECEDENCE && !st.full {
                         f.write_char(' ')?;
                     }
-                    write_expr(f, operand, 3, full)?;
+                    write_expr(f, operand, UNARY_PRECEDENCE, st)?;
                 }
             }
         }
         Expr::Binary { op, lhs, rhs, .. } => {
-            let p = op.precedence();
-            write_expr(f, lhs, p, full)?;
+            let p = precedence(*op);
+            write_expr(f, lhs, p, st)?;
             write!(f, " {} ", op.symbol())?;
             // Left-associative: a right operand at the same level needs
             // parentheses.
-            write_expr(f, rhs, p + 1, full)?;
+            write_expr(f, rhs, p + 1, st)?;
+        }
+        Expr::Cast { ty, operand, .. } => {
+            write!(f, "{ty}(")?;
+            write_expr(f, operand, 0, st)?;
+            f.write_char(')')?;
         }
     }
     if parens {
@@ -124,8 +120,7 @@ fn write_expr(f: &mut Formatter<'_>, e: &Expr, min: u8, full: bool) -> fmt::Resu
 
 impl Display for Expr {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let full = f.alternate();
-        write_expr(f, self, 0, full)
+        write_expr(f, self, 0, style(f))
     }
 }
 
@@ -140,10 +135,10 @@ fn cond_precedence(c: &Cond) -> u8 {
     }
 }
 
-fn write_cond(f: &mut Formatter<'_>, c: &Cond, min: u8, full: bool) -> fmt::Result {
+fn write_cond(f: &mut Formatter<'_>, c: &Cond, min: u8, st: &Style) -> fmt::Result {
     let prec = cond_precedence(c);
     let compound = !matches!(c, Cond::Bool { .. });
-    let parens = prec < min || (full && min > 0 && compound);
+    let parens = prec < min || (st.full && min > 0 && compound);
     if parens {
         f.write_char('(')?;
     }
@@ -151,25 +146,25 @@ fn write_cond(f: &mut Formatter<'_>, c: &Cond, min: u8, full: bool) -> fmt::Resu
         Cond::Bool { value, .. } => f.write_str(if *value { "true" } else { "false" })?,
         Cond::Not { operand, .. } => {
             f.write_str("not ")?;
-            write_cond(f, operand, 3, full)?;
+            write_cond(f, operand, 3, st)?;
         }
         Cond::And { lhs, rhs, .. } => {
-            write_cond(f, lhs, 2, full)?;
+            write_cond(f, lhs, 2, st)?;
             f.write_str(" and ")?;
-            write_cond(f, rhs, 3, full)?;
+            write_cond(f, rhs, 3, st)?;
         }
         Cond::Or { lhs, rhs, .. } => {
-            write_cond(f, lhs, 1, full)?;
+            write_cond(f, lhs, 1, st)?;
             f.write_str(" or ")?;
-            write_cond(f, rhs, 2, full)?;
+            write_cond(f, rhs, 2, st)?;
         }
         Cond::Cmp { op, lhs, rhs, .. } => {
             // Inside a comparison any arithmetic binds tighter; with
             // `full`, compound operands still get parentheses.
-            let min = if full { 1 } else { 0 };
-            write_expr(f, lhs, min, full)?;
+            let min = if st.full { 1 } else { 0 };
+            write_expr(f, lhs, min, st)?;
             write!(f, " {} ", op.symbol())?;
-            write_expr(f, rhs, min, full)?;
+            write_expr(f, rhs, min, st)?;
         }
     }
     if parens {
@@ -180,8 +175,7 @@ fn write_cond(f: &mut Formatter<'_>, c: &Cond, min: u8, full: bool) -> fmt::Resu
 
 impl Display for Cond {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let full = f.alternate();
-        write_cond(f, self, 0, full)
+        write_cond(f, self, 0, style(f))
     }
 }
 
@@ -193,26 +187,40 @@ fn newline(f: &mut Formatter<'_>, indent: usize) -> fmt::Result {
     Ok(())
 }
 
-fn write_args(f: &mut Formatter<'_>, args: &[Expr], full: bool) -> fmt::Result {
+fn write_args(f: &mut Formatter<'_>, args: &[Expr], st: &Style) -> fmt::Result {
     f.write_char('(')?;
     for (i, a) in args.iter().enumerate() {
         if i > 0 {
             f.write_str(", ")?;
         }
-        write_expr(f, a, 0, full)?;
+        write_expr(f, a, 0, st)?;
     }
     f.write_char(')')
 }
 
+/// Writes the value of `x = value` (or of a declaration): a cast to a type
+/// that names a procedure of the program is parenthesised, since
+/// `x = T(e)` would call it.
+fn write_value(f: &mut Formatter<'_>, value: &Expr, st: &Style) -> fmt::Result {
+    match value {
+        Expr::Cast { ty, .. } if st.defined.iter().any(|d| **d == *ty.name()) => {
+            f.write_char('(')?;
+            write_expr(f, value, 0, st)?;
+            f.write_char(')')
+        }
+        _ => write_expr(f, value, 0, st),
+    }
+}
+
 /// Writes `s` starting at the current position; continuation lines are
 /// indented `indent` levels.
-fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, full: bool) -> fmt::Result {
+fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt::Result {
     match s {
         Stmt::Skip(_) => f.write_str("skip"),
         Stmt::Fail(_) => f.write_str("fail"),
         Stmt::Assign { target, value, .. } => {
             write!(f, "{} = ", target.name)?;
-            write_expr(f, value, 0, full)
+            write_value(f, value, st)
         }
         Stmt::Havoc { target, .. } => write!(f, "{} = *", target.name),
         Stmt::ArrayAssign {
@@ -222,9 +230,9 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, full: bool) -> fmt
             ..
         } => {
             write!(f, "{}[", array.name)?;
-            write_expr(f, index, 0, full)?;
+            write_expr(f, index, 0, st)?;
             f.write_str("] = ")?;
-            write_expr(f, value, 0, full)
+            write_expr(f, value, 0, st)
         }
         Stmt::Seq(items) => {
             for (i, item) in items.iter().enumerate() {
@@ -232,7 +240,7 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, full: bool) -> fmt
                     f.write_char(';')?;
                     newline(f, indent)?;
                 }
-                write_stmt(f, item, indent, full)?;
+                write_stmt(f, item, indent, st)?;
             }
             Ok(())
         }
@@ -243,33 +251,33 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, full: bool) -> fmt
             ..
         } => {
             f.write_str("if ")?;
-            write_cond(f, cond, 0, full)?;
+            write_cond(f, cond, 0, st)?;
             f.write_str(" then")?;
             newline(f, indent + 1)?;
-            write_stmt(f, then_branch, indent + 1, full)?;
+            write_stmt(f, then_branch, indent + 1, st)?;
             newline(f, indent)?;
             f.write_str("else")?;
             newline(f, indent + 1)?;
-            write_stmt(f, else_branch, indent + 1, full)?;
+            write_stmt(f, else_branch, indent + 1, st)?;
             newline(f, indent)?;
             f.write_str("fi")
         }
         Stmt::While { cond, body, .. } => {
             f.write_str("while ")?;
-            write_cond(f, cond, 0, full)?;
+            write_cond(f, cond, 0, st)?;
             f.write_str(" do")?;
             newline(f, indent + 1)?;
-            write_stmt(f, body, indent + 1, full)?;
+            write_stmt(f, body, indent + 1, st)?;
             newline(f, indent)?;
             f.write_str("od")
         }
         Stmt::Assert { cond, .. } => {
             f.write_str("assert ")?;
-            write_cond(f, cond, 0, full)
+            write_cond(f, cond, 0, st)
         }
         Stmt::Assume { cond, .. } => {
             f.write_str("assume ")?;
-            write_cond(f, cond, 0, full)
+            write_cond(f, cond, 0, st)
         }
         Stmt::Call {
             target,
@@ -281,41 +289,68 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, full: bool) -> fmt
                 write!(f, "{} = ", t.name)?;
             }
             f.write_str(&callee.name)?;
-            write_args(f, args, full)
+            write_args(f, args, st)
         }
         Stmt::Return { value, .. } => {
             f.write_str("return ")?;
-            write_expr(f, value, 0, full)
+            write_expr(f, value, 0, st)
         }
+        Stmt::Decl {
+            target, ty, init, ..
+        } => {
+            write!(f, "var {}: {ty}", target.name)?;
+            match init {
+                None => Ok(()),
+                Some(Init::Havoc) => f.write_str(" = *"),
+                Some(Init::Value(value)) => {
+                    f.write_str(" = ")?;
+                    write_value(f, value, st)
+                }
+            }
+        }
+        Stmt::ArrayDecl { array, elem, .. } => write!(f, "var {}: {elem}[]", array.name),
     }
 }
 
 impl Display for Stmt {
     /// Multi-line, indented by two spaces per level.
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let full = f.alternate();
-        write_stmt(f, self, 0, full)
+        write_stmt(f, self, 0, style(f))
     }
+}
+
+/// `name: T`, or `name` alone for `int`.
+fn write_typed(f: &mut Formatter<'_>, name: &str, ty: IntTy) -> fmt::Result {
+    f.write_str(name)?;
+    if ty != IntTy::INT {
+        write!(f, ": {ty}")?;
+    }
+    Ok(())
 }
 
 fn write_def(
     f: &mut Formatter<'_>,
     keyword: &str,
     name: &Ident,
-    params: &[Ident],
+    params: &[Param],
+    ret: IntTy,
     body: &Stmt,
-    full: bool,
+    st: &Style,
 ) -> fmt::Result {
     write!(f, "{keyword} {}(", name.name)?;
     for (i, p) in params.iter().enumerate() {
         if i > 0 {
             f.write_str(", ")?;
         }
-        f.write_str(&p.name)?;
+        write_typed(f, &p.name.name, p.ty)?;
     }
-    f.write_str(") begin")?;
+    f.write_char(')')?;
+    if ret != IntTy::INT {
+        write!(f, " : {ret}")?;
+    }
+    f.write_str(" begin")?;
     newline(f, 1)?;
-    write_stmt(f, body, 1, full)?;
+    write_stmt(f, body, 1, st)?;
     f.write_str("\nend\n")
 }
 
@@ -323,14 +358,32 @@ impl Display for Program {
     /// Macros, then procedures, then the main statement, ending with a
     /// line break.
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let full = f.alternate();
+        let defined: Vec<Arc<str>> = self
+            .macros
+            .iter()
+            .map(|m| m.name.name.clone())
+            .chain(self.procs.iter().map(|p| p.name.name.clone()))
+            .filter(|name| IntTy::from_name(name).is_some())
+            .collect();
+        let st = Style {
+            full: f.alternate(),
+            defined: &defined,
+        };
         for m in &self.macros {
-            write_def(f, "macro", &m.name, &m.params, &m.body, full)?;
+            let params: Vec<Param> = m
+                .params
+                .iter()
+                .map(|name| Param {
+                    name: name.clone(),
+                    ty: IntTy::INT,
+                })
+                .collect();
+            write_def(f, "macro", &m.name, &params, IntTy::INT, &m.body, &st)?;
         }
         for p in &self.procs {
-            write_def(f, "proc", &p.name, &p.params, &p.body, full)?;
+            write_def(f, "proc", &p.name, &p.params, p.ret, &p.body, &st)?;
         }
-        write_stmt(f, &self.main, 0, full)?;
+        write_stmt(f, &self.main, 0, &st)?;
         f.write_char('\n')
     }
 }

@@ -1,8 +1,11 @@
 //! The public API beyond what the golden tests show: `parse_cond`, spans,
 //! and printing.
 
-use wiser_syntax::ast::{ArithOp, Cond, Expr, Stmt};
-use wiser_syntax::{check, parse_cond, parse_program, with_deep_stack, SourceMap, Span};
+use wiser_imp::ast::{BinOp, Cond, Expr, Stmt, UnOp};
+use wiser_imp::{
+    check, compile_files, parse_cond, parse_program, with_deep_stack, FileId, SourceMap, Sources,
+    Span,
+};
 
 #[test]
 fn parse_cond_reads_exactly_one_condition() {
@@ -40,7 +43,7 @@ fn spans_are_byte_offsets() {
     };
     assert_eq!(&src[span.lo as usize..span.hi as usize], "x = a - b");
     let Expr::Binary {
-        op: ArithOp::Sub,
+        op: BinOp::Sub,
         op_span,
         span,
         ..
@@ -76,9 +79,11 @@ fn negative_literals_are_literals() {
         .collect();
     assert!(matches!(values[0], Expr::Num { value, .. } if value.to_i64() == Some(-5)));
     assert!(matches!(values[1], Expr::Num { value, .. } if value.to_i64() == Some(-5)));
-    assert!(matches!(values[2], Expr::Neg { .. }));
-    assert!(matches!(values[3], Expr::Neg { operand, .. }
-        if matches!(**operand, Expr::Num { ref value, .. } if value.to_i64() == Some(-5))));
+    assert!(matches!(values[2], Expr::Unary { op: UnOp::Neg, .. }));
+    assert!(
+        matches!(values[3], Expr::Unary { op: UnOp::Neg, operand, .. }
+        if matches!(**operand, Expr::Num { ref value, .. } if value.to_i64() == Some(-5)))
+    );
 }
 
 #[test]
@@ -124,4 +129,43 @@ fn with_deep_stack_returns_and_propagates_panics() {
     assert_eq!(with_deep_stack(|| 6 * 7), 42);
     let r = std::panic::catch_unwind(|| with_deep_stack(|| panic!("boom")));
     assert!(r.is_err());
+}
+
+#[test]
+fn compile_files_checks_the_assumption_first_in_its_own_text() {
+    let mut sources = Sources::new();
+    let program = sources.add(SourceMap::new("p.imp", "var x: u8;\nassert 100 / x != 7"));
+    let assume = sources.add(SourceMap::new("--assume", "x != 0 and 200 / x > 1"));
+    let ir = compile_files(&sources, program, Some(assume)).unwrap();
+    expect_test::expect![[r#"
+        routine main(0) [0:x:u8] entry 0
+          inputs x
+            0: assume ((x !=:u8 0:u8) and ((200:u8 /:u8 x) >:u8 1:u8)) -> 1
+               check division_by_zero if (x ==:u8 0:u8) when (x !=:u8 0:u8)
+            1: assert ((100:u8 /:u8 x) !=:u8 7:u8) -> 2
+               check division_by_zero if (x ==:u8 0:u8)
+            2: halt
+    "#]]
+    .assert_eq(&ir.to_string());
+    // Each location is in the text it came from.
+    assert_eq!(ir.code[0].span.file, assume);
+    assert_eq!(ir.code[0].checks[0].span, Span::in_file(assume, 15, 16));
+    assert_eq!(ir.code[1].checks[0].span, Span::in_file(program, 22, 23));
+    assert_eq!(ir.main.span.file, program);
+
+    // An error in the condition is shown in its text.
+    let bad = sources.add(SourceMap::new("--assume", "x < 300"));
+    let d = compile_files(&sources, program, Some(bad)).unwrap_err();
+    expect_test::expect![[r#"
+        --assume:1:5: error: `300` does not fit `u8`
+          |
+        1 | x < 300
+          |     ^^^
+          = help: `u8` holds 0 to 255; to wrap the value, cast it: `u8(300)`
+    "#]]
+    .assert_eq(&sources.render(&d));
+    // Without the condition, the program alone.
+    let ir = compile_files(&sources, program, None).unwrap();
+    assert_eq!(ir.code.len(), 2);
+    assert_eq!(FileId(0), program);
 }

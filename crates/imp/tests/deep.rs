@@ -3,7 +3,7 @@
 //! 2 MiB stack (the default for test threads) so the result does not
 //! depend on RUST_MIN_STACK.
 
-use wiser_syntax::{check, parse_cond, parse_program, Diagnostic, MAX_NESTING};
+use wiser_imp::{check, lower, parse_cond, parse_program, Diagnostic, MAX_NESTING};
 
 const BIG: usize = 100_000;
 
@@ -16,9 +16,12 @@ fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
         .unwrap()
 }
 
-/// Parses and checks `src` on a 2 MiB stack.
+/// Parses, checks and lowers `src` on a 2 MiB stack.
 fn run(src: String) -> Result<(), Diagnostic> {
-    on_small_stack(move || parse_program(&src).and_then(check).map(drop))
+    on_small_stack(move || {
+        let checked = parse_program(&src).and_then(check)?;
+        lower(&checked).map(drop)
+    })
 }
 
 fn assert_too_deep(src: String) {
@@ -52,6 +55,7 @@ fn nested_parentheses_in_a_condition() {
 fn long_flat_chains() {
     assert_too_deep(format!("x = 1{}", " + 1".repeat(BIG)));
     assert_too_deep(format!("x = 1{}", " * 1".repeat(BIG)));
+    assert_too_deep(format!("x = 1{}", " | 1 << 1".repeat(BIG)));
     assert_too_deep(format!("assert x < 1{}", " and x < 1".repeat(BIG)));
     assert_too_deep(format!("assert x < 1{}", " or x < 1".repeat(BIG)));
 }
@@ -60,6 +64,8 @@ fn long_flat_chains() {
 fn long_prefix_chains() {
     assert_too_deep(format!("x = {}y", "- ".repeat(BIG)));
     assert_too_deep(format!("x = {}1", "- ".repeat(BIG)));
+    assert_too_deep(format!("x = {}1", "~ ".repeat(BIG)));
+    assert_too_deep(format!("x = {}1{}", "u8(".repeat(BIG), ")".repeat(BIG)));
     assert_too_deep(format!("assert {}x < 1", "not ".repeat(BIG)));
     assert_too_deep(format!("x = {}0{}", "a[".repeat(BIG), "]".repeat(BIG)));
 }
@@ -103,6 +109,14 @@ fn the_limit_itself_is_accepted() {
     run(format!("assert {}x < 1{}", "(".repeat(n), ")".repeat(n))).unwrap();
     run(format!("assert {}x{} < 1", "(".repeat(n), ")".repeat(n))).unwrap();
     run(format!("x = {}1", "- ".repeat(n))).unwrap();
+    run(format!("var x: u8 = {}1", "~ ".repeat(n))).unwrap();
+    run(format!(
+        "var x: i32 = {}0{}",
+        "i32(".repeat(n),
+        ")".repeat(n)
+    ))
+    .unwrap();
+    run(format!("var x: u16 = 1{}", " << x".repeat(n - 10))).unwrap();
     run(format!("assert {}true", "not ".repeat(n))).unwrap();
     run(format!(
         "{}skip{}",

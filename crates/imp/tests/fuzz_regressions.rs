@@ -1,8 +1,8 @@
 //! Regression tests for inputs found by the fuzz targets in `fuzz/`
 //! (`cargo fuzz run parse`). Each test names the property that failed.
 
-use wiser_syntax::ast::{Expr, Stmt};
-use wiser_syntax::{parse_cond, parse_program};
+use wiser_imp::ast::{Expr, Stmt, UnOp};
+use wiser_imp::{parse_cond, parse_program};
 
 /// Prints `src`'s program, parses the print, and checks that printing is
 /// then a fixed point; returns the print.
@@ -17,7 +17,7 @@ fn round_trip(src: &str) -> String {
     text
 }
 
-fn assigned_values(p: &wiser_syntax::ast::Program) -> Vec<&Expr> {
+fn assigned_values(p: &wiser_imp::ast::Program) -> Vec<&Expr> {
     let Stmt::Seq(items) = &p.main else {
         panic!("a sequence")
     };
@@ -42,12 +42,18 @@ fn negated_non_negative_literals_keep_their_parentheses() {
     assert!(text.contains("v = - -5"), "{text}");
     let reparsed = parse_program(&text).unwrap();
     let values = assigned_values(&reparsed);
-    assert!(matches!(values[0], Expr::Neg { operand, .. }
-        if matches!(**operand, Expr::Num { ref value, .. } if value.to_i64() == Some(5))));
-    assert!(matches!(values[1], Expr::Neg { operand, .. }
-        if matches!(**operand, Expr::Num { ref value, .. } if value.is_zero())));
-    assert!(matches!(values[2], Expr::Neg { operand, .. }
-        if matches!(**operand, Expr::Neg { .. })));
+    assert!(
+        matches!(values[0], Expr::Unary { op: UnOp::Neg, operand, .. }
+        if matches!(**operand, Expr::Num { ref value, .. } if value.to_i64() == Some(5)))
+    );
+    assert!(
+        matches!(values[1], Expr::Unary { op: UnOp::Neg, operand, .. }
+        if matches!(**operand, Expr::Num { ref value, .. } if value.is_zero()))
+    );
+    assert!(
+        matches!(values[2], Expr::Unary { op: UnOp::Neg, operand, .. }
+        if matches!(**operand, Expr::Unary { op: UnOp::Neg, .. }))
+    );
 }
 
 /// The input the parse target found (crash-d80e822f...): a condition with

@@ -8,17 +8,17 @@
 
 use expect_test::{expect, Expect};
 use std::fmt::Write;
-use wiser_syntax::{parse_program, SourceMap};
+use wiser_imp::{parse_program, SourceMap};
 
 /// Parses and checks `src`; renders the result or the diagnostic.
 fn check(src: &str, expect: Expect) {
-    let out = match parse_program(src).and_then(wiser_syntax::check) {
+    let out = match parse_program(src).and_then(wiser_imp::check) {
         Err(d) => SourceMap::new("test.imp", src).render(&d),
         Ok(p) => {
             let mut out = String::new();
             let list = |v: &[std::sync::Arc<str>]| v.join(", ");
             for (proc, locals) in p.procs.iter().zip(&p.proc_locals) {
-                let params: Vec<_> = proc.params.iter().map(|p| p.name.clone()).collect();
+                let params: Vec<_> = proc.params.iter().map(|p| p.name.name.clone()).collect();
                 writeln!(
                     out,
                     "proc {}({}) locals [{}]",

@@ -3,13 +3,17 @@
 
 use proptest::prelude::*;
 use std::sync::Arc;
+use wiser_imp::ast::{
+    BinOp, CmpOp, Cond, Expr, Ident, Init, IntTy, MacroDef, Param, ProcDef, Program, Stmt, UnOp,
+};
+use wiser_imp::{check, lower, parse_cond, parse_program, Span};
 use wiser_num::Int;
-use wiser_syntax::ast::{ArithOp, CmpOp, Cond, Expr, Ident, MacroDef, ProcDef, Program, Stmt};
-use wiser_syntax::{check, parse_cond, parse_program, Span};
 
 fn front_end(src: &str) {
     if let Ok(program) = parse_program(src) {
-        let _ = check(program);
+        if let Ok(checked) = check(program) {
+            let _ = lower(&checked);
+        }
     }
     let _ = parse_cond(src);
 }
@@ -66,6 +70,17 @@ fn token_soup() -> impl Strategy<Value = String> {
         "1",
         "-7",
         "99999999999999999999",
+        "~",
+        "&",
+        "|",
+        "^",
+        "<<",
+        ">>",
+        ":",
+        "var",
+        "u8",
+        "i32",
+        "int",
         "#c\n",
         "\n",
     ];
@@ -98,9 +113,14 @@ fn ident(names: &'static [&'static str]) -> impl Strategy<Value = Ident> + Clone
     })
 }
 
-const VARS: &[&str] = &["x", "y", "z", "n", "_t0"];
+// `var`, `int` and `u8` are names too: neither is reserved.
+const VARS: &[&str] = &["x", "y", "z", "n", "_t0", "var", "int", "u8"];
 const ARRAYS: &[&str] = &["a", "b"];
 const CALLEES: &[&str] = &["f", "g", "m"];
+
+fn ty() -> impl Strategy<Value = IntTy> + Clone {
+    proptest::sample::select(&IntTy::NAMED[..])
+}
 
 fn int() -> impl Strategy<Value = Int> + Clone {
     prop_oneof![
@@ -128,11 +148,16 @@ fn expr() -> impl Strategy<Value = Expr> + Clone {
     leaf.prop_recursive(6, 48, 2, |inner| {
         let op = proptest::sample::select(
             &[
-                ArithOp::Add,
-                ArithOp::Sub,
-                ArithOp::Mul,
-                ArithOp::Div,
-                ArithOp::Rem,
+                BinOp::Add,
+                BinOp::Sub,
+                BinOp::Mul,
+                BinOp::Div,
+                BinOp::Rem,
+                BinOp::BitAnd,
+                BinOp::BitOr,
+                BinOp::BitXor,
+                BinOp::Shl,
+                BinOp::Shr,
             ][..],
         );
         prop_oneof![
@@ -148,10 +173,21 @@ fn expr() -> impl Strategy<Value = Expr> + Clone {
                     value: value.neg(),
                     span,
                 },
-                operand => Expr::Neg {
+                operand => Expr::Unary {
+                    op: UnOp::Neg,
                     operand: Box::new(operand),
                     span: Span::default(),
                 },
+            }),
+            inner.clone().prop_map(|operand| Expr::Unary {
+                op: UnOp::BitNot,
+                operand: Box::new(operand),
+                span: Span::default(),
+            }),
+            (ty(), inner.clone()).prop_map(|(ty, operand)| Expr::Cast {
+                ty,
+                operand: Box::new(operand),
+                span: Span::default(),
             }),
             (op, inner.clone(), inner).prop_map(|(op, lhs, rhs)| Expr::Binary {
                 op,
@@ -256,6 +292,26 @@ fn stmt() -> impl Strategy<Value = Stmt> + Clone {
                 span: sp
             }),
         expr().prop_map(move |value| Stmt::Return { value, span: sp }),
+        (
+            ident(VARS),
+            ty(),
+            prop_oneof![
+                Just(None),
+                Just(Some(Init::Havoc)),
+                expr().prop_map(|e| Some(Init::Value(e))),
+            ]
+        )
+            .prop_map(move |(target, ty, init)| Stmt::Decl {
+                target,
+                ty,
+                init,
+                span: sp
+            }),
+        (ident(ARRAYS), ty()).prop_map(move |(array, elem)| Stmt::ArrayDecl {
+            array,
+            elem,
+            span: sp
+        }),
     ];
     leaf.prop_recursive(4, 24, 3, move |inner| {
         prop_oneof![
@@ -275,12 +331,15 @@ fn stmt() -> impl Strategy<Value = Stmt> + Clone {
     })
 }
 
-type Def = (Ident, Vec<Ident>, Stmt);
+type Def = (Ident, Vec<(Ident, IntTy)>, IntTy, Stmt);
 
+/// A definition; types are dropped for macros, which have none.
 fn def() -> impl Strategy<Value = Def> {
+    let typed = prop_oneof![Just(IntTy::INT), ty()];
     (
         ident(CALLEES),
-        proptest::collection::vec(ident(VARS), 0..3),
+        proptest::collection::vec((ident(VARS), typed.clone()), 0..3),
+        typed,
         stmt(),
     )
 }
@@ -294,18 +353,22 @@ fn program() -> impl Strategy<Value = Program> {
         .prop_map(|(macros, procs, main)| Program {
             macros: macros
                 .into_iter()
-                .map(|(name, params, body)| MacroDef {
+                .map(|(name, params, _, body)| MacroDef {
                     name,
-                    params,
+                    params: params.into_iter().map(|(name, _)| name).collect(),
                     body,
                     span: Span::default(),
                 })
                 .collect(),
             procs: procs
                 .into_iter()
-                .map(|(name, params, body)| ProcDef {
+                .map(|(name, params, ret, body)| ProcDef {
                     name,
-                    params,
+                    params: params
+                        .into_iter()
+                        .map(|(name, ty)| Param { name, ty })
+                        .collect(),
+                    ret,
                     body,
                     span: Span::default(),
                 })
@@ -336,7 +399,13 @@ fn no_expr(e: &Expr) -> Expr {
             index: Box::new(no_expr(index)),
             span,
         },
-        Expr::Neg { operand, .. } => Expr::Neg {
+        Expr::Unary { op, operand, .. } => Expr::Unary {
+            op: *op,
+            operand: Box::new(no_expr(operand)),
+            span,
+        },
+        Expr::Cast { ty, operand, .. } => Expr::Cast {
+            ty: *ty,
             operand: Box::new(no_expr(operand)),
             span,
         },
@@ -445,6 +514,22 @@ fn no_stmt(s: &Stmt) -> Stmt {
             value: no_expr(value),
             span,
         },
+        Stmt::Decl {
+            target, ty, init, ..
+        } => Stmt::Decl {
+            target: no_id(target),
+            ty: *ty,
+            init: match init {
+                Some(Init::Value(e)) => Some(Init::Value(no_expr(e))),
+                other => other.clone(),
+            },
+            span,
+        },
+        Stmt::ArrayDecl { array, elem, .. } => Stmt::ArrayDecl {
+            array: no_id(array),
+            elem: *elem,
+            span,
+        },
     }
 }
 
@@ -465,7 +550,15 @@ fn no_program(p: &Program) -> Program {
             .iter()
             .map(|d| ProcDef {
                 name: no_id(&d.name),
-                params: d.params.iter().map(no_id).collect(),
+                params: d
+                    .params
+                    .iter()
+                    .map(|p| Param {
+                        name: no_id(&p.name),
+                        ty: p.ty,
+                    })
+                    .collect(),
+                ret: d.ret,
                 body: no_stmt(&d.body),
                 span: Span::default(),
             })
@@ -487,8 +580,11 @@ proptest! {
         let reparsed = parse_program(&full)
             .unwrap_or_else(|d| panic!("{}\n{full}", d.message));
         prop_assert_eq!(no_program(&reparsed), no_program(&program), "{}", full);
-        // Random programs are usually wrong; checking must not panic.
-        let _ = check(parsed);
+        // Random programs are usually wrong; checking and lowering must
+        // not panic.
+        if let Ok(checked) = check(parsed) {
+            let _ = lower(&checked);
+        }
     }
 
     #[test]

@@ -27,10 +27,22 @@ use wiser_num::Int;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Label(u32);
 
-/// The IR a front end built is not well-formed: a bug in the front end.
+/// Why a program could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("internal error: the front end built an ill-formed program: {0}")]
-pub struct IrError(pub String);
+pub enum IrError {
+    /// The IR a front end built is not well-formed: a bug in the front end.
+    #[error("internal error: the front end built an ill-formed program: {0}")]
+    IllFormed(String),
+    /// A statement needs more operations than [`crate::expr::MAX_EXPR_OPS`]
+    /// (a limit of the program, not a bug).
+    #[error("{message}")]
+    TooLarge {
+        /// The statement.
+        span: Span,
+        /// What is too large.
+        message: String,
+    },
+}
 
 #[derive(Clone, Copy, Debug)]
 enum LabelState {
@@ -72,6 +84,7 @@ pub struct Builder {
     inputs: Vec<InputVar>,
     labels: Vec<LabelState>,
     errors: Vec<String>,
+    too_large: Option<(Span, String)>,
 }
 
 /// A placeholder successor, replaced when labels are resolved.
@@ -151,17 +164,20 @@ impl Builder {
 
     /// Resolves, type-checks and returns the program.
     pub fn finish(self) -> Result<Ir, IrError> {
+        if let Some((span, message)) = self.too_large {
+            return Err(IrError::TooLarge { span, message });
+        }
         if let Some(e) = self.errors.first() {
-            return Err(IrError(e.clone()));
+            return Err(IrError::IllFormed(e.clone()));
         }
         let main = self
             .main
-            .ok_or_else(|| IrError("no main program".into()))?;
+            .ok_or_else(|| IrError::IllFormed("no main program".into()))?;
         let mut procs = Vec::with_capacity(self.procs.len());
         for sig in self.procs {
             procs.push(
                 sig.body
-                    .ok_or_else(|| IrError(format!("procedure `{}` has no body", sig.name)))?,
+                    .ok_or_else(|| IrError::IllFormed(format!("procedure `{}` has no body", sig.name)))?,
             );
         }
         let ir = Ir {
@@ -172,7 +188,7 @@ impl Builder {
             globals: self.globals,
             arrays: self.arrays,
         };
-        validate::validate(&ir).map_err(IrError)?;
+        validate::validate(&ir).map_err(IrError::IllFormed)?;
         Ok(ir)
     }
 }
@@ -324,7 +340,7 @@ impl<'b> RoutineBuilder<'b> {
     }
 
     /// Takes an expression apart, recording its type error if it has one.
-    fn parts(&mut self, e: Expr, want: Option<ScalarTy>, what: &str) -> (Code, Vec<Check>) {
+    fn parts(&mut self, e: Expr, span: Span, want: Option<ScalarTy>, what: &str) -> (Code, Vec<Check>) {
         if let Some(w) = want {
             if e.ty() != w && e.error().is_none() {
                 let got = e.ty();
@@ -332,8 +348,14 @@ impl<'b> RoutineBuilder<'b> {
             }
         }
         let (code, checks, error) = e.into_parts();
-        if let Some(e) = error {
-            self.error(format!("{what}: {e}"));
+        match error {
+            Some(e) if e.starts_with(crate::expr::TOO_LARGE) => {
+                if self.b.too_large.is_none() {
+                    self.b.too_large = Some((span, e));
+                }
+            }
+            Some(e) => self.error(format!("{what}: {e}")),
+            None => {}
         }
         (code, checks)
     }
@@ -388,7 +410,7 @@ impl<'b> RoutineBuilder<'b> {
         if ty.is_none() {
             self.error(format!("assignment to undeclared {dst:?}"));
         }
-        let (value, checks) = self.parts(value, ty, "the assigned value");
+        let (value, checks) = self.parts(value, span, ty, "the assigned value");
         self.emit_seq(Instr::Assign { dst, value, next: HOLE }, span, checks);
     }
 
@@ -411,8 +433,8 @@ impl<'b> RoutineBuilder<'b> {
             Some(t) if t != ty.index => index.cast(ty.index),
             _ => index,
         };
-        let (index, mut checks) = self.parts(index, Some(ScalarTy::Int(ty.index)), "the subscript");
-        let (value, more) = self.parts(value, Some(ty.elem), "the stored value");
+        let (index, mut checks) = self.parts(index, span, Some(ScalarTy::Int(ty.index)), "the subscript");
+        let (value, more) = self.parts(value, span, Some(ty.elem), "the stored value");
         checks.extend(more);
         let instr = Instr::Store {
             array,
@@ -425,7 +447,7 @@ impl<'b> RoutineBuilder<'b> {
 
     /// A branch to `then_to` when `cond` holds, else to `else_to`.
     pub fn branch(&mut self, cond: Expr, then_to: Label, else_to: Label, span: Span) {
-        let (cond, checks) = self.parts(cond, Some(ScalarTy::Bool), "the condition");
+        let (cond, checks) = self.parts(cond, span, Some(ScalarTy::Bool), "the condition");
         let pc = self.emit(
             Instr::Branch {
                 cond,
@@ -441,13 +463,13 @@ impl<'b> RoutineBuilder<'b> {
 
     /// `assert cond`.
     pub fn assert(&mut self, cond: Expr, span: Span) {
-        let (cond, checks) = self.parts(cond, Some(ScalarTy::Bool), "the assertion");
+        let (cond, checks) = self.parts(cond, span, Some(ScalarTy::Bool), "the assertion");
         self.emit_seq(Instr::Assert { cond, next: HOLE }, span, checks);
     }
 
     /// `assume cond`.
     pub fn assume(&mut self, cond: Expr, span: Span) {
-        let (cond, checks) = self.parts(cond, Some(ScalarTy::Bool), "the assumption");
+        let (cond, checks) = self.parts(cond, span, Some(ScalarTy::Bool), "the assumption");
         self.emit_seq(Instr::Assume { cond, next: HOLE }, span, checks);
     }
 
@@ -485,7 +507,7 @@ impl<'b> RoutineBuilder<'b> {
         let mut codes = Vec::with_capacity(args.len());
         let mut checks = Vec::new();
         for (arg, ty) in args.into_iter().zip(want) {
-            let (code, more) = self.parts(arg, Some(ty), "an argument");
+            let (code, more) = self.parts(arg, span, Some(ty), "an argument");
             codes.push(code);
             checks.extend(more);
         }
@@ -505,7 +527,7 @@ impl<'b> RoutineBuilder<'b> {
         }
         let (value, checks) = match (value, self.ret) {
             (Some(v), Some(t)) => {
-                let (code, checks) = self.parts(v, Some(t), "the returned value");
+                let (code, checks) = self.parts(v, span, Some(t), "the returned value");
                 (Some(code), checks)
             }
             (None, None) => (None, Vec::new()),

@@ -56,6 +56,12 @@ pub fn checks_of(op: Checked, ty: IntTy) -> Vec<ErrorKind> {
     }
 }
 
+/// The most operations an expression may hold, its checks included.
+/// Checks copy the code of their operands, so a deep expression of
+/// checked operators costs its height times its size: bounded here, an
+/// absurd expression is an error instead of an exhausted memory.
+pub const MAX_EXPR_OPS: usize = 4_000_000;
+
 /// A typed expression: postfix code, its type, and the checks its
 /// evaluation needs (in evaluation order).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,7 +158,27 @@ impl Expr {
         start..self.code.len()
     }
 
+    /// The operations it holds, checks included.
+    fn size(&self) -> usize {
+        self.code.len()
+            + self
+                .checks
+                .iter()
+                .map(|c| c.cond.len() + c.guard.as_ref().map_or(0, |g| g.len()))
+                .sum::<usize>()
+    }
+
     fn check(&mut self, kind: ErrorKind, cond: Vec<Op>, span: Span) {
+        if self.error.is_some() {
+            return;
+        }
+        if self.size() + cond.len() > MAX_EXPR_OPS {
+            self.checks.clear();
+            self.error = Some(format!(
+                "{TOO_LARGE}: with its runtime checks it needs more than {MAX_EXPR_OPS} operations"
+            ));
+            return;
+        }
         self.checks.push(Check {
             guard: None,
             cond: cond.into_boxed_slice(),
@@ -199,7 +225,20 @@ impl Expr {
                 op.symbol()
             ));
         }
-        let kinds = checks_of(Checked::Binary(op), ty);
+        // A constant divisor or shift amount decides its own checks.
+        let constant = b.as_const().cloned();
+        let kinds: Vec<ErrorKind> = checks_of(Checked::Binary(op), ty)
+            .into_iter()
+            .filter(|k| match (k, &constant) {
+                (ErrorKind::DivisionByZero, Some(v)) => v.is_zero(),
+                (ErrorKind::DivisionOverflow, Some(v)) => *v == Int::from(-1),
+                (ErrorKind::InvalidShift, Some(v)) => {
+                    let width = Int::from(i64::from(ty.width().unwrap_or(0)));
+                    v.is_negative() || *v >= width
+                }
+                _ => true,
+            })
+            .collect();
         let mut e = a;
         let ra = 0..e.code.len();
         let rb = e.append(b);
@@ -392,6 +431,12 @@ impl Expr {
 
     /// Puts every check under `guard` (in addition to its own guard).
     fn guarded(mut self, guard: &[Op]) -> Expr {
+        if self.size() + guard.len() * self.checks.len() > MAX_EXPR_OPS {
+            self.checks.clear();
+            return self.invalid(format!(
+                "{TOO_LARGE}: with its runtime checks it needs more than {MAX_EXPR_OPS} operations"
+            ));
+        }
         for check in &mut self.checks {
             let mut g = guard.to_vec();
             if let Some(inner) = &check.guard {
@@ -403,6 +448,10 @@ impl Expr {
         self
     }
 }
+
+/// The start of the message of an expression over [`MAX_EXPR_OPS`]: a
+/// limit the program hit, not a front-end bug.
+pub const TOO_LARGE: &str = "expression too large";
 
 #[cfg(test)]
 mod tests {

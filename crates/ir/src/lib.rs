@@ -39,7 +39,7 @@ pub mod types;
 mod validate;
 
 pub use builder::{Builder, IrError, Label, RoutineBuilder};
-pub use expr::{checks_of, Checked, Expr};
+pub use expr::{checks_of, Checked, Expr, MAX_EXPR_OPS};
 pub use ir::{
     ArrayDecl, ArrayId, Check, Code, ErrorKind, Global, InputVar, Instr, Ir, Located, Op, Pc,
     Place, ProcId, Routine, Site, Slot,

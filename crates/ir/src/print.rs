@@ -136,7 +136,7 @@ pub fn show(code: &Code, r: &Routine, ir: &Ir) -> String {
                 let i = pop(&mut stack);
                 format!("{}[{i}]", ir.arrays.get(a.0 as usize).map_or("?", |a| &*a.name))
             }
-            Op::Unary(op, t) => format!("{}:{t}{}", op.symbol(), pop(&mut stack)),
+            Op::Unary(op, t) => format!("({}:{t} {})", op.symbol(), pop(&mut stack)),
             Op::Binary(op, t) => {
                 let b = pop(&mut stack);
                 let a = pop(&mut stack);
@@ -152,7 +152,7 @@ pub fn show(code: &Code, r: &Routine, ir: &Ir) -> String {
                 let a = pop(&mut stack);
                 format!("overflows({a} {}:{t} {b})", op.symbol())
             }
-            Op::NegOverflows(t) => format!("overflows(-:{t}{})", pop(&mut stack)),
+            Op::NegOverflows(t) => format!("overflows(-:{t} {})", pop(&mut stack)),
             Op::Cast(_, to) => format!("{to}({})", pop(&mut stack)),
             Op::Not => format!("not {}", pop(&mut stack)),
             Op::And | Op::Or => {

@@ -169,3 +169,25 @@ fn front_end_bugs_are_errors_not_panics() {
     // No main program.
     assert!(Builder::new().finish().is_err());
 }
+
+#[test]
+fn an_expression_whose_checks_would_not_fit_in_memory_is_an_error() {
+    // Each signed `+` is checked with a copy of its operands' code: a chain
+    // of n additions needs about n²/2 operations.
+    let mut b = Builder::new();
+    let mut m = b.begin_main(s());
+    let x = m.local("x", ScalarTy::Int(IntTy::I32));
+    let mut e = m.load(x);
+    for _ in 0..4000 {
+        e = Expr::binary(BinOp::Add, e, m.load(x), s());
+    }
+    m.assign(x, e, Span::new(7, 9));
+    m.finish();
+    match b.finish() {
+        Err(wiser_ir::IrError::TooLarge { span, message }) => {
+            assert_eq!(span, Span::new(7, 9));
+            assert!(message.contains("too large"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -80,21 +80,13 @@ pub fn not(w: u32, a: u64) -> u64 {
 /// Unsigned division; all ones when `b` is 0 (SMT-LIB).
 #[inline]
 pub fn udiv(w: u32, a: u64, b: u64) -> u64 {
-    if b == 0 {
-        mask(w)
-    } else {
-        a / b
-    }
+    a.checked_div(b).unwrap_or(mask(w))
 }
 
 /// Unsigned remainder; `a` when `b` is 0 (SMT-LIB).
 #[inline]
 pub fn urem(_w: u32, a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        a % b
-    }
+    a.checked_rem(b).unwrap_or(a)
 }
 
 /// Signed division truncating toward zero (C's `/`), defined through

@@ -3,7 +3,9 @@
 //! Binary operators are parsed by precedence climbing (one function per
 //! grammar, a loop per precedence level), so a flat chain such as
 //! `1 + 1 + ... + 1` costs no recursion; only genuinely nested input
-//! (parentheses, `not`, unary minus, `if` inside `while`, ...) recurses.
+//! (parentheses, casts, `not`, unary minus, `if` inside `while`, ...)
+//! recurses. Statements and definitions are parsed here, types,
+//! arithmetic and conditions in [`expr`].
 //!
 //! Nesting is bounded in two ways, both reported as a clean error rather
 //! than a stack overflow: a counter of open nesting constructs
@@ -23,10 +25,19 @@
 //! grammar whose results are either a condition or an arithmetic
 //! expression; a parenthesised expression then simply continues as the
 //! left operand of arithmetic and of a comparison.
+//!
+//! Type names and `var` are not reserved words, so that programs written
+//! before they existed keep their meaning: `var` starts a declaration only
+//! when a name and `:` follow, and a type name is read as one only after
+//! `:` or, followed by `(`, as a cast.
 
-use crate::ast::{ArithOp, CmpOp, Cond, Expr, Ident, MacroDef, ProcDef, Program, Stmt};
+mod expr;
+
+use crate::ast::{Cond, Expr, Ident, Init, IntTy, MacroDef, Param, ProcDef, Program, Stmt};
 use crate::lexer::{lex, Tok, Token};
-use crate::{Diagnostic, LineCol, SourceMap, Span};
+use crate::{Diagnostic, FileId, LineCol, SourceMap, Span};
+use std::collections::HashSet;
+use std::sync::Arc;
 
 /// The deepest nesting the parser accepts, and the greatest height of any
 /// tree this crate hands out. Statements, sequences, conditions and
@@ -44,24 +55,45 @@ type PResult<T> = Result<T, Diagnostic>;
 /// Parses a whole source file: definitions, then the main statement.
 ///
 /// ```
-/// let p = wiser_syntax::parse_program("macro inc(v) begin v = v + 1 end x = 0; inc(x)").unwrap();
+/// let p = wiser_imp::parse_program("macro inc(v) begin v = v + 1 end x = 0; inc(x)").unwrap();
 /// assert_eq!(p.macros.len(), 1);
 /// ```
 pub fn parse_program(src: &str) -> Result<Program, Diagnostic> {
-    crate::with_deep_stack(|| Parser::new(src)?.program())
+    parse_program_in(FileId(0), src)
+}
+
+/// Parses a whole source file whose spans are in text `file`.
+pub fn parse_program_in(file: FileId, src: &str) -> Result<Program, Diagnostic> {
+    crate::with_deep_stack(|| Parser::new(file, src)?.program())
 }
 
 /// Parses a string that is exactly one condition, such as the `--assume`
 /// option of the command line: `x > 0 and y != x`.
 pub fn parse_cond(src: &str) -> Result<Cond, Diagnostic> {
+    parse_cond_in(FileId(0), src)
+}
+
+/// Parses a condition whose spans are in text `file` (the command line's
+/// `--assume` text is a text of its own, so its errors and bugs point
+/// into it).
+pub fn parse_cond_in(file: FileId, src: &str) -> Result<Cond, Diagnostic> {
     crate::with_deep_stack(|| {
-        let mut p = Parser::new(src)?;
+        let mut p = Parser::new(file, src)?;
         let (cond, _) = p.cond()?;
         if *p.peek() != Tok::Eof {
             return Err(p.expected("end of input after the condition"));
         }
         Ok(cond)
     })
+}
+
+/// A macro or procedure definition as parsed.
+struct Definition {
+    name: Ident,
+    params: Vec<Param>,
+    ret: IntTy,
+    body: Stmt,
+    span: Span,
 }
 
 /// What a piece of a condition turned out to be: see the module comment.
@@ -78,18 +110,31 @@ struct Parser<'s> {
     /// Number of nesting constructs open around the current token,
     /// compared against [`MAX_NESTING`] to bound the recursion.
     depth: usize,
+    /// The names after `proc` and `macro` anywhere in the text: the
+    /// procedures and macros the program defines (see
+    /// [`Parser::at_call`]).
+    defined: HashSet<Arc<str>>,
 }
 
 const EXPR_TOO_DEEP: &str = "expression";
 const STMT_TOO_DEEP: &str = "statement";
 
 impl<'s> Parser<'s> {
-    fn new(src: &'s str) -> PResult<Parser<'s>> {
+    fn new(file: FileId, src: &'s str) -> PResult<Parser<'s>> {
+        let toks = lex(file, src)?;
+        let defined = toks
+            .windows(2)
+            .filter_map(|w| match (&w[0].tok, &w[1].tok) {
+                (Tok::Proc | Tok::Macro, Tok::Ident(name)) => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
         Ok(Parser {
             src,
-            toks: lex(src)?,
+            toks,
             pos: 0,
             depth: 0,
+            defined,
         })
     }
 
@@ -227,21 +272,22 @@ impl<'s> Parser<'s> {
         loop {
             match self.peek() {
                 Tok::Macro => {
-                    let (name, params, body, span) = self.definition("macro")?;
+                    let d = self.definition(false)?;
                     macros.push(MacroDef {
-                        name,
-                        params,
-                        body,
-                        span,
+                        name: d.name,
+                        params: d.params.into_iter().map(|p| p.name).collect(),
+                        body: d.body,
+                        span: d.span,
                     });
                 }
                 Tok::Proc => {
-                    let (name, params, body, span) = self.definition("proc")?;
+                    let d = self.definition(true)?;
                     procs.push(ProcDef {
-                        name,
-                        params,
-                        body,
-                        span,
+                        name: d.name,
+                        params: d.params,
+                        ret: d.ret,
+                        body: d.body,
+                        span: d.span,
                     });
                 }
                 _ => break,
@@ -272,8 +318,11 @@ impl<'s> Parser<'s> {
     }
 
     /// `macro|proc name[(p1, ..., pk)] begin s end`. The parentheses are
-    /// optional, as in PyWiSE (`macro reset begin x = 0 end`).
-    fn definition(&mut self, kind: &str) -> PResult<(Ident, Vec<Ident>, Stmt, Span)> {
+    /// optional, as in PyWiSE (`macro reset begin x = 0 end`). A procedure
+    /// may give its parameters and its result types, `proc f(a: u8, b) :
+    /// u16 begin ... end`; a macro may not.
+    fn definition(&mut self, is_proc: bool) -> PResult<Definition> {
+        let kind = if is_proc { "proc" } else { "macro" };
         let start = self.bump();
         let name = self.ident(&format!("a name after '{kind}'"))?;
         let mut params = Vec::new();
@@ -281,7 +330,9 @@ impl<'s> Parser<'s> {
             let open = self.bump();
             if *self.peek() != Tok::RParen {
                 loop {
-                    params.push(self.ident("a parameter name")?);
+                    let name = self.ident("a parameter name")?;
+                    let ty = self.annotation(is_proc, "parameters")?;
+                    params.push(Param { name, ty });
                     match self.peek() {
                         Tok::Comma => {
                             self.bump();
@@ -298,13 +349,39 @@ impl<'s> Parser<'s> {
             }
             self.bump();
         }
+        let ret = self.annotation(is_proc, "results")?;
         let begin = self.expect(
             Tok::Begin,
             &format!("'begin' to start the body of {kind} `{}`", name.name),
         )?;
         let (body, _) = self.stmt_seq()?;
         let end = self.expect_close(Tok::End, "begin", begin)?;
-        Ok((name, params, body, start.to(end)))
+        Ok(Definition {
+            name,
+            params,
+            ret,
+            body,
+            span: start.to(end),
+        })
+    }
+
+    /// An optional `: T` in a signature (`int` when absent); only
+    /// procedures have types, since a macro substitutes its arguments as
+    /// written.
+    fn annotation(&mut self, is_proc: bool, what: &str) -> PResult<IntTy> {
+        if *self.peek() != Tok::Colon {
+            return Ok(IntTy::INT);
+        }
+        if !is_proc {
+            return Err(
+                Diagnostic::new(self.span(), format!("macro {what} have no type")).with_help(
+                    "a macro substitutes its arguments as written; declare the variables \
+                         they name, or use a `proc`",
+                ),
+            );
+        }
+        self.bump();
+        Ok(self.type_name()?.0)
     }
 
     // ----- statements -----------------------------------------------------
@@ -366,6 +443,9 @@ impl<'s> Parser<'s> {
                 let h = self.stmt_height(vh, kw)?;
                 let span = kw.to(value.span());
                 Ok((Stmt::Return { value, span }, h))
+            }
+            Tok::Ident(name) if &**name == "var" && matches!(self.peek_at(1), Tok::Ident(_)) => {
+                self.var_decl()
             }
             Tok::Ident(_) => self.ident_stmt(),
             _ => Err(self.no_statement()),
@@ -447,13 +527,11 @@ impl<'s> Parser<'s> {
                     let span = name.span.to(star);
                     return Ok((Stmt::Havoc { target: name, span }, 1));
                 }
-                if matches!(self.peek(), Tok::Ident(_)) && *self.peek_at(1) == Tok::LParen {
+                if self.at_call() {
                     let callee = self.ident("a name")?;
                     let callee_span = callee.span;
                     let call = self.call(Some(name), callee)?;
-                    if let Tok::Plus | Tok::Minus | Tok::Star | Tok::Slash | Tok::Percent =
-                        self.peek()
-                    {
+                    if expr::is_bin_op(self.peek()) {
                         let close = self.toks[self.pos - 1].span;
                         return Err(call_in_expression(callee_span.to(close)));
                     }
@@ -490,6 +568,10 @@ impl<'s> Parser<'s> {
                 ))
             }
             Tok::LParen => self.call(None, name),
+            Tok::Colon => {
+                self.bump();
+                self.decl_rest(name.span, name, false)
+            }
             // A bare name is a call without arguments, as PyWiSE writes
             // macro calls (`m` for `m()`).
             Tok::Semi | Tok::Fi | Tok::Od | Tok::Else | Tok::End | Tok::Eof => {
@@ -516,6 +598,98 @@ impl<'s> Parser<'s> {
                 })
             }
         }
+    }
+
+    /// `var x: T ...`, at `var` followed by a name.
+    fn var_decl(&mut self) -> PResult<(Stmt, usize)> {
+        let kw = self.bump();
+        let target = self.ident("a name")?;
+        if *self.peek() != Tok::Colon {
+            return Err(self
+                .expected(&format!("':' and a type after `var {}`", target.name))
+                .with_help(format!(
+                    "a declaration gives the variable a type, e.g. `var {}: int = 0`",
+                    target.name
+                )));
+        }
+        self.bump();
+        self.decl_rest(kw, target, true)
+    }
+
+    /// The rest of a declaration after `:`: a type, then `[]` (arrays),
+    /// `= e`, `= *` or nothing. The short form `x: T ...` (`long` false)
+    /// must have an initialiser: `x: T` alone is too easily a typo.
+    fn decl_rest(&mut self, start: Span, target: Ident, long: bool) -> PResult<(Stmt, usize)> {
+        let (ty, ty_span) = self.type_name()?;
+        let name = target.name.clone();
+        if *self.peek() == Tok::LBracket && long {
+            self.bump();
+            let close = self.expect(Tok::RBracket, "']' after '[' in an array declaration")?;
+            if *self.peek() == Tok::Assign {
+                return Err(
+                    Diagnostic::new(self.span(), "an array declaration has no value").with_help(
+                        "arrays start with arbitrary contents; assign elements one by one",
+                    ),
+                );
+            }
+            let stmt = Stmt::ArrayDecl {
+                array: target,
+                elem: ty,
+                span: start.to(close),
+            };
+            return Ok((stmt, 1));
+        }
+        if *self.peek() != Tok::Assign {
+            if long {
+                let stmt = Stmt::Decl {
+                    target,
+                    ty,
+                    init: None,
+                    span: start.to(ty_span),
+                };
+                return Ok((stmt, 1));
+            }
+            let d = self.expected(&format!("'=' after `{name}: {ty}`"));
+            return Err(if *self.peek() == Tok::LBracket {
+                d.with_help(format!(
+                    "an array is declared with `var`: `var {name}: {ty}[]`"
+                ))
+            } else {
+                d.with_help(format!(
+                    "to declare `{name}` without a value, write `var {name}: {ty}`"
+                ))
+            });
+        }
+        self.bump();
+        if *self.peek() == Tok::Star {
+            let star = self.bump();
+            let stmt = Stmt::Decl {
+                target,
+                ty,
+                init: Some(Init::Havoc),
+                span: start.to(star),
+            };
+            return Ok((stmt, 1));
+        }
+        if let (true, Tok::Ident(callee)) = (self.at_call(), self.peek()) {
+            let help = format!(
+                "declare the variable first, then call: `var {name}: {ty}; {name} = {callee}(...)`"
+            );
+            return Err(
+                Diagnostic::new(self.span(), "a declaration cannot call a procedure")
+                    .with_help(help),
+            );
+        }
+        let (value, vh) = self.expr()?;
+        let h = self.stmt_height(vh, start)?;
+        let span = start.to(value.span());
+        let stmt = Stmt::Decl {
+            target,
+            ty,
+            init: Some(Init::Value(value)),
+            span,
+        };
+        Ok((stmt, h))
     }
 
     /// `callee(e1, ..., ek)` after the callee's name (and target).
@@ -555,264 +729,6 @@ impl<'s> Parser<'s> {
             h,
         ))
     }
-
-    // ----- arithmetic -----------------------------------------------------
-
-    fn expr(&mut self) -> PResult<(Expr, usize)> {
-        self.arith(0)
-    }
-
-    /// An arithmetic expression whose binary operators all bind at least
-    /// as tightly as `min_prec` (1: `+ -`, 2: `* / %`).
-    fn arith(&mut self, min_prec: u8) -> PResult<(Expr, usize)> {
-        let lhs = self.unary()?;
-        self.arith_rest(lhs, min_prec)
-    }
-
-    /// Continues an arithmetic expression whose leftmost operand is `lhs`.
-    fn arith_rest(&mut self, mut lhs: (Expr, usize), min_prec: u8) -> PResult<(Expr, usize)> {
-        loop {
-            let (op, prec) = match self.peek() {
-                Tok::Plus => (ArithOp::Add, 1),
-                Tok::Minus => (ArithOp::Sub, 1),
-                Tok::Star => (ArithOp::Mul, 2),
-                Tok::Slash => (ArithOp::Div, 2),
-                Tok::Percent => (ArithOp::Rem, 2),
-                _ => break,
-            };
-            if prec < min_prec {
-                break;
-            }
-            let op_span = self.bump();
-            // `prec + 1`: operators are left-associative.
-            let (rhs, rh) = self.arith(prec + 1)?;
-            let h = self.expr_height(lhs.1.max(rh), op_span)?;
-            let span = lhs.0.span().to(rhs.span());
-            lhs = (
-                Expr::Binary {
-                    op,
-                    lhs: Box::new(lhs.0),
-                    rhs: Box::new(rhs),
-                    span,
-                    op_span,
-                },
-                h,
-            );
-        }
-        Ok(lhs)
-    }
-
-    /// Unary minus binds tightest. A minus directly before a literal makes
-    /// a negative literal, as in WiSE (whose lexer reads `-12` as one
-    /// number), so constants stay constants.
-    fn unary(&mut self) -> PResult<(Expr, usize)> {
-        if *self.peek() != Tok::Minus {
-            return self.atom();
-        }
-        let minus = self.bump();
-        if let Tok::Num(value) = self.peek() {
-            let value = value.neg();
-            let span = minus.to(self.bump());
-            return Ok((Expr::Num { value, span }, 1));
-        }
-        self.enter(EXPR_TOO_DEEP)?;
-        let r = self.unary();
-        self.leave();
-        let (operand, oh) = r?;
-        let h = self.expr_height(oh, minus)?;
-        let span = minus.to(operand.span());
-        Ok((
-            Expr::Neg {
-                operand: Box::new(operand),
-                span,
-            },
-            h,
-        ))
-    }
-
-    fn atom(&mut self) -> PResult<(Expr, usize)> {
-        match self.peek() {
-            Tok::Num(value) => {
-                let value = value.clone();
-                let span = self.bump();
-                Ok((Expr::Num { value, span }, 1))
-            }
-            Tok::Ident(_) => {
-                let name = self.ident("a name")?;
-                match self.peek() {
-                    Tok::LBracket => {
-                        let open = self.bump();
-                        self.enter(EXPR_TOO_DEEP)?;
-                        let (index, ih) = self.expr()?;
-                        self.leave();
-                        let close = self.expect_close(Tok::RBracket, "[", open)?;
-                        let h = self.expr_height(ih, open)?;
-                        let span = name.span.to(close);
-                        Ok((
-                            Expr::Index {
-                                array: name,
-                                index: Box::new(index),
-                                span,
-                            },
-                            h,
-                        ))
-                    }
-                    Tok::LParen => Err(call_in_expression(name.span)),
-                    _ => Ok((Expr::Var(name), 1)),
-                }
-            }
-            Tok::LParen => {
-                let open = self.bump();
-                self.enter(EXPR_TOO_DEEP)?;
-                let inner = self.expr()?;
-                self.leave();
-                self.expect_close(Tok::RParen, "(", open)?;
-                Ok(inner)
-            }
-            Tok::True | Tok::False => Err(self
-                .expected("an arithmetic expression")
-                .with_help("variables hold integers; use `1` and `0` for truth values")),
-            _ => Err(self.expected("an expression")),
-        }
-    }
-
-    // ----- conditions -----------------------------------------------------
-
-    fn cond(&mut self) -> PResult<(Cond, usize)> {
-        let m = self.mixed(0)?;
-        self.require_cond(m)
-    }
-
-    fn require_cond(&self, m: Mixed) -> PResult<(Cond, usize)> {
-        match m {
-            Mixed::Cond(c, h) => Ok((c, h)),
-            Mixed::Expr(..) => {
-                let d = self.expected("a comparison operator (==, !=, <, <=, >, >=)");
-                Err(if *self.peek() == Tok::Assign {
-                    d.with_help("comparison is written `==`")
-                } else {
-                    d.with_help("a condition compares two values, e.g. `x != 0`")
-                })
-            }
-        }
-    }
-
-    /// A condition (or, inside parentheses, possibly an arithmetic
-    /// expression) whose `and`/`or` bind at least as tightly as `min_prec`
-    /// (1: `or`, 2: `and`).
-    fn mixed(&mut self, min_prec: u8) -> PResult<Mixed> {
-        let mut lhs = self.mixed_prefix()?;
-        loop {
-            let (is_and, prec) = match self.peek() {
-                Tok::And => (true, 2),
-                Tok::Or => (false, 1),
-                _ => break,
-            };
-            if prec < min_prec {
-                break;
-            }
-            let (l, lh) = self.require_cond(lhs)?;
-            let op_span = self.bump();
-            let rhs = self.mixed(prec + 1)?;
-            let (r, rh) = self.require_cond(rhs)?;
-            let h = self.expr_height(lh.max(rh), op_span)?;
-            let span = l.span().to(r.span());
-            let (lhs_box, rhs_box) = (Box::new(l), Box::new(r));
-            let c = if is_and {
-                Cond::And {
-                    lhs: lhs_box,
-                    rhs: rhs_box,
-                    span,
-                }
-            } else {
-                Cond::Or {
-                    lhs: lhs_box,
-                    rhs: rhs_box,
-                    span,
-                }
-            };
-            lhs = Mixed::Cond(c, h);
-        }
-        Ok(lhs)
-    }
-
-    /// `not c`, `true`, `false`, `( ... )` or `e1 op e2`; a parenthesised
-    /// arithmetic expression, or an expression not followed by a
-    /// comparison, comes back as [`Mixed::Expr`].
-    fn mixed_prefix(&mut self) -> PResult<Mixed> {
-        match self.peek() {
-            Tok::Not => {
-                let not = self.bump();
-                self.enter(EXPR_TOO_DEEP)?;
-                let r = self.mixed_prefix();
-                self.leave();
-                let (operand, oh) = self.require_cond(r?)?;
-                let h = self.expr_height(oh, not)?;
-                let span = not.to(operand.span());
-                Ok(Mixed::Cond(
-                    Cond::Not {
-                        operand: Box::new(operand),
-                        span,
-                    },
-                    h,
-                ))
-            }
-            Tok::True | Tok::False => {
-                let value = *self.peek() == Tok::True;
-                let span = self.bump();
-                Ok(Mixed::Cond(Cond::Bool { value, span }, 1))
-            }
-            Tok::LParen => {
-                let open = self.bump();
-                self.enter(EXPR_TOO_DEEP)?;
-                let inner = self.mixed(0)?;
-                self.leave();
-                self.expect_close(Tok::RParen, "(", open)?;
-                match inner {
-                    Mixed::Cond(c, h) => Ok(Mixed::Cond(c, h)),
-                    Mixed::Expr(e, h) => {
-                        let e = self.arith_rest((e, h), 0)?;
-                        self.comparison(e)
-                    }
-                }
-            }
-            Tok::Num(_) | Tok::Ident(_) | Tok::Minus => {
-                let e = self.arith(0)?;
-                self.comparison(e)
-            }
-            _ => Err(self.expected("a condition")),
-        }
-    }
-
-    /// `lhs op rhs` if a comparison operator follows, else `lhs` itself.
-    fn comparison(&mut self, (lhs, lh): (Expr, usize)) -> PResult<Mixed> {
-        let Some(op) = cmp_op(self.peek()) else {
-            return Ok(Mixed::Expr(lhs, lh));
-        };
-        let op_span = self.bump();
-        let (rhs, rh) = self.expr()?;
-        if cmp_op(self.peek()).is_some() {
-            return Err(
-                Diagnostic::new(self.span(), "comparison operators cannot be chained")
-                    .with_help("write `a < b and b < c` instead of `a < b < c`"),
-            );
-        }
-        let h = self.expr_height(lh.max(rh), op_span)?;
-        let span = lhs.span().to(rhs.span());
-        Ok(Mixed::Cond(Cond::Cmp { op, lhs, rhs, span }, h))
-    }
-}
-
-fn cmp_op(tok: &Tok) -> Option<CmpOp> {
-    Some(match tok {
-        Tok::EqEq => CmpOp::Eq,
-        Tok::Ne => CmpOp::Ne,
-        Tok::Lt => CmpOp::Lt,
-        Tok::Le => CmpOp::Le,
-        Tok::Gt => CmpOp::Gt,
-        Tok::Ge => CmpOp::Ge,
-        _ => return None,
-    })
 }
 
 fn call_in_expression(at: Span) -> Diagnostic {

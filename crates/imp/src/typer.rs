@@ -1,0 +1,410 @@
+//! The typing of expressions: which type each operation has, where the
+//! implicit (lossless) conversions go, and which type each literal takes.
+//! [`crate::types`] runs it to check a program; [`crate::lower()`] runs it
+//! again to build the IR from its result, so the rules live in one place.
+//!
+//! Typing is bottom-up with one twist: a literal has no type of its own.
+//! An expression made only of literals and operators on them is *open*
+//! (its [`TExpr::ty`] is `None`) until its context closes it with a type
+//! ([`Scope::close`]): the other operand of a binary operator or
+//! comparison, or the target of an assignment, argument, return or store.
+//! Closing walks only the open nodes, each once, so typing is linear.
+
+use crate::ast::{BinOp, Expr, IntTy, UnOp};
+use crate::{Diagnostic, Span};
+use std::collections::HashMap;
+use std::sync::Arc;
+use wiser_num::Int;
+
+type R<T> = Result<T, Diagnostic>;
+
+/// A typed expression: the syntax it came from, its type (`None` while
+/// open), and the operation.
+#[derive(Debug)]
+pub(crate) struct TExpr<'a> {
+    pub(crate) ty: Option<IntTy>,
+    pub(crate) kind: TKind<'a>,
+    /// The source expression, for spans and messages.
+    pub(crate) src: &'a Expr,
+}
+
+/// The operations of [`TExpr`]. Both operands of a binary operator have
+/// its type, except the amount of a shift, which keeps its own.
+#[derive(Debug)]
+pub(crate) enum TKind<'a> {
+    /// A literal (a minus on a literal folded in, as `-5` is one literal).
+    Lit(Int),
+    Var(&'a Arc<str>),
+    /// An element; the subscript is converted to `int`.
+    Index(&'a Arc<str>, Box<TExpr<'a>>),
+    Unary(UnOp, Box<TExpr<'a>>),
+    Binary(BinOp, Box<TExpr<'a>>, Box<TExpr<'a>>),
+    /// A conversion to the node's type: a cast, or an implicit lossless
+    /// conversion.
+    Convert(Box<TExpr<'a>>),
+}
+
+impl TExpr<'_> {
+    /// The span runtime checks of this operation point at: the operator.
+    pub(crate) fn op_span(&self) -> Span {
+        match self.src {
+            Expr::Binary { op_span, .. } => *op_span,
+            // Unary operators are one character, at the start.
+            other => {
+                let s = other.span();
+                Span {
+                    hi: s.hi.min(s.lo.saturating_add(1)),
+                    ..s
+                }
+            }
+        }
+    }
+}
+
+/// Can every value of `from` be represented in `to`? Then a `from` is
+/// converted to `to` where a `to` is expected.
+pub(crate) fn lossless(from: IntTy, to: IntTy) -> bool {
+    match (from.width(), to.width()) {
+        _ if from == to => true,
+        (_, None) => true,
+        (None, Some(_)) => false,
+        (Some(a), Some(b)) => {
+            (from.is_signed() == to.is_signed() && a <= b)
+                || (!from.is_signed() && to.is_signed() && a < b)
+        }
+    }
+}
+
+/// Where a value goes, for the message when it does not fit.
+#[derive(Clone, Copy)]
+pub(crate) enum Target<'a> {
+    /// Assigned to a variable.
+    Assign,
+    /// Passed as `param` of `proc`.
+    Arg { proc: &'a str, param: &'a str },
+    /// Returned.
+    Return,
+    /// Stored in an array.
+    Store,
+}
+
+/// Why an open expression is closed at a type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum How {
+    /// Its context expects the type.
+    Expected,
+    /// Nothing gives it a type, so it is `int`.
+    Default,
+}
+
+/// "a `u8`", "an `i32`", "an `int`": a type with its article.
+pub(crate) fn a(ty: IntTy) -> String {
+    let article = if ty.is_signed() { "an" } else { "a" };
+    format!("{article} `{ty}`")
+}
+
+/// `e` as source, shortened for a message.
+fn show(e: &Expr) -> String {
+    let text = e.to_string();
+    if text.len() <= 40 && !text.contains('\n') {
+        text
+    } else {
+        "...".into()
+    }
+}
+
+/// The types of the names an expression may use.
+pub(crate) struct Scope<'a> {
+    /// The routine's scalars; a name not in it is `int`.
+    pub(crate) vars: &'a HashMap<Arc<str>, IntTy>,
+    /// The element types of arrays; an array not in it has `int` elements.
+    pub(crate) arrays: &'a HashMap<Arc<str>, IntTy>,
+}
+
+impl<'a> Scope<'a> {
+    pub(crate) fn var(&self, name: &str) -> IntTy {
+        self.vars.get(name).copied().unwrap_or(IntTy::INT)
+    }
+
+    pub(crate) fn elem(&self, array: &str) -> IntTy {
+        self.arrays.get(array).copied().unwrap_or(IntTy::INT)
+    }
+
+    /// `e` as a value of type `to` (converted if it converts losslessly).
+    pub(crate) fn value(&self, e: &'a Expr, to: IntTy, target: Target) -> R<TExpr<'a>> {
+        let t = self.expr(e)?;
+        self.coerce(t, to, target)
+    }
+
+    /// `e` as a subscript: any integer type, converted to `int`.
+    pub(crate) fn index(&self, e: &'a Expr) -> R<TExpr<'a>> {
+        let t = self.expr(e)?;
+        match t.ty {
+            None => self.close(t, IntTy::INT, How::Default),
+            Some(_) => Ok(convert(t, IntTy::INT)),
+        }
+    }
+
+    /// The operands of the comparison `lhs op rhs` (the whole is `at`),
+    /// at their common type.
+    pub(crate) fn cmp(
+        &self,
+        symbol: &str,
+        lhs: &'a Expr,
+        rhs: &'a Expr,
+        at: Span,
+    ) -> R<(TExpr<'a>, TExpr<'a>)> {
+        let (a, b) = (self.expr(lhs)?, self.expr(rhs)?);
+        let (a, b) = self.unify(symbol, a, b, at)?;
+        if a.ty.is_some() {
+            return Ok((a, b));
+        }
+        Ok((
+            self.close(a, IntTy::INT, How::Default)?,
+            self.close(b, IntTy::INT, How::Default)?,
+        ))
+    }
+
+    /// Checks that the result of `callee`, of type `ret`, can be stored in
+    /// `target` (`at` is the call).
+    pub(crate) fn call_result(&self, ret: IntTy, target: &str, callee: &str, at: Span) -> R<()> {
+        let to = self.var(target);
+        if lossless(ret, to) {
+            return Ok(());
+        }
+        Err(Diagnostic::new(
+            at,
+            format!("cannot assign {} to `{to}` without a cast", a(ret)),
+        )
+        .with_help(format!(
+            "`{callee}` returns {}: store the result in a variable of that type first, then \
+             convert it, e.g. `{target} = {to}(t)`",
+            a(ret)
+        )))
+    }
+
+    /// The type of `e`, bottom-up; open if it is made of literals.
+    pub(crate) fn expr(&self, e: &'a Expr) -> R<TExpr<'a>> {
+        let node = |ty, kind| TExpr { ty, kind, src: e };
+        Ok(match e {
+            Expr::Num { value, .. } => node(None, TKind::Lit(value.clone())),
+            Expr::Var(id) => node(Some(self.var(&id.name)), TKind::Var(&id.name)),
+            Expr::Index { array, index, .. } => {
+                let index = self.index(index)?;
+                let elem = self.elem(&array.name);
+                node(Some(elem), TKind::Index(&array.name, Box::new(index)))
+            }
+            Expr::Unary { op, operand, .. } => {
+                if let (UnOp::Neg, Expr::Num { value, .. }) = (op, &**operand) {
+                    // `-(5)` is the literal -5, as `-5` is.
+                    return Ok(node(None, TKind::Lit(value.neg())));
+                }
+                let o = self.expr(operand)?;
+                if let Some(t) = o.ty {
+                    if *op == UnOp::BitNot && t.is_unbounded() {
+                        return Err(bitwise_on_int(operand));
+                    }
+                }
+                node(o.ty, TKind::Unary(*op, Box::new(o)))
+            }
+            Expr::Cast { ty, operand, .. } => {
+                // A literal directly inside a cast is an `int`: `u8(300)`
+                // is 44.
+                let mut o = self.expr(operand)?;
+                if o.ty.is_none() {
+                    o = self.close(o, IntTy::INT, How::Default)?;
+                }
+                node(Some(*ty), TKind::Convert(Box::new(o)))
+            }
+            Expr::Binary {
+                op,
+                lhs,
+                rhs,
+                op_span,
+                ..
+            } => {
+                let (a, b) = (self.expr(lhs)?, self.expr(rhs)?);
+                if matches!(op, BinOp::Shl | BinOp::Shr) {
+                    // The amount keeps its own type; the IR checks it in
+                    // that type.
+                    let b = match b.ty {
+                        None => self.close(b, IntTy::INT, How::Default)?,
+                        Some(_) => b,
+                    };
+                    if a.ty.is_some_and(|t| t.is_unbounded()) {
+                        return Err(bitwise_on_int(lhs));
+                    }
+                    return Ok(node(a.ty, TKind::Binary(*op, Box::new(a), Box::new(b))));
+                }
+                let lhs_is_int = a.ty == Some(IntTy::INT);
+                let (a, b) = self.unify(op.symbol(), a, b, *op_span)?;
+                if op.is_bitwise() && a.ty.is_some_and(|t| t.is_unbounded()) {
+                    return Err(bitwise_on_int(if lhs_is_int { lhs } else { rhs }));
+                }
+                node(a.ty, TKind::Binary(*op, Box::new(a), Box::new(b)))
+            }
+        })
+    }
+
+    /// Brings the operands of `symbol` to one type: an open one takes the
+    /// other's type, and of two types the narrower is converted to the
+    /// wider when that is lossless.
+    fn unify(
+        &self,
+        symbol: &str,
+        a: TExpr<'a>,
+        b: TExpr<'a>,
+        at: Span,
+    ) -> R<(TExpr<'a>, TExpr<'a>)> {
+        Ok(match (a.ty, b.ty) {
+            (None, None) => (a, b),
+            (Some(t), None) => (a, self.close(b, t, How::Expected)?),
+            (None, Some(t)) => (self.close(a, t, How::Expected)?, b),
+            (Some(s), Some(t)) if s == t => (a, b),
+            (Some(s), Some(t)) if lossless(s, t) => (convert(a, t), b),
+            (Some(s), Some(t)) if lossless(t, s) => (a, convert(b, s)),
+            (Some(s), Some(t)) => {
+                return Err(Diagnostic::new(
+                    at,
+                    format!("mismatched types `{s}` and `{t}` in `{symbol}`"),
+                )
+                .with_help(format!(
+                    "convert one operand with a cast, e.g. `{t}({})`",
+                    show(a.src)
+                )))
+            }
+        })
+    }
+
+    /// `t` as a value of type `to`.
+    fn coerce(&self, t: TExpr<'a>, to: IntTy, target: Target) -> R<TExpr<'a>> {
+        match t.ty {
+            None => self.close(t, to, How::Expected),
+            Some(from) if lossless(from, to) => Ok(convert(t, to)),
+            Some(from) => {
+                let from_a = a(from);
+                let message = match target {
+                    Target::Assign => format!("cannot assign {from_a} to `{to}` without a cast"),
+                    Target::Arg { proc, param } => format!(
+                        "cannot pass {from_a} as parameter `{param}: {to}` of `{proc}` without a \
+                         cast"
+                    ),
+                    Target::Return => {
+                        format!("cannot return {from_a} as {} without a cast", a(to))
+                    }
+                    Target::Store => {
+                        format!("cannot store {from_a} in an array of `{to}` without a cast")
+                    }
+                };
+                Err(Diagnostic::new(t.src.span(), message).with_help(format!(
+                    "convert it with a cast, e.g. `{to}({})`",
+                    show(t.src)
+                )))
+            }
+        }
+    }
+
+    /// Gives the open expression `t` the type `ty`: its literals must fit
+    /// it, and bitwise operators need it fixed-width. A typed `t` is left
+    /// as it is.
+    fn close(&self, mut t: TExpr<'a>, ty: IntTy, how: How) -> R<TExpr<'a>> {
+        if t.ty.is_some() {
+            return Ok(t);
+        }
+        t.ty = Some(ty);
+        match &mut t.kind {
+            TKind::Lit(v) => {
+                if !ty.contains(v) {
+                    return Err(does_not_fit(v, ty, t.src.span()));
+                }
+            }
+            TKind::Unary(op, o) => {
+                if *op == UnOp::BitNot && ty.is_unbounded() {
+                    return Err(open_bitwise(o.src, how));
+                }
+                take_close(self, o, ty, how)?;
+            }
+            TKind::Binary(op, a, b) => {
+                if op.is_bitwise() && ty.is_unbounded() {
+                    return Err(open_bitwise(a.src, how));
+                }
+                take_close(self, a, ty, how)?;
+                if !matches!(op, BinOp::Shl | BinOp::Shr) {
+                    take_close(self, b, ty, how)?;
+                }
+            }
+            // These always have a type.
+            TKind::Var(_) | TKind::Index(..) | TKind::Convert(_) => {}
+        }
+        Ok(t)
+    }
+}
+
+/// Closes the boxed operand `o` in place.
+fn take_close<'a>(s: &Scope<'a>, o: &mut Box<TExpr<'a>>, ty: IntTy, how: How) -> R<()> {
+    let placeholder = TExpr {
+        ty: Some(ty),
+        kind: TKind::Lit(Int::ZERO),
+        src: o.src,
+    };
+    let inner = std::mem::replace(&mut **o, placeholder);
+    **o = s.close(inner, ty, how)?;
+    Ok(())
+}
+
+/// `t` converted to `to` (nothing if it already has that type).
+fn convert(t: TExpr<'_>, to: IntTy) -> TExpr<'_> {
+    if t.ty == Some(to) {
+        return t;
+    }
+    let src = t.src;
+    TExpr {
+        ty: Some(to),
+        kind: TKind::Convert(Box::new(t)),
+        src,
+    }
+}
+
+fn does_not_fit(v: &Int, ty: IntTy, at: Span) -> Diagnostic {
+    let range = match (ty.min(), ty.max()) {
+        (Some(lo), Some(hi)) => format!("`{ty}` holds {lo} to {hi}"),
+        _ => format!("`{ty}` is unbounded"),
+    };
+    Diagnostic::new(at, format!("`{v}` does not fit `{ty}`"))
+        .with_help(format!("{range}; to wrap the value, cast it: `{ty}({v})`"))
+}
+
+/// A bitwise operator (`& | ^ ~ << >>`) on an `int` operand.
+fn bitwise_on_int(operand: &Expr) -> Diagnostic {
+    let text = show(operand);
+    let help = match operand {
+        Expr::Var(id) => format!(
+            "declare `{0}` with a fixed-width type, e.g. `var {0}: u32`, or convert it with a \
+             cast, e.g. `u32({0})`",
+            id.name
+        ),
+        _ => format!("convert it with a cast, e.g. `u32({text})`"),
+    };
+    Diagnostic::new(
+        operand.span(),
+        format!("bitwise operators need fixed-width operands; `{text}` is `int`"),
+    )
+    .with_help(help)
+}
+
+/// A bitwise operator on literals closed at `int`: by its context, or
+/// because nothing gave them a type.
+fn open_bitwise(operand: &Expr, how: How) -> Diagnostic {
+    if how == How::Expected {
+        return bitwise_on_int(operand);
+    }
+    let text = show(operand);
+    Diagnostic::new(
+        operand.span(),
+        format!("cannot infer a fixed-width type for `{text}`"),
+    )
+    .with_help(format!(
+        "bitwise operators need fixed-width operands, and nothing here gives this literal a \
+         type; write a cast, e.g. `u32({text})`"
+    ))
+}

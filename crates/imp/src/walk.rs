@@ -1,0 +1,115 @@
+//! Walks over syntax trees shared by the checks and the typing rules.
+
+use crate::ast::{Cond, Expr, Ident, Init, Stmt};
+
+/// Calls `f` on `s` and every statement nested in it, in source order.
+pub(crate) fn each_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Stmt)) {
+    f(s);
+    match s {
+        Stmt::Seq(items) => {
+            for item in items {
+                each_stmt(item, f);
+            }
+        }
+        Stmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } => {
+            each_stmt(then_branch, f);
+            each_stmt(else_branch, f);
+        }
+        Stmt::While { body, .. } => each_stmt(body, f),
+        _ => {}
+    }
+}
+
+/// Calls `f(name, is_array)` on every variable name in `s` (not callees),
+/// in source order.
+pub(crate) fn stmt_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
+    match s {
+        Stmt::Skip(_) | Stmt::Fail(_) => {}
+        Stmt::Assign { target, value, .. } => {
+            f(target, false);
+            expr_names(value, f);
+        }
+        Stmt::Havoc { target, .. } => f(target, false),
+        Stmt::ArrayAssign {
+            array,
+            index,
+            value,
+            ..
+        } => {
+            f(array, true);
+            expr_names(index, f);
+            expr_names(value, f);
+        }
+        Stmt::Seq(items) => {
+            for item in items {
+                stmt_names(item, f);
+            }
+        }
+        Stmt::If {
+            cond,
+            then_branch,
+            else_branch,
+            ..
+        } => {
+            cond_names(cond, f);
+            stmt_names(then_branch, f);
+            stmt_names(else_branch, f);
+        }
+        Stmt::While { cond, body, .. } => {
+            cond_names(cond, f);
+            stmt_names(body, f);
+        }
+        Stmt::Assert { cond, .. } | Stmt::Assume { cond, .. } => cond_names(cond, f),
+        Stmt::Call { target, args, .. } => {
+            if let Some(t) = target {
+                f(t, false);
+            }
+            for a in args {
+                expr_names(a, f);
+            }
+        }
+        Stmt::Return { value, .. } => expr_names(value, f),
+        Stmt::Decl { target, init, .. } => {
+            f(target, false);
+            if let Some(Init::Value(value)) = init {
+                expr_names(value, f);
+            }
+        }
+        Stmt::ArrayDecl { array, .. } => f(array, true),
+    }
+}
+
+pub(crate) fn cond_names<'a>(c: &'a Cond, f: &mut dyn FnMut(&'a Ident, bool)) {
+    match c {
+        Cond::Bool { .. } => {}
+        Cond::Not { operand, .. } => cond_names(operand, f),
+        Cond::And { lhs, rhs, .. } | Cond::Or { lhs, rhs, .. } => {
+            cond_names(lhs, f);
+            cond_names(rhs, f);
+        }
+        Cond::Cmp { lhs, rhs, .. } => {
+            expr_names(lhs, f);
+            expr_names(rhs, f);
+        }
+    }
+}
+
+pub(crate) fn expr_names<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Ident, bool)) {
+    match e {
+        Expr::Num { .. } => {}
+        Expr::Var(id) => f(id, false),
+        Expr::Index { array, index, .. } => {
+            f(array, true);
+            expr_names(index, f);
+        }
+        Expr::Unary { operand, .. } | Expr::Cast { operand, .. } => expr_names(operand, f),
+        Expr::Binary { lhs, rhs, .. } => {
+            expr_names(lhs, f);
+            expr_names(rhs, f);
+        }
+    }
+}
