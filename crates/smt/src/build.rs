@@ -1,8 +1,14 @@
-//! Term constructors. Each folds constants and normalises (see
+//! Term constructors for integers, booleans and arrays (bit-vectors are in
+//! [`crate::bv_build`]). Each folds constants and normalises (see
 //! [`crate::term`]), so a condition over constants is a constant and no
 //! solver is ever asked about it.
+//!
+//! The integer rewrites here (linear sums, `a < b` as `a + 1 <= b`, gcd
+//! division) hold only for mathematical integers: every integer
+//! constructor asserts that its operands are integers, so none of them can
+//! reach a bit-vector.
 
-use crate::term::{Kind, Sort, Term};
+use crate::term::{Kind, Scalar, Sort, Term};
 use std::sync::Arc;
 use wiser_num::Int;
 
@@ -20,18 +26,33 @@ impl Term {
         Term::new(Kind::Bool(b))
     }
 
-    /// An integer variable.
-    pub fn int_var(name: impl Into<Arc<str>>) -> Term {
-        Term::new(Kind::Var(name.into(), Sort::Int))
+    /// A variable of any sort. A model maps names to values without
+    /// sorts, so one name should be used at one sort only.
+    pub fn var(name: impl Into<Arc<str>>, sort: Sort) -> Term {
+        if let Sort::Bv(w) | Sort::Array(Scalar::Bv(w), _) | Sort::Array(_, Scalar::Bv(w)) = sort {
+            assert!((1..=64).contains(&w), "bit-vector width {w}");
+        }
+        Term::new(Kind::Var(name.into(), sort))
     }
 
-    /// An array variable.
+    /// An integer variable.
+    pub fn int_var(name: impl Into<Arc<str>>) -> Term {
+        Term::var(name, Sort::Int)
+    }
+
+    /// A boolean variable.
+    pub fn bool_var(name: impl Into<Arc<str>>) -> Term {
+        Term::var(name, Sort::Bool)
+    }
+
+    /// A variable array from integers to integers.
     pub fn array_var(name: impl Into<Arc<str>>) -> Term {
-        Term::new(Kind::Var(name.into(), Sort::Array))
+        Term::var(name, Sort::Array(Scalar::Int, Scalar::Int))
     }
 
     /// `a + b`.
     pub fn add(a: &Term, b: &Term) -> Term {
+        ints(&[a, b]);
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
             return Term::int(x.add(y));
         }
@@ -42,6 +63,7 @@ impl Term {
 
     /// `a - b`.
     pub fn sub(a: &Term, b: &Term) -> Term {
+        ints(&[a, b]);
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
             return Term::int(x.sub(y));
         }
@@ -50,11 +72,13 @@ impl Term {
 
     /// `-a`.
     pub fn neg(a: &Term) -> Term {
+        ints(&[a]);
         scale(a, &Int::from(-1))
     }
 
     /// `a * b`.
     pub fn mul(a: &Term, b: &Term) -> Term {
+        ints(&[a, b]);
         match (a.as_int(), b.as_int()) {
             (Some(k), _) => scale(b, k),
             (_, Some(k)) => scale(a, k),
@@ -65,6 +89,7 @@ impl Term {
 
     /// `a / b`, truncating toward zero; 0 when `b` is 0.
     pub fn div(a: &Term, b: &Term) -> Term {
+        ints(&[a, b]);
         match (a.as_int(), b.as_int()) {
             (Some(x), Some(y)) => Term::int(x.div_trunc(y)),
             (_, Some(y)) if y.is_zero() => Term::int(0),
@@ -77,6 +102,7 @@ impl Term {
 
     /// `a % b`, with the sign of `a`; 0 when `b` is 0.
     pub fn rem(a: &Term, b: &Term) -> Term {
+        ints(&[a, b]);
         match (a.as_int(), b.as_int()) {
             (Some(x), Some(y)) => Term::int(x.rem_trunc(y)),
             (_, Some(y)) if y.is_zero() || y.abs() == Int::ONE => Term::int(0),
@@ -85,18 +111,33 @@ impl Term {
         }
     }
 
-    /// `if c then a else b` (integers).
+    /// `if c then a else b`, for `a` and `b` of one sort (any sort).
     pub fn ite(c: &Term, a: &Term, b: &Term) -> Term {
-        match c.as_bool() {
-            Some(true) => a.clone(),
-            Some(false) => b.clone(),
-            None if a == b => a.clone(),
-            None => Term::new(Kind::Ite(c.clone(), a.clone(), b.clone())),
+        assert_eq!(c.sort(), Sort::Bool, "sort error: ite condition {c}");
+        assert_eq!(a.sort(), b.sort(), "sort error: ite branches {a} and {b}");
+        match (c.as_bool(), a.as_bool(), b.as_bool()) {
+            (Some(true), ..) => a.clone(),
+            (Some(false), ..) => b.clone(),
+            _ if a == b => a.clone(),
+            (_, Some(true), Some(false)) => c.clone(),
+            (_, Some(false), Some(true)) => Term::not(c),
+            // A formula with a constant branch is a junction.
+            (_, Some(true), _) => Term::or(c, b),
+            (_, Some(false), _) => Term::and(&Term::not(c), b),
+            (_, _, Some(true)) => Term::or(&Term::not(c), a),
+            (_, _, Some(false)) => Term::and(c, a),
+            // One orientation per condition: `ite(not c, a, b)` is
+            // `ite(c, b, a)`.
+            _ => match c.kind() {
+                Kind::Not(inner) => Term::new(Kind::Ite(inner.clone(), b.clone(), a.clone())),
+                _ => Term::new(Kind::Ite(c.clone(), a.clone(), b.clone())),
+            },
         }
     }
 
     /// `a <= b`.
     pub fn le(a: &Term, b: &Term) -> Term {
+        ints(&[a, b]);
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
             return Term::bool(x <= y);
         }
@@ -106,6 +147,7 @@ impl Term {
 
     /// `a < b` (as `a + 1 <= b`: these are integers).
     pub fn lt(a: &Term, b: &Term) -> Term {
+        ints(&[a, b]);
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
             return Term::bool(x < y);
         }
@@ -123,8 +165,12 @@ impl Term {
         Term::lt(b, a)
     }
 
-    /// `a == b`.
+    /// `a == b`, for integers or (as [`Term::bv_eq`]) bit-vectors.
     pub fn eq(a: &Term, b: &Term) -> Term {
+        if a.sort().is_bv() {
+            return Term::bv_eq(a, b);
+        }
+        ints(&[a, b]);
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
             return Term::bool(x == y);
         }
@@ -132,13 +178,14 @@ impl Term {
         make_eq(ms, c)
     }
 
-    /// `a != b`.
+    /// `a != b`, for integers or bit-vectors.
     pub fn ne(a: &Term, b: &Term) -> Term {
         Term::not(&Term::eq(a, b))
     }
 
     /// `not a`.
     pub fn not(a: &Term) -> Term {
+        assert_eq!(a.sort(), Sort::Bool, "sort error: not {a}");
         match a.kind() {
             Kind::Bool(b) => Term::bool(!b),
             Kind::Not(x) => x.clone(),
@@ -147,6 +194,8 @@ impl Term {
                 let (ms, c) = linear(&Term::neg(t));
                 make_le(ms, c.add(&Int::ONE))
             }
+            // Orders are total: not (a < b)  <=>  b <= a.
+            Kind::BvCmp(p, x, y) => Term::bv_cmp(crate::bv_build::negate(*p), y, x),
             _ => Term::new(Kind::Not(a.clone())),
         }
     }
@@ -174,22 +223,38 @@ impl Term {
     /// `array[index]`, reading through stores whose index is known to be
     /// equal or known to differ.
     pub fn select(array: &Term, index: &Term) -> Term {
+        check_array(array, index, None);
         let mut a = array;
         while let Kind::Store(inner, i, v) = a.kind() {
             if i == index {
                 return v.clone();
             }
-            match (i.as_int(), index.as_int()) {
-                (Some(x), Some(y)) if x != y => a = inner,
-                _ => break,
+            if distinct_constants(i, index) {
+                a = inner;
+            } else {
+                break;
             }
         }
+        if let Kind::ConstArray(_, v) = a.kind() {
+            return v.clone();
+        }
         Term::new(Kind::Select(a.clone(), index.clone()))
+    }
+
+    /// The array of sort `sort` (an array sort) whose every element is
+    /// `value` (of the element sort).
+    pub fn const_array(sort: Sort, value: &Term) -> Term {
+        match sort {
+            Sort::Array(_, e) if Sort::from(e) == value.sort() => {}
+            s => panic!("sort error: a constant array of sort {s:?} with an element of sort {:?}", value.sort()),
+        }
+        Term::new(Kind::ConstArray(sort, value.clone()))
     }
 
     /// `array` with `index` mapped to `value`; a store to the same index
     /// as the last store replaces it.
     pub fn store(array: &Term, index: &Term, value: &Term) -> Term {
+        check_array(array, index, Some(value));
         if let Kind::Store(inner, i, _) = array.kind() {
             if i == index {
                 return Term::new(Kind::Store(inner.clone(), index.clone(), value.clone()));
@@ -197,6 +262,34 @@ impl Term {
         }
         Term::new(Kind::Store(array.clone(), index.clone(), value.clone()))
     }
+}
+
+/// Sort checks: the integer rewrites must never see another sort.
+fn ints(ts: &[&Term]) {
+    for t in ts {
+        assert_eq!(t.sort(), Sort::Int, "sort error: {t} is not an integer");
+    }
+}
+
+/// Checks that `array` is an array indexed by `index`'s sort (and holding
+/// `value`'s).
+fn check_array(array: &Term, index: &Term, value: Option<&Term>) {
+    let Sort::Array(i, e) = array.sort() else {
+        panic!("sort error: {array} is not an array");
+    };
+    assert_eq!(
+        index.sort(),
+        i.into(),
+        "sort error: index {index} of {array}"
+    );
+    if let Some(v) = value {
+        assert_eq!(v.sort(), e.into(), "sort error: element {v} of {array}");
+    }
+}
+
+/// Are these two different constants (so they certainly differ)?
+fn distinct_constants(a: &Term, b: &Term) -> bool {
+    a.is_const() && b.is_const() && a != b
 }
 
 /// The linear view of an integer term.
@@ -315,6 +408,7 @@ fn junction(terms: impl IntoIterator<Item = Term>, is_and: bool) -> Term {
             _ => vec![t],
         };
         for x in flat {
+            assert_eq!(x.sort(), Sort::Bool, "sort error: {x} is not a formula");
             match x.as_bool() {
                 Some(b) if b == unit => {}
                 Some(_) => return Term::bool(!unit),
@@ -328,7 +422,7 @@ fn junction(terms: impl IntoIterator<Item = Term>, is_and: bool) -> Term {
     for x in &items {
         let complement = match x.kind() {
             Kind::Not(inner) => inner.clone(),
-            Kind::Le(_) => Term::not(x),
+            Kind::Le(_) | Kind::BvCmp(..) => Term::not(x),
             _ => continue,
         };
         if items.binary_search(&complement).is_ok() {

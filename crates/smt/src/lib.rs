@@ -1,9 +1,11 @@
 //! Terms, models and solvers for `wiser`.
 //!
-//! * [`Term`]: the project's own term type, normalised on construction
+//! * [`Term`]: the project's own term type over booleans, integers,
+//!   bit-vectors (machine integers) and arrays, normalised on construction
 //!   (constant folding, linear sums, canonical comparisons);
 //! * [`Model`]: assignments, and evaluation of terms under them (with the
-//!   same C division as the concrete semantics);
+//!   same C division as the concrete semantics, and the bit-vector
+//!   operators of [`wiser_num::bv`]);
 //! * [`Solver`]: the one interface every decision procedure implements;
 //! * [`Z3Solver`]: the only code in the workspace that knows Z3.
 //!
@@ -15,10 +17,18 @@
 //! let mut z3 = Z3Solver::new(None);
 //! let answer = z3.solve(&[Term::eq(&Term::rem(&x, &Term::int(7)), &Term::int(-3))]);
 //! assert!(matches!(answer, Answer::Sat(m) if m.int("x").rem_trunc(&7.into()) == (-3).into()));
+//!
+//! // Machine integers: an 8-bit x with x + 1 <u x wraps, so x is 255.
+//! use wiser_smt::{BvOp, BvPred, Sort};
+//! let b = Term::var("b", Sort::Bv(8));
+//! let wraps = Term::bv_cmp(BvPred::Ult, &Term::bv_bin(BvOp::Add, &b, &Term::bv(8, 1)), &b);
+//! assert_eq!(wraps.to_string(), "b + 1 < b");
+//! assert!(matches!(z3.solve(&[wraps]), Answer::Sat(m) if m.int("b") == 255.into()));
 //! ```
 #![warn(missing_docs)]
 
 mod build;
+mod bv_build;
 mod display;
 mod model;
 mod solver;
@@ -28,5 +38,5 @@ mod z3_backend;
 
 pub use model::{ArrayValue, Model, Value};
 pub use solver::{Answer, CexCache, QueryCache, Solver, SolverStats};
-pub use term::{Kind, Sort, Term};
+pub use term::{BvOp, BvPred, Kind, OvfOp, Scalar, Sort, Term};
 pub use z3_backend::Z3Solver;

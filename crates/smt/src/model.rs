@@ -1,13 +1,18 @@
 //! Models (assignments of values to variables) and evaluation of terms
 //! under a model.
 //!
-//! A model assigns every integer variable a value and every array variable
-//! a default plus finitely many entries; anything unassigned is 0. The
-//! evaluator agrees with the concrete semantics (C division, total at 0),
-//! which is what lets a state's model decide one side of a branch without
-//! a solver call.
+//! A model assigns every integer and bit-vector variable a value, every
+//! boolean variable a truth value and every array variable a default plus
+//! finitely many entries; anything unassigned is 0 (or false). The
+//! evaluator agrees with the concrete semantics (C division, total at 0,
+//! on integers; [`wiser_num::bv`] on bit-vectors), which is what lets a
+//! state's model decide one side of a branch without a solver call.
+//!
+//! A bit-vector value is a [`Value::Int`] holding its unsigned pattern
+//! (`0 <= v < 2^w`); array indices and elements are stored as `Int`s the
+//! same way, booleans among them as 0 and 1.
 
-use crate::term::{Kind, Term};
+use crate::term::{Kind, Scalar, Sort, Term};
 use rpds::{HashTrieMapSync, RedBlackTreeMapSync};
 use rustc_hash::FxBuildHasher;
 use rustc_hash::FxHashMap;
@@ -36,7 +41,7 @@ impl ArrayValue {
 /// The value of a term.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
-    /// An integer.
+    /// An integer, or the unsigned pattern of a bit-vector.
     Int(Int),
     /// A boolean.
     Bool(bool),
@@ -49,6 +54,25 @@ impl Value {
         match self {
             Value::Bool(b) => *b,
             _ => panic!("sort error: expected a boolean value"),
+        }
+    }
+
+    /// The value as an array index or element (booleans as 0 and 1).
+    fn into_scalar(self) -> Int {
+        match self {
+            Value::Int(n) => n,
+            Value::Bool(b) => Int::from(i64::from(b)),
+            Value::Array(_) => panic!("sort error: an array is not a scalar"),
+        }
+    }
+
+    /// An array element of sort `s` as a value (a bit-vector stored as a
+    /// signed value is read modulo 2^w, as variables are).
+    fn from_scalar(n: Int, s: Scalar) -> Value {
+        match s {
+            Scalar::Bool => Value::Bool(!n.is_zero()),
+            Scalar::Int => Value::Int(n),
+            Scalar::Bv(w) => Value::Int(Int::from_u64(n.low_bits(u32::from(w)))),
         }
     }
 }
@@ -71,7 +95,9 @@ type Map<V> = HashTrieMapSync<Arc<str>, V, FxBuildHasher>;
 /// that shares everything else with its parent.
 #[derive(Clone, Default, PartialEq)]
 pub struct Model {
+    /// Integer variables, and bit-vector ones as unsigned patterns.
     ints: Map<Int>,
+    bools: Map<bool>,
     arrays: Map<ArrayValue>,
 }
 
@@ -83,6 +109,8 @@ impl std::fmt::Debug for Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut ints: Vec<_> = self.ints.iter().collect();
         ints.sort();
+        let mut bools: Vec<_> = self.bools.iter().collect();
+        bools.sort();
         let mut arrays: Vec<_> = self
             .arrays
             .iter()
@@ -91,6 +119,7 @@ impl std::fmt::Debug for Model {
         arrays.sort_by(|a, b| a.0.cmp(b.0));
         f.debug_struct("Model")
             .field("ints", &ints)
+            .field("bools", &bools)
             .field("arrays", &arrays)
             .finish()
     }
@@ -102,14 +131,41 @@ impl Model {
         Model::default()
     }
 
-    /// The value of an integer variable (0 when unassigned).
+    /// The value of an integer variable, or the unsigned pattern of a
+    /// bit-vector one (0 when unassigned).
     pub fn int(&self, name: &str) -> Int {
         self.ints.get(name).cloned().unwrap_or_default()
     }
 
-    /// Assigns an integer variable.
+    /// Assigns an integer variable, or a bit-vector one (its pattern: the
+    /// evaluator reads the value modulo 2^w, so a signed value will do).
     pub fn set_int(&mut self, name: Arc<str>, value: Int) {
         self.ints.insert_mut(name, value);
+    }
+
+    /// The value of a boolean variable (false when unassigned).
+    pub fn boolean(&self, name: &str) -> bool {
+        self.bools.get(name).copied().unwrap_or(false)
+    }
+
+    /// Assigns a boolean variable.
+    pub fn set_bool(&mut self, name: Arc<str>, value: bool) {
+        self.bools.insert_mut(name, value);
+    }
+
+    /// Gives the variable `var` (of any sort) the value it has in `from`:
+    /// for moving part of one model into another.
+    pub fn copy_var(&mut self, from: &Model, var: &Term) {
+        let Kind::Var(name, sort) = var.kind() else {
+            return;
+        };
+        match sort {
+            Sort::Int | Sort::Bv(_) => self.set_int(name.clone(), from.int(name)),
+            Sort::Bool => self.set_bool(name.clone(), from.boolean(name)),
+            Sort::Array(..) => {
+                self.set_array(name.clone(), from.array(name).cloned().unwrap_or_default())
+            }
+        }
     }
 
     /// The contents of an array variable, if assigned.
@@ -133,8 +189,9 @@ impl Model {
         self.eval_with(t, &|_, v| v)
     }
 
-    /// Evaluates `t` under this model with the value of each integer
-    /// variable passed through `adjust(variable, value)` first.
+    /// Evaluates `t` under this model with the value of each integer and
+    /// bit-vector variable passed through `adjust(variable, value)` first
+    /// (for a bit-vector, the result is then taken modulo 2^w).
     pub fn eval_with(&self, t: &Term, adjust: &dyn Fn(&Term, Int) -> Int) -> Value {
         if t.tree_size() <= SHALLOW {
             return self.eval_shallow(t, adjust);
@@ -198,14 +255,20 @@ impl Model {
             _ => panic!("sort error: expected an array value"),
         };
         let boolean = |x: &Term| child(x).boolean();
+        // A bit-vector operand as a pattern of its width; results go back
+        // as unsigned `Int`s.
+        let bits = |x: &Term| int(x).low_bits(x.sort().width().expect("a bit-vector"));
+        let bv = |b: u64| Value::Int(Int::from_u64(b));
+        let width = |x: &Term| x.sort().width().expect("a bit-vector");
         match t.kind() {
             Kind::Int(n) => Value::Int(n.clone()),
             Kind::Bool(b) => Value::Bool(*b),
-            Kind::Var(name, crate::Sort::Int) => Value::Int(adjust(t, self.int(name))),
-            Kind::Var(name, crate::Sort::Array) => {
+            Kind::Var(name, Sort::Int) => Value::Int(adjust(t, self.int(name))),
+            Kind::Var(name, Sort::Bv(w)) => bv(adjust(t, self.int(name)).low_bits(u32::from(*w))),
+            Kind::Var(name, Sort::Bool) => Value::Bool(self.boolean(name)),
+            Kind::Var(name, Sort::Array(..)) => {
                 Value::Array(self.array(name).cloned().unwrap_or_default())
             }
-            Kind::Var(_, crate::Sort::Bool) => Value::Bool(false),
             Kind::Linear(ms, c) => Value::Int(
                 ms.iter()
                     .fold(c.clone(), |acc, (x, k)| acc.add(&k.mul(&int(x)))),
@@ -214,12 +277,23 @@ impl Model {
             Kind::Div(a, b) => Value::Int(int(a).div_trunc(&int(b))),
             Kind::Rem(a, b) => Value::Int(int(a).rem_trunc(&int(b))),
             Kind::Ite(c, a, b) => child(if boolean(c) { a } else { b }),
-            Kind::Select(a, i) => Value::Int(array(a).get(&int(i))),
+            Kind::Select(a, i) => {
+                let Sort::Array(_, elem) = a.sort() else {
+                    panic!("sort error: select from a non-array")
+                };
+                Value::from_scalar(array(a).get(&child(i).into_scalar()), elem)
+            }
+            Kind::ConstArray(_, v) => Value::Array(ArrayValue {
+                default: child(v).into_scalar(),
+                entries: Default::default(),
+            }),
             Kind::Store(a, i, v) => {
                 let arr = array(a);
                 Value::Array(ArrayValue {
                     default: arr.default.clone(),
-                    entries: arr.entries.insert(int(i), int(v)),
+                    entries: arr
+                        .entries
+                        .insert(child(i).into_scalar(), child(v).into_scalar()),
                 })
             }
             Kind::Le(a) => Value::Bool(int(a) <= Int::ZERO),
@@ -227,6 +301,36 @@ impl Model {
             Kind::Not(a) => Value::Bool(!boolean(a)),
             Kind::And(xs) => Value::Bool(xs.iter().all(boolean)),
             Kind::Or(xs) => Value::Bool(xs.iter().any(boolean)),
+            Kind::Bv { bits, .. } => bv(*bits),
+            Kind::BvBin(op, a, b) => bv(op.apply(width(a), bits(a), bits(b))),
+            Kind::BvNeg(a) => bv(wiser_num::bv::neg(width(a), bits(a))),
+            Kind::BvNot(a) => bv(wiser_num::bv::not(width(a), bits(a))),
+            Kind::BvCmp(p, a, b) => Value::Bool(p.apply(width(a), bits(a), bits(b))),
+            Kind::BvEq(a, b) => Value::Bool(bits(a) == bits(b)),
+            Kind::Extend {
+                signed,
+                width: to,
+                t: a,
+            } => {
+                let (from, to) = (width(a), u32::from(*to));
+                bv(if *signed {
+                    wiser_num::bv::sext(from, to, bits(a))
+                } else {
+                    wiser_num::bv::zext(from, to, bits(a))
+                })
+            }
+            Kind::Extract { width: to, t: a } => {
+                bv(wiser_num::bv::zext(width(a), u32::from(*to), bits(a)))
+            }
+            Kind::BvToInt { signed: true, t: a } => {
+                Value::Int(Int::from(wiser_num::bv::to_signed(width(a), bits(a))))
+            }
+            Kind::BvToInt {
+                signed: false,
+                t: a,
+            } => bv(bits(a)),
+            Kind::IntToBv { width: w, t: a } => bv(int(a).low_bits(u32::from(*w))),
+            Kind::SOvf(op, a, b) => Value::Bool(op.overflows(width(a), bits(a), bits(b))),
         }
     }
 }
@@ -262,6 +366,75 @@ mod tests {
             m.eval(&Term::select(&s, &Term::add(&i, &Term::int(1)))),
             Value::Int(Int::ONE)
         );
+    }
+}
+
+#[cfg(test)]
+mod machine_integers {
+    use super::*;
+    use crate::term::{BvOp, BvPred};
+
+    #[test]
+    fn bit_vectors_evaluate_as_patterns() {
+        let x = Term::var("x", Sort::Bv(8));
+        let mut m = Model::new();
+        // A signed value is read modulo 2^8: -1 is the pattern 255.
+        m.set_int("x".into(), Int::from(-1));
+        assert_eq!(m.eval(&x), Value::Int(Int::from(255)));
+        let sum = Term::bv_bin(BvOp::Add, &x, &Term::bv(8, 3));
+        assert_eq!(m.eval(&sum), Value::Int(Int::from(2)));
+        let q = Term::bv_bin(BvOp::Udiv, &x, &Term::var("z", Sort::Bv(8)));
+        assert_eq!(m.eval(&q), Value::Int(Int::from(255)), "division by 0");
+        assert!(m.holds(&Term::bv_cmp(BvPred::Slt, &x, &Term::bv(8, 0))));
+        assert!(!m.holds(&Term::bv_cmp(BvPred::Ult, &x, &Term::bv(8, 0x80))));
+        let wide = Term::bv_resize(&x, 64, true);
+        assert_eq!(m.eval(&wide), Value::Int(Int::from_u64(u64::MAX)));
+        assert_eq!(
+            m.eval(&Term::bv_to_int(&x, true)),
+            Value::Int(Int::from(-1))
+        );
+        assert_eq!(
+            m.eval(&Term::bv_to_int(&x, false)),
+            Value::Int(Int::from(255))
+        );
+        let n = Term::int_var("n");
+        m.set_int("n".into(), Int::from(-257));
+        assert_eq!(m.eval(&Term::int_to_bv(&n, 8)), Value::Int(Int::from(255)));
+        assert!(m.holds(&Term::neg_overflows(&Term::bv_bin(
+            BvOp::Shl,
+            &x,
+            &Term::bv(8, 7)
+        ))));
+        // adjust applies to bit-vector variables, modulo 2^w.
+        let v = m.eval_with(&x, &|_, v| v.add(&Int::from(2)));
+        assert_eq!(v, Value::Int(Int::ONE));
+    }
+
+    #[test]
+    fn booleans_and_arrays_of_any_sort() {
+        let (p, q) = (Term::bool_var("p"), Term::bool_var("q"));
+        let mut m = Model::new();
+        m.set_bool("p".into(), true);
+        assert!(m.boolean("p") && !m.boolean("q"));
+        assert!(m.holds(&Term::and(&p, &Term::not(&q))));
+        let x = Term::var("x", Sort::Bv(8));
+        assert_eq!(
+            m.eval(&Term::ite(&p, &Term::bv(8, 7), &x)),
+            Value::Int(Int::from(7))
+        );
+        let a = Term::var("a", Sort::Array(Scalar::Bv(8), Scalar::Bool));
+        let mut arr = ArrayValue::default();
+        arr.entries.insert_mut(Int::from(255), Int::ONE);
+        m.set_array("a".into(), arr);
+        m.set_int("x".into(), Int::from(255));
+        assert!(m.holds(&Term::select(&a, &x)));
+        let s = Term::store(&a, &x, &Term::bool(false));
+        assert!(!m.holds(&Term::select(&s, &x)));
+        let mut other = Model::new();
+        for v in [&p, &x, &a] {
+            other.copy_var(&m, v);
+        }
+        assert_eq!(other, m);
     }
 }
 

@@ -46,6 +46,16 @@ pub struct SolverStats {
     pub z3_unknown: u64,
     /// Incremental checks that gave up and were retried one-shot.
     pub one_shot_retries: u64,
+    /// Levels pushed on Z3's incremental solver (one per constraint).
+    pub z3_pushes: u64,
+    /// Levels popped from it (a `pop(n)` counts `n`), so that
+    /// `z3_pushes - z3_pops` is the depth of the stack: each popped level
+    /// is a constraint that had to be retracted and may be re-asserted.
+    pub z3_pops: u64,
+    /// Constraints asserted, incrementally or on one-shot solvers.
+    pub z3_asserts: u64,
+    /// Satisfiability checks run, incremental and one-shot.
+    pub z3_checks: u64,
     /// Time spent in Z3.
     pub z3_time: Duration,
 }
@@ -61,6 +71,10 @@ impl SolverStats {
         self.z3_unsat += other.z3_unsat;
         self.z3_unknown += other.z3_unknown;
         self.one_shot_retries += other.one_shot_retries;
+        self.z3_pushes += other.z3_pushes;
+        self.z3_pops += other.z3_pops;
+        self.z3_asserts += other.z3_asserts;
+        self.z3_checks += other.z3_checks;
         self.z3_time += other.z3_time;
     }
 }

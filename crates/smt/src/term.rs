@@ -3,11 +3,17 @@
 //! A [`Term`] is an `Arc` to an immutable node carrying its structural
 //! hash, sort and depth, so cloning is a reference-count increment and
 //! equality usually ends at the hash. Terms are built only through the
-//! constructors in [`crate::build`], which fold constants and normalise:
-//! integer sums are kept as linear combinations, and every integer
-//! comparison is `t <= 0` or `t == 0` with `t` linear and its coefficients
-//! divided by their gcd. Equal formulas therefore often become equal terms,
-//! which makes caches hit and turns many branch conditions into constants.
+//! constructors in [`crate::build`] and [`crate::bv_build`], which fold
+//! constants and normalise: integer sums are kept as linear combinations,
+//! and every integer comparison is `t <= 0` or `t == 0` with `t` linear
+//! and its coefficients divided by their gcd; bit-vector operations fold
+//! through [`wiser_num::bv`], drop identities and order commutative
+//! operands. Equal formulas therefore often become equal terms, which
+//! makes caches hit and turns many branch conditions into constants.
+//!
+//! Sorts: booleans, mathematical integers, bit-vectors of 1 to 64 bits
+//! (machine integers: the operators say whether they are signed), and
+//! arrays between any two of those.
 
 use rustc_hash::FxHasher;
 use std::cmp::Ordering;
@@ -15,15 +21,214 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use wiser_num::Int;
 
+/// The sort of an array's index or element: a scalar sort.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scalar {
+    /// Booleans.
+    Bool,
+    /// Mathematical integers.
+    Int,
+    /// Bit-vectors of the given width (1 to 64).
+    Bv(u8),
+}
+
 /// The sort (type) of a term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Sort {
-    /// Mathematical integers.
-    Int,
     /// Booleans.
     Bool,
-    /// Arrays from integers to integers.
-    Array,
+    /// Mathematical integers.
+    Int,
+    /// Bit-vectors of the given width (1 to 64): machine integers, whose
+    /// signedness lives in the operators, not in the sort.
+    Bv(u8),
+    /// Arrays from an index sort to an element sort.
+    Array(Scalar, Scalar),
+}
+
+impl Sort {
+    /// The width of a bit-vector sort.
+    pub fn width(self) -> Option<u32> {
+        match self {
+            Sort::Bv(w) => Some(u32::from(w)),
+            _ => None,
+        }
+    }
+
+    /// The sort as a scalar, unless it is an array sort.
+    pub fn scalar(self) -> Option<Scalar> {
+        match self {
+            Sort::Bool => Some(Scalar::Bool),
+            Sort::Int => Some(Scalar::Int),
+            Sort::Bv(w) => Some(Scalar::Bv(w)),
+            Sort::Array(..) => None,
+        }
+    }
+
+    /// Is this a bit-vector sort?
+    pub fn is_bv(self) -> bool {
+        matches!(self, Sort::Bv(_))
+    }
+}
+
+impl From<Scalar> for Sort {
+    fn from(s: Scalar) -> Sort {
+        match s {
+            Scalar::Bool => Sort::Bool,
+            Scalar::Int => Sort::Int,
+            Scalar::Bv(w) => Sort::Bv(w),
+        }
+    }
+}
+
+impl TryFrom<Sort> for Scalar {
+    type Error = Sort;
+    /// Fails (giving the sort back) on array sorts.
+    fn try_from(s: Sort) -> Result<Scalar, Sort> {
+        s.scalar().ok_or(s)
+    }
+}
+
+/// Binary bit-vector operators, with SMT-LIB's `QF_BV` meaning (see
+/// [`wiser_num::bv`]): total, so division by zero and shifts by the width
+/// or more have values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BvOp {
+    /// `bvadd`
+    Add,
+    /// `bvsub`
+    Sub,
+    /// `bvmul`
+    Mul,
+    /// `bvudiv`
+    Udiv,
+    /// `bvsdiv`
+    Sdiv,
+    /// `bvurem`
+    Urem,
+    /// `bvsrem` (sign of the dividend)
+    Srem,
+    /// `bvand`
+    And,
+    /// `bvor`
+    Or,
+    /// `bvxor`
+    Xor,
+    /// `bvshl`
+    Shl,
+    /// `bvlshr`
+    Lshr,
+    /// `bvashr`
+    Ashr,
+}
+
+impl BvOp {
+    /// Every operator, in declaration order.
+    pub const ALL: [BvOp; 13] = [
+        BvOp::Add,
+        BvOp::Sub,
+        BvOp::Mul,
+        BvOp::Udiv,
+        BvOp::Sdiv,
+        BvOp::Urem,
+        BvOp::Srem,
+        BvOp::And,
+        BvOp::Or,
+        BvOp::Xor,
+        BvOp::Shl,
+        BvOp::Lshr,
+        BvOp::Ashr,
+    ];
+
+    /// Is `a op b` always `b op a`?
+    pub fn is_commutative(self) -> bool {
+        matches!(
+            self,
+            BvOp::Add | BvOp::Mul | BvOp::And | BvOp::Or | BvOp::Xor
+        )
+    }
+
+    /// The operation on patterns of width `w`: the one definition, in
+    /// [`wiser_num::bv`].
+    pub fn apply(self, w: u32, a: u64, b: u64) -> u64 {
+        use wiser_num::bv;
+        match self {
+            BvOp::Add => bv::add(w, a, b),
+            BvOp::Sub => bv::sub(w, a, b),
+            BvOp::Mul => bv::mul(w, a, b),
+            BvOp::Udiv => bv::udiv(w, a, b),
+            BvOp::Sdiv => bv::sdiv(w, a, b),
+            BvOp::Urem => bv::urem(w, a, b),
+            BvOp::Srem => bv::srem(w, a, b),
+            BvOp::And => bv::and(a, b),
+            BvOp::Or => bv::or(a, b),
+            BvOp::Xor => bv::xor(a, b),
+            BvOp::Shl => bv::shl(w, a, b),
+            BvOp::Lshr => bv::lshr(w, a, b),
+            BvOp::Ashr => bv::ashr(w, a, b),
+        }
+    }
+}
+
+/// Bit-vector comparisons. Their negations are comparisons too (`not (a
+/// <u b)` is `b <=u a`), so only these four are needed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BvPred {
+    /// Unsigned `<`.
+    Ult,
+    /// Unsigned `<=`.
+    Ule,
+    /// Signed `<`.
+    Slt,
+    /// Signed `<=`.
+    Sle,
+}
+
+impl BvPred {
+    /// Is this a signed comparison?
+    pub fn is_signed(self) -> bool {
+        matches!(self, BvPred::Slt | BvPred::Sle)
+    }
+
+    /// Is this a strict comparison?
+    pub fn is_strict(self) -> bool {
+        matches!(self, BvPred::Ult | BvPred::Slt)
+    }
+
+    /// The comparison on patterns of width `w` (through [`wiser_num::bv`]).
+    pub fn apply(self, w: u32, a: u64, b: u64) -> bool {
+        use wiser_num::bv;
+        match self {
+            BvPred::Ult => bv::ult(a, b),
+            BvPred::Ule => bv::ule(a, b),
+            BvPred::Slt => bv::slt(w, a, b),
+            BvPred::Sle => bv::sle(w, a, b),
+        }
+    }
+}
+
+/// Operations whose signed overflow [`Kind::SOvf`] tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OvfOp {
+    /// `a + b`
+    Add,
+    /// `a - b`
+    Sub,
+    /// `a * b`
+    Mul,
+}
+
+impl OvfOp {
+    /// Does the signed operation on patterns of width `w` overflow
+    /// (through [`wiser_num::bv`])?
+    pub fn overflows(self, w: u32, a: u64, b: u64) -> bool {
+        use wiser_num::bv;
+        match self {
+            OvfOp::Add => bv::sadd_overflows(w, a, b),
+            OvfOp::Sub => bv::ssub_overflows(w, a, b),
+            OvfOp::Mul => bv::smul_overflows(w, a, b),
+        }
+    }
 }
 
 /// The shape of a term. Children are terms themselves.
@@ -45,23 +250,76 @@ pub enum Kind {
     Div(Term, Term),
     /// Remainder with the dividend's sign; by zero it is 0.
     Rem(Term, Term),
-    /// `if c then a else b` on integers.
+    /// `if c then a else b`, for `a` and `b` of any one sort.
     Ite(Term, Term, Term),
     /// `array[index]`.
     Select(Term, Term),
     /// `array` with `index` mapped to `value`.
     Store(Term, Term, Term),
+    /// The array of the given sort whose every element is the value.
+    ConstArray(Sort, Term),
     /// `t <= 0`, with `t` linear, normalised by the gcd of its coefficients.
     Le(Term),
     /// `t == 0`, with `t` normalised like [`Kind::Le`] and its first
     /// coefficient positive.
     Eq(Term),
-    /// Negation (never of a constant, a negation or a `Le`).
+    /// Negation (never of a constant, a negation, a `Le` or a `BvCmp`).
     Not(Term),
     /// Conjunction of at least two sorted, distinct conjuncts.
     And(Box<[Term]>),
     /// Disjunction of at least two sorted, distinct disjuncts.
     Or(Box<[Term]>),
+    /// A bit-vector constant: `bits` has no bit at or above `width`.
+    Bv {
+        /// The width, 1 to 64.
+        width: u8,
+        /// The pattern.
+        bits: u64,
+    },
+    /// A binary bit-vector operation on operands of one width; commutative
+    /// ones have their operands ordered, a constant on the right.
+    BvBin(BvOp, Term, Term),
+    /// Two's complement negation.
+    BvNeg(Term),
+    /// Bitwise complement.
+    BvNot(Term),
+    /// A bit-vector comparison.
+    BvCmp(BvPred, Term, Term),
+    /// Bit-vector equality, operands ordered (a constant on the right).
+    BvEq(Term, Term),
+    /// Zero or sign extension of `t` to the greater width `width`.
+    Extend {
+        /// Sign extension?
+        signed: bool,
+        /// The new width.
+        width: u8,
+        /// The extended term.
+        t: Term,
+    },
+    /// The low `width` bits of `t` (narrower than `t`).
+    Extract {
+        /// The new width.
+        width: u8,
+        /// The truncated term.
+        t: Term,
+    },
+    /// The value of a pattern as an unbounded integer, read as two's
+    /// complement (`signed`) or unsigned.
+    BvToInt {
+        /// Read as two's complement?
+        signed: bool,
+        /// The pattern.
+        t: Term,
+    },
+    /// An integer modulo 2^`width`, as a pattern.
+    IntToBv {
+        /// The width of the result.
+        width: u8,
+        /// The integer.
+        t: Term,
+    },
+    /// Does the signed operation overflow the operands' width?
+    SOvf(OvfOp, Term, Term),
 }
 
 pub(crate) struct Node {
@@ -129,6 +387,19 @@ impl Term {
         }
     }
 
+    /// The width and pattern, if this is a bit-vector constant.
+    pub fn as_bv(&self) -> Option<(u8, u64)> {
+        match self.0.kind {
+            Kind::Bv { width, bits } => Some((width, bits)),
+            _ => None,
+        }
+    }
+
+    /// Is this a constant (integer, boolean or bit-vector)?
+    pub fn is_const(&self) -> bool {
+        matches!(self.0.kind, Kind::Int(_) | Kind::Bool(_) | Kind::Bv { .. })
+    }
+
     /// The variable name, if this is a variable.
     pub fn as_var(&self) -> Option<&Arc<str>> {
         match &self.0.kind {
@@ -175,52 +446,87 @@ impl Term {
 }
 
 fn children_of(kind: &Kind) -> Vec<&Term> {
+    let mut out = Vec::new();
+    each_child(kind, &mut |t| out.push(t));
+    out
+}
+
+/// Calls `f` on each direct child, in order, without allocating: this
+/// runs for every node built.
+fn each_child<'a>(kind: &'a Kind, f: &mut impl FnMut(&'a Term)) {
     match kind {
-        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) => vec![],
-        Kind::Linear(ms, _) => ms.iter().map(|(t, _)| t).collect(),
-        Kind::Mul(a, b) | Kind::Div(a, b) | Kind::Rem(a, b) | Kind::Select(a, b) => vec![a, b],
-        Kind::Ite(a, b, c) | Kind::Store(a, b, c) => vec![a, b, c],
-        Kind::Le(a) | Kind::Eq(a) | Kind::Not(a) => vec![a],
-        Kind::And(xs) | Kind::Or(xs) => xs.iter().collect(),
+        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) | Kind::Bv { .. } => {}
+        Kind::Linear(ms, _) => ms.iter().for_each(|(t, _)| f(t)),
+        Kind::Mul(a, b)
+        | Kind::Div(a, b)
+        | Kind::Rem(a, b)
+        | Kind::Select(a, b)
+        | Kind::BvBin(_, a, b)
+        | Kind::BvCmp(_, a, b)
+        | Kind::BvEq(a, b)
+        | Kind::SOvf(_, a, b) => {
+            f(a);
+            f(b);
+        }
+        Kind::Ite(a, b, c) | Kind::Store(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        Kind::Le(a)
+        | Kind::Eq(a)
+        | Kind::Not(a)
+        | Kind::BvNeg(a)
+        | Kind::BvNot(a)
+        | Kind::Extend { t: a, .. }
+        | Kind::Extract { t: a, .. }
+        | Kind::BvToInt { t: a, .. }
+        | Kind::IntToBv { t: a, .. }
+        | Kind::ConstArray(_, a) => f(a),
+        Kind::And(xs) | Kind::Or(xs) => xs.iter().for_each(f),
     }
 }
 
 fn tree_size_of(kind: &Kind) -> u32 {
-    let sum = |ts: &[&Term]| ts.iter().fold(1u32, |n, t| n.saturating_add(t.0.tree_size));
-    match kind {
-        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) => 1,
-        Kind::Linear(ms, _) => ms
-            .iter()
-            .fold(1u32, |n, (t, _)| n.saturating_add(t.0.tree_size)),
-        Kind::Mul(a, b) | Kind::Div(a, b) | Kind::Rem(a, b) | Kind::Select(a, b) => sum(&[a, b]),
-        Kind::Ite(a, b, c) | Kind::Store(a, b, c) => sum(&[a, b, c]),
-        Kind::Le(a) | Kind::Eq(a) | Kind::Not(a) => sum(&[a]),
-        Kind::And(xs) | Kind::Or(xs) => {
-            xs.iter().fold(1u32, |n, t| n.saturating_add(t.0.tree_size))
-        }
-    }
+    let mut n = 1u32;
+    each_child(kind, &mut |t| n = n.saturating_add(t.0.tree_size));
+    n
 }
 
 fn sort_and_depth(kind: &Kind) -> (Sort, u32) {
-    let d = |ts: &[&Term]| 1 + ts.iter().map(|t| t.depth()).max().unwrap_or(0);
-    match kind {
-        Kind::Int(_) => (Sort::Int, 1),
-        Kind::Bool(_) => (Sort::Bool, 1),
-        Kind::Var(_, s) => (*s, 1),
-        Kind::Linear(ms, _) => (
-            Sort::Int,
-            1 + ms.iter().map(|(t, _)| t.depth()).max().unwrap_or(0),
-        ),
-        Kind::Mul(a, b) | Kind::Div(a, b) | Kind::Rem(a, b) => (Sort::Int, d(&[a, b])),
-        Kind::Ite(c, a, b) => (Sort::Int, d(&[c, a, b])),
-        Kind::Select(a, i) => (Sort::Int, d(&[a, i])),
-        Kind::Store(a, i, v) => (Sort::Array, d(&[a, i, v])),
-        Kind::Le(t) | Kind::Eq(t) | Kind::Not(t) => (Sort::Bool, d(&[t])),
-        Kind::And(xs) | Kind::Or(xs) => (
-            Sort::Bool,
-            1 + xs.iter().map(|t| t.depth()).max().unwrap_or(0),
-        ),
-    }
+    let mut depth = 0;
+    each_child(kind, &mut |t| depth = depth.max(t.depth()));
+    let depth = depth + 1;
+    let sort = match kind {
+        Kind::Int(_)
+        | Kind::Linear(..)
+        | Kind::Mul(..)
+        | Kind::Div(..)
+        | Kind::Rem(..)
+        | Kind::BvToInt { .. } => Sort::Int,
+        Kind::Bool(_)
+        | Kind::Le(_)
+        | Kind::Eq(_)
+        | Kind::Not(_)
+        | Kind::And(_)
+        | Kind::Or(_)
+        | Kind::BvCmp(..)
+        | Kind::BvEq(..)
+        | Kind::SOvf(..) => Sort::Bool,
+        Kind::Var(_, s) => *s,
+        Kind::Bv { width, .. }
+        | Kind::Extend { width, .. }
+        | Kind::Extract { width, .. }
+        | Kind::IntToBv { width, .. } => Sort::Bv(*width),
+        Kind::Ite(_, a, _) | Kind::BvBin(_, a, _) | Kind::BvNeg(a) | Kind::BvNot(a) => a.sort(),
+        Kind::Select(a, _) => match a.sort() {
+            Sort::Array(_, e) => e.into(),
+            s => panic!("sort error: select from a term of sort {s:?}"),
+        },
+        Kind::Store(a, ..) => a.sort(),
+        Kind::ConstArray(s, _) => *s,
+    };
+    (sort, depth)
 }
 
 impl PartialEq for Term {
@@ -275,13 +581,27 @@ impl Drop for Node {
 
 fn take_children(kind: &mut Kind) -> Vec<Term> {
     match std::mem::replace(kind, Kind::Bool(false)) {
-        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) => vec![],
+        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) | Kind::Bv { .. } => vec![],
         Kind::Linear(ms, _) => ms.into_vec().into_iter().map(|(t, _)| t).collect(),
-        Kind::Mul(a, b) | Kind::Div(a, b) | Kind::Rem(a, b) | Kind::Select(a, b) => {
-            vec![a, b]
-        }
+        Kind::Mul(a, b)
+        | Kind::Div(a, b)
+        | Kind::Rem(a, b)
+        | Kind::Select(a, b)
+        | Kind::BvBin(_, a, b)
+        | Kind::BvCmp(_, a, b)
+        | Kind::BvEq(a, b)
+        | Kind::SOvf(_, a, b) => vec![a, b],
         Kind::Ite(a, b, c) | Kind::Store(a, b, c) => vec![a, b, c],
-        Kind::Le(a) | Kind::Eq(a) | Kind::Not(a) => vec![a],
+        Kind::Le(a)
+        | Kind::Eq(a)
+        | Kind::Not(a)
+        | Kind::BvNeg(a)
+        | Kind::BvNot(a)
+        | Kind::Extend { t: a, .. }
+        | Kind::Extract { t: a, .. }
+        | Kind::BvToInt { t: a, .. }
+        | Kind::IntToBv { t: a, .. }
+        | Kind::ConstArray(_, a) => vec![a],
         Kind::And(xs) | Kind::Or(xs) => xs.into_vec(),
     }
 }

@@ -8,11 +8,20 @@
 //! `Z3_interrupt` as callable from another thread; it only affects the
 //! check in progress, which then answers unknown.
 //!
+//! Z3 may ignore an interrupt: one that arrives just before a check
+//! installs its handler is lost, and some phases do not poll for it. So the
+//! watchdog insists: while a check runs past its deadline, it interrupts
+//! again every [`REPEAT`] until the check returns.
+//!
 //! The deadline is set and cleared under a mutex that the watchdog also
-//! holds while it interrupts, so an interrupt can never reach a later check.
+//! holds while it interrupts, and it interrupts only while a deadline is
+//! set and past, so an interrupt can never reach a later check.
 
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How often an overdue check is interrupted again.
+const REPEAT: Duration = Duration::from_millis(5);
 
 struct Shared {
     state: Mutex<State>,
@@ -29,6 +38,8 @@ struct State {
     /// Is the watchdog waiting with no deadline (so that only a
     /// notification wakes it)?
     idle: bool,
+    /// When the watchdog, waiting with a timeout, wakes by itself.
+    sleeping_until: Option<Instant>,
 }
 
 /// Interrupts the checks of one Z3 context that run past their deadline.
@@ -46,6 +57,7 @@ impl Watchdog {
                 deadline: None,
                 shutdown: false,
                 idle: true,
+                sleeping_until: None,
             }),
             wake: Condvar::new(),
         });
@@ -69,14 +81,18 @@ impl Watchdog {
     }
 
     /// Sets or clears the deadline. The watchdog is woken only when it
-    /// waits with no deadline: otherwise it wakes at its old deadline, finds
-    /// the new one (deadlines only move later) and waits again. This keeps
-    /// the watchdog off the CPU for queries that end in time.
+    /// would otherwise wake too late: when it waits with no deadline, or
+    /// until a time after the new deadline. Otherwise it wakes by itself,
+    /// finds the new deadline (or none) and waits again. This keeps the
+    /// watchdog off the CPU for queries that end in time: clearing a
+    /// deadline never wakes it.
     fn set(&self, deadline: Option<Instant>) {
         let mut state = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         state.deadline = deadline;
-        if deadline.is_some() && state.idle {
-            self.shared.wake.notify_one();
+        if let Some(d) = deadline {
+            if state.idle || state.sleeping_until.is_some_and(|s| d < s) {
+                self.shared.wake.notify_one();
+            }
         }
     }
 }
@@ -97,31 +113,33 @@ impl Drop for Watchdog {
 fn watch(shared: &Shared) {
     let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
     while !state.shutdown {
-        match state.deadline {
-            None => {
-                state.idle = true;
-                state = shared.wake.wait(state).unwrap_or_else(|e| e.into_inner());
-                state.idle = false;
+        let Some(d) = state.deadline else {
+            state.idle = true;
+            state = shared.wake.wait(state).unwrap_or_else(|e| e.into_inner());
+            state.idle = false;
+            continue;
+        };
+        let now = Instant::now();
+        let wake_at = if now >= d {
+            // SAFETY: the context outlives the watchdog (the solver that
+            // owns both drops the watchdog first), and a check is running:
+            // the deadline is cleared, under this lock, as soon as it
+            // returns.
+            if let Some(ctx) = std::ptr::NonNull::new(state.context as *mut _) {
+                unsafe { z3_sys::Z3_interrupt(ctx) };
             }
-            Some(d) => {
-                let now = Instant::now();
-                if now >= d {
-                    // SAFETY: the context outlives the watchdog (the solver
-                    // that owns both drops the watchdog first), and a check
-                    // is running: the deadline is cleared, under this lock,
-                    // as soon as it returns.
-                    if let Some(ctx) = std::ptr::NonNull::new(state.context as *mut _) {
-                        unsafe { z3_sys::Z3_interrupt(ctx) };
-                    }
-                    state.deadline = None;
-                } else {
-                    state = shared
-                        .wake
-                        .wait_timeout(state, d - now)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
-                }
-            }
-        }
+            // Again soon, unless the check returns (and the deadline is
+            // cleared) meanwhile: Z3 may not have heard this one.
+            now + REPEAT
+        } else {
+            d
+        };
+        state.sleeping_until = Some(wake_at);
+        state = shared
+            .wake
+            .wait_timeout(state, wake_at.saturating_duration_since(now))
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+        state.sleeping_until = None;
     }
 }

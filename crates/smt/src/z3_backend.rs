@@ -8,15 +8,19 @@
 //! share long prefixes of their path conditions, so most of the work is
 //! kept. A check that gives up in incremental mode is retried once on a
 //! fresh solver (Z3 preprocesses one-shot queries more aggressively).
+//!
+//! Bit-vectors map to Z3's `BV` sort operator for operator: our terms have
+//! SMT-LIB's `QF_BV` semantics (see [`wiser_num::bv`]), so no operator
+//! needs guarding here.
 
 use crate::model::Model;
 use crate::solver::{Answer, Solver, SolverStats};
-use crate::term::{Kind, Sort, Term};
+use crate::term::{BvOp, BvPred, Kind, OvfOp, Scalar, Sort, Term};
 use crate::watchdog::Watchdog;
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
 use wiser_num::Int;
-use z3::ast::{Array, Bool, Dynamic, Int as ZInt};
+use z3::ast::{Array, Bool, Dynamic, Int as ZInt, BV};
 
 /// Translation caches are dropped past this many entries to bound memory.
 const MAX_CACHE: usize = 1 << 20;
@@ -69,7 +73,7 @@ impl Z3Solver {
 
     fn solver(&mut self) -> &z3::Solver {
         if self.solver.is_none() {
-            let solver = z3::Solver::new();
+            let solver = new_z3_solver();
             let context = z3::Context::thread_local().get_z3_context();
             self.watchdog = Some(Watchdog::new(context));
             self.solver = Some(solver);
@@ -95,6 +99,7 @@ impl Z3Solver {
         let drop = self.asserted.len() - keep;
         if drop > 0 {
             self.solver().pop(drop as u32);
+            self.stats.z3_pops += drop as u64;
             self.asserted.truncate(keep);
         }
         for c in &constraints[keep..] {
@@ -105,6 +110,8 @@ impl Z3Solver {
             let solver = self.solver();
             solver.push();
             solver.assert(&b);
+            self.stats.z3_pushes += 1;
+            self.stats.z3_asserts += 1;
             self.asserted.push(c.clone());
         }
     }
@@ -114,14 +121,16 @@ impl Z3Solver {
         &mut self,
         constraints: &[Term],
     ) -> (z3::SatResult, Option<z3::Model>, Option<String>) {
-        let fresh = z3::Solver::new();
+        let fresh = new_z3_solver();
         for c in constraints {
             let b = self
                 .translate(c)
                 .as_bool()
                 .expect("constraints are boolean");
             fresh.assert(&b);
+            self.stats.z3_asserts += 1;
         }
+        self.stats.z3_checks += 1;
         let r = self.guarded(|| fresh.check());
         (r, fresh.get_model(), fresh.get_reason_unknown())
     }
@@ -165,17 +174,15 @@ impl Z3Solver {
         self.cache[t].as_array().expect("array-sorted term")
     }
 
+    fn bv_of(&self, t: &Term) -> BV {
+        self.cache[t].as_bv().expect("bit-vector-sorted term")
+    }
+
     fn node(&self, t: &Term) -> Dynamic {
         match t.kind() {
             Kind::Int(n) => Dynamic::from_ast(&z3_int(n)),
             Kind::Bool(b) => Dynamic::from_ast(&Bool::from_bool(*b)),
-            Kind::Var(name, Sort::Int) => Dynamic::from_ast(&ZInt::new_const(&**name)),
-            Kind::Var(name, Sort::Bool) => Dynamic::from_ast(&Bool::new_const(&**name)),
-            Kind::Var(name, Sort::Array) => Dynamic::from_ast(&Array::new_const(
-                &**name,
-                &z3::Sort::int(),
-                &z3::Sort::int(),
-            )),
+            Kind::Var(name, sort) => z3_var(name, *sort),
             Kind::Linear(ms, c) => {
                 let mut parts = vec![z3_int(c)];
                 for (x, k) in ms.iter() {
@@ -196,12 +203,16 @@ impl Z3Solver {
                 let r = ZInt::sub(&[a, ZInt::mul(&[b.clone(), q])]);
                 Dynamic::from_ast(&b.eq(ZInt::from_i64(0)).ite(&ZInt::from_i64(0), &r))
             }
-            Kind::Ite(c, a, b) => {
-                Dynamic::from_ast(&self.bool_of(c).ite(&self.int_of(a), &self.int_of(b)))
-            }
-            Kind::Select(a, i) => self.array_of(a).select(&self.int_of(i)),
+            Kind::Ite(c, a, b) => self.bool_of(c).ite(&self.cache[a], &self.cache[b]),
+            Kind::Select(a, i) => self.array_of(a).select(&self.cache[i]),
             Kind::Store(a, i, v) => {
-                Dynamic::from_ast(&self.array_of(a).store(&self.int_of(i), &self.int_of(v)))
+                Dynamic::from_ast(&self.array_of(a).store(&self.cache[i], &self.cache[v]))
+            }
+            Kind::ConstArray(sort, v) => {
+                let Sort::Array(index, _) = sort else {
+                    unreachable!("constant arrays have array sorts")
+                };
+                Dynamic::from_ast(&Array::const_array(&z3_sort(*index), &self.cache[v]))
             }
             Kind::Le(x) => Dynamic::from_ast(&self.int_of(x).le(ZInt::from_i64(0))),
             Kind::Eq(x) => Dynamic::from_ast(&self.int_of(x).eq(ZInt::from_i64(0))),
@@ -213,6 +224,72 @@ impl Z3Solver {
             Kind::Or(xs) => {
                 let xs: Vec<Bool> = xs.iter().map(|x| self.bool_of(x)).collect();
                 Dynamic::from_ast(&Bool::or(&xs))
+            }
+            Kind::Bv { width, bits } => Dynamic::from_ast(&BV::from_u64(*bits, u32::from(*width))),
+            Kind::BvBin(op, a, b) => {
+                let (a, b) = (self.bv_of(a), self.bv_of(b));
+                Dynamic::from_ast(&match op {
+                    BvOp::Add => a.bvadd(&b),
+                    BvOp::Sub => a.bvsub(&b),
+                    BvOp::Mul => a.bvmul(&b),
+                    BvOp::Udiv => a.bvudiv(&b),
+                    BvOp::Sdiv => a.bvsdiv(&b),
+                    BvOp::Urem => a.bvurem(&b),
+                    BvOp::Srem => a.bvsrem(&b),
+                    BvOp::And => a.bvand(&b),
+                    BvOp::Or => a.bvor(&b),
+                    BvOp::Xor => a.bvxor(&b),
+                    BvOp::Shl => a.bvshl(&b),
+                    BvOp::Lshr => a.bvlshr(&b),
+                    BvOp::Ashr => a.bvashr(&b),
+                })
+            }
+            Kind::BvNeg(a) => Dynamic::from_ast(&self.bv_of(a).bvneg()),
+            Kind::BvNot(a) => Dynamic::from_ast(&self.bv_of(a).bvnot()),
+            Kind::BvCmp(p, a, b) => {
+                let (a, b) = (self.bv_of(a), self.bv_of(b));
+                Dynamic::from_ast(&match p {
+                    BvPred::Ult => a.bvult(&b),
+                    BvPred::Ule => a.bvule(&b),
+                    BvPred::Slt => a.bvslt(&b),
+                    BvPred::Sle => a.bvsle(&b),
+                })
+            }
+            Kind::BvEq(a, b) => Dynamic::from_ast(&self.bv_of(a).eq(self.bv_of(b))),
+            Kind::Extend {
+                signed,
+                width,
+                t: x,
+            } => {
+                let extra = u32::from(*width) - x.sort().width().expect("a bit-vector");
+                let x = self.bv_of(x);
+                Dynamic::from_ast(&if *signed {
+                    x.sign_ext(extra)
+                } else {
+                    x.zero_ext(extra)
+                })
+            }
+            Kind::Extract { width, t: x } => {
+                Dynamic::from_ast(&self.bv_of(x).extract(u32::from(*width) - 1, 0))
+            }
+            Kind::BvToInt { signed, t: x } => Dynamic::from_ast(&self.bv_of(x).to_int(*signed)),
+            Kind::IntToBv { width, t: x } => {
+                Dynamic::from_ast(&BV::from_int(&self.int_of(x), u32::from(*width)))
+            }
+            Kind::SOvf(op, a, b) => {
+                let w = t_width(a);
+                let (a, b) = (self.bv_of(a), self.bv_of(b));
+                // Z3 splits each signed overflow into its two directions.
+                let fits = match op {
+                    OvfOp::Add => {
+                        Bool::and(&[a.bvadd_no_overflow(&b, true), a.bvadd_no_underflow(&b)])
+                    }
+                    OvfOp::Sub => {
+                        Bool::and(&[a.bvsub_no_overflow(&b), a.bvsub_no_underflow(&b, true)])
+                    }
+                    OvfOp::Mul => smul_fits(&a, &b, w),
+                };
+                Dynamic::from_ast(&fits.not())
             }
         }
     }
@@ -229,21 +306,26 @@ impl Z3Solver {
                 continue;
             }
             match t.kind() {
-                Kind::Var(name, Sort::Int) => {
-                    let v = z3m.eval(&ZInt::new_const(&**name), true)?;
-                    model.set_int(name.clone(), from_z3_int(&v)?);
+                Kind::Var(name, Sort::Bool) => {
+                    let v = z3m.eval(&Bool::new_const(&**name), true)?.as_bool()?;
+                    model.set_bool(name.clone(), v);
+                }
+                Kind::Var(name, sort @ (Sort::Int | Sort::Bv(_))) => {
+                    let scalar = sort.scalar()?;
+                    let v = z3m.eval(&z3_var(name, *sort), true)?;
+                    model.set_int(name.clone(), scalar_value(&v, scalar)?);
                 }
                 Kind::Select(a, i) => {
                     let mut base = a;
                     while let Kind::Store(inner, ..) = base.kind() {
                         base = inner;
                     }
-                    if let Kind::Var(name, Sort::Array) = base.kind() {
-                        let zi = self.translate(i).as_int()?;
-                        let index = from_z3_int(&z3m.eval(&zi, true)?)?;
-                        let arr = Array::new_const(&**name, &z3::Sort::int(), &z3::Sort::int());
-                        let elem = arr.select(&z3_int(&index)).as_int()?;
-                        let value = from_z3_int(&z3m.eval(&elem, true)?)?;
+                    if let Kind::Var(name, sort @ Sort::Array(is, es)) = base.kind() {
+                        let zi = self.translate(i);
+                        let index = scalar_value(&z3m.eval(&zi, true)?, *is)?;
+                        let arr = z3_var(name, *sort).as_array()?;
+                        let elem = arr.select(&scalar_const(&index, *is));
+                        let value = scalar_value(&z3m.eval(&elem, true)?, *es)?;
                         let mut entry = model.array(name).cloned().unwrap_or_default();
                         entry.entries.insert_mut(index, value);
                         model.set_array(name.clone(), entry);
@@ -264,6 +346,7 @@ impl Solver for Z3Solver {
         self.sync(constraints);
         self.solver();
         let solver = self.solver.as_ref().expect("made by sync");
+        self.stats.z3_checks += 1;
         let verdict = self.guarded(|| solver.check());
         let mut result = (verdict, solver.get_model(), solver.get_reason_unknown());
         if result.0 == z3::SatResult::Unknown && !self.out_of_time() {
@@ -299,6 +382,85 @@ impl Solver for Z3Solver {
 
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
+    }
+}
+
+/// The width of a bit-vector term.
+fn t_width(t: &Term) -> u32 {
+    t.sort().width().expect("a bit-vector")
+}
+
+/// Does the signed product of `a` and `b` (of width `w`) fit? Not Z3's
+/// `bvmul_no_overflow(_, true)`/`bvmul_no_underflow`: Z3 4.8.12 folds
+/// them, once both operands are numerals, with the numerals read as
+/// unsigned (so -1 * 2 "overflows"), and any query that fixes the
+/// operands reaches that fold. Instead: the magnitudes' product must fit
+/// unsigned (Z3's unsigned predicate folds correctly) and be at most MAX,
+/// or MIN's magnitude when the signs differ.
+fn smul_fits(a: &BV, b: &BV, w: u32) -> Bool {
+    let zero = BV::from_u64(0, w);
+    let (na, nb) = (a.bvslt(&zero), b.bvslt(&zero));
+    let magnitude = |neg: &Bool, x: &BV| neg.ite(&x.bvneg(), x);
+    let (ma, mb) = (magnitude(&na, a), magnitude(&nb, b));
+    let min = 1u64 << (w - 1);
+    let limit = na
+        .eq(&nb)
+        .ite(&BV::from_u64(min - 1, w), &BV::from_u64(min, w));
+    Bool::and(&[
+        ma.bvmul_no_overflow(&mb, false),
+        ma.bvmul(&mb).bvule(&limit),
+    ])
+}
+
+/// A Z3 solver that leaves SIGINT alone: by default Z3 installs its own
+/// handler for the duration of each check, which took Ctrl-C away from
+/// the program (time limits are the watchdog's job, not the signal's).
+fn new_z3_solver() -> z3::Solver {
+    let solver = z3::Solver::new();
+    let mut params = z3::Params::new();
+    params.set_bool("ctrl_c", false);
+    solver.set_params(&params);
+    solver
+}
+
+fn z3_sort(s: Scalar) -> z3::Sort {
+    match s {
+        Scalar::Bool => z3::Sort::bool(),
+        Scalar::Int => z3::Sort::int(),
+        Scalar::Bv(w) => z3::Sort::bitvector(u32::from(w)),
+    }
+}
+
+/// The Z3 constant for the variable `name` of sort `sort`.
+fn z3_var(name: &str, sort: Sort) -> Dynamic {
+    match sort {
+        Sort::Bool => Dynamic::from_ast(&Bool::new_const(name)),
+        Sort::Int => Dynamic::from_ast(&ZInt::new_const(name)),
+        Sort::Bv(w) => Dynamic::from_ast(&BV::new_const(name, u32::from(w))),
+        Sort::Array(i, e) => Dynamic::from_ast(&Array::new_const(name, &z3_sort(i), &z3_sort(e))),
+    }
+}
+
+/// A Z3 value of scalar sort `s` as our model stores it: an integer, a
+/// bit-vector's unsigned pattern, or a boolean as 0 or 1.
+fn scalar_value(v: &Dynamic, s: Scalar) -> Option<Int> {
+    match s {
+        Scalar::Int => from_z3_int(&v.as_int()?),
+        Scalar::Bv(_) => Some(Int::from_u64(v.as_bv()?.as_u64()?)),
+        Scalar::Bool => Some(Int::from(i64::from(v.as_bool()?.as_bool()?))),
+    }
+}
+
+/// The Z3 constant of scalar sort `s` for a value stored as [`scalar_value`]
+/// gives it.
+fn scalar_const(v: &Int, s: Scalar) -> Dynamic {
+    match s {
+        Scalar::Int => Dynamic::from_ast(&z3_int(v)),
+        Scalar::Bv(w) => {
+            let w = u32::from(w);
+            Dynamic::from_ast(&BV::from_u64(v.low_bits(w), w))
+        }
+        Scalar::Bool => Dynamic::from_ast(&Bool::from_bool(!v.is_zero())),
     }
 }
 
@@ -413,5 +575,87 @@ mod tests {
             Answer::Sat(m) => assert!(c.iter().all(|t| m.holds(t))),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn counts_the_calls_that_rebuild_the_stack() {
+        let mut s = Z3Solver::new(None);
+        let (x, y) = (Term::int_var("x"), Term::int_var("y"));
+        let (a, b, c) = (
+            Term::lt(&x, &y),
+            Term::lt(&y, &int(5)),
+            Term::lt(&int(1), &x),
+        );
+        s.solve(&[a.clone(), b.clone()]);
+        s.solve(&[a.clone(), c.clone()]);
+        let mut st = SolverStats::default();
+        s.stats(&mut st);
+        // a, b pushed; b popped; c pushed.
+        assert_eq!(
+            (st.z3_pushes, st.z3_pops, st.z3_asserts, st.z3_checks),
+            (3, 1, 3, 2)
+        );
+    }
+
+    /// The watchdog must win against a check that ignores interrupts:
+    /// x³ + y³ = z³ over integers above 1 (no solution, and nothing Z3 can
+    /// prove) with a 1 ms limit answers unknown promptly, every time.
+    #[test]
+    fn hard_queries_give_up_promptly() {
+        let (x, y, z) = (Term::int_var("x"), Term::int_var("y"), Term::int_var("z"));
+        let cube = |v: &Term| Term::mul(&Term::mul(v, v), v);
+        let c = [
+            Term::eq(&Term::add(&cube(&x), &cube(&y)), &cube(&z)),
+            Term::lt(&int(1), &x),
+            Term::lt(&int(1), &y),
+            Term::lt(&int(1), &z),
+        ];
+        let limit = Some(Duration::from_millis(1));
+        let mut s = Z3Solver::new(limit);
+        for i in 0..50 {
+            if i % 5 == 0 {
+                s = Z3Solver::new(limit);
+            }
+            let start = Instant::now();
+            let answer = s.solve(&c);
+            let took = start.elapsed();
+            assert!(
+                matches!(answer, Answer::Unknown(_)),
+                "round {i}: {answer:?}"
+            );
+            assert!(took < Duration::from_secs(1), "round {i} took {took:?}");
+        }
+    }
+
+    /// An interrupt that comes before the check has begun listening for it
+    /// is lost; the watchdog must interrupt again. The check here starts
+    /// 20 ms after its deadline, so the first interrupt always falls in
+    /// that gap.
+    #[test]
+    fn the_watchdog_repeats_lost_interrupts() {
+        let (done, finished) = std::sync::mpsc::channel();
+        // On its own thread (and so its own Z3 context), so that a hang
+        // fails the test instead of stalling it.
+        std::thread::spawn(move || {
+            let (x, y, z) = (Term::int_var("x"), Term::int_var("y"), Term::int_var("z"));
+            let cube = |v: &Term| Term::mul(&Term::mul(v, v), v);
+            let hard = Term::and_all([
+                Term::eq(&Term::add(&cube(&x), &cube(&y)), &cube(&z)),
+                Term::lt(&int(1), &x),
+                Term::lt(&int(1), &y),
+                Term::lt(&int(1), &z),
+            ]);
+            let mut translator = Z3Solver::new(None);
+            let solver = new_z3_solver();
+            solver.assert(translator.translate(&hard).as_bool().expect("boolean"));
+            let watchdog = Watchdog::new(z3::Context::thread_local().get_z3_context());
+            let r = watchdog.guard(Some(Instant::now()), || {
+                std::thread::sleep(Duration::from_millis(20));
+                solver.check()
+            });
+            let _ = done.send(r == z3::SatResult::Unknown);
+        });
+        let answer = finished.recv_timeout(Duration::from_secs(5));
+        assert_eq!(answer, Ok(true), "the check was not stopped");
     }
 }

@@ -1,0 +1,54 @@
+//! Z3 must leave Ctrl-C to the program: by default it installs its own
+//! SIGINT handler while a check runs, and the signal then only cancels the
+//! check. The test runs itself again as a child that receives SIGINT
+//! during a long check; the child must die of the signal.
+#![cfg(unix)]
+
+use std::os::unix::process::ExitStatusExt;
+use std::process::Command;
+use std::time::Duration;
+use wiser_smt::{Solver, Term, Z3Solver};
+
+const CHILD: &str = "WISER_SMT_SIGINT_CHILD";
+
+/// x³ + y³ = z³ over integers above 1: Z3 works on it until stopped.
+fn hard_query() -> Vec<Term> {
+    let (x, y, z) = (Term::int_var("x"), Term::int_var("y"), Term::int_var("z"));
+    let cube = |v: &Term| Term::mul(&Term::mul(v, v), v);
+    vec![
+        Term::eq(&Term::add(&cube(&x), &cube(&y)), &cube(&z)),
+        Term::lt(&Term::int(1), &x),
+        Term::lt(&Term::int(1), &y),
+        Term::lt(&Term::int(1), &z),
+    ]
+}
+
+#[test]
+fn ctrl_c_reaches_the_program_during_a_check() {
+    if std::env::var_os(CHILD).is_some() {
+        let pid = std::process::id().to_string();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            let _ = Command::new("kill").args(["-INT", &pid]).status();
+        });
+        // Past the signal: only Z3's handler would let the check return.
+        let mut z3 = Z3Solver::new(Some(Duration::from_secs(5)));
+        let answer = z3.solve(&hard_query());
+        println!("the check survived SIGINT: {answer:?}");
+        return;
+    }
+    let status = Command::new(std::env::current_exe().expect("the test binary"))
+        .args([
+            "--exact",
+            "ctrl_c_reaches_the_program_during_a_check",
+            "--nocapture",
+        ])
+        .env(CHILD, "1")
+        .output()
+        .expect("run the child");
+    assert_eq!(
+        status.status.signal(),
+        Some(2),
+        "the child was not killed by SIGINT: {status:?}"
+    );
+}
