@@ -2,12 +2,23 @@
 //! explicit stack (deep terms cannot overflow) and a cache, so a constraint
 //! shared by many queries is translated once per solver.
 //!
-//! Solving is incremental: the constraints of the previous query stay
-//! asserted (one push level each), and a new query pops only down to the
-//! longest common prefix. Consecutive queries from one region of the search
-//! share long prefixes of their path conditions, so most of the work is
-//! kept. A check that gives up in incremental mode is retried once on a
-//! fresh solver (Z3 preprocesses one-shot queries more aggressively).
+//! Solving is incremental, and the solver's stack is shared by every
+//! query of a worker. A query is a path's constraints followed by the new
+//! condition. Each path constraint is asserted once, as `g ⇒ c` behind a
+//! fresh literal `g`, and a query switches its constraints on by checking
+//! under their literals as assumptions: the queries of neighbouring paths
+//! reuse most of them, in whatever order the search visits the paths. The
+//! new condition, usually asked about once, goes in a scope of its own that
+//! is popped after the check, so one-off conditions do not accumulate.
+//! Keeping a stack of one push level per constraint and popping to the
+//! longest common prefix was measured first: breadth-first search
+//! alternates between distant subtrees, so consecutive queries shared
+//! little and each check re-asserted 7 to 14 constraints (2 with literals,
+//! at a third of the Z3 time; see ARCHITECTURE.md). The literal store is
+//! started afresh when it grows past [`MAX_GUARDS`] (or 4 times the query),
+//! because inactive implications slow checks down. A check that gives up is
+//! retried once on a fresh solver (Z3 preprocesses one-shot queries more
+//! aggressively).
 //!
 //! Bit-vectors map to Z3's `BV` sort operator for operator: our terms have
 //! SMT-LIB's `QF_BV` semantics (see [`wiser_num::bv`]), so no operator
@@ -37,10 +48,15 @@ pub struct Z3Solver {
     timeout: Option<Duration>,
     deadline: Option<Instant>,
     cache: FxHashMap<Term, Dynamic>,
-    /// The constraints asserted on `solver`, one push level each.
-    asserted: Vec<Term>,
+    /// For each constraint asserted since the last reset, the literal that
+    /// switches it on.
+    guards: FxHashMap<Term, Bool>,
     stats: SolverStats,
 }
+
+/// Past this many guarded constraints the solver starts afresh, so that
+/// the constraints of paths long explored stop weighing on new checks.
+const MAX_GUARDS: usize = 1024;
 
 impl Z3Solver {
     /// A solver; `timeout` bounds each query (Z3 then answers unknown).
@@ -51,9 +67,35 @@ impl Z3Solver {
             timeout,
             deadline: None,
             cache: FxHashMap::default(),
-            asserted: Vec::new(),
+            guards: FxHashMap::default(),
             stats: SolverStats::default(),
         }
+    }
+
+    /// The literals that switch on `constraints`, asserting `g => c` for
+    /// each constraint seen for the first time.
+    fn guard(&mut self, constraints: &[Term]) -> Vec<Bool> {
+        if self.guards.len() + constraints.len() > MAX_GUARDS.max(4 * constraints.len()) {
+            self.solver().reset();
+            self.guards.clear();
+        }
+        let mut out = Vec::with_capacity(constraints.len());
+        for c in constraints {
+            if let Some(g) = self.guards.get(c) {
+                out.push(g.clone());
+                continue;
+            }
+            let b = self
+                .translate(c)
+                .as_bool()
+                .expect("constraints are boolean");
+            let g = Bool::new_const(format!("wiser!g{}", self.stats.z3_asserts));
+            self.solver().assert(g.implies(&b));
+            self.stats.z3_asserts += 1;
+            self.guards.insert(c.clone(), g.clone());
+            out.push(g);
+        }
+        out
     }
 
     /// When the next check must stop: after the configured timeout, and
@@ -86,33 +128,6 @@ impl Z3Solver {
         match &self.watchdog {
             Some(w) => w.guard(self.check_deadline(), check),
             None => check(),
-        }
-    }
-
-    fn sync(&mut self, constraints: &[Term]) {
-        let keep = self
-            .asserted
-            .iter()
-            .zip(constraints)
-            .take_while(|(a, b)| a == b)
-            .count();
-        let drop = self.asserted.len() - keep;
-        if drop > 0 {
-            self.solver().pop(drop as u32);
-            self.stats.z3_pops += drop as u64;
-            self.asserted.truncate(keep);
-        }
-        for c in &constraints[keep..] {
-            let b = self
-                .translate(c)
-                .as_bool()
-                .expect("constraints are boolean");
-            let solver = self.solver();
-            solver.push();
-            solver.assert(&b);
-            self.stats.z3_pushes += 1;
-            self.stats.z3_asserts += 1;
-            self.asserted.push(c.clone());
         }
     }
 
@@ -343,11 +358,45 @@ impl Solver for Z3Solver {
     fn solve(&mut self, constraints: &[Term]) -> Answer {
         let start = Instant::now();
         self.stats.z3_queries += 1;
-        self.sync(constraints);
+        // The path's constraints recur in the queries of neighbouring
+        // paths: each is asserted once, behind a literal. The new condition
+        // is usually asked once: it goes in a scope of its own, popped after
+        // the check (see the module documentation).
+        let (last, body) = match constraints.split_last() {
+            Some((l, b)) => (Some(l), b),
+            None => (None, constraints),
+        };
+        let assumptions = self.guard(body);
+        if let Some(last) = last {
+            let b = self
+                .translate(last)
+                .as_bool()
+                .expect("constraints are boolean");
+            let solver = self.solver();
+            solver.push();
+            solver.assert(&b);
+            self.stats.z3_pushes += 1;
+            self.stats.z3_asserts += 1;
+        }
         self.solver();
-        let solver = self.solver.as_ref().expect("made by sync");
+        let solver = self.solver.as_ref().expect("just made");
         self.stats.z3_checks += 1;
-        let verdict = self.guarded(|| solver.check());
+        // A debugging aid: with WISER_Z3_DUMP=DIR, each query is written to
+        // DIR as SMT-LIB while Z3 works on it and removed when it returns,
+        // so the query of a check that does not end is left behind.
+        let dump = std::env::var_os("WISER_Z3_DUMP").map(|dir| {
+            let path = std::path::Path::new(&dir).join(format!(
+                "query-{}-{}.smt2",
+                std::process::id(),
+                self.stats.z3_checks
+            ));
+            let _ = std::fs::write(&path, format!("{}(check-sat)\n", solver.to_smt2()));
+            path
+        });
+        let verdict = self.guarded(|| solver.check_assumptions(&assumptions));
+        if let Some(path) = dump {
+            let _ = std::fs::remove_file(path);
+        }
         let mut result = (verdict, solver.get_model(), solver.get_reason_unknown());
         if result.0 == z3::SatResult::Unknown && !self.out_of_time() {
             self.stats.one_shot_retries += 1;
@@ -367,6 +416,10 @@ impl Solver for Z3Solver {
                 None => Answer::Unknown("could not read Z3's model".into()),
             },
         };
+        if last.is_some() {
+            self.solver().pop(1);
+            self.stats.z3_pops += 1;
+        }
         match answer {
             Answer::Sat(_) => self.stats.z3_sat += 1,
             Answer::Unsat => self.stats.z3_unsat += 1,
@@ -588,12 +641,14 @@ mod tests {
         );
         s.solve(&[a.clone(), b.clone()]);
         s.solve(&[a.clone(), c.clone()]);
+        s.solve(&[a.clone(), b.clone(), c.clone()]);
         let mut st = SolverStats::default();
         s.stats(&mut st);
-        // a, b pushed; b popped; c pushed.
+        // Query 1: a behind a literal, b in a scope. Query 2: a reused, c
+        // in a scope. Query 3: a reused, b behind a literal, c in a scope.
         assert_eq!(
             (st.z3_pushes, st.z3_pops, st.z3_asserts, st.z3_checks),
-            (3, 1, 3, 2)
+            (3, 3, 5, 3)
         );
     }
 
