@@ -7,7 +7,11 @@
 //!   same C division as the concrete semantics, and the bit-vector
 //!   operators of [`wiser_num::bv`]);
 //! * [`Solver`]: the one interface every decision procedure implements;
-//! * [`Z3Solver`]: the only code in the workspace that knows Z3.
+//! * [`Z3Solver`]: the only code in the workspace that knows Z3;
+//! * [`ProcessSolver`]: a `Z3Solver` in a child process ([`serve`]), which
+//!   the parent kills when a query overruns its limit, so that no Z3
+//!   behaviour (ignored interrupts, runaway memory, crashes) can stall or
+//!   end a run.
 //!
 //! ```
 //! use wiser_smt::{Answer, Solver, Term, Z3Solver};
@@ -29,14 +33,20 @@
 
 mod build;
 mod bv_build;
+mod child;
 mod display;
 mod model;
+mod process;
+mod protocol;
+mod server;
 mod solver;
 mod term;
 mod watchdog;
 mod z3_backend;
 
 pub use model::{ArrayValue, Model, Value};
+pub use process::{Command, ProcessSolver, SolverProcesses};
+pub use server::{serve, serve_stdio};
 pub use solver::{Answer, CexCache, QueryCache, Solver, SolverStats};
 pub use term::{BvOp, BvPred, Kind, OvfOp, Scalar, Sort, Term};
 pub use z3_backend::Z3Solver;

@@ -143,6 +143,17 @@ impl Model {
         self.ints.insert_mut(name, value);
     }
 
+    /// The assigned integer and bit-vector variables, in no particular
+    /// order.
+    pub fn ints(&self) -> impl Iterator<Item = (&Arc<str>, &Int)> {
+        self.ints.iter()
+    }
+
+    /// The assigned boolean variables, in no particular order.
+    pub fn bools(&self) -> impl Iterator<Item = (&Arc<str>, bool)> {
+        self.bools.iter().map(|(k, v)| (k, *v))
+    }
+
     /// The value of a boolean variable (false when unassigned).
     pub fn boolean(&self, name: &str) -> bool {
         self.bools.get(name).copied().unwrap_or(false)

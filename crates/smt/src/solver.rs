@@ -58,6 +58,10 @@ pub struct SolverStats {
     pub z3_checks: u64,
     /// Time spent in Z3.
     pub z3_time: Duration,
+    /// Solver processes started beyond the first of each
+    /// [`crate::ProcessSolver`]: each one replaced a process that was
+    /// stopped, crashed or held too many terms.
+    pub solver_restarts: u64,
 }
 
 impl SolverStats {
@@ -76,6 +80,7 @@ impl SolverStats {
         self.z3_asserts += other.z3_asserts;
         self.z3_checks += other.z3_checks;
         self.z3_time += other.z3_time;
+        self.solver_restarts += other.solver_restarts;
     }
 }
 
