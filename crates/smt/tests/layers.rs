@@ -135,7 +135,9 @@ proptest! {
 }
 
 fn check_chain(queries: &[Vec<Term>]) -> Result<(), TestCaseError> {
-    let timeout = Some(std::time::Duration::from_secs(5));
+    // Hard nonlinear queries are skipped (unknown) rather than waited for:
+    // the property is about agreement, which unknown never contradicts.
+    let timeout = Some(std::time::Duration::from_millis(500));
     let mut chain = QueryCache::new(CexCache::new(Z3Solver::new(timeout), 4), 64);
     for q in queries {
         let layered = chain.solve(q);
