@@ -361,7 +361,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
     fn cond(&self, c: &'a Cond) -> R<Expr> {
         Ok(match c {
             Cond::Bool { value, .. } => Expr::bool(*value),
-            Cond::Not { operand, .. } => Expr::not(self.cond(operand)?),
+            Cond::Not { operand, .. } => Expr::logical_not(self.cond(operand)?),
             Cond::And { lhs, rhs, .. } => Expr::and(self.cond(lhs)?, self.cond(rhs)?),
             Cond::Or { lhs, rhs, .. } => Expr::or(self.cond(lhs)?, self.cond(rhs)?),
             Cond::Cmp { op, lhs, rhs, span } => {

@@ -175,10 +175,9 @@ impl Builder {
             .ok_or_else(|| IrError::IllFormed("no main program".into()))?;
         let mut procs = Vec::with_capacity(self.procs.len());
         for sig in self.procs {
-            procs.push(
-                sig.body
-                    .ok_or_else(|| IrError::IllFormed(format!("procedure `{}` has no body", sig.name)))?,
-            );
+            procs.push(sig.body.ok_or_else(|| {
+                IrError::IllFormed(format!("procedure `{}` has no body", sig.name))
+            })?);
         }
         let ir = Ir {
             code: self.code,
@@ -272,10 +271,9 @@ impl<'b> RoutineBuilder<'b> {
                     ty: s.ty,
                 });
             }
-            _ => self
-                .b
-                .errors
-                .push(format!("{place:?} cannot be an input: only main's locals are")),
+            _ => self.b.errors.push(format!(
+                "{place:?} cannot be an input: only main's locals are"
+            )),
         }
     }
 
@@ -340,7 +338,13 @@ impl<'b> RoutineBuilder<'b> {
     }
 
     /// Takes an expression apart, recording its type error if it has one.
-    fn parts(&mut self, e: Expr, span: Span, want: Option<ScalarTy>, what: &str) -> (Code, Vec<Check>) {
+    fn parts(
+        &mut self,
+        e: Expr,
+        span: Span,
+        want: Option<ScalarTy>,
+        what: &str,
+    ) -> (Code, Vec<Check>) {
         if let Some(w) = want {
             if e.ty() != w && e.error().is_none() {
                 let got = e.ty();
@@ -349,11 +353,10 @@ impl<'b> RoutineBuilder<'b> {
         }
         let (code, checks, error) = e.into_parts();
         match error {
-            Some(e) if e.starts_with(crate::expr::TOO_LARGE) => {
-                if self.b.too_large.is_none() {
-                    self.b.too_large = Some((span, e));
-                }
+            Some(e) if e.starts_with(crate::expr::TOO_LARGE) && self.b.too_large.is_none() => {
+                self.b.too_large = Some((span, e));
             }
+            Some(e) if e.starts_with(crate::expr::TOO_LARGE) => {}
             Some(e) => self.error(format!("{what}: {e}")),
             None => {}
         }
@@ -411,7 +414,15 @@ impl<'b> RoutineBuilder<'b> {
             self.error(format!("assignment to undeclared {dst:?}"));
         }
         let (value, checks) = self.parts(value, span, ty, "the assigned value");
-        self.emit_seq(Instr::Assign { dst, value, next: HOLE }, span, checks);
+        self.emit_seq(
+            Instr::Assign {
+                dst,
+                value,
+                next: HOLE,
+            },
+            span,
+            checks,
+        );
     }
 
     /// `place = *`: a nondeterministic value of the place's type.
@@ -419,7 +430,15 @@ impl<'b> RoutineBuilder<'b> {
         let Some(ty) = self.place_ty(dst) else {
             return self.error(format!("havoc of undeclared {dst:?}"));
         };
-        self.emit_seq(Instr::Havoc { dst, ty, next: HOLE }, span, Vec::new());
+        self.emit_seq(
+            Instr::Havoc {
+                dst,
+                ty,
+                next: HOLE,
+            },
+            span,
+            Vec::new(),
+        );
     }
 
     /// `array[index] = value`; the index is converted to the array's index
@@ -433,7 +452,8 @@ impl<'b> RoutineBuilder<'b> {
             Some(t) if t != ty.index => index.cast(ty.index),
             _ => index,
         };
-        let (index, mut checks) = self.parts(index, span, Some(ScalarTy::Int(ty.index)), "the subscript");
+        let (index, mut checks) =
+            self.parts(index, span, Some(ScalarTy::Int(ty.index)), "the subscript");
         let (value, more) = self.parts(value, span, Some(ty.elem), "the stored value");
         checks.extend(more);
         let instr = Instr::Store {
@@ -501,7 +521,9 @@ impl<'b> RoutineBuilder<'b> {
         }
         if let Some(d) = dst {
             if ret.is_none() || ret != self.place_ty(d) {
-                self.error(format!("the result of `{callee}` cannot be stored in {d:?}"));
+                self.error(format!(
+                    "the result of `{callee}` cannot be stored in {d:?}"
+                ));
             }
         }
         let mut codes = Vec::with_capacity(args.len());

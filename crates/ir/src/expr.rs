@@ -370,7 +370,7 @@ impl Expr {
     }
 
     /// `not a`.
-    pub fn not(a: Expr) -> Expr {
+    pub fn logical_not(a: Expr) -> Expr {
         if a.ty != ScalarTy::Bool {
             return a.invalid("`not` needs a boolean".into());
         }
@@ -466,7 +466,10 @@ mod tests {
         let s = Span::new(3, 4);
         let div = Expr::binary(BinOp::Div, x(IntTy::I32), x(IntTy::I32), s);
         let kinds: Vec<_> = div.checks.iter().map(|c| c.kind).collect();
-        assert_eq!(kinds, [ErrorKind::DivisionByZero, ErrorKind::DivisionOverflow]);
+        assert_eq!(
+            kinds,
+            [ErrorKind::DivisionByZero, ErrorKind::DivisionOverflow]
+        );
         let add = Expr::binary(BinOp::Add, x(IntTy::U8), x(IntTy::U8), s);
         assert!(add.checks.is_empty());
         let add = Expr::binary(BinOp::Add, x(IntTy::INT), x(IntTy::INT), s);
@@ -488,7 +491,13 @@ mod tests {
         assert_eq!(c.checks.len(), 1);
         assert_eq!(
             c.checks[0].guard.as_deref(),
-            Some(&[Op::Load(Place::Local(0)), Op::Int(IntTy::INT, Int::ZERO), Op::Cmp(CmpOp::Ne, IntTy::INT)][..])
+            Some(
+                &[
+                    Op::Load(Place::Local(0)),
+                    Op::Int(IntTy::INT, Int::ZERO),
+                    Op::Cmp(CmpOp::Ne, IntTy::INT)
+                ][..]
+            )
         );
     }
 
@@ -498,7 +507,7 @@ mod tests {
         assert!(e.error().is_some());
         let e = Expr::binary(BinOp::BitAnd, x(IntTy::INT), x(IntTy::INT), Span::default());
         assert!(e.error().unwrap().contains("fixed-width"));
-        let e = Expr::not(x(IntTy::INT));
+        let e = Expr::logical_not(x(IntTy::INT));
         assert!(e.error().is_some());
     }
 }

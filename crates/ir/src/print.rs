@@ -8,11 +8,17 @@ use std::fmt::{self, Write};
 impl fmt::Display for Ir {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, g) in self.globals.iter().enumerate() {
-            let init = g.init.as_ref().map_or("input".to_string(), |v| v.to_string());
+            let init = g
+                .init
+                .as_ref()
+                .map_or("input".to_string(), |v| v.to_string());
             writeln!(f, "global g{i} {}: {} = {init}", g.name, g.ty)?;
         }
         for (i, a) in self.arrays.iter().enumerate() {
-            let init = a.init.as_ref().map_or("input".to_string(), |v| format!("all {v}"));
+            let init = a
+                .init
+                .as_ref()
+                .map_or("input".to_string(), |v| format!("all {v}"));
             writeln!(f, "array a{i} {}: {} = {init}", a.name, a.ty)?;
         }
         let routines = std::iter::once(&self.main).chain(&self.procs);
@@ -32,7 +38,14 @@ impl Ir {
             .map(|(i, s)| format!("{i}:{}:{}", s.name, s.ty))
             .collect();
         let ret = r.ret.map_or(String::new(), |t| format!(" -> {t}"));
-        writeln!(f, "routine {}({}){ret} [{}] entry {}", r.name, r.params, slots.join(", "), r.entry)?;
+        writeln!(
+            f,
+            "routine {}({}){ret} [{}] entry {}",
+            r.name,
+            r.params,
+            slots.join(", "),
+            r.entry
+        )?;
         if std::ptr::eq(r, &self.main) && !self.inputs.is_empty() {
             let inputs: Vec<&str> = self.inputs.iter().map(|i| &*i.name).collect();
             writeln!(f, "  inputs {}", inputs.join(", "))?;
@@ -50,7 +63,9 @@ impl Ir {
             let names = |p: Place| place(r, self, p);
             let c = |code: &Code| show(code, r, self);
             let text = match &loc.instr {
-                Instr::Assign { dst, value, next } => format!("{} = {} -> {next}", names(*dst), c(value)),
+                Instr::Assign { dst, value, next } => {
+                    format!("{} = {} -> {next}", names(*dst), c(value))
+                }
                 Instr::Havoc { dst, ty, next } => format!("{} = *:{ty} -> {next}", names(*dst)),
                 Instr::Store {
                     array,
@@ -82,7 +97,9 @@ impl Ir {
                     let args: Vec<String> = args.iter().map(c).collect();
                     let callee = &self.procs[proc.0 as usize].name;
                     match dst {
-                        Some(d) => format!("{} = {callee}({}) -> {next}", names(*d), args.join(", ")),
+                        Some(d) => {
+                            format!("{} = {callee}({}) -> {next}", names(*d), args.join(", "))
+                        }
                         None => format!("{callee}({}) -> {next}", args.join(", ")),
                     }
                 }
@@ -93,8 +110,16 @@ impl Ir {
             };
             writeln!(f, "  {pc:>3}: {text}")?;
             for check in loc.checks.iter() {
-                let guard = check.guard.as_ref().map_or(String::new(), |g| format!(" when {}", c(g)));
-                writeln!(f, "       check {} if {}{guard}", check.kind, c(&check.cond))?;
+                let guard = check
+                    .guard
+                    .as_ref()
+                    .map_or(String::new(), |g| format!(" when {}", c(g)));
+                writeln!(
+                    f,
+                    "       check {} if {}{guard}",
+                    check.kind,
+                    c(&check.cond)
+                )?;
             }
         }
         Ok(())
@@ -110,15 +135,23 @@ fn successors(instr: &Instr) -> Vec<u32> {
         | Instr::Assume { next, .. }
         | Instr::Call { next, .. }
         | Instr::Skip { next } => vec![*next],
-        Instr::Branch { then_to, else_to, .. } => vec![*then_to, *else_to],
+        Instr::Branch {
+            then_to, else_to, ..
+        } => vec![*then_to, *else_to],
         Instr::Fail | Instr::Halt | Instr::Return { .. } => vec![],
     }
 }
 
 fn place(r: &Routine, ir: &Ir, p: Place) -> String {
     match p {
-        Place::Local(i) => r.slots.get(i as usize).map_or(format!("?{i}"), |s| s.name.to_string()),
-        Place::Global(g) => ir.globals.get(g as usize).map_or(format!("?g{g}"), |g| g.name.to_string()),
+        Place::Local(i) => r
+            .slots
+            .get(i as usize)
+            .map_or(format!("?{i}"), |s| s.name.to_string()),
+        Place::Global(g) => ir
+            .globals
+            .get(g as usize)
+            .map_or(format!("?g{g}"), |g| g.name.to_string()),
     }
 }
 
@@ -134,7 +167,10 @@ pub fn show(code: &Code, r: &Routine, ir: &Ir) -> String {
             Op::Load(p) => place(r, ir, *p),
             Op::Select(a) => {
                 let i = pop(&mut stack);
-                format!("{}[{i}]", ir.arrays.get(a.0 as usize).map_or("?", |a| &*a.name))
+                format!(
+                    "{}[{i}]",
+                    ir.arrays.get(a.0 as usize).map_or("?", |a| &*a.name)
+                )
             }
             Op::Unary(op, t) => format!("({}:{t} {})", op.symbol(), pop(&mut stack)),
             Op::Binary(op, t) => {

@@ -41,7 +41,9 @@ pub fn validate(ir: &Ir) -> Result<(), String> {
             }
             for succ in cx.instr(&loc.instr)? {
                 if succ >= n {
-                    return Err(format!("instruction {pc} jumps to {succ}, out of the program"));
+                    return Err(format!(
+                        "instruction {pc} jumps to {succ}, out of the program"
+                    ));
                 }
                 queue.push_back(succ);
             }
@@ -136,7 +138,9 @@ impl Cx<'_> {
                 }
                 if let Some(d) = dst {
                     if Some(self.place(*d)?) != callee.ret {
-                        return Err(self.err(format!("the result of `{}` has another type", callee.name)));
+                        return Err(
+                            self.err(format!("the result of `{}` has another type", callee.name))
+                        );
                     }
                 }
                 vec![*next]
@@ -156,7 +160,9 @@ impl Cx<'_> {
     }
 
     fn expect(&self, code: &Code, want: ScalarTy, what: &str) -> Result<(), String> {
-        let got = self.type_of(code).map_err(|e| self.err(format!("{what}: {e}")))?;
+        let got = self
+            .type_of(code)
+            .map_err(|e| self.err(format!("{what}: {e}")))?;
         if got != want {
             return Err(self.err(format!("{what} has type `{got}`, expected `{want}`")));
         }
@@ -252,7 +258,9 @@ impl Cx<'_> {
                     let (e, th, c) = (pop(&mut stack)?, pop(&mut stack)?, pop(&mut stack)?);
                     boolean(c)?;
                     if e != *t || th != *t {
-                        return Err(format!("an `ite` of type `{t}` has branches `{th}` and `{e}`"));
+                        return Err(format!(
+                            "an `ite` of type `{t}` has branches `{th}` and `{e}`"
+                        ));
                     }
                     stack.push(*t);
                 }

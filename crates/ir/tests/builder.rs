@@ -29,12 +29,22 @@ fn a_loop_with_break_and_continue() {
     let inc = Expr::binary(BinOp::Add, m.load(i), Expr::int(t, 1), s());
     m.assign(i, inc, s());
     let (cont, next) = (m.label(), m.label());
-    m.branch(Expr::cmp(CmpOp::Eq, m.load(i), Expr::int(t, 3)), cont, next, s());
+    m.branch(
+        Expr::cmp(CmpOp::Eq, m.load(i), Expr::int(t, 3)),
+        cont,
+        next,
+        s(),
+    );
     m.bind(cont);
     m.jump(head);
     m.bind(next);
     let brk = m.label();
-    m.branch(Expr::cmp(CmpOp::Gt, m.load(i), Expr::int(t, 5)), brk, head, s());
+    m.branch(
+        Expr::cmp(CmpOp::Gt, m.load(i), Expr::int(t, 5)),
+        brk,
+        head,
+        s(),
+    );
     m.bind(brk);
     m.jump(exit);
     m.bind(exit);
@@ -73,7 +83,10 @@ fn forward_goto_and_a_jump_cycle() {
     m.finish();
     let ir = b.finish().unwrap();
     let entry = &ir.code[ir.main.entry as usize].instr;
-    assert!(matches!(entry, Instr::Skip { next } if *next == ir.main.entry), "{ir}");
+    assert!(
+        matches!(entry, Instr::Skip { next } if *next == ir.main.entry),
+        "{ir}"
+    );
 }
 
 #[test]
@@ -84,7 +97,12 @@ fn procedures_return_their_default_when_they_fall_off_the_end() {
     let mut body = b.begin_proc(f);
     let p = body.param(0);
     let (pos, done) = (body.label(), body.label());
-    body.branch(Expr::cmp(CmpOp::Gt, body.load(p), Expr::int(IntTy::U8, 0)), pos, done, s());
+    body.branch(
+        Expr::cmp(CmpOp::Gt, body.load(p), Expr::int(IntTy::U8, 0)),
+        pos,
+        done,
+        s(),
+    );
     body.bind(pos);
     body.ret(Some(body.load(p)), s());
     body.bind(done);
@@ -119,7 +137,10 @@ fn checks_under_short_circuit_and_arrays() {
     let nonzero = Expr::cmp(CmpOp::Ne, m.load(y), Expr::int(IntTy::INT, 0));
     let q = Expr::binary(BinOp::Div, m.load(x), m.load(y), Span::new(5, 6));
     let elem = Expr::select(a, ArrayTy::INT, q);
-    let c = Expr::and(nonzero, Expr::cmp(CmpOp::Lt, elem, Expr::int(IntTy::INT, 3)));
+    let c = Expr::and(
+        nonzero,
+        Expr::cmp(CmpOp::Lt, elem, Expr::int(IntTy::INT, 3)),
+    );
     m.assert(c, s());
     m.finish();
     let ir = b.finish().unwrap();

@@ -94,7 +94,10 @@ pub fn urem(_w: u32, a: u64, b: u64) -> u64 {
 /// `MIN`.
 pub fn sdiv(w: u32, a: u64, b: u64) -> u64 {
     let (na, nb) = (is_negative(w, a), is_negative(w, b));
-    let (ma, mb) = (if na { neg(w, a) } else { a }, if nb { neg(w, b) } else { b });
+    let (ma, mb) = (
+        if na { neg(w, a) } else { a },
+        if nb { neg(w, b) } else { b },
+    );
     let q = udiv(w, ma, mb);
     if na != nb {
         neg(w, q)
@@ -107,7 +110,10 @@ pub fn sdiv(w: u32, a: u64, b: u64) -> u64 {
 /// `bvsrem`: `a` when `b` is 0.
 pub fn srem(w: u32, a: u64, b: u64) -> u64 {
     let (na, nb) = (is_negative(w, a), is_negative(w, b));
-    let (ma, mb) = (if na { neg(w, a) } else { a }, if nb { neg(w, b) } else { b });
+    let (ma, mb) = (
+        if na { neg(w, a) } else { a },
+        if nb { neg(w, b) } else { b },
+    );
     let r = urem(w, ma, mb);
     if na {
         neg(w, r)
@@ -262,8 +268,16 @@ mod tests {
                 if b != 0 {
                     assert_eq!(udiv(8, a, b), u64::from(ua / ub));
                     assert_eq!(urem(8, a, b), u64::from(ua % ub));
-                    assert_eq!(sdiv(8, a, b), u64::from(sa.wrapping_div(sb) as u8), "{sa}/{sb}");
-                    assert_eq!(srem(8, a, b), u64::from(sa.wrapping_rem(sb) as u8), "{sa}%{sb}");
+                    assert_eq!(
+                        sdiv(8, a, b),
+                        u64::from(sa.wrapping_div(sb) as u8),
+                        "{sa}/{sb}"
+                    );
+                    assert_eq!(
+                        srem(8, a, b),
+                        u64::from(sa.wrapping_rem(sb) as u8),
+                        "{sa}%{sb}"
+                    );
                 }
                 if b < 8 {
                     assert_eq!(shl(8, a, b), u64::from(ua << b));

@@ -421,7 +421,10 @@ mod tests {
     fn ranges_and_names() {
         assert_eq!(IntTy::I8.min(), Some(Int::from(-128)));
         assert_eq!(IntTy::I8.max(), Some(Int::from(127)));
-        assert_eq!(IntTy::U64.max().unwrap().to_string(), "18446744073709551615");
+        assert_eq!(
+            IntTy::U64.max().unwrap().to_string(),
+            "18446744073709551615"
+        );
         assert_eq!(IntTy::I64.min(), Some(Int::from(i64::MIN)));
         assert_eq!(IntTy::INT.min(), None);
         for t in IntTy::NAMED {
@@ -437,8 +440,14 @@ mod tests {
         assert_eq!(IntTy::I8.wrap(&Int::from(200)), Int::from(-56));
         let big: Int = "340282366920938463463374607431768211457".parse().unwrap();
         assert_eq!(IntTy::U64.wrap(&big), Int::ONE);
-        assert_eq!(IntTy::I32.cast(IntTy::U16, &Int::from(-1)), Int::from(65535));
-        assert_eq!(IntTy::U64.cast(IntTy::I64, &IntTy::U64.max().unwrap()), Int::from(-1));
+        assert_eq!(
+            IntTy::I32.cast(IntTy::U16, &Int::from(-1)),
+            Int::from(65535)
+        );
+        assert_eq!(
+            IntTy::U64.cast(IntTy::I64, &IntTy::U64.max().unwrap()),
+            Int::from(-1)
+        );
     }
 
     #[test]
@@ -473,8 +482,8 @@ mod tests {
             let (xu, yu) = (Int::from(i64::from(p)), Int::from(i64::from(q)));
             prop_assert_eq!(u.binary(BinOp::Add, &xu, &yu), Int::from(i64::from(p.wrapping_add(q))));
             prop_assert_eq!(u.binary(BinOp::Shr, &xu, &Int::from(s as i64)), Int::from(i64::from(p >> s)));
-            if q != 0 {
-                prop_assert_eq!(u.binary(BinOp::Div, &xu, &yu), Int::from(i64::from(p / q)));
+            if let Some(quotient) = p.checked_div(q) {
+                prop_assert_eq!(u.binary(BinOp::Div, &xu, &yu), Int::from(i64::from(quotient)));
             }
             prop_assert_eq!(u.compare(CmpOp::Lt, &xu, &yu), p < q);
         }

@@ -2,8 +2,8 @@
 //! (`fuzz/`, target `parse`, which parses, checks and lowers any input).
 
 use wiser_imp::compile;
-use wiser_semantics::{concrete, Input};
 use wiser_imp::MAX_NESTING;
+use wiser_semantics::{concrete, Input};
 
 /// Runs `f` on a thread with a 2 MiB stack, the size of test threads and
 /// a common default for spawned threads.

@@ -246,7 +246,10 @@ impl Term {
     pub fn const_array(sort: Sort, value: &Term) -> Term {
         match sort {
             Sort::Array(_, e) if Sort::from(e) == value.sort() => {}
-            s => panic!("sort error: a constant array of sort {s:?} with an element of sort {:?}", value.sort()),
+            s => panic!(
+                "sort error: a constant array of sort {s:?} with an element of sort {:?}",
+                value.sort()
+            ),
         }
         Term::new(Kind::ConstArray(sort, value.clone()))
     }

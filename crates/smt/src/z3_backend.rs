@@ -735,7 +735,10 @@ mod tests {
         let easy = [Term::eq(&x, &int(5)), Term::lt(&x, &y)];
         let mut s = Z3Solver::new(Some(Duration::from_millis(2)));
         for round in 0..5 {
-            assert!(matches!(s.solve(&hard), Answer::Unknown(_)), "round {round}");
+            assert!(
+                matches!(s.solve(&hard), Answer::Unknown(_)),
+                "round {round}"
+            );
             match s.solve(&easy) {
                 Answer::Sat(m) => assert_eq!(m.int("x"), Int::from(5)),
                 other => panic!("round {round}: {other:?}"),

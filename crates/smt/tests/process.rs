@@ -207,7 +207,10 @@ fn agrees_with_the_in_process_solver() {
     in_process.stats(&mut theirs);
     assert_eq!(mine.z3_queries, queries);
     assert_eq!(mine.solver_restarts, 0);
-    assert_eq!((mine.z3_sat, mine.z3_unsat), (theirs.z3_sat, theirs.z3_unsat));
+    assert_eq!(
+        (mine.z3_sat, mine.z3_unsat),
+        (theirs.z3_sat, theirs.z3_unsat)
+    );
     // A check past its leash starts the store afresh, which depends on
     // timing: the work is the same when neither solver had to.
     if mine.one_shot_retries == 0 && theirs.one_shot_retries == 0 {
