@@ -1,19 +1,21 @@
 //! The bug finder as a stream of events (WiSE, seed 000, section 3).
 //!
-//! Each call of [`Explorer::next`] takes one state from the frontier: a
-//! state stuck on an error yields [`Event::BugFound`] (after its witness
-//! replays on the concrete interpreter), any other state yields
-//! [`Event::Pending`] and adds its successors to the frontier, and an empty
-//! frontier yields [`Event::Finished`] once. The loop is flat: no recursion
-//! per state, whatever the number of states.
+//! Each call of [`Explorer::next`] takes one state from the frontier and
+//! expands it ([`crate::Expander`]): a state stuck on an error yields
+//! [`Event::BugFound`] (after its witness replays on the concrete
+//! interpreter), any other state yields [`Event::Pending`] and adds its
+//! successors to the frontier, and an empty frontier yields
+//! [`Event::Finished`] once. The loop is flat: no recursion per state,
+//! whatever the number of states.
 
-use crate::path::PathCond;
-use crate::searcher::{Searcher, Strategy};
-use crate::symbolic::Symbolic;
-use crate::witness::{self, Bug, Replay};
-use slab::Slab;
+use crate::expand::{Expander, Expansion};
+use crate::frontier::Arena;
+use crate::searcher::Strategy;
+use crate::symbolic::Feasible;
+use crate::witness::{Bug, SymState};
 use std::sync::Arc;
-use wiser_semantics::{Ir, Machine, State};
+use wiser_ir::Ir;
+use wiser_semantics::Options;
 use wiser_smt::{Model, Solver, Term};
 
 /// What one step of the bug finder reports.
@@ -30,7 +32,7 @@ pub enum Event {
     Undecided,
     /// An engine fault: a witness did not replay. Reported, never hidden.
     InternalError(String),
-    /// A state where the main program ended normally; emitted instead of
+    /// A state where the program ended normally; emitted instead of
     /// `Pending` only when [`Explorer::with_final_states`] asked for it
     /// (for tests that compare the explorer with the interpreter).
     Final(Box<FinalState>),
@@ -45,7 +47,7 @@ pub struct FinalState {
     pub store: Vec<(Arc<str>, Term)>,
     /// The arrays and their final contents.
     pub arrays: Vec<(Arc<str>, Term)>,
-    /// How many `x = *` reads the path made.
+    /// How many nondeterministic reads the path made.
     pub reads: u32,
     /// A model of the path condition, unless the solver answered unknown.
     pub model: Option<Arc<Model>>,
@@ -62,11 +64,10 @@ pub struct ExploreStats {
 
 /// Explores the states of one program.
 pub struct Explorer<'ir, S: Solver> {
-    machine: Machine<'ir, Symbolic<S>>,
-    dom: Symbolic<S>,
-    states: Slab<State<Symbolic<S>>>,
-    searcher: Box<dyn Searcher>,
-    out: Vec<State<Symbolic<S>>>,
+    ir: &'ir Ir,
+    expander: Expander<'ir, S>,
+    frontier: Arena<SymState>,
+    out: Vec<SymState>,
     finished: bool,
     final_states: bool,
     /// Counters.
@@ -76,16 +77,18 @@ pub struct Explorer<'ir, S: Solver> {
 impl<'ir, S: Solver> Explorer<'ir, S> {
     /// An explorer of `ir` from its initial state, deciding with `solver`.
     pub fn new(ir: &'ir Ir, solver: S, strategy: Strategy) -> Self {
-        let mut dom = Symbolic::new(solver);
-        let initial = State::initial(ir, &mut dom, PathCond::new());
-        let mut states = Slab::new();
-        let mut searcher = strategy.searcher();
-        searcher.push(states.insert(initial));
+        Explorer::with_options(ir, solver, strategy, Options::default())
+    }
+
+    /// An explorer with semantic options.
+    pub fn with_options(ir: &'ir Ir, solver: S, strategy: Strategy, options: Options) -> Self {
+        let mut expander = Expander::new(ir, Feasible::new(solver), options);
+        let mut frontier = Arena::new(strategy);
+        frontier.push(expander.initial());
         Explorer {
-            machine: Machine::new(ir),
-            dom,
-            states,
-            searcher,
+            ir,
+            expander,
+            frontier,
             out: Vec::with_capacity(4),
             finished: false,
             final_states: false,
@@ -99,25 +102,38 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
         self
     }
 
-    /// The symbolic domain (for its counters and solver).
-    pub fn domain(&mut self) -> &mut Symbolic<S> {
-        &mut self.dom
+    /// The policy (for its counters and solver).
+    pub fn policy(&mut self) -> &mut Feasible<S> {
+        self.expander.policy()
     }
 
     /// The number of states waiting in the frontier.
     pub fn frontier(&self) -> usize {
-        self.searcher.len()
+        self.frontier.len()
     }
 
-    fn bug_event(&mut self, state: &State<Symbolic<S>>) -> Event {
-        let ir = self.machine.ir();
-        // A path replays in at most as many steps as states were taken.
-        let max_steps = self.stats.states + 16;
-        match witness::confirm(ir, state, self.dom.solver(), max_steps) {
-            Replay::Confirmed(bug) => Event::BugFound(bug),
-            Replay::Infeasible => Event::Pending,
-            Replay::Undecided => Event::Undecided,
-            Replay::Mismatch(msg) => Event::InternalError(msg),
+    fn final_state(&self, state: &SymState) -> FinalState {
+        let frame = state.main_frame();
+        FinalState {
+            path_condition: state.path.terms(),
+            store: self
+                .ir
+                .main
+                .slots
+                .iter()
+                .zip(frame.locals.iter())
+                .filter(|(s, _)| !s.is_temporary())
+                .map(|(s, v)| (s.name.clone(), v.clone()))
+                .collect(),
+            arrays: self
+                .ir
+                .arrays
+                .iter()
+                .map(|a| a.name.clone())
+                .zip(state.arrays.iter().cloned())
+                .collect(),
+            reads: state.reads,
+            model: state.path.effective_model().map(Arc::new),
         }
     }
 }
@@ -129,41 +145,25 @@ impl<S: Solver> Iterator for Explorer<'_, S> {
         if self.finished {
             return None;
         }
-        let Some(id) = self.searcher.pop() else {
+        let Some(state) = self.frontier.pop() else {
             self.finished = true;
             return Some(Event::Finished);
         };
-        let state = self.states.remove(id);
         self.stats.states += 1;
-        if state.error().is_some() {
-            return Some(self.bug_event(&state));
-        }
-        if self.final_states && state.is_final(self.machine.ir()) {
-            let ir = self.machine.ir();
-            return Some(Event::Final(Box::new(FinalState {
-                path_condition: state.path.terms(),
-                store: ir
-                    .main
-                    .slots
-                    .iter()
-                    .cloned()
-                    .zip(state.frame.locals.iter().cloned())
-                    .collect(),
-                arrays: ir
-                    .arrays
-                    .iter()
-                    .cloned()
-                    .zip(state.arrays.iter().cloned())
-                    .collect(),
-                reads: state.reads,
-                model: state.path.effective_model().map(Arc::new),
-            })));
-        }
-        self.machine.step(&mut self.dom, state, &mut self.out);
+        let event = match self.expander.expand(state, &mut self.out) {
+            Expansion::Stepped | Expansion::Infeasible | Expansion::Known => Event::Pending,
+            Expansion::Final(s) if self.final_states => {
+                Event::Final(Box::new(self.final_state(&s)))
+            }
+            Expansion::Final(_) => Event::Pending,
+            Expansion::Bug(bug) => Event::BugFound(bug),
+            Expansion::Undecided => Event::Undecided,
+            Expansion::Internal(msg) => Event::InternalError(msg),
+        };
         for s in self.out.drain(..) {
-            self.searcher.push(self.states.insert(s));
+            self.frontier.push(s);
         }
-        self.stats.max_frontier = self.stats.max_frontier.max(self.searcher.len());
-        Some(Event::Pending)
+        self.stats.max_frontier = self.stats.max_frontier.max(self.frontier.len());
+        Some(event)
     }
 }

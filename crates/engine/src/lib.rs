@@ -1,34 +1,51 @@
 //! The symbolic bug finder of `wiser`.
 //!
-//! * [`Symbolic`]: the symbolic domain (terms, path conditions, the layers
-//!   that decide branch feasibility);
-//! * [`Searcher`]: search strategies (breadth-first, depth-first);
+//! * [`Symbolic`] and [`Feasible`]: the symbolic algebra (terms) and the
+//!   symbolic policy (a side is taken when the path condition allows it,
+//!   decided by the cheapest layer that can);
+//! * [`path`]: path conditions (a box of value sets, other constraints, a
+//!   model);
+//! * [`Searcher`]: search strategies (breadth-first, depth-first), and
+//!   the frontiers that order states by them;
+//! * [`Expander`]: the one expansion step every driver uses;
 //! * [`Explorer`]: WiSE's bug finder as an iterator of [`Event`]s;
-//! * [`witness`]: inputs from models, replayed before any bug is reported;
-//! * [`check`]: one whole run under a [`Config`], giving a [`Report`].
+//! * [`check`]: one whole supervised run under a [`Config`], on several
+//!   workers, giving a [`Report`];
+//! * [`witness`]: inputs from models, replayed before any bug is reported.
 //!
 //! ```
 //! use wiser_engine::{check, Config, Verdict};
-//! let ir = wiser_semantics::compile("if x > 10 then assert x != 42 else skip fi").unwrap();
+//! let ir = wiser_imp::compile("if x > 10 then assert x != 42 else skip fi").unwrap();
 //! let report = check(&ir, &Config::default());
 //! assert_eq!(report.verdict, Verdict::Bug);
 //! assert_eq!(report.bugs[0].input.vars[0].1, 42.into());
 //! ```
 #![warn(missing_docs)]
 
+mod chain;
+mod check;
+mod config;
+mod expand;
 mod explorer;
+mod frontier;
+mod known;
 mod memory;
 mod parallel;
 pub mod path;
-mod run;
+mod report;
 mod searcher;
 mod symbolic;
 pub mod witness;
 
+pub use check::{check, check_monitored, GRACE};
+pub use config::{Backend, Config, MAX_JOBS};
+pub use expand::{Expander, Expansion};
 pub use explorer::{Event, ExploreStats, Explorer, FinalState};
+pub use frontier::{Arena, Pool};
+pub use known::KnownBugs;
 pub use memory::{peak_resident_bytes, resident_bytes};
 pub use parallel::Monitor;
-pub use run::{check, check_monitored, Config, Incomplete, Report, Stats, Verdict};
+pub use report::{Incomplete, Report, Stats, Verdict};
 pub use searcher::{BreadthFirst, DepthFirst, Searcher, StateId, Strategy};
-pub use symbolic::{read_symbol, BranchStats, Symbolic};
-pub use witness::Bug;
+pub use symbolic::{array_sort, read_symbol, scalar_of, sort_of, BranchStats, Feasible, Symbolic};
+pub use witness::{Bug, SymState};

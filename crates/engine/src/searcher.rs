@@ -24,6 +24,12 @@ pub trait Searcher: Send {
     }
     /// The strategy's name, as the CLI spells it.
     fn name(&self) -> &'static str;
+    /// Removes a state for another worker to take (work stealing): the one
+    /// whose subtree this searcher would reach last. By default the one
+    /// `pop` would return.
+    fn steal(&mut self) -> Option<StateId> {
+        self.pop()
+    }
 }
 
 /// First in, first out: WiSE's complete breadth-first search.
@@ -47,14 +53,18 @@ impl Searcher for BreadthFirst {
 
 /// Last in, first out: depth-first search (DART's; incomplete).
 #[derive(Default)]
-pub struct DepthFirst(Vec<StateId>);
+pub struct DepthFirst(VecDeque<StateId>);
 
 impl Searcher for DepthFirst {
     fn push(&mut self, id: StateId) {
-        self.0.push(id);
+        self.0.push_back(id);
     }
     fn pop(&mut self) -> Option<StateId> {
-        self.0.pop()
+        self.0.pop_back()
+    }
+    /// The oldest state: the root of the largest pending subtree.
+    fn steal(&mut self) -> Option<StateId> {
+        self.0.pop_front()
     }
     fn len(&self) -> usize {
         self.0.len()
@@ -99,5 +109,6 @@ mod tests {
         assert_eq!((b.pop(), d.pop()), (Some(0), Some(2)));
         assert_eq!((b.len(), d.len()), (2, 2));
         assert_eq!((b.name(), d.name()), ("bfs", "dfs"));
+        assert_eq!(d.steal(), Some(0));
     }
 }

@@ -1,15 +1,18 @@
 //! Witnesses: concrete inputs that reach a bug, checked by replay.
 //!
 //! No bug is reported before its witness replays: the input is run on the
-//! concrete interpreter (the same semantics over the concrete domain), and
-//! the run must stop on the same kind of error, at the same place, with the
-//! same call stack. Anything else is an engine fault, reported as such.
+//! concrete interpreter (the same semantics over the concrete algebra,
+//! with the same options), and the run must stop on the same kind of
+//! error, at the same place, with the same call stack. Anything else is an
+//! engine fault, reported as such.
 
+use crate::path::PathCond;
 use crate::symbolic::{read_symbol, Symbolic};
+use wiser_ir::{ArrayTy, Ir, ScalarTy, Span};
+use wiser_num::Int;
 use wiser_semantics::concrete::{self, Outcome};
-use wiser_semantics::{ArrayInput, CallSite, ErrorKind, Input, Ir, State};
+use wiser_semantics::{ArrayInput, CallSite, ErrorKind, Input, Options, State};
 use wiser_smt::{Answer, Model, Solver, Term};
-use wiser_syntax::Span;
 
 /// A confirmed bug.
 #[derive(Clone, Debug)]
@@ -20,7 +23,7 @@ pub struct Bug {
     pub span: Span,
     /// The call stack at the error, innermost first.
     pub stack: Vec<CallSite>,
-    /// An input that triggers it (replayed).
+    /// An input that triggers it (replayed): values of the inputs' types.
     pub input: Input,
     /// The path condition of the path that reaches it.
     pub path_condition: Vec<Term>,
@@ -39,14 +42,20 @@ pub enum Replay {
     Mismatch(String),
 }
 
-/// Finds a witness for an error state and replays it.
-pub fn confirm<S: Solver>(
+/// A symbolic state.
+pub type SymState = State<Symbolic, PathCond>;
+
+/// Finds a witness for an error state and replays it with `options`.
+pub fn confirm<S: Solver + ?Sized>(
     ir: &Ir,
-    state: &State<Symbolic<S>>,
+    state: &SymState,
     solver: &mut S,
     max_steps: u64,
+    options: Options,
 ) -> Replay {
-    let (kind, span) = state.error().expect("an error state");
+    let Some((kind, span)) = state.error() else {
+        return Replay::Mismatch("internal error: confirming a state with no error".into());
+    };
     let model = match state.path.effective_model() {
         Some(m) => m,
         None => match solver.solve(&state.path.terms()) {
@@ -55,9 +64,14 @@ pub fn confirm<S: Solver>(
             Answer::Unknown(_) => return Replay::Undecided,
         },
     };
-    let input = input_from_model(ir, &model, state.reads);
+    let mut input = input_from_model(ir, &model, state.reads);
     let stack = state.call_stack(ir);
-    let run = concrete::run(ir, &input, max_steps);
+    let run = concrete::run_with(ir, &input, max_steps, options);
+    // Reads of fixed-width types come from the model as bit patterns:
+    // show them as values of their types (the replay read them so).
+    for (v, ty) in input.reads.iter_mut().zip(&run.read_types) {
+        *v = ty.wrap(v);
+    }
     match run.outcome {
         Outcome::Error {
             kind: k,
@@ -79,32 +93,53 @@ pub fn confirm<S: Solver>(
     }
 }
 
-/// The program input that a model describes.
+/// The value of type `ty` that a model value (a bit pattern for
+/// fixed-width types) stands for.
+fn typed(ty: ScalarTy, v: Int) -> Int {
+    ty.wrap(&v)
+}
+
+/// The program input that a model describes (values of the inputs' types).
 pub fn input_from_model(ir: &Ir, model: &Model, reads: u32) -> Input {
-    Input {
-        vars: ir
-            .inputs
+    let scalar = |name: &str, ty: ScalarTy| match ty {
+        ScalarTy::Bool => Int::from(i64::from(model.boolean(name))),
+        ScalarTy::Int(_) => typed(ty, model.int(name)),
+    };
+    let mut vars: Vec<(std::sync::Arc<str>, Int)> = ir
+        .inputs
+        .iter()
+        .map(|i| (i.name.clone(), scalar(&i.name, i.ty)))
+        .collect();
+    vars.extend(
+        ir.globals
             .iter()
-            .map(|(_, name)| (name.clone(), model.int(name)))
-            .collect(),
+            .filter(|g| g.init.is_none())
+            .map(|g| (g.name.clone(), scalar(&g.name, g.ty))),
+    );
+    Input {
+        vars,
+        // Kept as the model has them; `confirm` types them after replay.
         reads: (0..reads).map(|k| model.int(&read_symbol(k))).collect(),
         arrays: ir
             .arrays
             .iter()
-            .filter_map(|name| {
-                let a = model.array(name)?;
-                Some((
-                    name.clone(),
-                    ArrayInput {
-                        default: a.default.clone(),
-                        entries: a
-                            .entries
-                            .iter()
-                            .map(|(i, v)| (i.clone(), v.clone()))
-                            .collect(),
-                    },
-                ))
+            .filter(|a| a.init.is_none())
+            .filter_map(|a| {
+                let m = model.array(&a.name)?;
+                Some((a.name.clone(), array_input(a.ty, m)))
             })
+            .collect(),
+    }
+}
+
+fn array_input(ty: ArrayTy, m: &wiser_smt::ArrayValue) -> ArrayInput {
+    let index = ScalarTy::Int(ty.index);
+    ArrayInput {
+        default: typed(ty.elem, m.default.clone()),
+        entries: m
+            .entries
+            .iter()
+            .map(|(i, v)| (typed(index, i.clone()), typed(ty.elem, v.clone())))
             .collect(),
     }
 }

@@ -5,8 +5,9 @@
 
 use proptest::prelude::*;
 use wiser_engine::path::PathCond;
-use wiser_engine::Symbolic;
-use wiser_semantics::Domain;
+use wiser_engine::Feasible;
+use wiser_ir::Site;
+use wiser_semantics::Policy;
 use wiser_smt::{CexCache, QueryCache, Term, Z3Solver};
 
 fn var(i: usize) -> Term {
@@ -69,10 +70,11 @@ proptest! {
     fn fast_paths_agree_with_z3(conds in prop::collection::vec((arb_cond(), any::<bool>()), 1..10)) {
         let timeout = Some(std::time::Duration::from_millis(300));
         let chain = QueryCache::new(CexCache::new(Z3Solver::new(timeout), 4), 64);
-        let mut dom = Symbolic::new(chain).with_validation(timeout);
+        let mut dom = Feasible::new(chain).with_validation(Box::new(Z3Solver::new(timeout)));
         let mut path = PathCond::new();
+        let site = Site { pc: 0, check: None };
         for (c, prefer_then) in conds {
-            let fork = dom.branch(path.clone(), &c);
+            let fork = Policy::<wiser_engine::Symbolic>::branch(&mut dom, &path, site, &c);
             let next = if prefer_then { fork.then.or(fork.otherwise) } else { fork.otherwise.or(fork.then) };
             match next {
                 Some(p) => path = p,

@@ -13,7 +13,8 @@
 //!   the other.
 
 use crate::algebra::Algebra;
-use wiser_ir::Site;
+use crate::state::CallSite;
+use wiser_ir::{ErrorKind, Site, Span};
 
 /// The sides of a decision that a policy lets a path take, each with the
 /// path information that goes with it.
@@ -48,13 +49,39 @@ pub trait Policy<A: Algebra> {
     type Path: Clone;
 
     /// The sides a path at `path` may take at decision `site`, where the
-    /// condition is `cond`.
+    /// condition is `cond`. The machine asks only about conditions the
+    /// algebra cannot decide itself ([`Algebra::as_bool`] is `None`): a
+    /// constant condition takes its one side without a question (see
+    /// [`Policy::folded`]).
     fn branch(&mut self, path: &Self::Path, site: Site, cond: &A::Value) -> Fork<Self::Path>;
 
+    /// A decision at `site` whose condition was a constant, taken without
+    /// a question (for counters).
+    fn folded(&mut self, site: Site) {
+        let _ = site;
+    }
+
     /// The path on which `cond` holds, if it may: the `then` side alone,
-    /// for `assume`, which drops the other side.
+    /// for `assume`, which drops the other side. Asked only about
+    /// conditions that are not constants.
     fn assume(&mut self, path: &Self::Path, site: Site, cond: &A::Value) -> Option<Self::Path> {
         self.branch(path, site, cond).then
+    }
+
+    /// Does this path still look for the error `kind` at `span` with the
+    /// call stack `stack` gives (innermost first)? A driver that reports
+    /// each bug once, and has confirmed this one, says no: the machine then
+    /// decides only the side on which the error does not happen, and saves
+    /// the work of deciding (and replaying) an error already known. The
+    /// stack is computed only if asked for.
+    fn seeks_error(
+        &mut self,
+        kind: ErrorKind,
+        span: Span,
+        stack: &dyn Fn() -> Vec<CallSite>,
+    ) -> bool {
+        let _ = (kind, span, stack);
+        true
     }
 
     /// Should states keep an ordered trail of their decisions? (Symbolic

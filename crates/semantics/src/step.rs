@@ -92,7 +92,27 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 pc,
                 check: Some(k as u16),
             };
-            let fork = pol.branch(&state.path, site, &fault);
+            if let Some(faults) = alg.as_bool(&fault) {
+                pol.folded(site);
+                if faults {
+                    state.status = Status::Error {
+                        kind: check.kind,
+                        span: check.span,
+                    };
+                    out.push(state);
+                    return;
+                }
+                continue;
+            }
+            let fork = if pol.seeks_error(check.kind, check.span, &|| state.call_stack(ir)) {
+                pol.branch(&state.path, site, &fault)
+            } else {
+                let passes = alg.not(fault.clone());
+                Fork {
+                    then: None,
+                    otherwise: pol.assume(&state.path, site, &passes),
+                }
+            };
             let record = pol.records_trail() && alg.as_bool(&fault).is_none();
             if let Some(path) = fork.then {
                 let mut err = error_state(&state, path, check.kind, check.span);
@@ -147,14 +167,49 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 else_to,
             } => {
                 let c = self.eval(alg, cond, &state);
+                if let Some(holds) = alg.as_bool(&c) {
+                    pol.folded(site);
+                    state.pc = if holds { *then_to } else { *else_to };
+                    out.push(state);
+                    return;
+                }
                 let fork = pol.branch(&state.path, site, &c);
-                let record = pol.records_trail() && alg.as_bool(&c).is_none();
-                take_sides(state, fork, site, record.then_some(c), *then_to, *else_to, out);
+                let record = pol.records_trail();
+                take_sides(
+                    state,
+                    fork,
+                    site,
+                    record.then_some(c),
+                    *then_to,
+                    *else_to,
+                    out,
+                );
             }
             Instr::Assert { cond, next } => {
                 let c = self.eval(alg, cond, &state);
-                let fork = pol.branch(&state.path, site, &c);
-                let record = pol.records_trail() && alg.as_bool(&c).is_none();
+                if let Some(holds) = alg.as_bool(&c) {
+                    pol.folded(site);
+                    if holds {
+                        state.pc = *next;
+                    } else {
+                        state.status = Status::Error {
+                            kind: ErrorKind::Assertion,
+                            span: loc.span,
+                        };
+                    }
+                    out.push(state);
+                    return;
+                }
+                let fork =
+                    if pol.seeks_error(ErrorKind::Assertion, loc.span, &|| state.call_stack(ir)) {
+                        pol.branch(&state.path, site, &c)
+                    } else {
+                        Fork {
+                            then: pol.assume(&state.path, site, &c),
+                            otherwise: None,
+                        }
+                    };
+                let record = pol.records_trail();
                 if let Some(path) = fork.otherwise {
                     let mut err = error_state(&state, path, ErrorKind::Assertion, loc.span);
                     if record {
@@ -173,9 +228,17 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
             }
             Instr::Assume { cond, next } => {
                 let c = self.eval(alg, cond, &state);
+                if let Some(holds) = alg.as_bool(&c) {
+                    pol.folded(site);
+                    if holds {
+                        state.pc = *next;
+                        out.push(state);
+                    }
+                    return;
+                }
                 if let Some(path) = pol.assume(&state.path, site, &c) {
                     state.path = path;
-                    if pol.records_trail() && alg.as_bool(&c).is_none() {
+                    if pol.records_trail() {
                         push_decision(&mut state, site, true, c);
                     }
                     state.pc = *next;

@@ -1,0 +1,172 @@
+//! One whole `check` run, supervised so that it is live whatever happens.
+//!
+//! The calling thread starts the workers ([`crate::parallel`]) and then
+//! only watches, every 10 ms: the interrupt switch, the deadline, and the
+//! resident memory of the process and its solver processes. When the run
+//! must end (or a worker ends it: first bug, state limit), it stops every
+//! solver process at once, so no worker stays in a query, and waits at
+//! most [`GRACE`] for the workers. A worker still inside one slow step
+//! after that (a huge integer, a long replay) is left to finish alone: it
+//! owns what it uses, and it stops at its next state. So a run with a time
+//! limit `T` returns within `T` plus about a quarter of a second, and an
+//! interrupt ends it as quickly, with the bugs found so far.
+
+use crate::config::Config;
+use crate::memory::{peak_resident_bytes, resident_bytes};
+use crate::parallel::{work, Finisher, Monitor, Shared};
+use crate::report::{Incomplete, Report, Stats, Verdict};
+use crate::symbolic::Symbolic;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use wiser_ir::Ir;
+use wiser_semantics::State;
+
+/// How often the supervisor looks at the run.
+const TICK: Duration = Duration::from_millis(10);
+
+/// How long the supervisor waits for workers once the run must end.
+pub const GRACE: Duration = Duration::from_millis(250);
+
+/// Each worker's stack: term walks of bounded depth recurse.
+const WORKER_STACK: usize = 64 << 20;
+
+/// Runs the bug finder on `ir`.
+pub fn check(ir: &Ir, config: &Config) -> Report {
+    check_monitored(Arc::new(ir.clone()), config, Arc::new(Monitor::new()))
+}
+
+/// Runs the bug finder on `ir`, publishing live counters in `monitor` and
+/// stopping early (with what was found) when its `interrupt` is set.
+pub fn check_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
+    let start = Instant::now();
+    let baseline = resident_bytes().unwrap_or(0);
+    let shared = Arc::new(Shared::new(ir.clone(), config, start, monitor.clone()));
+    let initial = State::initial(&ir, &mut Symbolic::new(), crate::path::PathCond::new());
+    monitor.pending.store(1, Ordering::SeqCst);
+    shared.pool.push_all(0, [initial]);
+
+    let jobs = config.jobs.max(1);
+    *shared.running.lock().unwrap_or_else(|e| e.into_inner()) = jobs;
+    let mut spawned = 0;
+    for me in 0..jobs {
+        let worker = shared.clone();
+        let started = std::thread::Builder::new()
+            .name(format!("wiser-worker-{me}"))
+            .stack_size(WORKER_STACK)
+            .spawn(move || {
+                let finisher = Finisher(worker);
+                work(me, &finisher.0);
+            });
+        match started {
+            Ok(_) => spawned += 1,
+            // The system refused a thread: run with the workers it gave.
+            Err(_) => drop(Finisher(shared.clone())),
+        }
+    }
+    if spawned == 0 {
+        // Not even one thread: work here, unsupervised.
+        let finisher = Finisher(shared.clone());
+        work(0, &finisher.0);
+    }
+
+    let abandoned = supervise(&shared, config);
+    let mut report = assemble(&shared, config, abandoned);
+    report.stats.elapsed = start.elapsed();
+    report.stats.peak_memory = peak_resident_bytes().unwrap_or(0);
+    report.stats.bytes_per_state = (report.stats.max_frontier >= 1000).then(|| {
+        report.stats.peak_memory.saturating_sub(baseline) / report.stats.max_frontier as u64
+    });
+    // Dropping millions of waiting states takes time the caller should not
+    // wait for: leave it to a thread of its own.
+    if !shared.pool.is_empty() {
+        let _ = std::thread::Builder::new()
+            .name("wiser-cleanup".into())
+            .spawn(move || drop(shared));
+    }
+    report
+}
+
+/// Watches the run until every worker has finished, or until the grace
+/// period after the end of the run; returns how many workers were left
+/// running.
+fn supervise(shared: &Shared, config: &Config) -> usize {
+    let mut stopping_since: Option<Instant> = None;
+    loop {
+        let running = {
+            let guard = shared.running.lock().unwrap_or_else(|e| e.into_inner());
+            let (guard, _) = shared
+                .finished
+                .wait_timeout_while(guard, TICK, |r| *r > 0)
+                .unwrap_or_else(|e| e.into_inner());
+            *guard
+        };
+        if running == 0 {
+            return 0;
+        }
+        let now = Instant::now();
+        if stopping_since.is_none() {
+            if shared.monitor.interrupt.load(Ordering::Relaxed) {
+                shared.halt(Incomplete::Interrupted);
+            } else if shared.deadline.is_some_and(|d| now >= d) {
+                shared.halt(Incomplete::Timeout);
+            } else if let Some(limit) = config.max_memory {
+                let used = resident_bytes().unwrap_or(0) + shared.solvers.resident_bytes();
+                if used >= limit {
+                    shared.halt(Incomplete::MaxMemory);
+                }
+            }
+            if shared.stop.load(Ordering::SeqCst) {
+                stopping_since = Some(now);
+                shared.solvers.stop_all();
+            }
+        } else if stopping_since.is_some_and(|t| now - t >= GRACE) {
+            return running;
+        }
+    }
+}
+
+fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
+    let monitor = &shared.monitor;
+    let mut stats = Stats::default();
+    {
+        let totals = shared.totals();
+        stats.branches = totals.branches.clone();
+        stats.solver = totals.solver.clone();
+    }
+    // A worker that drew a ticket past the limit did not expand its state.
+    stats.states = monitor.states.load(Ordering::SeqCst).min(config.max_states);
+    stats.max_frontier = shared.max_pending.load(Ordering::Relaxed) as usize;
+    stats.abandoned_workers = abandoned;
+    let mut found = shared.found();
+    let mut bugs = std::mem::take(&mut found.bugs);
+    let mut incomplete = std::mem::take(&mut found.incomplete);
+    let internal_errors = std::mem::take(&mut found.internal_errors);
+    drop(found);
+    if stats.branches.unknown > 0 {
+        incomplete.push(Incomplete::SolverUnknown);
+    }
+    // Workers that were still running when the run ended: what they held
+    // was not explored.
+    if abandoned > 0 && incomplete.is_empty() {
+        incomplete.push(Incomplete::Timeout);
+    }
+    incomplete.sort();
+    incomplete.dedup();
+    // Workers find bugs in no fixed order; report them by location.
+    bugs.sort_by_key(|b| (b.span, b.kind));
+    let verdict = if !bugs.is_empty() {
+        Verdict::Bug
+    } else if incomplete.is_empty() {
+        Verdict::Safe
+    } else {
+        Verdict::Unknown
+    };
+    Report {
+        verdict,
+        bugs,
+        incomplete,
+        internal_errors,
+        stats,
+    }
+}

@@ -1,0 +1,128 @@
+//! How to run a check (egg-style builder: `Config::default().with_...`).
+
+use crate::searcher::Strategy;
+use std::path::PathBuf;
+use std::time::Duration;
+use wiser_semantics::Options;
+
+/// Where Z3 runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// In this process, one context per worker thread, time limits by a
+    /// watchdog that interrupts Z3. For tests and library use: a query
+    /// that ignores interrupts holds its worker until it ends.
+    #[default]
+    InProcess,
+    /// In a child process per worker (`program args...` serving the
+    /// solver protocol of `wiser_smt::server`), killed when a query runs
+    /// out of time or memory or the run ends: nothing Z3 does can hang or
+    /// crash the run. The command line uses this.
+    Process {
+        /// The executable.
+        program: PathBuf,
+        /// Its arguments.
+        args: Vec<String>,
+    },
+}
+
+/// How to run a check.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The search strategy.
+    pub strategy: Strategy,
+    /// Stop after taking this many states from the frontier.
+    pub max_states: u64,
+    /// Stop after this much wall time.
+    pub timeout: Option<Duration>,
+    /// Bound on each solver query.
+    pub solver_timeout: Option<Duration>,
+    /// Keep searching after the first bug (each location is reported once).
+    pub all_bugs: bool,
+    /// Worker threads, each with its own solver (at most [`MAX_JOBS`]).
+    pub jobs: usize,
+    /// Stop exploring when the process (and its solver processes) reach
+    /// this many bytes of resident memory.
+    pub max_memory: Option<u64>,
+    /// Cross-check every solver-layer decision against bare Z3 (slow).
+    pub validate: bool,
+    /// Semantic options, shared by the search and witness replay.
+    pub options: Options,
+    /// Where Z3 runs.
+    pub backend: Backend,
+}
+
+/// The most workers a run uses: more than the cores gains nothing, and
+/// each worker has its own solver (a process with the process backend).
+pub const MAX_JOBS: usize = 64;
+
+impl Default for Config {
+    /// Breadth-first, one worker, at most 1,000,000 states and 60 s, 10 s
+    /// per query, stop at the first bug: finite, so every run ends.
+    fn default() -> Self {
+        Config {
+            strategy: Strategy::Bfs,
+            max_states: 1_000_000,
+            timeout: Some(Duration::from_secs(60)),
+            solver_timeout: Some(Duration::from_secs(10)),
+            all_bugs: false,
+            jobs: 1,
+            max_memory: None,
+            validate: false,
+            options: Options::default(),
+            backend: Backend::InProcess,
+        }
+    }
+}
+
+impl Config {
+    /// Sets the search strategy.
+    pub fn with_strategy(mut self, s: Strategy) -> Self {
+        self.strategy = s;
+        self
+    }
+    /// Sets the state limit.
+    pub fn with_max_states(mut self, n: u64) -> Self {
+        self.max_states = n;
+        self
+    }
+    /// Sets the wall-time limit (`None`: no limit).
+    pub fn with_timeout(mut self, t: Option<Duration>) -> Self {
+        self.timeout = t;
+        self
+    }
+    /// Sets the per-query solver limit (`None`: no limit).
+    pub fn with_solver_timeout(mut self, t: Option<Duration>) -> Self {
+        self.solver_timeout = t;
+        self
+    }
+    /// Sets the number of worker threads (1 to [`MAX_JOBS`]).
+    pub fn with_jobs(mut self, jobs: usize) -> Self {
+        self.jobs = jobs.clamp(1, MAX_JOBS);
+        self
+    }
+    /// Bounds the resident memory, in bytes (`None`: no bound).
+    pub fn with_max_memory(mut self, bytes: Option<u64>) -> Self {
+        self.max_memory = bytes;
+        self
+    }
+    /// Cross-checks the solver layers against bare Z3.
+    pub fn with_validation(mut self, validate: bool) -> Self {
+        self.validate = validate;
+        self
+    }
+    /// Reports all bugs (one per location) instead of the first.
+    pub fn with_all_bugs(mut self, all: bool) -> Self {
+        self.all_bugs = all;
+        self
+    }
+    /// Sets the semantic options.
+    pub fn with_options(mut self, options: Options) -> Self {
+        self.options = options;
+        self
+    }
+    /// Sets where Z3 runs.
+    pub fn with_backend(mut self, backend: Backend) -> Self {
+        self.backend = backend;
+        self
+    }
+}

@@ -1,0 +1,296 @@
+//! The workers of a run: `jobs` threads, each with its own expander and
+//! solver chain, sharing one [`Pool`] of waiting states.
+//!
+//! Termination: `pending` counts the states that exist (waiting anywhere,
+//! held by a thief, or being expanded). A worker adds its successors'
+//! count before they become visible to thieves and removes the expanded
+//! state in the same atomic operation, so `pending` never reaches 0 while
+//! a state exists.
+//!
+//! On an exhaustive run every reachable state is expanded whatever the
+//! interleaving, so the verdict and (with `--all`) the set of bug
+//! locations do not depend on the number of workers. Which bug is found
+//! first, and how far a run cut by a bound gets, do.
+//!
+//! Workers own everything they use (`Arc`s), so the supervisor
+//! ([`crate::check`]) can end a run on time even while a worker is inside
+//! one slow step: it stops waiting and lets the worker finish alone.
+
+use crate::chain::Solvers;
+use crate::config::Config;
+use crate::expand::{Expander, Expansion};
+use crate::frontier::Pool;
+use crate::known::KnownBugs;
+use crate::report::Incomplete;
+use crate::symbolic::{BranchStats, Feasible};
+use crate::witness::{Bug, SymState};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use wiser_ir::Ir;
+use wiser_smt::{Solver, SolverStats};
+
+/// Live counters of a run, readable from another thread (for a progress
+/// display), and the switch that interrupts it.
+#[derive(Debug, Default)]
+pub struct Monitor {
+    /// States that exist: waiting or being expanded.
+    pub pending: AtomicU64,
+    /// States taken so far (flushed in batches of 64 per worker).
+    pub states: AtomicU64,
+    /// Bugs confirmed so far.
+    pub bugs: AtomicU64,
+    /// Queries that reached Z3 so far (flushed with `states`).
+    pub solver_queries: AtomicU64,
+    /// Set from outside (on Ctrl-C or a termination signal) to end the
+    /// run early; the report then keeps what was found and says
+    /// `interrupted`.
+    pub interrupt: AtomicBool,
+}
+
+impl Monitor {
+    /// A monitor with all counters at zero.
+    pub fn new() -> Monitor {
+        Monitor::default()
+    }
+}
+
+/// Results collected from the workers.
+#[derive(Default)]
+pub(crate) struct Found {
+    pub bugs: Vec<Bug>,
+    pub incomplete: Vec<Incomplete>,
+    pub internal_errors: Vec<String>,
+}
+
+/// Counters of the workers that finished.
+#[derive(Default)]
+pub(crate) struct Totals {
+    pub branches: BranchStats,
+    pub solver: SolverStats,
+}
+
+/// What the supervisor and the workers share.
+pub(crate) struct Shared {
+    pub ir: Arc<Ir>,
+    pub config: Config,
+    pub deadline: Option<Instant>,
+    pub monitor: Arc<Monitor>,
+    /// Set to make every worker stop.
+    pub stop: AtomicBool,
+    pub pool: Pool<SymState>,
+    pub found: Mutex<Found>,
+    pub totals: Mutex<Totals>,
+    pub solvers: Solvers,
+    /// Bugs confirmed so far (with `--all`, their error sides are no longer
+    /// decided).
+    pub known: Arc<KnownBugs>,
+    /// The largest `pending` seen at a flush.
+    pub max_pending: AtomicU64,
+    /// Set when the state count nears `max_states`: from then on workers
+    /// count every state at once.
+    near_limit: AtomicBool,
+    /// Workers still running, and the signal the last one gives.
+    pub running: Mutex<usize>,
+    pub finished: Condvar,
+}
+
+/// Flush the local state count to the shared one this often.
+const BATCH: u64 = 64;
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panicking worker leaves nothing half-updated behind these locks
+    // (each holds one push or one sum): keep going.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Shared {
+    pub fn new(ir: Arc<Ir>, config: &Config, start: Instant, monitor: Arc<Monitor>) -> Shared {
+        let deadline = config.timeout.map(|t| start + t);
+        monitor.pending.store(0, Ordering::SeqCst);
+        monitor.states.store(0, Ordering::SeqCst);
+        Shared {
+            ir,
+            config: config.clone(),
+            deadline,
+            stop: AtomicBool::new(false),
+            pool: Pool::new(config.jobs, config.strategy),
+            found: Mutex::new(Found::default()),
+            totals: Mutex::new(Totals::default()),
+            solvers: Solvers::new(config, deadline),
+            known: Arc::new(KnownBugs::new()),
+            max_pending: AtomicU64::new(1),
+            near_limit: AtomicBool::new(config.max_states < 4 * BATCH * 64),
+            running: Mutex::new(0),
+            finished: Condvar::new(),
+            monitor,
+        }
+    }
+
+    /// Ends the run for `why`.
+    pub fn halt(&self, why: Incomplete) {
+        lock(&self.found).incomplete.push(why);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    pub fn found(&self) -> MutexGuard<'_, Found> {
+        lock(&self.found)
+    }
+
+    pub fn totals(&self) -> MutexGuard<'_, Totals> {
+        lock(&self.totals)
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// Counts one finished worker and wakes the supervisor when it was the
+/// last; runs even if the worker panics.
+pub(crate) struct Finisher(pub Arc<Shared>);
+
+impl Drop for Finisher {
+    fn drop(&mut self) {
+        let mut running = lock(&self.0.running);
+        *running = running.saturating_sub(1);
+        self.0.finished.notify_all();
+    }
+}
+
+/// Worker `me` of a run.
+pub(crate) fn work(me: usize, shared: &Shared) {
+    let config = &shared.config;
+    let mut policy = Feasible::new(shared.solvers.chain());
+    if config.all_bugs {
+        policy = policy.with_known(shared.known.clone());
+    }
+    if config.validate {
+        policy = policy.with_validation(shared.solvers.bare());
+    }
+    let ir = shared.ir.clone();
+    let mut expander = Expander::new(&ir, policy, config.options);
+    let monitor = &shared.monitor;
+    let mut out: Vec<SymState> = Vec::with_capacity(4);
+    let mut unflushed = 0u64;
+    let mut queries_flushed = 0u64;
+    let mut idle_spins = 0u32;
+    let jobs = config.jobs as u64;
+    while !shared.stopped() {
+        let Some(state) = shared.pool.pop(me) else {
+            if monitor.pending.load(Ordering::SeqCst) == 0 {
+                break;
+            }
+            idle_spins += 1;
+            if idle_spins < 64 {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_micros(50));
+            }
+            continue;
+        };
+        idle_spins = 0;
+        // Interrupts, time and memory are the supervisor's: it sets `stop`,
+        // which the loop reads before every state.
+        unflushed += 1;
+        // Near the state limit every state is counted at once, so the
+        // limit is exact: no worker expands a state past it.
+        if unflushed == BATCH || shared.near_limit.load(Ordering::Relaxed) {
+            let taken = monitor.states.fetch_add(unflushed, Ordering::Relaxed) + unflushed;
+            unflushed = 0;
+            let queries = z3_queries(expander.policy().solver());
+            monitor
+                .solver_queries
+                .fetch_add(queries - queries_flushed, Ordering::Relaxed);
+            queries_flushed = queries;
+            if taken + 2 * BATCH * jobs >= config.max_states {
+                shared.near_limit.store(true, Ordering::Relaxed);
+            }
+            let pending = monitor.pending.load(Ordering::Relaxed);
+            shared.max_pending.fetch_max(pending, Ordering::Relaxed);
+            // `taken` includes the state in hand: expanding it would
+            // exceed the limit.
+            if taken > config.max_states {
+                shared.halt(Incomplete::MaxStates);
+                break;
+            }
+        }
+        let expansion = match expander.expand(state, &mut out) {
+            // A confirmed bug is kept whatever happens next.
+            Expansion::Bug(bug) => {
+                record_bug(shared, *bug);
+                monitor.pending.fetch_sub(1, Ordering::SeqCst);
+                continue;
+            }
+            other => other,
+        };
+        if shared.stopped() {
+            // The run ended while this state was expanded (a killed solver
+            // answers unknown): nothing of it counts.
+            break;
+        }
+        match expansion {
+            Expansion::Stepped if !out.is_empty() => {
+                // Count the successors (minus the expanded state) before
+                // any thief can see them. A plain step changes nothing, and
+                // skipping it keeps the shared counter out of the hot path.
+                let added = out.len() as u64 - 1;
+                if added > 0 {
+                    monitor.pending.fetch_add(added, Ordering::SeqCst);
+                }
+                shared.pool.push_all(me, out.drain(..));
+                continue;
+            }
+            Expansion::Stepped
+            | Expansion::Final(_)
+            | Expansion::Infeasible
+            | Expansion::Known
+            | Expansion::Bug(_) => {}
+            Expansion::Undecided => shared.found().incomplete.push(Incomplete::SolverUnknown),
+            Expansion::Internal(msg) => {
+                let mut found = shared.found();
+                found.internal_errors.push(msg);
+                found.incomplete.push(Incomplete::InternalError);
+            }
+        }
+        monitor.pending.fetch_sub(1, Ordering::SeqCst);
+    }
+    monitor.states.fetch_add(unflushed, Ordering::Relaxed);
+    let policy = expander.policy();
+    if !policy.mismatches.is_empty() {
+        let mut found = shared.found();
+        found.internal_errors.append(&mut policy.mismatches);
+        found.incomplete.push(Incomplete::InternalError);
+    }
+    let mut totals = shared.totals();
+    totals.branches.add(&policy.stats);
+    policy.solver().stats(&mut totals.solver);
+}
+
+fn z3_queries(solver: &dyn Solver) -> u64 {
+    let mut s = SolverStats::default();
+    solver.stats(&mut s);
+    s.z3_queries
+}
+
+fn record_bug(shared: &Shared, bug: Bug) {
+    let mut found = shared.found();
+    let new = !found
+        .bugs
+        .iter()
+        .any(|b| (b.kind, b.span, &b.stack) == (bug.kind, bug.span, &bug.stack));
+    if new {
+        if shared.config.all_bugs {
+            shared.known.insert(bug.kind, bug.span, bug.stack.clone());
+        }
+        found.bugs.push(bug);
+        shared.monitor.bugs.fetch_add(1, Ordering::Relaxed);
+    }
+    if !shared.config.all_bugs {
+        // The bug's own state is still counted as pending.
+        if shared.monitor.pending.load(Ordering::SeqCst) > 1 {
+            found.incomplete.push(Incomplete::StoppedAtFirstBug);
+        }
+        shared.stop.store(true, Ordering::SeqCst);
+    }
+}

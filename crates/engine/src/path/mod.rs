@@ -1,0 +1,293 @@
+//! Path conditions.
+//!
+//! A path condition is the conjunction of
+//! * a *box*: for each variable that comparisons with constants have
+//!   constrained, the exact set of values they allow (a union of
+//!   intervals: bounds, excluded points, signed bounds on bit-vectors), so
+//!   loop tests over a symbolic bound and disequalities never reach a
+//!   solver; and
+//! * other constraints, kept on a persistent stack with their variables.
+//!
+//! Every conjunct remembers when it was added (its sequence number), and a
+//! variable's set remembers when it last changed: solver queries list
+//! their constraints in that order, so the queries of neighbouring paths
+//! share their longest prefix and the incremental solver keeps its work.
+//!
+//! Invariant: when `model` is `Some`, the *effective model* satisfies the
+//! whole path condition. The effective model is `model` with each boxed
+//! variable's value moved to the nearest member of its set, so a branch
+//! that only narrows a set never has to copy the model. Each branch keeps
+//! the invariant, so one side of every branch is decided by evaluating the
+//! condition under the effective model, and a bug's witness is the
+//! effective model of its path, with no further solver call.
+
+mod bounds;
+mod set;
+
+pub use bounds::{as_bound, set_terms, universe};
+pub use set::{Interval, ValueSet, MAX_PARTS};
+
+use rpds::{HashTrieMapSync, HashTrieSetSync};
+use std::sync::Arc;
+use wiser_num::Int;
+use wiser_semantics::Stack;
+use wiser_smt::{Kind, Model, Term};
+
+/// The set of one boxed variable and when it last changed.
+#[derive(Clone, Debug)]
+pub struct Boxed {
+    /// The values the variable may take.
+    pub set: ValueSet,
+    /// The sequence number of the conjunct that last narrowed it.
+    pub seq: u32,
+}
+
+/// A constraint that is not a bound, with its free variables.
+#[derive(Clone, Debug)]
+pub struct Constraint {
+    /// The boolean term.
+    pub term: Term,
+    /// Its free variables (integer, bit-vector, boolean and array).
+    pub vars: Arc<[Term]>,
+    /// When it was added.
+    pub seq: u32,
+}
+
+/// The path condition of one symbolic state.
+#[derive(Clone, Debug)]
+pub struct PathCond {
+    boxed: HashTrieMapSync<Term, Boxed>,
+    constraints: Stack<Constraint>,
+    /// Variables that some constraint mentions.
+    constrained: HashTrieSetSync<Term>,
+    /// The raw model, whose clamping into the box satisfies the whole path
+    /// condition; `None` when a solver answered unknown on the way here.
+    pub model: Option<Arc<Model>>,
+    /// Was some branch on this path kept only because a solver answered
+    /// unknown? Then the path may be infeasible.
+    pub unknown: bool,
+    seq: u32,
+}
+
+impl Default for PathCond {
+    fn default() -> Self {
+        PathCond::new()
+    }
+}
+
+impl PathCond {
+    /// The trivial path condition `true`, whose model is all zeros.
+    pub fn new() -> PathCond {
+        PathCond {
+            boxed: HashTrieMapSync::new_sync(),
+            constraints: Stack::new(),
+            constrained: HashTrieSetSync::new_sync(),
+            model: Some(Arc::new(Model::new())),
+            unknown: false,
+            seq: 0,
+        }
+    }
+
+    /// `v` moved into the set of the variable `x`.
+    fn clamp(&self, x: &Term, v: Int) -> Int {
+        match self.boxed.get(x) {
+            Some(b) => b.set.clamp(&v).unwrap_or(v),
+            None => v,
+        }
+    }
+
+    /// The value of the integer or bit-vector variable `x` in the
+    /// effective model.
+    pub fn value(&self, x: &Term) -> Option<Int> {
+        let m = self.model.as_ref()?;
+        Some(self.clamp(x, m.int(x.as_var()?)))
+    }
+
+    /// Does `c` hold in the effective model? `None` without a model.
+    pub fn holds(&self, c: &Term) -> Option<bool> {
+        let m = self.model.as_ref()?;
+        Some(m.holds_with(c, &|x, v| self.clamp(x, v)))
+    }
+
+    /// The effective model: a model of the whole path condition.
+    pub fn effective_model(&self) -> Option<Model> {
+        let mut m = Model::clone(self.model.as_ref()?);
+        for x in self.boxed.keys() {
+            if let Some(name) = x.as_var() {
+                let v = self.clamp(x, m.int(name));
+                m.set_int(name.clone(), v);
+            }
+        }
+        Some(m)
+    }
+
+    /// The set of `x` (its whole universe if unconstrained by bounds).
+    pub fn set(&self, x: &Term) -> ValueSet {
+        match self.boxed.get(x) {
+            Some(b) => b.set.clone(),
+            None => universe(x),
+        }
+    }
+
+    /// Is `x` in the box?
+    pub fn is_boxed(&self, x: &Term) -> bool {
+        self.boxed.contains_key(x)
+    }
+
+    /// The boxed variables and their sets.
+    pub fn boxed(&self) -> impl Iterator<Item = (&Term, &Boxed)> {
+        self.boxed.iter()
+    }
+
+    /// Adds a conjunct (splitting conjunctions, absorbing bounds). The
+    /// model is left as it is: callers keep the invariant.
+    pub fn add(&mut self, c: &Term) {
+        match c.kind() {
+            Kind::And(xs) => xs.iter().for_each(|x| self.add(x)),
+            Kind::Bool(true) => {}
+            _ => {
+                self.seq += 1;
+                if let Some((x, set)) = as_bound(c) {
+                    let met = self.set(&x).meet(&set);
+                    if met.parts().len() <= MAX_PARTS {
+                        let seq = self.seq;
+                        self.boxed.insert_mut(x, Boxed { set: met, seq });
+                        return;
+                    }
+                }
+                let vars: Arc<[Term]> = c.vars().into();
+                for v in vars.iter() {
+                    self.constrained.insert_mut(v.clone());
+                }
+                self.constraints = self.constraints.push(Constraint {
+                    term: c.clone(),
+                    vars,
+                    seq: self.seq,
+                });
+            }
+        }
+    }
+
+    /// Does any non-bound constraint mention `x`?
+    pub fn constrains(&self, x: &Term) -> bool {
+        self.constrained.contains(x)
+    }
+
+    /// The non-bound constraints, newest first.
+    pub fn constraints(&self) -> impl Iterator<Item = &Constraint> {
+        self.constraints.iter()
+    }
+
+    /// The whole path condition as a list of terms, in the order the
+    /// conjuncts were added (a boxed variable's set where it last changed).
+    pub fn terms(&self) -> Vec<Term> {
+        let vars: Vec<Term> = self.boxed.keys().cloned().collect();
+        let all: Vec<&Constraint> = self.constraints.iter().collect();
+        self.ordered(&vars, all.into_iter().rev())
+    }
+
+    /// The constraints that share variables, directly or through other
+    /// constraints, with `seed`, and the sets of those variables: the
+    /// slice of the path condition relevant to a query about `seed`
+    /// (KLEE's constraint independence), in the order of [`Self::terms`].
+    /// Also returns the slice's variables: no other variable occurs in it.
+    pub fn slice(&self, seed: &[Term]) -> (Vec<Term>, Vec<Term>) {
+        let (chosen, vars) = self.related_constraints(seed);
+        let terms = self.ordered(&vars, chosen.into_iter());
+        (terms, vars)
+    }
+
+    /// The non-bound constraints of the slice of [`Self::slice`] (oldest
+    /// first) and its variables; the sets of those variables are
+    /// [`Self::set`].
+    pub fn related(&self, seed: &[Term]) -> (Vec<Term>, Vec<Term>) {
+        let (chosen, vars) = self.related_constraints(seed);
+        (chosen.into_iter().map(|c| c.term.clone()).collect(), vars)
+    }
+
+    fn related_constraints(&self, seed: &[Term]) -> (Vec<&Constraint>, Vec<Term>) {
+        let mut vars: Vec<Term> = seed.to_vec();
+        let all: Vec<&Constraint> = self.constraints.iter().collect();
+        let mut taken = vec![false; all.len()];
+        loop {
+            let mut grew = false;
+            for (i, c) in all.iter().enumerate() {
+                if !taken[i] && c.vars.iter().any(|v| vars.contains(v)) {
+                    taken[i] = true;
+                    grew = true;
+                    for v in c.vars.iter() {
+                        if !vars.contains(v) {
+                            vars.push(v.clone());
+                        }
+                    }
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        let chosen = all
+            .iter()
+            .zip(&taken)
+            .filter(|(_, t)| **t)
+            .map(|(c, _)| *c)
+            .rev()
+            .collect();
+        (chosen, vars)
+    }
+
+    /// The sets of `vars` and the constraints `cs` (oldest first), merged
+    /// in order of their sequence numbers.
+    fn ordered<'a>(&self, vars: &[Term], cs: impl Iterator<Item = &'a Constraint>) -> Vec<Term> {
+        let mut sets: Vec<(u32, &Term, &ValueSet)> = vars
+            .iter()
+            .filter_map(|v| self.boxed.get(v).map(|b| (b.seq, v, &b.set)))
+            .collect();
+        sets.sort_by_key(|(seq, ..)| *seq);
+        let mut out = Vec::new();
+        let mut sets = sets.into_iter().peekable();
+        for c in cs {
+            while let Some((_, v, s)) = sets.next_if(|(seq, ..)| *seq < c.seq) {
+                out.extend(set_terms(v, s));
+            }
+            out.push(c.term.clone());
+        }
+        for (_, v, s) in sets {
+            out.extend(set_terms(v, s));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_follow_shared_variables_in_the_order_of_the_path() {
+        let (x, y, z) = (Term::int_var("x"), Term::int_var("y"), Term::int_var("z"));
+        let mut pc = PathCond::new();
+        pc.add(&Term::le(&y, &Term::int(9)));
+        pc.add(&Term::lt(&x, &y));
+        pc.add(&Term::lt(&z, &Term::mul(&z, &z)));
+        pc.add(&Term::le(&y, &Term::int(5)));
+        let (s, vars) = pc.slice(std::slice::from_ref(&x));
+        // x < y, then y's bound where it last changed (after x < y).
+        assert_eq!(s, vec![Term::lt(&x, &y), Term::le(&y, &Term::int(5))]);
+        assert_eq!(vars.len(), 2, "{vars:?}");
+        assert_eq!(pc.terms().len(), 3);
+        assert!(pc.constrains(&z) && pc.constrains(&x) && !pc.constrains(&Term::int_var("w")));
+    }
+
+    #[test]
+    fn disequalities_stay_in_the_box() {
+        let x = Term::int_var("x");
+        let mut pc = PathCond::new();
+        for k in 0..1000 {
+            pc.add(&Term::ne(&x, &Term::int(k)));
+        }
+        assert!(pc.constraints().next().is_none());
+        assert_eq!(pc.set(&x).parts().len(), 2);
+        assert_eq!(pc.value(&x), Some(Int::from(-1)));
+    }
+}

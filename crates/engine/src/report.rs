@@ -1,0 +1,102 @@
+//! What a run found: the verdict, typed stop reasons, bugs and counters.
+
+use crate::symbolic::BranchStats;
+use crate::witness::Bug;
+use std::time::Duration;
+use wiser_smt::SolverStats;
+
+/// The answer of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// At least one bug, with a replayed witness.
+    Bug,
+    /// No bug on any path: the search was exhaustive.
+    Safe,
+    /// No bug found, but the search was not exhaustive (see `incomplete`).
+    Unknown,
+}
+
+impl Verdict {
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Bug => "bug",
+            Verdict::Safe => "safe",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// Why a run's search was not exhaustive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Incomplete {
+    /// The state limit was reached.
+    MaxStates,
+    /// The time limit was reached.
+    Timeout,
+    /// The solver answered unknown on some query.
+    SolverUnknown,
+    /// The run stopped at the first bug with states left to explore.
+    StoppedAtFirstBug,
+    /// The memory bound was reached.
+    MaxMemory,
+    /// The run was interrupted (Ctrl-C or a termination signal).
+    Interrupted,
+    /// A witness failed to replay (an engine fault).
+    InternalError,
+}
+
+impl Incomplete {
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Incomplete::MaxStates => "max_states",
+            Incomplete::Timeout => "timeout",
+            Incomplete::SolverUnknown => "solver_unknown",
+            Incomplete::StoppedAtFirstBug => "stopped_at_first_bug",
+            Incomplete::MaxMemory => "max_memory",
+            Incomplete::Interrupted => "interrupted",
+            Incomplete::InternalError => "internal_error",
+        }
+    }
+}
+
+/// Counters of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// States taken from the frontier.
+    pub states: u64,
+    /// Largest frontier.
+    pub max_frontier: usize,
+    /// How decisions were made.
+    pub branches: BranchStats,
+    /// What the solver chain did.
+    pub solver: SolverStats,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+    /// Peak resident memory of the process, in bytes (0 if unknown).
+    pub peak_memory: u64,
+    /// Memory growth during the run divided by the largest frontier: an
+    /// estimate of what one waiting state costs, shared structure included.
+    /// `None` below a thousand waiting states, where fixed costs (Z3's own
+    /// memory) swamp it.
+    pub bytes_per_state: Option<u64>,
+    /// Workers still busy in one step when the run had to end: their
+    /// counters are missing, and the run ended without them.
+    pub abandoned_workers: usize,
+}
+
+/// The result of a run.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The answer.
+    pub verdict: Verdict,
+    /// Confirmed bugs, by location.
+    pub bugs: Vec<Bug>,
+    /// Why the search was not exhaustive (empty iff it was).
+    pub incomplete: Vec<Incomplete>,
+    /// Engine faults (witnesses that did not replay).
+    pub internal_errors: Vec<String>,
+    /// Counters.
+    pub stats: Stats,
+}

@@ -1,0 +1,97 @@
+//! The engine's modules form no cycle (ARCHITECTURE.md): each module's
+//! `crate::...` imports, read from the sources, must make a graph without
+//! a cycle, so that the expansion step, the drivers, the configuration and
+//! the report can be understood (and replaced) one at a time.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The module a source file belongs to: `path/set.rs` is in `path`.
+fn module_of(rel: &Path) -> String {
+    let first = rel.components().next().expect("a relative path");
+    let name = first.as_os_str().to_string_lossy();
+    name.trim_end_matches(".rs").to_string()
+}
+
+/// Every `crate::NAME` outside comments in `text`.
+fn imports(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(i) = rest.find("crate::") {
+            rest = &rest[i + "crate::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+fn sources(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).expect("the source directory") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            sources(&path, base, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let rel = path.strip_prefix(base).expect("under src");
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            out.push((module_of(rel), text));
+        }
+    }
+}
+
+#[test]
+fn the_engine_modules_form_no_cycle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &src, &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, text) in &files {
+        if module == "lib" {
+            continue;
+        }
+        let deps = graph.entry(module.clone()).or_default();
+        deps.extend(imports(text).into_iter().filter(|d| d != module));
+    }
+    assert!(graph.len() > 10, "the modules were not found: {graph:?}");
+    // Depth-first search for a back edge.
+    fn visit(
+        n: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        stack: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = stack.iter().position(|m| m == n) {
+            let mut cycle = stack[i..].to_vec();
+            cycle.push(n.to_string());
+            return Some(cycle);
+        }
+        if done.contains(n) {
+            return None;
+        }
+        stack.push(n.to_string());
+        for m in graph.get(n).into_iter().flatten() {
+            if let Some(c) = visit(m, graph, stack, done) {
+                return Some(c);
+            }
+        }
+        stack.pop();
+        done.insert(n.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for n in graph.keys() {
+        let cycle = visit(n, &graph, &mut Vec::new(), &mut done);
+        assert!(
+            cycle.is_none(),
+            "a module cycle: {}",
+            cycle.unwrap().join(" -> ")
+        );
+    }
+}
