@@ -3,7 +3,8 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
-use wiser_engine::{Config, Strategy};
+use wiser_engine::{Backend, Config, Strategy, MAX_JOBS};
+use wiser_semantics::Options;
 
 /// wiser: a symbolic bug finder for IMP. It explores every path of a
 /// program, reports each reachable error with an input that triggers it
@@ -63,9 +64,9 @@ pub struct CheckArgs {
     /// Report every bug (one per location) instead of stopping at the first.
     #[arg(long)]
     pub all: bool,
-    /// Worker threads, each with its own solver [default: the number of cores].
-    #[arg(long, short = 'j', value_name = "N")]
-    pub jobs: Option<usize>,
+    /// Worker threads, each with its own solver process (1 to 64) [default: the number of cores].
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub jobs: Option<u64>,
     /// Stop exploring when the process uses this many MiB of memory (verdict unknown).
     #[arg(long, value_name = "MB")]
     pub max_memory: Option<u64>,
@@ -77,12 +78,30 @@ pub struct CheckArgs {
     /// No progress display on stderr (it is shown only on a terminal anyway).
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Signed fixed-width arithmetic wraps instead of being a `signed_overflow` error.
+    #[arg(long)]
+    pub wrap_signed: bool,
+    /// Run Z3 inside this process instead of in a child process per worker
+    /// (faster to start; a query that ignores its time limit then holds its
+    /// worker until the run's time limit).
+    #[arg(long, hide = true)]
+    pub in_process_solver: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
 }
 
 impl CheckArgs {
+    /// The number of workers: as asked, at most 64; by default the number
+    /// of cores.
+    pub fn jobs(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        match self.jobs {
+            Some(n) => usize::try_from(n).unwrap_or(usize::MAX).min(MAX_JOBS),
+            None => cores.min(MAX_JOBS),
+        }
+    }
+
     /// The engine configuration these arguments describe.
     pub fn config(&self) -> Config {
         let timeout = (self.timeout > 0.0 && self.timeout.is_finite())
@@ -98,12 +117,13 @@ impl CheckArgs {
             .with_timeout(timeout)
             .with_solver_timeout(solver_timeout)
             .with_all_bugs(self.all)
-            .with_jobs(
-                self.jobs
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-            )
+            .with_jobs(self.jobs())
             .with_max_memory(self.max_memory.map(|mb| mb.saturating_mul(1 << 20)))
             .with_validation(self.validate)
+            .with_options(Options {
+                wrap_signed: self.wrap_signed,
+            })
+            .with_backend(backend(self.in_process_solver))
     }
 }
 
@@ -120,7 +140,26 @@ pub struct RunArgs {
     /// Stop after this many steps (exit 4).
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     pub max_steps: u64,
+    /// Signed fixed-width arithmetic wraps instead of being a `signed_overflow` error.
+    #[arg(long)]
+    pub wrap_signed: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+}
+
+/// The hidden first argument that makes `wiser` serve the solver protocol
+/// on its standard input and output (a child of a `check` run).
+pub const SOLVER_SERVER: &str = "__solver-server";
+
+/// Z3 in a child process running this executable, unless asked otherwise
+/// or the executable cannot be found.
+fn backend(in_process: bool) -> Backend {
+    match std::env::current_exe() {
+        Ok(program) if !in_process => Backend::Process {
+            program,
+            args: vec![SOLVER_SERVER.to_string()],
+        },
+        _ => Backend::InProcess,
+    }
 }

@@ -1,11 +1,13 @@
 //! Parsing `wiser run`'s `--input` and `--reads` into a program input.
 
 use std::sync::Arc;
+use wiser_ir::{Ir, ScalarTy};
 use wiser_num::Int;
-use wiser_semantics::{ArrayInput, Input, Ir};
+use wiser_semantics::{ArrayInput, Input};
 
 /// Builds the input described by `NAME=INT` / `NAME[INDEX]=INT` items and a
-/// comma-separated list of read values.
+/// comma-separated list of read values. Each value must be a value of its
+/// variable's (or element's) type.
 pub fn parse(ir: &Ir, items: &[String], reads: Option<&str>) -> Result<Input, String> {
     let mut input = Input::default();
     for item in items {
@@ -20,9 +22,15 @@ pub fn parse(ir: &Ir, items: &[String], reads: Option<&str>) -> Result<Input, St
                 .ok_or_else(|| format!("wiser: --input `{item}`: missing `]`"))?;
             let index = int(index.trim(), item)?;
             let name = name.trim();
-            if !ir.arrays.iter().any(|a| &**a == name) {
-                return Err(unknown(ir, name, "array"));
-            }
+            let Some(decl) = ir
+                .arrays
+                .iter()
+                .find(|a| &*a.name == name && a.init.is_none())
+            else {
+                return Err(unknown(ir, name, "input array"));
+            };
+            fits(&index, ScalarTy::Int(decl.ty.index), item)?;
+            fits(&value, decl.ty.elem, item)?;
             let entry = match input.arrays.iter_mut().find(|(n, _)| &**n == name) {
                 Some((_, a)) => a,
                 None => {
@@ -33,9 +41,10 @@ pub fn parse(ir: &Ir, items: &[String], reads: Option<&str>) -> Result<Input, St
             entry.entries.retain(|(i, _)| *i != index);
             entry.entries.push((index, value));
         } else {
-            if !ir.inputs.iter().any(|(_, n)| &**n == lhs) {
+            let Some(ty) = ir.input_type(lhs) else {
                 return Err(unknown(ir, lhs, "input variable"));
-            }
+            };
+            fits(&value, ty, item)?;
             input.vars.retain(|(n, _)| &**n != lhs);
             input.vars.push((Arc::from(lhs), value));
         }
@@ -52,11 +61,19 @@ pub fn parse(ir: &Ir, items: &[String], reads: Option<&str>) -> Result<Input, St
 
 /// Input variables of the program that `input` does not give.
 pub fn defaulted(ir: &Ir, input: &Input) -> Vec<Arc<str>> {
-    ir.inputs
-        .iter()
-        .filter(|(_, n)| !input.vars.iter().any(|(m, _)| m == n))
-        .map(|(_, n)| n.clone())
+    input_names(ir)
+        .filter(|n| !input.vars.iter().any(|(m, _)| m == *n))
+        .cloned()
         .collect()
+}
+
+fn input_names(ir: &Ir) -> impl Iterator<Item = &Arc<str>> {
+    ir.inputs.iter().map(|i| &i.name).chain(
+        ir.globals
+            .iter()
+            .filter(|g| g.init.is_none())
+            .map(|g| &g.name),
+    )
 }
 
 fn int(s: &str, item: &str) -> Result<Int, String> {
@@ -64,9 +81,31 @@ fn int(s: &str, item: &str) -> Result<Int, String> {
         .map_err(|_| format!("wiser: `{s}` in `{item}` is not an integer"))
 }
 
+fn fits(v: &Int, ty: ScalarTy, item: &str) -> Result<(), String> {
+    if ty.contains(v) {
+        return Ok(());
+    }
+    Err(format!(
+        "wiser: `{v}` in `{item}` is not a value of type `{ty}`\n  = help: give a value of the variable's type{}\n",
+        match ty.int().and_then(|t| Some((t.min()?, t.max()?))) {
+            Some((lo, hi)) => format!(" ({lo} to {hi})"),
+            None => String::new(),
+        }
+    ))
+}
+
 fn unknown(ir: &Ir, name: &str, what: &str) -> String {
-    let scalars: Vec<&str> = ir.inputs.iter().map(|(_, n)| &**n).collect();
-    let arrays: Vec<&str> = ir.arrays.iter().map(|n| &**n).collect();
+    let scalars: Vec<String> = ir
+        .inputs
+        .iter()
+        .map(|i| format!("{}: {}", i.name, i.ty))
+        .collect();
+    let arrays: Vec<&str> = ir
+        .arrays
+        .iter()
+        .filter(|a| a.init.is_none())
+        .map(|a| &*a.name)
+        .collect();
     format!(
         "wiser: `{name}` is not an {what} of this program\n  = help: its input variables are [{}] and its arrays are [{}]\n",
         scalars.join(", "),

@@ -7,11 +7,13 @@ mod load;
 mod progress;
 mod render;
 
-use args::{Cli, Command, Format};
+use args::{Cli, Command, Format, SOLVER_SERVER};
 use clap::Parser;
+use std::io::Write;
 use std::process::ExitCode;
 use wiser_engine::Verdict;
 use wiser_semantics::concrete::{self, Outcome};
+use wiser_semantics::Options;
 
 // Exploration allocates and frees many small shared nodes, often on
 // another thread than the one that allocated them (work stealing);
@@ -30,27 +32,56 @@ mod exit {
 }
 
 fn main() -> ExitCode {
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == SOLVER_SERVER)
+    {
+        // A child of a `check` run: answer solver queries until the parent
+        // closes the pipe (or kills us).
+        return match wiser_smt::serve_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::FAILURE,
+        };
+    }
     let cli = Cli::parse();
-    match run(cli) {
-        Ok(code) => ExitCode::from(code),
+    let (code, leave_now) = match run(cli) {
+        Ok(r) => r,
         Err(message) => {
             eprint!("{message}");
             if !message.ends_with('\n') {
                 eprintln!();
             }
-            ExitCode::from(exit::USAGE)
+            (exit::USAGE, false)
         }
+    };
+    if leave_now {
+        // A worker is still inside one slow step that the run's limits cut
+        // short; the report is out, so end the process without waiting for
+        // it (or running exit handlers under its feet).
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+        // SAFETY: `_exit` ends the process at once; nothing is left to run.
+        unsafe { libc::_exit(i32::from(code)) }
     }
+    ExitCode::from(code)
 }
 
-/// Runs a command; `Err` is a usage or input error, already worded for
-/// people.
-fn run(cli: Cli) -> Result<u8, String> {
+/// Runs a command; returns the exit code and whether to leave without
+/// waiting for stray workers. `Err` is a usage or input error, already
+/// worded for people.
+fn run(cli: Cli) -> Result<(u8, bool), String> {
     match cli.command {
         Command::Check(args) => {
             let program = load::load(&args.file, args.assume.as_deref())?;
             let config = args.config();
-            let report = progress::check(&program.ir, &config, args.quiet);
+            if args.jobs.is_some_and(|j| j as usize > config.jobs) {
+                eprintln!(
+                    "note: using {} workers, the most a run uses (--jobs {} asked for more)",
+                    config.jobs,
+                    args.jobs.unwrap_or_default()
+                );
+            }
+            let report = progress::check(program.ir.clone(), &config, args.quiet);
             match args.format {
                 Format::Text => print!("{}", render::check_text(&program, &report, &config)),
                 Format::Json => println!("{}", render::check_json(&program, &report)),
@@ -58,11 +89,12 @@ fn run(cli: Cli) -> Result<u8, String> {
             for e in &report.internal_errors {
                 eprintln!("wiser: {e}");
             }
-            Ok(match report.verdict {
+            let code = match report.verdict {
                 Verdict::Bug => exit::BUG,
                 Verdict::Safe => exit::OK,
                 Verdict::Unknown => exit::UNKNOWN,
-            })
+            };
+            Ok((code, report.stats.abandoned_workers > 0))
         }
         Command::Run(args) => {
             let program = load::load(&args.file, None)?;
@@ -70,23 +102,34 @@ fn run(cli: Cli) -> Result<u8, String> {
             for name in inputs::defaulted(&program.ir, &input) {
                 eprintln!("note: input `{name}` not given; it is 0");
             }
-            let run = concrete::run(&program.ir, &input, args.max_steps);
+            let options = Options {
+                wrap_signed: args.wrap_signed,
+            };
+            let run = concrete::run_with(&program.ir, &input, args.max_steps, options);
             if run.missing_reads > 0 {
                 eprintln!(
                     "note: {} read(s) of `x = *` had no value in --reads; they read 0",
                     run.missing_reads
                 );
             }
+            for (what, given, wrapped) in &run.wrapped_inputs {
+                eprintln!(
+                    "note: {what}: {given} is not a value of its type; it was read as {wrapped}"
+                );
+            }
             match args.format {
                 Format::Text => print!("{}", render::run_text(&program, &run, args.max_steps)),
                 Format::Json => println!("{}", render::run_json(&program, &run)),
             }
-            Ok(match run.outcome {
-                Outcome::Halted => exit::OK,
-                Outcome::Error { .. } => exit::BUG,
-                Outcome::AssumeFailed { .. } => exit::ASSUME_FAILED,
-                Outcome::OutOfSteps => exit::OUT_OF_STEPS,
-            })
+            Ok((
+                match run.outcome {
+                    Outcome::Halted => exit::OK,
+                    Outcome::Error { .. } => exit::BUG,
+                    Outcome::AssumeFailed { .. } => exit::ASSUME_FAILED,
+                    Outcome::OutOfSteps => exit::OUT_OF_STEPS,
+                },
+                false,
+            ))
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Running a check with Ctrl-C handling and, on a terminal, a progress
+//! Running a check with interrupt handling and, on a terminal, a progress
 //! line on stderr.
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -7,11 +7,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use wiser_engine::{Config, Monitor, Report};
-use wiser_semantics::Ir;
+use wiser_ir::Ir;
 
-/// Runs the check. Ctrl-C ends it with the bugs found so far (the report
-/// says `interrupted`); a second Ctrl-C kills the process as usual.
-pub fn check(ir: &Ir, config: &Config, quiet: bool) -> Report {
+/// Runs the check. Ctrl-C, SIGTERM and SIGHUP end it with the bugs found
+/// so far (the report says `interrupted`); a second one ends the process
+/// at once, as usual.
+pub fn check(ir: Arc<Ir>, config: &Config, quiet: bool) -> Report {
     let monitor = Arc::new(Monitor::new());
     let handler_monitor = monitor.clone();
     // Failing to install the handler only loses the graceful stop.
@@ -26,7 +27,7 @@ pub fn check(ir: &Ir, config: &Config, quiet: bool) -> Report {
         let (monitor, done) = (monitor.clone(), done.clone());
         std::thread::spawn(move || paint(&monitor, &done))
     });
-    let report = wiser_engine::check_monitored(ir, config, &monitor);
+    let report = wiser_engine::check_monitored(ir, config, monitor);
     done.store(true, Ordering::SeqCst);
     if let Some(p) = painter {
         let _ = p.join();

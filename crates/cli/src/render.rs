@@ -6,22 +6,13 @@ use std::fmt::Write;
 use wiser_engine::{Bug, Config, Incomplete, Report, Verdict};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ArrayInput, CallSite, ErrorKind, Input};
-use wiser_syntax::Span;
 
 fn kind_text(kind: ErrorKind) -> &'static str {
-    match kind {
-        ErrorKind::Assertion => "assertion failed",
-        ErrorKind::Fail => "`fail` reached",
-        ErrorKind::DivisionByZero => "division by zero",
-    }
+    kind.describe()
 }
 
 fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Bug => "bug",
-        Verdict::Safe => "safe",
-        Verdict::Unknown => "unknown",
-    }
+    v.name()
 }
 
 fn array_text(a: &ArrayInput) -> String {
@@ -43,7 +34,7 @@ fn stack_text(program: &Program, stack: &[CallSite]) -> Option<String> {
         stack
             .iter()
             .map(|c| {
-                if c.call_site == Span::default() {
+                if c.call_site.is_dummy() {
                     c.routine.to_string()
                 } else {
                     format!(
@@ -101,7 +92,11 @@ fn path_text(bug: &Bug) -> String {
     }
     bug.path_condition
         .iter()
-        .map(|t| t.to_string())
+        .map(|t| match t.kind() {
+            // `and` binds tighter than `or` when the conjuncts are joined.
+            wiser_smt::Kind::Or(_) => format!("({t})"),
+            _ => t.to_string(),
+        })
         .collect::<Vec<_>>()
         .join(" and ")
 }
@@ -118,7 +113,7 @@ fn incomplete_hint(i: Incomplete, config: &Config) -> String {
         }
         Incomplete::StoppedAtFirstBug => "stopped at the first bug (use --all to go on)".into(),
         Incomplete::MaxMemory => "memory limit reached (raise --max-memory)".into(),
-        Incomplete::Interrupted => "interrupted (Ctrl-C); bugs found so far are listed".into(),
+        Incomplete::Interrupted => "interrupted (Ctrl-C or SIGTERM); bugs found so far are listed".into(),
         Incomplete::InternalError => "an internal error occurred (see stderr)".into(),
     }
 }
@@ -200,7 +195,7 @@ pub fn check_json(program: &Program, report: &Report) -> Value {
                 .stack
                 .iter()
                 .map(|c| {
-                    let at = (c.call_site != Span::default()).then(|| program.line_col(c.call_site));
+                    let at = (!c.call_site.is_dummy()).then(|| program.line_col(c.call_site));
                     json!({"routine": &*c.routine, "line": at.map(|a| a.line), "column": at.map(|a| a.column)})
                 })
                 .collect();
@@ -246,6 +241,10 @@ pub fn check_json(program: &Program, report: &Report) -> Value {
             "z3_unsat": s.solver.z3_unsat,
             "z3_unknown": s.solver.z3_unknown,
             "one_shot_retries": s.solver.one_shot_retries,
+            "z3_checks": s.solver.z3_checks,
+            "z3_pushes": s.solver.z3_pushes,
+            "z3_asserts": s.solver.z3_asserts,
+            "z3_pops": s.solver.z3_pops,
         },
     })
 }
@@ -254,6 +253,7 @@ fn store_lines(program: &Program, run: &concrete::Run) -> Vec<(String, String)> 
     let mut lines: Vec<(String, String)> = run
         .final_store(&program.ir)
         .into_iter()
+        .chain(run.final_globals(&program.ir))
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect();
     for (name, a) in run.final_arrays(&program.ir) {

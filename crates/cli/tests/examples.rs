@@ -122,7 +122,7 @@ fn parse_expect(s: &str) -> Result<Expected, String> {
         ["safe"] => Ok(Expected::Safe),
         ["unknown"] => Ok(Expected::Unknown),
         ["bug", kind, at] => {
-            if !["assertion", "fail", "division_by_zero"].contains(kind) {
+            if !wiser_ir::ErrorKind::ALL.iter().any(|k| k.name() == *kind) {
                 return Err(format!("unknown bug kind `{kind}` in `# expect: {s}`"));
             }
             let (line, column) = at
