@@ -14,7 +14,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use wiser_syntax::{Diagnostic, SourceMap};
+use wiser_imp::{Diagnostic, SourceMap};
 
 /// The stack of the thread that lowers (smaller than any default).
 const SMALL_STACK: usize = 128 << 10;
@@ -34,11 +34,11 @@ fuzz_target!(|data: &[u8]| {
     let src = String::from_utf8_lossy(data);
     let src: &str = &src;
 
-    match wiser_syntax::parse_program(src) {
+    match wiser_imp::parse_program(src) {
         Err(d) => check_diag(src, "parse_program", &d),
         Ok(program) => {
             let printed = program.to_string();
-            let reparsed = match wiser_syntax::parse_program(&printed) {
+            let reparsed = match wiser_imp::parse_program(&printed) {
                 Ok(p) => p,
                 Err(d) => panic!(
                     "the print of a parsed program does not parse: {}\ninput: {src:?}\nprinted:\n{printed}",
@@ -50,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
                 printed, printed_again,
                 "printing is not stable after a round trip\ninput: {src:?}"
             );
-            match wiser_syntax::check(program) {
+            match wiser_imp::check(program) {
                 Err(d) => check_diag(src, "check", &d),
                 Ok(checked) => {
                     // On a small stack: like the parser and `check`,
@@ -59,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
                     std::thread::scope(|s| {
                         std::thread::Builder::new()
                             .stack_size(SMALL_STACK)
-                            .spawn_scoped(s, || drop(wiser_semantics::lower(&checked)))
+                            .spawn_scoped(s, || drop(wiser_imp::lower(&checked)))
                             .expect("a thread")
                             .join()
                             .expect("lowering does not panic")
@@ -69,11 +69,11 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 
-    match wiser_syntax::parse_cond(src) {
+    match wiser_imp::parse_cond(src) {
         Err(d) => check_diag(src, "parse_cond", &d),
         Ok(cond) => {
             let printed = cond.to_string();
-            match wiser_syntax::parse_cond(&printed) {
+            match wiser_imp::parse_cond(&printed) {
                 Ok(c) => assert_eq!(
                     printed,
                     c.to_string(),

@@ -343,7 +343,7 @@ fn render(p: &Prog) -> String {
 /// Sample inputs: every corner of the input box (unboxed inputs 0) with
 /// all reads equal to one of a few small constants, and the fuzzer's
 /// points (clamped into the box).
-fn samples(p: &Prog, ir: &wiser_semantics::Ir) -> Vec<Input> {
+fn samples(p: &Prog, ir: &wiser_ir::Ir) -> Vec<Input> {
     let bound_of = |name: &str| {
         MAIN_VARS[..3]
             .iter()
@@ -353,9 +353,9 @@ fn samples(p: &Prog, ir: &wiser_semantics::Ir) -> Vec<Input> {
     let arrays = |a: [i8; 3]| -> Vec<(Arc<str>, ArrayInput)> {
         ir.arrays
             .iter()
-            .map(|name| {
+            .map(|decl| {
                 (
-                    name.clone(),
+                    decl.name.clone(),
                     ArrayInput {
                         default: Int::from(a[0] as i64),
                         entries: vec![
@@ -369,14 +369,15 @@ fn samples(p: &Prog, ir: &wiser_semantics::Ir) -> Vec<Input> {
     };
     let mut out = Vec::new();
     let boxed: Vec<usize> = (0..ir.inputs.len())
-        .filter(|&k| bound_of(&ir.inputs[k].1).is_some())
+        .filter(|&k| bound_of(&ir.inputs[k].name).is_some())
         .collect();
     for mask in 0u32..(1 << boxed.len().min(4)) {
         let vars: Vec<_> = ir
             .inputs
             .iter()
             .enumerate()
-            .map(|(k, (_, name))| {
+            .map(|(k, input)| {
+                let name = &input.name;
                 let v = match (bound_of(name), boxed.iter().position(|&b| b == k)) {
                     (Some(b), Some(bit)) if bit < 4 => {
                         if mask >> bit & 1 == 1 {
@@ -404,7 +405,8 @@ fn samples(p: &Prog, ir: &wiser_semantics::Ir) -> Vec<Input> {
             .inputs
             .iter()
             .enumerate()
-            .map(|(k, (_, name))| {
+            .map(|(k, input)| {
+                let name = &input.name;
                 let raw = s.vars[k % 3] as i64;
                 let v = match bound_of(name) {
                     Some(b) => raw.clamp(b.lo(), b.hi()),
@@ -431,11 +433,11 @@ fuzz_target!(|p: Prog| {
     if std::env::var_os("WISER_FUZZ_PRINT").is_some() {
         eprintln!("----- program -----\n{src}");
     }
-    let ir = match wiser_semantics::compile(&src) {
+    let ir = match wiser_imp::compile(&src) {
         Ok(ir) => ir,
         Err(d) => panic!(
             "a generated program does not compile:\n{}\n{src}",
-            wiser_syntax::SourceMap::new("gen.imp", src.as_str()).render(&d)
+            wiser_imp::SourceMap::new("gen.imp", src.as_str()).render(&d)
         ),
     };
     let strategy = if p.dfs { Strategy::Dfs } else { Strategy::Bfs };

@@ -1,12 +1,15 @@
 //! Differential testing of `wiser`'s bug finder against its concrete
 //! interpreter.
 //!
-//! * [`gen`] makes random programs in the full language, each with a
-//!   [`Spec`] that bounds every input (scalars, array cells, reads);
+//! * [`generate`] (from `wiser-testkit`) makes random programs in the
+//!   full language, half of them with machine integers, each with a
+//!   [`Spec`] that bounds every input (scalars, array cells, reads) and
+//!   says whether signed arithmetic wraps;
 //! * [`compare`] runs every input of the specification on the concrete
 //!   interpreter and `wiser_engine::check --all` on the program, and lists
 //!   the disagreements;
-//! * [`shrink`] reduces a disagreeing program by delta debugging;
+//! * [`shrink`] (from `wiser-testkit`) reduces a disagreeing program by
+//!   delta debugging;
 //! * [`run_program`] does all three for one program of a seeded run and
 //!   writes the reproducer to the regressions directory.
 //!
@@ -18,15 +21,10 @@
 #![warn(missing_docs)]
 
 pub mod compare;
-pub mod gen;
-pub mod program;
-pub mod shrink;
 
-pub use compare::{
-    compare, compare_text, Class, Comparison, DisKind, Disagreement, Invalid, Limits,
-};
-pub use gen::{generate, GenConfig};
-pub use program::{Program, Spec};
+pub use compare::{compare, compare_text, Class, Comparison, DisKind, Disagreement, Limits};
+pub use wiser_testkit::shrink::{self, shrink};
+pub use wiser_testkit::{generate, GenConfig, Invalid, Program, Spec};
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -89,6 +87,8 @@ pub struct ProgramResult {
     pub strategy: Strategy,
     /// Its source.
     pub source: String,
+    /// Does it use machine integers?
+    pub typed: bool,
     /// The comparison, or why there was none.
     pub result: Result<Comparison, Invalid>,
     /// The shrunk reproducer (source) and where it was written.
@@ -142,7 +142,7 @@ pub fn run_program(seed: u64, index: u64, opts: &Options) -> ProgramResult {
             let kind = first.kind;
             let (small, dis) = match opts.shrink {
                 Some(budget) => {
-                    let (small, _) = shrink::shrink(&prog, budget, |cand| {
+                    let (small, _) = shrink(&prog, budget, |cand| {
                         compare(&cand.source(), &cand.spec, strategy, &opts.limits)
                             .is_ok_and(|c| c.kinds().contains(&kind))
                     });
@@ -167,8 +167,39 @@ pub fn run_program(seed: u64, index: u64, opts: &Options) -> ProgramResult {
         index,
         strategy,
         source,
+        typed: prog.is_typed(),
         result,
         reproducer,
+    }
+}
+
+/// Counts of programs by class.
+#[derive(Clone, Debug, Default)]
+pub struct ClassCounts {
+    /// Programs.
+    pub programs: u64,
+    /// Programs no input fails.
+    pub safe: u64,
+    /// Programs where fewer than 1% of the runs fail.
+    pub rare: u64,
+    /// Programs where at least 1% of the runs fail.
+    pub common: u64,
+    /// Programs whose search was not exhaustive.
+    pub unknowns: u64,
+    /// Programs with a disagreement.
+    pub disagreements: u64,
+}
+
+impl ClassCounts {
+    fn add(&mut self, c: &Comparison) {
+        self.programs += 1;
+        match c.class {
+            Class::Safe => self.safe += 1,
+            Class::Rare => self.rare += 1,
+            Class::Common => self.common += 1,
+        }
+        self.unknowns += u64::from(c.unknown());
+        self.disagreements += u64::from(!c.disagreements.is_empty());
     }
 }
 
@@ -192,6 +223,11 @@ pub struct Summary {
     pub incomplete: std::collections::BTreeMap<&'static str, u64>,
     /// Programs that could not be compared (generator problems).
     pub invalid: u64,
+    /// Of the programs, those that use machine integers: counted by
+    /// class like all programs (`programs` is their number).
+    pub typed: ClassCounts,
+    /// Programs where some input reaches an error of each kind.
+    pub reached: std::collections::BTreeMap<&'static str, u64>,
     /// Concrete runs.
     pub runs: u64,
     /// Symbolic states.
@@ -222,6 +258,12 @@ impl Summary {
                 }
                 for why in &c.incomplete {
                     *self.incomplete.entry(why.name()).or_default() += 1;
+                }
+                if r.typed {
+                    self.typed.add(c);
+                }
+                for kind in &c.reached {
+                    *self.reached.entry(kind.name()).or_default() += 1;
                 }
                 self.runs += c.runs;
                 self.states += c.states;

@@ -1,7 +1,9 @@
 //! `wiser-difftest --seed S --count N [--verbose]`: generates N programs
 //! from seed S, compares `wiser`'s bug finder with enumeration on each, and
 //! prints a summary. Disagreeing programs are shrunk and written to the
-//! regressions directory; the exit code is 1 if there was any.
+//! regressions directory; the exit code is 1 if there was any, or if a
+//! generated program could not be compared (a generator bug: its source
+//! and the reason are printed).
 
 use clap::Parser;
 use std::path::PathBuf;
@@ -103,7 +105,8 @@ fn main() {
     let bad = Mutex::new(Vec::new());
     let report = |r: ProgramResult| {
         let dis = r.disagreements();
-        if args.verbose || !dis.is_empty() {
+        let invalid = r.result.is_err();
+        if args.verbose || !dis.is_empty() || invalid {
             println!(
                 "program {} [{}] {}",
                 r.index,
@@ -125,6 +128,12 @@ fn main() {
                 }
             }
             bad.lock().expect("lock").push(r.index);
+        }
+        if invalid {
+            println!(
+                "  generator bug: this program cannot be compared:\n{}",
+                r.source
+            );
         }
         summary.lock().expect("lock").add(&r);
     };
@@ -160,6 +169,15 @@ fn main() {
         s.enum_time.as_secs_f64(),
         s.engine_time.as_secs_f64()
     );
+    let t = &s.typed;
+    println!(
+        "  machine-integer programs {}: safe {}, rare-bug {}, common-bug {}, disagreements {}, unknowns {}",
+        t.programs, t.safe, t.rare, t.common, t.disagreements, t.unknowns
+    );
+    if !s.reached.is_empty() {
+        let kinds: Vec<String> = s.reached.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        println!("  programs reaching each error kind: {}", kinds.join(", "));
+    }
     if !s.incomplete.is_empty() {
         let reasons: Vec<String> = s
             .incomplete
@@ -172,6 +190,8 @@ fn main() {
     if !bad.is_empty() {
         bad.sort();
         println!("  disagreeing programs: {bad:?}");
+    }
+    if !bad.is_empty() || s.invalid > 0 {
         std::process::exit(1);
     }
 }
