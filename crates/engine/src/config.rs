@@ -45,6 +45,9 @@ pub struct Config {
     pub max_memory: Option<u64>,
     /// Cross-check every solver-layer decision against bare Z3 (slow).
     pub validate: bool,
+    /// Do states keep their decision trails? Off by default: nothing in a
+    /// report uses them yet, and they cost time and memory on deep paths.
+    pub trails: bool,
     /// Semantic options, shared by the search and witness replay.
     pub options: Options,
     /// Where Z3 runs.
@@ -68,6 +71,7 @@ impl Default for Config {
             jobs: 1,
             max_memory: None,
             validate: false,
+            trails: false,
             options: Options::default(),
             backend: Backend::InProcess,
         }
@@ -120,6 +124,13 @@ impl Config {
         self.options = options;
         self
     }
+
+    /// Sets whether states keep their decision trails.
+    pub fn with_trails(mut self, trails: bool) -> Self {
+        self.trails = trails;
+        self
+    }
+
     /// Sets where Z3 runs.
     pub fn with_backend(mut self, backend: Backend) -> Self {
         self.backend = backend;

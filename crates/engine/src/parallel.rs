@@ -161,7 +161,7 @@ impl Drop for Finisher {
 /// Worker `me` of a run.
 pub(crate) fn work(me: usize, shared: &Shared) {
     let config = &shared.config;
-    let mut policy = Feasible::new(shared.solvers.chain());
+    let mut policy = Feasible::new(shared.solvers.chain()).with_trails(config.trails);
     if config.all_bugs {
         policy = policy.with_known(shared.known.clone());
     }

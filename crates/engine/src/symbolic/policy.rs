@@ -71,6 +71,8 @@ pub struct Feasible<S> {
     solver: S,
     validator: Option<Box<dyn Solver>>,
     known: Option<Arc<KnownBugs>>,
+    /// Do states keep their decision trails?
+    trails: bool,
     /// Disagreements found by validation (see [`Feasible::with_validation`]).
     pub mismatches: Vec<String>,
     /// Counters.
@@ -78,15 +80,25 @@ pub struct Feasible<S> {
 }
 
 impl<S: Solver> Feasible<S> {
-    /// A policy deciding with `solver`.
+    /// A policy deciding with `solver`; states keep their decision trails.
     pub fn new(solver: S) -> Self {
         Feasible {
             solver,
             validator: None,
             known: None,
+            trails: true,
             mismatches: Vec::new(),
             stats: BranchStats::default(),
         }
+    }
+
+    /// Whether states keep the ordered trail of their decisions. A trail
+    /// costs an allocation per symbolic decision and keeps the decisions
+    /// of a deep path alive (about 60 bytes each: 600 MB on a path of 10
+    /// million), so a search whose results do not use them turns it off.
+    pub fn with_trails(mut self, trails: bool) -> Self {
+        self.trails = trails;
+        self
     }
 
     /// Cross-checks every feasibility decision, whichever layer made it,
@@ -316,7 +328,7 @@ impl<S: Solver> Policy<Symbolic> for Feasible<S> {
     }
 
     fn records_trail(&self) -> bool {
-        true
+        self.trails
     }
 }
 
@@ -348,6 +360,12 @@ mod tests {
 
     fn site() -> Site {
         Site { pc: 0, check: None }
+    }
+
+    #[test]
+    fn trails_are_kept_unless_turned_off() {
+        assert!(Feasible::new(Stale).records_trail());
+        assert!(!Feasible::new(Stale).with_trails(false).records_trail());
     }
 
     #[test]
