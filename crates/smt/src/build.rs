@@ -452,6 +452,24 @@ mod tests {
     }
 
     #[test]
+    fn mentions_agrees_with_vars_in_small_and_large_terms() {
+        let z = Term::int_var("z");
+        let small = Term::lt(&Term::mul(&x(), &y()), &Term::int(4));
+        // A term whose tree is large (shared subterms, doubled 40 times).
+        let mut large = Term::add(&x(), &Term::int(1));
+        for _ in 0..40 {
+            large = Term::mul(&large, &large);
+        }
+        assert!(large.tree_size() > 64);
+        for t in [&small, &large] {
+            for v in [&x(), &y(), &z] {
+                assert_eq!(t.mentions(v), t.vars().contains(v), "{t} mentions {v}");
+            }
+        }
+        assert!(small.mentions(&y()) && !large.mentions(&y()));
+    }
+
+    #[test]
     fn sums_cancel_and_fold() {
         let t = Term::sub(&Term::add(&x(), &Term::int(3)), &x());
         assert_eq!(t.as_int(), Some(&Int::from(3)));

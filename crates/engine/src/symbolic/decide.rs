@@ -124,7 +124,7 @@ pub(crate) fn decide_by_enumeration(
         .map(|&i| sets[i].members().map(|m| m.collect()))
         .collect::<Option<_>>()?;
     let mentions: Vec<bool> = match solved {
-        Some(l) => query.iter().map(|q| q.vars().contains(&vars[l])).collect(),
+        Some(l) => query.iter().map(|q| q.mentions(&vars[l])).collect(),
         None => Vec::new(),
     };
     let mut odometer = vec![0usize; enumerated.len()];
@@ -205,14 +205,14 @@ fn solve_last(
 
 /// Does `t` mention `x`?
 fn mentions(t: &Term, x: &Term) -> bool {
-    t.vars().contains(x)
+    t.mentions(x)
 }
 
 /// Is `t` linear in `x`: built with and/or/not from integer comparisons in
 /// which `x` occurs only as a monomial of the linear form?
 fn linear_in(t: &Term, x: &Term) -> bool {
     if !matches!(x.kind(), Kind::Var(_, wiser_smt::Sort::Int)) {
-        return !t.vars().contains(x);
+        return !t.mentions(x);
     }
     match t.kind() {
         Kind::Bool(_) => true,
@@ -220,10 +220,10 @@ fn linear_in(t: &Term, x: &Term) -> bool {
         Kind::Not(y) => linear_in(y, x),
         Kind::Le(lin) | Kind::Eq(lin) => match lin.kind() {
             Kind::Var(..) => true,
-            Kind::Linear(ms, _) => ms.iter().all(|(a, _)| a == x || !a.vars().contains(x)),
-            _ => !lin.vars().contains(x),
+            Kind::Linear(ms, _) => ms.iter().all(|(a, _)| a == x || !a.mentions(x)),
+            _ => !lin.mentions(x),
         },
-        _ => !t.vars().contains(x),
+        _ => !t.mentions(x),
     }
 }
 
