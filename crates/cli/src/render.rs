@@ -113,7 +113,9 @@ fn incomplete_hint(i: Incomplete, config: &Config) -> String {
         }
         Incomplete::StoppedAtFirstBug => "stopped at the first bug (use --all to go on)".into(),
         Incomplete::MaxMemory => "memory limit reached (raise --max-memory)".into(),
-        Incomplete::Interrupted => "interrupted (Ctrl-C or SIGTERM); bugs found so far are listed".into(),
+        Incomplete::Interrupted => {
+            "interrupted (Ctrl-C or SIGTERM); bugs found so far are listed".into()
+        }
         Incomplete::InternalError => "an internal error occurred (see stderr)".into(),
     }
 }
