@@ -424,7 +424,7 @@ impl Term {
     }
 
     /// Does the variable `v` occur in this term? Stops at the first
-    /// occurrence, and allocates nothing for small terms.
+    /// occurrence; for small terms it allocates only its stack.
     pub fn mentions(&self, v: &Term) -> bool {
         let small = self.tree_size() <= 64;
         let mut seen = rustc_hash::FxHashSet::default();
@@ -439,7 +439,7 @@ impl Term {
             if !small && !seen.insert(t.addr()) {
                 continue;
             }
-            stack.extend(children_of(&t.0.kind));
+            each_child(&t.0.kind, &mut |c| stack.push(c));
         }
         false
     }
@@ -462,9 +462,10 @@ impl Term {
                     out.push(t.clone());
                 }
             }
-            let mut ch = t.children();
-            ch.reverse();
-            stack.extend(ch);
+            // Pushed in order, then reversed: popped in order.
+            let from = stack.len();
+            each_child(&t.0.kind, &mut |c| stack.push(c));
+            stack[from..].reverse();
         }
         out
     }

@@ -219,17 +219,10 @@ fn name(s: &str) -> Name {
     Arc::from(s)
 }
 
-/// The fixed-width types.
-const FIXED: [IntTy; 8] = [
-    IntTy::I8,
-    IntTy::I16,
-    IntTy::I32,
-    IntTy::I64,
-    IntTy::U8,
-    IntTy::U16,
-    IntTy::U32,
-    IntTy::U64,
-];
+/// The fixed-width types: every type a program can name but `int`.
+fn fixed() -> &'static [IntTy] {
+    &IntTy::NAMED[1..]
+}
 
 /// The unsigned type of `ty`'s width (`ty` itself if unbounded).
 fn unsigned(ty: IntTy) -> IntTy {
@@ -270,7 +263,7 @@ impl<'c> Gen<'c> {
         if !self.typed || self.chance(0.25) {
             IntTy::INT
         } else {
-            self.pick(&FIXED)
+            self.pick(fixed())
         }
     }
 
@@ -540,6 +533,12 @@ fn make_proc(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fixed_types_are_the_eight_machine_types() {
+        assert_eq!(fixed().len(), 8);
+        assert!(fixed().iter().all(|t| !t.is_unbounded()));
+    }
 
     /// Every program compiles, and the same seed gives the same program.
     #[test]
