@@ -465,6 +465,16 @@ impl<'b> RoutineBuilder<'b> {
         self.emit_seq(instr, span, checks);
     }
 
+    /// `array[index] = value` on an array of `len` elements, with the
+    /// [`crate::ErrorKind::OutOfBounds`] check of [`Expr::bounded_index`].
+    pub fn store_in_bounds(&mut self, array: ArrayId, index: Expr, len: Expr, value: Expr, span: Span) {
+        let Some(decl) = self.b.arrays.get(array.0 as usize) else {
+            return self.error(format!("store to undeclared array {}", array.0));
+        };
+        let index = Expr::bounded_index(decl.ty, index, len, span);
+        self.store(array, index, value, span);
+    }
+
     /// A branch to `then_to` when `cond` holds, else to `else_to`.
     pub fn branch(&mut self, cond: Expr, then_to: Label, else_to: Label, span: Span) {
         let (cond, checks) = self.parts(cond, span, Some(ScalarTy::Bool), "the condition");

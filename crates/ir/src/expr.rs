@@ -119,6 +119,49 @@ impl Expr {
         e
     }
 
+    /// The element `array[index]` of an array of `len` elements: like
+    /// [`Expr::select`], with an [`ErrorKind::OutOfBounds`] check that
+    /// `0 <= index < len` (both converted to the array's index type; `len`
+    /// is evaluated with the subscript, so a variable-length array's
+    /// length is read where the element is).
+    pub fn subscript(array: ArrayId, ty: ArrayTy, index: Expr, len: Expr, span: Span) -> Expr {
+        let index = Expr::bounded_index(ty, index, len, span);
+        Expr::select(array, ty, index)
+    }
+
+    /// `index` converted to the array's index type, with the
+    /// [`ErrorKind::OutOfBounds`] check `index < 0 || index >= len`
+    /// appended to its checks. Used for reads ([`Expr::subscript`]) and
+    /// writes ([`crate::RoutineBuilder::store_in_bounds`]) alike.
+    pub fn bounded_index(ty: ArrayTy, index: Expr, len: Expr, span: Span) -> Expr {
+        let it = ty.index;
+        let index = match index.ty {
+            ScalarTy::Int(t) if t != it => index.cast(it),
+            ScalarTy::Int(_) => index,
+            ScalarTy::Bool => return index.invalid("an array subscript must be an integer".into()),
+        };
+        let len = match len.ty {
+            ScalarTy::Int(t) if t != it => len.cast(it),
+            ScalarTy::Int(_) => len,
+            ScalarTy::Bool => return index.invalid("an array length must be an integer".into()),
+        };
+        let (len_code, len_checks, len_error) = len.into_parts();
+        let mut e = index;
+        e.checks.extend(len_checks);
+        if e.error.is_none() {
+            e.error = len_error;
+        }
+        let mut cond = e.code.clone();
+        cond.push(Op::Int(it, Int::from(0)));
+        cond.push(Op::Cmp(CmpOp::Lt, it));
+        cond.extend(e.code.iter().cloned());
+        cond.extend(len_code.iter().cloned());
+        cond.push(Op::Cmp(CmpOp::Ge, it));
+        cond.push(Op::Or);
+        e.check(ErrorKind::OutOfBounds, cond, span);
+        e
+    }
+
     /// The type of the expression.
     pub fn ty(&self) -> ScalarTy {
         self.ty

@@ -93,17 +93,21 @@ pub enum ErrorKind {
     SignedOverflow,
     /// A shift by a negative amount or by at least the type's width.
     InvalidShift,
+    /// An array subscript outside the array's bounds (C's arrays have a
+    /// length; IMP's do not).
+    OutOfBounds,
 }
 
 impl ErrorKind {
     /// Every kind, in a fixed order.
-    pub const ALL: [ErrorKind; 6] = [
+    pub const ALL: [ErrorKind; 7] = [
         ErrorKind::Assertion,
         ErrorKind::Fail,
         ErrorKind::DivisionByZero,
         ErrorKind::DivisionOverflow,
         ErrorKind::SignedOverflow,
         ErrorKind::InvalidShift,
+        ErrorKind::OutOfBounds,
     ];
 
     /// The name used in reports (`assertion`, `division_by_zero`, ...).
@@ -115,6 +119,7 @@ impl ErrorKind {
             ErrorKind::DivisionOverflow => "division_overflow",
             ErrorKind::SignedOverflow => "signed_overflow",
             ErrorKind::InvalidShift => "invalid_shift",
+            ErrorKind::OutOfBounds => "out_of_bounds",
         }
     }
 
@@ -127,6 +132,7 @@ impl ErrorKind {
             ErrorKind::DivisionOverflow => "division overflow (MIN / -1)",
             ErrorKind::SignedOverflow => "signed overflow",
             ErrorKind::InvalidShift => "shift by a negative amount or by at least the width",
+            ErrorKind::OutOfBounds => "array index out of bounds",
         }
     }
 }

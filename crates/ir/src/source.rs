@@ -143,6 +143,12 @@ impl SourceMap {
     /// Renders a diagnostic the way compilers do: `file:line:col: error:
     /// message`, the offending line, a caret under the span, then any help.
     pub fn render(&self, diag: &Diagnostic) -> String {
+        self.render_as(diag, "error")
+    }
+
+    /// Renders a diagnostic as [`SourceMap::render`] does, with another
+    /// severity (`warning`, `note`).
+    pub fn render_as(&self, diag: &Diagnostic, severity: &str) -> String {
         let at = self.line_col(diag.span.lo);
         let line = self.line_text(at.line);
         let end = if diag.span.hi > diag.span.lo {
@@ -157,7 +163,7 @@ impl SourceMap {
         };
         let gutter = at.line.to_string().len();
         let mut out = format!(
-            "{}:{}: error: {}\n{:gutter$} |\n{} | {}\n{:gutter$} | {}{}\n",
+            "{}:{}: {severity}: {}\n{:gutter$} |\n{} | {}\n{:gutter$} | {}{}\n",
             self.name,
             at,
             diag.message,
@@ -252,6 +258,11 @@ impl Sources {
     /// Renders a diagnostic in the text its span is in.
     pub fn render(&self, diag: &Diagnostic) -> String {
         self.get(diag.span.file).render(diag)
+    }
+
+    /// Renders a warning in the text its span is in.
+    pub fn render_warning(&self, diag: &Diagnostic) -> String {
+        self.get(diag.span.file).render_as(diag, "warning")
     }
 }
 

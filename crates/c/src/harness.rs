@@ -1,0 +1,1 @@
+//! The C file that makes gcc replay a witness.
