@@ -1,0 +1,644 @@
+#!/usr/bin/env python3
+"""Run wiser on a folder of SV-COMP reachability tasks and score it.
+
+    python3 bench/svcomp.py [DIR] [--timeout 60] [--jobs N] [--wiser PATH]
+                            [--filter SUBSTR] [--check-harness] [--json OUT]
+
+DIR (default: ../shared/svcomp-dev beside the repository) holds category
+folders of SV-COMP tasks: `.yml` files, each naming one C input file
+(`input_files`) and its properties. Every `*.yml` under DIR is a task; only
+its `unreach-call.prp` property counts (its `expected_verdict`, `true` or
+`false`), and `options.data_model` (ILP32 when absent) picks gcc's `-m32`
+or `-m64` for harnesses. A task without that property is listed as
+skipped, and so is a task whose input file mentions `pthread` (threads
+come in part 9): both are shown, neither is scored.
+
+Each task runs as
+
+    wiser check TASK.yml --format json --timeout T --jobs J --quiet
+
+one after the other, in its own process group, killed (the whole group)
+at T + 10 s of wall time. The binary is target/release/wiser unless
+--wiser is given; it is built with `cargo build --release` if missing.
+
+One row per task:
+
+  expected   the yml's verdict for unreach-call
+  answer     true (verdict safe), false (verdict bug), unknown, or
+             error / crash / killed / bad-json (all scored as unknown)
+  result     correct, wrong, unknown (or skipped)
+  time       wall time of the wiser process, seconds
+  states     stats.states
+  Z3         stats.solver_ms / wall time: the share of the run spent in
+             Z3. solver_ms is summed over worker threads, so with
+             --jobs > 1 it can exceed 100%.
+  gcc        with --check-harness, for a `false` answer: confirmed when the
+             harness compiled with the task's input file by gcc exits 101
+             ("error reached"), else NOT CONFIRMED
+  reason     why an answer is unknown: the report's `incomplete` list, or
+             the first line of stderr (e.g. "unsupported in C programs:
+             ..."), or the signal of a crash
+
+Totals per category and overall: correct true, correct false, wrong,
+unknown and SV-COMP's score (+2 correct true, +1 correct false, -16 wrong
+false, -32 wrong true, 0 unknown).
+
+--check-harness adds `--harness H.c` to every run; for each `false`
+answer, `gcc -m32 -w INPUT H.c` (or -m64 under LP64) is built and run with
+a 10 s limit. The exit code of this script is 1 when an answer is wrong or
+(with --check-harness) a `false` answer is not confirmed, 2 on a usage
+error (no tasks, no binary), else 0. --json OUT writes the rows and totals.
+
+Stdlib only; the yml files are read by a small parser of the subset they
+use (block mappings and sequences, quoted or plain scalars, flow lists).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+DEFAULT_DIR = ROOT.parent / "shared" / "svcomp-dev"
+DEFAULT_WISER = ROOT / "target" / "release" / "wiser"
+GRACE = 10.0  # seconds past --timeout before the process group is killed
+HARNESS_LIMIT = 10.0  # seconds for a compiled harness to run
+ERROR_EXIT = 101  # the harness's exit code for "error reached"
+
+SCORE = {
+    ("true", "true"): 2,
+    ("false", "false"): 1,
+    ("true", "false"): -16,  # expected true, answered false: a false alarm
+    ("false", "true"): -32,  # expected false, answered true: a missed bug
+}
+
+
+# ---------------------------------------------------------------------------
+# The yml subset
+
+
+class YmlError(Exception):
+    pass
+
+
+def _strip_comment(line):
+    """The line without a trailing `# comment` (outside quotes)."""
+    quote = None
+    for i, c in enumerate(line):
+        if quote:
+            if c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[:i]
+    return line
+
+
+def _scalar(text):
+    """A scalar: quoted string, flow list, or plain text (true/false/null
+    become Python values, everything else stays a string)."""
+    t = text.strip()
+    if not t:
+        return None
+    if t[0] == "[" and t.endswith("]"):
+        inner = t[1:-1].strip()
+        return [_scalar(p) for p in _split_flow(inner)] if inner else []
+    if len(t) >= 2 and t[0] == t[-1] == "'":
+        return t[1:-1].replace("''", "'")
+    if len(t) >= 2 and t[0] == t[-1] == '"':
+        return bytes(t[1:-1], "utf-8").decode("unicode_escape")
+    low = t.lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    if low in ("null", "~"):
+        return None
+    return t
+
+
+def _split_flow(text):
+    parts, cur, quote = [], "", None
+    for c in text:
+        if quote:
+            cur += c
+            if c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+            cur += c
+        elif c == ",":
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += c
+    parts.append(cur)
+    return [p for p in parts if p.strip()]
+
+
+def _key_value(text):
+    """`key: value` -> (key, value text), or None if `text` is no mapping
+    entry."""
+    m = re.match(r"""^(?:'([^']*)'|"([^"]*)"|([^'"\s:][^:]*?))\s*:(?:\s+(.*)|\s*$)""", text)
+    if not m:
+        return None
+    key = next(g for g in m.groups()[:3] if g is not None)
+    return key, (m.group(4) or "")
+
+
+def parse_yml(text):
+    """Parses the block-structured yml subset of SV-COMP task files."""
+    lines = []
+    for raw in text.splitlines():
+        line = _strip_comment(raw).rstrip()
+        if not line.strip() or line.strip() in ("---", "..."):
+            continue
+        if "\t" in line[: len(line) - len(line.lstrip())]:
+            raise YmlError(f"tab in indentation: {raw!r}")
+        lines.append((len(line) - len(line.lstrip(" ")), line.strip()))
+    value, pos = _block(lines, 0, 0)
+    if pos != len(lines):
+        raise YmlError(f"unexpected line: {lines[pos][1]!r}")
+    return value
+
+
+def _block(lines, pos, indent):
+    """The node starting at lines[pos], whose lines are indented by
+    exactly `indent`."""
+    if pos >= len(lines) or lines[pos][0] < indent:
+        return None, pos
+    indent = lines[pos][0]
+    if lines[pos][1].startswith("- ") or lines[pos][1] == "-":
+        return _sequence(lines, pos, indent)
+    return _mapping(lines, pos, indent)
+
+
+def _mapping(lines, pos, indent):
+    out = {}
+    while pos < len(lines) and lines[pos][0] == indent:
+        text = lines[pos][1]
+        kv = _key_value(text)
+        if kv is None:
+            raise YmlError(f"expected `key: value`: {text!r}")
+        key, rest = kv
+        pos += 1
+        if rest.strip():
+            out[key] = _scalar(rest)
+        elif pos < len(lines) and (
+            lines[pos][0] > indent
+            or (lines[pos][0] == indent and lines[pos][1].startswith("-"))
+        ):
+            out[key], pos = _block(lines, pos, lines[pos][0])
+        else:
+            out[key] = None
+    return out, pos
+
+
+def _sequence(lines, pos, indent):
+    out = []
+    while pos < len(lines) and lines[pos][0] == indent and lines[pos][1].startswith("-"):
+        item = lines[pos][1][1:]
+        if not item.strip():
+            pos += 1
+            value, pos = _block(lines, pos, indent + 1)
+            out.append(value)
+            continue
+        # `- key: value` starts a mapping whose further keys are indented
+        # to the column after "- ".
+        inner_indent = indent + 1 + (len(item) - len(item.lstrip(" ")))
+        if _key_value(item.strip()) is not None:
+            rest = [(inner_indent, item.strip())]
+            end = pos + 1
+            while end < len(lines) and lines[end][0] >= inner_indent:
+                rest.append(lines[end])
+                end += 1
+            value, used = _mapping(rest, 0, inner_indent)
+            if used != len(rest):
+                raise YmlError(f"unexpected line: {rest[used][1]!r}")
+            out.append(value)
+            pos = end
+        else:
+            out.append(_scalar(item))
+            pos += 1
+    return out, pos
+
+
+class Task:
+    """One `.yml` task, read for what this script needs."""
+
+    def __init__(self, yml, root):
+        self.yml = yml
+        rel = yml.relative_to(root)
+        self.category = str(rel.parent) if str(rel.parent) != "." else root.name
+        self.name = yml.stem
+        self.expected = None  # "true" / "false" / None
+        self.has_property = False
+        self.data_model = "ILP32"
+        self.input = None
+        self.problem = None  # why the task cannot be run at all
+        try:
+            doc = parse_yml(yml.read_text(encoding="utf-8", errors="replace"))
+        except (OSError, YmlError) as e:
+            self.problem = f"unreadable task: {e}"
+            return
+        if not isinstance(doc, dict):
+            self.problem = "unreadable task: not a mapping"
+            return
+        files = doc.get("input_files")
+        if isinstance(files, str):
+            files = [files]
+        if not isinstance(files, list) or len(files) != 1 or not isinstance(files[0], str):
+            self.problem = f"input_files is not one file: {files!r}"
+        else:
+            self.input = (yml.parent / files[0]).resolve()
+        for prop in doc.get("properties") or []:
+            if not isinstance(prop, dict):
+                continue
+            pf = str(prop.get("property_file") or "")
+            if Path(pf).name == "unreach-call.prp":
+                self.has_property = True
+                v = prop.get("expected_verdict")
+                if isinstance(v, bool):
+                    self.expected = "true" if v else "false"
+                elif isinstance(v, str) and v.lower() in ("true", "false"):
+                    self.expected = v.lower()
+        options = doc.get("options")
+        if isinstance(options, dict) and isinstance(options.get("data_model"), str):
+            self.data_model = options["data_model"].upper()
+
+    @property
+    def label(self):
+        return f"{self.category}/{self.name}"
+
+    def uses_threads(self):
+        try:
+            return b"pthread" in self.input.read_bytes()
+        except OSError:
+            return False
+
+
+# ---------------------------------------------------------------------------
+# Running
+
+
+def first_line(data):
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        line = line.strip()
+        if line:
+            return line
+    return ""
+
+
+def signal_name(sig):
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return f"signal {sig}"
+
+
+def run_group(cmd, limit, cwd=None):
+    """Runs `cmd` in a new process group with a wall limit: (returncode or
+    None if killed, stdout, stderr, seconds)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        cmd,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=limit)
+        code = proc.returncode
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, err = proc.communicate()
+        code = None
+    except BaseException:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+        raise
+    return code, out, err, time.perf_counter() - t0
+
+
+def run_task(task, args, wiser, workdir):
+    row = {
+        "category": task.category,
+        "task": task.name,
+        "expected": task.expected or "?",
+        "answer": "",
+        "result": "",
+        "time": None,
+        "states": None,
+        "solver_ms": None,
+        "z3_share": None,
+        "gcc": "",
+        "reason": "",
+        "bug": None,
+    }
+    if task.problem:
+        row.update(answer="error", result="skipped", reason=task.problem)
+        return row
+    if not task.has_property:
+        row.update(result="skipped", reason="no unreach-call property")
+        return row
+    if not task.input.is_file():
+        row.update(answer="error", result="skipped", reason=f"missing input file {task.input.name}")
+        return row
+    if task.uses_threads():
+        row.update(result="skipped", reason="skipped (threads, part 9)")
+        return row
+
+    cmd = [
+        str(wiser), "check", str(task.yml),
+        "--format", "json",
+        "--timeout", f"{args.timeout:g}",
+        "--jobs", str(args.jobs),
+        "--quiet",
+    ]  # fmt: skip
+    harness = None
+    if args.check_harness:
+        harness = workdir / f"{task.category.replace('/', '_')}__{task.name}.harness.c"
+        if harness.exists():
+            harness.unlink()
+        cmd += ["--harness", str(harness)]
+    code, out, err, secs = run_group(cmd, args.timeout + GRACE)
+    row["time"] = secs
+    answer, reason = interpret(code, out, err, row)
+    row["answer"] = answer
+    row["reason"] = reason
+    if secs > 0 and row["solver_ms"] is not None:
+        row["z3_share"] = row["solver_ms"] / 1000.0 / secs
+    if answer in ("true", "false") and task.expected in ("true", "false"):
+        row["result"] = "correct" if answer == task.expected else "wrong"
+    elif task.expected is None:
+        row["result"] = "n/a"
+    else:
+        row["result"] = "unknown"
+    if args.check_harness and answer == "false":
+        row["gcc"] = confirm(task, harness, workdir)
+    return row
+
+
+def interpret(code, out, err, row):
+    """(answer, reason) from a finished wiser process; fills the stats of
+    `row` from its JSON."""
+    stderr_line = first_line(err)
+    if code is None:
+        return "killed", f"killed at the wall limit (timeout + {GRACE:g} s)"
+    if code < 0:
+        why = f"crash: {signal_name(-code)}"
+        return "crash", f"{why}: {stderr_line}" if stderr_line else why
+    report = None
+    if out.strip():
+        try:
+            report = json.loads(out)
+        except ValueError as e:
+            return "bad-json", f"malformed JSON (exit {code}): {e}"
+        if not isinstance(report, dict):
+            return "bad-json", f"malformed JSON (exit {code}): not an object"
+    if report is None:
+        if code == 2:
+            return "error", stderr_line or "error (exit 2, no message)"
+        why = f"no report (exit {code})"
+        return "crash", f"{why}: {stderr_line}" if stderr_line else why
+    stats = report.get("stats") if isinstance(report.get("stats"), dict) else {}
+    row["states"] = stats.get("states")
+    row["solver_ms"] = stats.get("solver_ms")
+    bugs = report.get("bugs") if isinstance(report.get("bugs"), list) else []
+    if bugs and isinstance(bugs[0], dict):
+        b = bugs[0]
+        row["bug"] = {k: b.get(k) for k in ("kind", "line", "column", "reads")}
+    verdict = report.get("verdict")
+    incomplete = report.get("incomplete") if isinstance(report.get("incomplete"), list) else []
+    internal = report.get("internal_errors") or []
+    expected_code = {"safe": 0, "bug": 1, "unknown": 3}.get(verdict)
+    if expected_code is None:
+        return "bad-json", f"unexpected verdict {verdict!r} (exit {code})"
+    if code != expected_code:
+        return "bad-json", f"verdict {verdict} but exit {code}: {stderr_line}"
+    if verdict == "safe":
+        return "true", ""
+    if verdict == "bug":
+        return "false", ""
+    reasons = [str(r) for r in incomplete]
+    if internal:
+        reasons.append(f"{len(internal)} internal error(s)")
+    # A refused or partly supported program explains itself on stderr.
+    if stderr_line and (not reasons or "unsupported" in stderr_line):
+        reasons.append(stderr_line)
+    return "unknown", ", ".join(reasons) or "unknown (no reason given)"
+
+
+def confirm(task, harness, workdir):
+    """Compiles the task's input with the harness and runs it: `confirmed`
+    when it exits 101."""
+    if harness is None or not harness.is_file():
+        return "NOT CONFIRMED (no harness written)"
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        return "NOT CONFIRMED (no gcc)"
+    flag = "-m64" if task.data_model == "LP64" else "-m32"
+    exe = harness.with_suffix(".exe")
+    cmd = [gcc, flag, "-w", str(task.input), str(harness), "-o", str(exe)]
+    code, _out, err, _secs = run_group(cmd, 120.0, cwd=workdir)
+    if code != 0:
+        return f"NOT CONFIRMED (gcc failed: {first_line(err)})"
+    code, _out, _err, _secs = run_group([str(exe)], HARNESS_LIMIT, cwd=workdir)
+    if code == ERROR_EXIT:
+        return "confirmed"
+    if code is None:
+        return f"NOT CONFIRMED (still running after {HARNESS_LIMIT:g} s)"
+    if code < 0:
+        return f"NOT CONFIRMED ({signal_name(-code)})"
+    return f"NOT CONFIRMED (exit {code})"
+
+
+def die(message):
+    print(f"svcomp.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def find_wiser(path):
+    if path is not None:
+        p = Path(path)
+        if not (p.is_file() and os.access(p, os.X_OK)):
+            die(f"{p} is not an executable file")
+        return p.resolve()
+    if not DEFAULT_WISER.is_file():
+        print(f"svcomp.py: {DEFAULT_WISER} missing; cargo build --release", file=sys.stderr)
+        r = subprocess.run(["cargo", "build", "--release"], cwd=ROOT)
+        if r.returncode != 0 or not DEFAULT_WISER.is_file():
+            die("cargo build --release failed")
+    return DEFAULT_WISER
+
+
+# ---------------------------------------------------------------------------
+# Output
+
+
+def fmt_row(r, show_gcc):
+    time_s = "-" if r["time"] is None else f"{r['time']:.2f}"
+    states = "-" if r["states"] is None else str(r["states"])
+    z3 = "-" if r["z3_share"] is None else f"{100 * r['z3_share']:.0f}%"
+    cols = [
+        f"{r['category'][:18]:<18}",
+        f"{r['task'][:36]:<36}",
+        f"{r['expected']:<5}",
+        f"{r['answer']:<8}",
+        f"{r['result']:<8}",
+        f"{time_s:>7}",
+        f"{states:>9}",
+        f"{z3:>5}",
+    ]
+    if show_gcc:
+        cols.append(f"{(r['gcc'].split(' (')[0] if r['gcc'] else '-'):<13}")
+    reason = r["reason"]
+    if r["gcc"].startswith("NOT") and "(" in r["gcc"]:
+        reason = (reason + "; " if reason else "") + "gcc: " + r["gcc"].split(" (", 1)[1].rstrip(")")
+    cols.append(reason)
+    return " ".join(cols).rstrip()
+
+
+def header(show_gcc):
+    cols = [
+        f"{'category':<18}", f"{'task':<36}", f"{'exp':<5}", f"{'answer':<8}",
+        f"{'result':<8}", f"{'time s':>7}", f"{'states':>9}", f"{'Z3':>5}",
+    ]  # fmt: skip
+    if show_gcc:
+        cols.append(f"{'gcc':<13}")
+    cols.append("reason")
+    return " ".join(cols)
+
+
+def totals(rows):
+    t = {"tasks": 0, "correct_true": 0, "correct_false": 0, "wrong_true": 0,
+         "wrong_false": 0, "unknown": 0, "skipped": 0, "score": 0,
+         "not_confirmed": 0, "crashes": 0}  # fmt: skip
+    for r in rows:
+        if r["result"] in ("skipped", "n/a"):
+            t["skipped"] += 1
+            continue
+        t["tasks"] += 1
+        if r["answer"] in ("crash", "bad-json"):
+            t["crashes"] += 1
+        if r["gcc"].startswith("NOT"):
+            t["not_confirmed"] += 1
+        if r["result"] == "correct":
+            t["correct_" + r["answer"]] += 1
+        elif r["result"] == "wrong":
+            t["wrong_" + r["answer"]] += 1
+        else:
+            t["unknown"] += 1
+        t["score"] += SCORE.get((r["expected"], r["answer"]), 0)
+    t["wrong"] = t["wrong_true"] + t["wrong_false"]
+    return t
+
+
+def totals_line(name, t):
+    return (
+        f"{name[:24]:<24} {t['tasks']:>5} {t['correct_true']:>7} {t['correct_false']:>8}"
+        f" {t['wrong']:>6} {t['unknown']:>8} {t['skipped']:>8} {t['score']:>6}"
+    )
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument("dir", nargs="?", default=str(DEFAULT_DIR), help="folder of tasks (default: %(default)s)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per task (default 60)")
+    ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 64), help="wiser --jobs (default: the number of cores)")
+    ap.add_argument("--wiser", default=None, help="the wiser binary (default: target/release/wiser, built if missing)")
+    ap.add_argument("--filter", action="append", default=[], help="only tasks whose CATEGORY/NAME contains this (repeatable)")
+    ap.add_argument("--check-harness", action="store_true", help="confirm each `false` answer by compiling its harness with gcc")
+    ap.add_argument("--json", metavar="OUT", default=None, help="write rows and totals as JSON")
+    args = ap.parse_args()
+    if args.timeout <= 0:
+        ap.error("--timeout must be positive")
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
+
+    root = Path(args.dir).resolve()
+    if not root.is_dir():
+        die(f"{root} is not a folder")
+    ymls = sorted(root.rglob("*.yml"))
+    tasks = [Task(y, root) for y in ymls]
+    if args.filter:
+        tasks = [t for t in tasks if any(f in t.label for f in args.filter)]
+    if not tasks:
+        die(f"no tasks (*.yml) under {root}" + (" matching the filter" if args.filter else ""))
+    wiser = find_wiser(args.wiser)
+
+    print(f"# {len(tasks)} tasks under {root}; {wiser} --timeout {args.timeout:g} --jobs {args.jobs}")
+    print(header(args.check_harness))
+    rows = []
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="svcomp-") as tmp:
+        workdir = Path(tmp)
+        try:
+            for task in tasks:
+                row = run_task(task, args, wiser, workdir)
+                rows.append(row)
+                print(fmt_row(row, args.check_harness), flush=True)
+        except KeyboardInterrupt:
+            print(f"# interrupted after {len(rows)} of {len(tasks)} tasks", flush=True)
+    wall = time.perf_counter() - t0
+
+    print()
+    print(f"{'category':<24} {'tasks':>5} {'ok true':>7} {'ok false':>8} {'wrong':>6} {'unknown':>8} {'skipped':>8} {'score':>6}")
+    cats = {}
+    for r in rows:
+        cats.setdefault(r["category"], []).append(r)
+    per_cat = {c: totals(rs) for c, rs in sorted(cats.items())}
+    for c, t in per_cat.items():
+        print(totals_line(c, t))
+    overall = totals(rows)
+    print(totals_line("overall", overall))
+    print(
+        f"# {wall:.0f} s; score {overall['score']}; wrong: {overall['wrong_false']} false alarm(s),"
+        f" {overall['wrong_true']} missed bug(s)"
+        + (f"; harnesses not confirmed: {overall['not_confirmed']}" if args.check_harness else "")
+        + (f"; crashes or bad output: {overall['crashes']}" if overall["crashes"] else "")
+    )
+    unknowns = [r for r in rows if r["result"] == "unknown"]
+    if unknowns:
+        print("# unknown:")
+        for r in unknowns:
+            print(f"#   {r['category']}/{r['task']}: {r['reason']}")
+
+    if args.json:
+        data = {
+            "dir": str(root),
+            "wiser": str(wiser),
+            "timeout": args.timeout,
+            "jobs": args.jobs,
+            "wall_seconds": wall,
+            "rows": rows,
+            "categories": per_cat,
+            "overall": overall,
+        }
+        Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
+    bad = overall["wrong"] > 0 or (args.check_harness and overall["not_confirmed"] > 0)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
