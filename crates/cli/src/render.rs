@@ -117,6 +117,9 @@ fn incomplete_hint(i: Incomplete, config: &Config) -> String {
             "interrupted (Ctrl-C or SIGTERM); bugs found so far are listed".into()
         }
         Incomplete::InternalError => "an internal error occurred (see stderr)".into(),
+        Incomplete::OutsideProperty => {
+            "an error outside the property is reachable; paths through it were not followed".into()
+        }
     }
 }
 

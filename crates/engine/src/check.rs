@@ -142,7 +142,14 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     let mut bugs = std::mem::take(&mut found.bugs);
     let mut incomplete = std::mem::take(&mut found.incomplete);
     let internal_errors = std::mem::take(&mut found.internal_errors);
+    let mut outside_property: Vec<_> = std::mem::take(&mut found.outside_property)
+        .into_iter()
+        .collect();
+    outside_property.sort_by_key(|&(kind, span)| (span, kind));
     drop(found);
+    if !outside_property.is_empty() {
+        incomplete.push(Incomplete::OutsideProperty);
+    }
     if stats.branches.unknown > 0 {
         incomplete.push(Incomplete::SolverUnknown);
     }
@@ -167,6 +174,7 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
         bugs,
         incomplete,
         internal_errors,
+        outside_property,
         stats,
     }
 }

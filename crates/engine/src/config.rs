@@ -3,7 +3,73 @@
 use crate::searcher::Strategy;
 use std::path::PathBuf;
 use std::time::Duration;
+use wiser_ir::ErrorKind;
 use wiser_semantics::Options;
+
+/// The property a run checks: the kinds of error that are bugs. An error
+/// of another kind ends its path without being a bug (SV-COMP's
+/// `unreach-call` is [`Property::unreach_call`]: only reaching the error
+/// function is a bug, and undefined behaviour before it leaves the answer
+/// open); the report lists where such errors were reachable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Property {
+    /// One bit per kind, by its position in [`ErrorKind::ALL`].
+    bits: u16,
+}
+
+impl Property {
+    /// Every kind of error is a bug (the default).
+    pub fn all() -> Property {
+        Property::only(&ErrorKind::ALL)
+    }
+
+    /// Only these kinds are bugs.
+    pub fn only(kinds: &[ErrorKind]) -> Property {
+        let mut p = Property { bits: 0 };
+        for &k in kinds {
+            p.bits |= Property::bit(k);
+        }
+        p
+    }
+
+    /// SV-COMP's `unreach-call`: only an error location (`reach_error()`,
+    /// IMP's `fail`) is a bug.
+    pub fn unreach_call() -> Property {
+        Property::only(&[ErrorKind::Fail])
+    }
+
+    fn bit(kind: ErrorKind) -> u16 {
+        let i = ErrorKind::ALL
+            .iter()
+            .position(|&k| k == kind)
+            .expect("ErrorKind::ALL lists every kind");
+        1 << i
+    }
+
+    /// Is an error of this kind a bug?
+    pub fn contains(self, kind: ErrorKind) -> bool {
+        self.bits & Property::bit(kind) != 0
+    }
+
+    /// Is every kind a bug?
+    pub fn is_all(self) -> bool {
+        self == Property::all()
+    }
+
+    /// The kinds that are bugs, in [`ErrorKind::ALL`]'s order.
+    pub fn kinds(self) -> Vec<ErrorKind> {
+        ErrorKind::ALL
+            .into_iter()
+            .filter(|&k| self.contains(k))
+            .collect()
+    }
+}
+
+impl Default for Property {
+    fn default() -> Self {
+        Property::all()
+    }
+}
 
 /// Where Z3 runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -48,6 +114,8 @@ pub struct Config {
     /// Do states keep their decision trails? Off by default: nothing in a
     /// report uses them yet, and they cost time and memory on deep paths.
     pub trails: bool,
+    /// The kinds of error that are bugs (default: every kind).
+    pub property: Property,
     /// Semantic options, shared by the search and witness replay.
     pub options: Options,
     /// Where Z3 runs.
@@ -72,6 +140,7 @@ impl Default for Config {
             max_memory: None,
             validate: false,
             trails: false,
+            property: Property::all(),
             options: Options::default(),
             backend: Backend::InProcess,
         }
@@ -117,6 +186,11 @@ impl Config {
     /// Reports all bugs (one per location) instead of the first.
     pub fn with_all_bugs(mut self, all: bool) -> Self {
         self.all_bugs = all;
+        self
+    }
+    /// Sets the kinds of error that are bugs.
+    pub fn with_property(mut self, property: Property) -> Self {
+        self.property = property;
         self
     }
     /// Sets the semantic options.

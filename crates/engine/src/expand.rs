@@ -1,15 +1,17 @@
 //! The one expansion step every driver uses: take a state, and either
-//! confirm the bug it is stuck on (find a witness, replay it), report that
+//! confirm the bug it is stuck on (find a witness, replay it), report an
+//! error outside the property (not a bug: its path just ends), report that
 //! its path ended normally, or step it and hand its successors on.
 //!
 //! WiSE's [`crate::Explorer`] iterator and the parallel workers of
 //! [`crate::check`] differ only in where states wait and how results are
 //! collected; what happens to one state is written here once.
 
+use crate::config::Property;
 use crate::path::PathCond;
 use crate::symbolic::{Feasible, Symbolic};
 use crate::witness::{self, Bug, Replay, SymState};
-use wiser_ir::Ir;
+use wiser_ir::{ErrorKind, Ir, Span};
 use wiser_semantics::{Machine, Options, State};
 use wiser_smt::Solver;
 
@@ -33,6 +35,9 @@ pub enum Expansion {
     /// An error already confirmed on another path (with the same kind,
     /// place and call stack), not confirmed again.
     Known,
+    /// A reachable error of a kind outside the property: not a bug, and
+    /// not confirmed; its path ends here, and the run cannot be `safe`.
+    OutsideProperty(ErrorKind, Span),
 }
 
 /// A machine, the symbolic algebra and a symbolic policy: all one worker
@@ -41,6 +46,7 @@ pub struct Expander<'ir, S: Solver> {
     machine: Machine<'ir, Symbolic>,
     alg: Symbolic,
     policy: Feasible<S>,
+    property: Property,
 }
 
 impl<'ir, S: Solver> Expander<'ir, S> {
@@ -50,7 +56,14 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             machine: Machine::with_options(ir, options),
             alg: Symbolic::new(),
             policy,
+            property: Property::all(),
         }
+    }
+
+    /// Only errors of the kinds in `property` are bugs.
+    pub fn with_property(mut self, property: Property) -> Self {
+        self.property = property;
+        self
     }
 
     /// The program's initial state.
@@ -67,6 +80,16 @@ impl<'ir, S: Solver> Expander<'ir, S> {
     pub fn expand(&mut self, state: SymState, out: &mut Vec<SymState>) -> Expansion {
         let ir = self.machine.ir();
         if let Some((kind, span)) = state.error() {
+            if !self.property.contains(kind) {
+                // Not a bug, so no witness: the policy found the error side
+                // feasible, unless a solver `unknown` on the way leaves
+                // that open.
+                return if state.path.unknown {
+                    Expansion::Undecided
+                } else {
+                    Expansion::OutsideProperty(kind, span)
+                };
+            }
             if self.policy.is_known(kind, span, &|| state.call_stack(ir)) {
                 return Expansion::Known;
             }

@@ -8,13 +8,14 @@
 //! [`Event::Finished`] once. The loop is flat: no recursion per state,
 //! whatever the number of states.
 
+use crate::config::Property;
 use crate::expand::{Expander, Expansion};
 use crate::frontier::Arena;
 use crate::searcher::Strategy;
 use crate::symbolic::Feasible;
 use crate::witness::{Bug, SymState};
 use std::sync::Arc;
-use wiser_ir::Ir;
+use wiser_ir::{ErrorKind, Ir, Span};
 use wiser_semantics::Options;
 use wiser_smt::{Model, Solver, Term};
 
@@ -32,6 +33,9 @@ pub enum Event {
     Undecided,
     /// An engine fault: a witness did not replay. Reported, never hidden.
     InternalError(String),
+    /// A reachable error of a kind outside the property (see
+    /// [`Explorer::with_property`]): not a bug; its path ends.
+    OutsideProperty(ErrorKind, Span),
     /// A state where the program ended normally; emitted instead of
     /// `Pending` only when [`Explorer::with_final_states`] asked for it
     /// (for tests that compare the explorer with the interpreter).
@@ -94,6 +98,13 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
             final_states: false,
             stats: ExploreStats::default(),
         }
+    }
+
+    /// Only errors of the kinds in `property` are bugs; the others are
+    /// reported as [`Event::OutsideProperty`].
+    pub fn with_property(mut self, property: Property) -> Self {
+        self.expander = self.expander.with_property(property);
+        self
     }
 
     /// Reports each normally ended path as [`Event::Final`].
@@ -159,6 +170,7 @@ impl<S: Solver> Iterator for Explorer<'_, S> {
             Expansion::Bug(bug) => Event::BugFound(bug),
             Expansion::Undecided => Event::Undecided,
             Expansion::Internal(msg) => Event::InternalError(msg),
+            Expansion::OutsideProperty(kind, span) => Event::OutsideProperty(kind, span),
         };
         for s in self.out.drain(..) {
             self.frontier.push(s);

@@ -38,7 +38,7 @@ mod symbolic;
 pub mod witness;
 
 pub use check::{check, check_monitored, GRACE};
-pub use config::{Backend, Config, MAX_JOBS};
+pub use config::{Backend, Config, Property, MAX_JOBS};
 pub use expand::{Expander, Expansion};
 pub use explorer::{Event, ExploreStats, Explorer, FinalState};
 pub use frontier::{Arena, Pool};

@@ -24,10 +24,11 @@ use crate::known::KnownBugs;
 use crate::report::Incomplete;
 use crate::symbolic::{BranchStats, Feasible};
 use crate::witness::{Bug, SymState};
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use wiser_ir::Ir;
+use wiser_ir::{ErrorKind, Ir, Span};
 use wiser_smt::{Solver, SolverStats};
 
 /// Live counters of a run, readable from another thread (for a progress
@@ -61,6 +62,8 @@ pub(crate) struct Found {
     pub bugs: Vec<Bug>,
     pub incomplete: Vec<Incomplete>,
     pub internal_errors: Vec<String>,
+    /// Reachable errors outside the property, by kind and location.
+    pub outside_property: BTreeSet<(ErrorKind, Span)>,
 }
 
 /// Counters of the workers that finished.
@@ -169,7 +172,7 @@ pub(crate) fn work(me: usize, shared: &Shared) {
         policy = policy.with_validation(shared.solvers.bare());
     }
     let ir = shared.ir.clone();
-    let mut expander = Expander::new(&ir, policy, config.options);
+    let mut expander = Expander::new(&ir, policy, config.options).with_property(config.property);
     let monitor = &shared.monitor;
     let mut out: Vec<SymState> = Vec::with_capacity(4);
     let mut unflushed = 0u64;
@@ -247,6 +250,9 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             | Expansion::Known
             | Expansion::Bug(_) => {}
             Expansion::Undecided => shared.found().incomplete.push(Incomplete::SolverUnknown),
+            Expansion::OutsideProperty(kind, span) => {
+                shared.found().outside_property.insert((kind, span));
+            }
             Expansion::Internal(msg) => {
                 let mut found = shared.found();
                 found.internal_errors.push(msg);

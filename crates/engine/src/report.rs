@@ -3,6 +3,7 @@
 use crate::symbolic::BranchStats;
 use crate::witness::Bug;
 use std::time::Duration;
+use wiser_ir::{ErrorKind, Span};
 use wiser_smt::SolverStats;
 
 /// The answer of a run.
@@ -44,6 +45,10 @@ pub enum Incomplete {
     Interrupted,
     /// A witness failed to replay (an engine fault).
     InternalError,
+    /// An error of a kind outside the property was reachable (see
+    /// [`Report::outside_property`]): the paths through it were not
+    /// followed, so the run cannot say `safe`.
+    OutsideProperty,
 }
 
 impl Incomplete {
@@ -57,6 +62,7 @@ impl Incomplete {
             Incomplete::MaxMemory => "max_memory",
             Incomplete::Interrupted => "interrupted",
             Incomplete::InternalError => "internal_error",
+            Incomplete::OutsideProperty => "outside_property",
         }
     }
 }
@@ -97,6 +103,10 @@ pub struct Report {
     pub incomplete: Vec<Incomplete>,
     /// Engine faults (witnesses that did not replay).
     pub internal_errors: Vec<String>,
+    /// Reachable errors whose kind is outside the property (undefined
+    /// behaviour under `unreach-call`), one per kind and location, sorted
+    /// by location; not confirmed by replay, since they are not bugs.
+    pub outside_property: Vec<(ErrorKind, Span)>,
     /// Counters.
     pub stats: Stats,
 }

@@ -261,6 +261,10 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
             }
             Event::Undecided => return skip(),
             Event::InternalError(msg) => return Err(fail(msg)),
+            // The explorer checks every kind: there is nothing outside.
+            Event::OutsideProperty(kind, _) => {
+                return Err(fail(format!("{kind} outside the default property")))
+            }
         }
         if explorer.policy().stats.unknown > 0 {
             // A state kept after the solver could not decide: bugs may
