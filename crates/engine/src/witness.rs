@@ -8,7 +8,7 @@
 
 use crate::path::PathCond;
 use crate::symbolic::{read_symbol, Symbolic};
-use wiser_ir::{ArrayTy, Ir, ScalarTy, Span};
+use wiser_ir::{ArrayTy, Ir, Pc, ScalarTy, Span};
 use wiser_num::Int;
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ArrayInput, CallSite, ErrorKind, Input, Options, State};
@@ -27,6 +27,10 @@ pub struct Bug {
     pub input: Input,
     /// The path condition of the path that reaches it.
     pub path_condition: Vec<Term>,
+    /// Where the replay made each read of `input.reads`: the `pc` of its
+    /// `Havoc` (for C, the span of a `__VERIFIER_nondet_*` call or of an
+    /// uninitialised local).
+    pub read_pcs: Vec<Pc>,
 }
 
 /// The outcome of confirming an error state.
@@ -83,6 +87,7 @@ pub fn confirm<S: Solver + ?Sized>(
             stack,
             input,
             path_condition: state.path.terms(),
+            read_pcs: run.read_pcs,
         })),
         other => Replay::Mismatch(format!(
             "internal error: the witness {input:?} for a {} at bytes {}..{} replays as {other:?}",

@@ -33,6 +33,10 @@ fn an_error_outside_the_property_does_not_hide_a_bug() {
         assert_eq!(report.bugs[0].kind, ErrorKind::Fail);
         // Reaching `fail` needs a non-zero divisor.
         assert_ne!(report.bugs[0].input.reads[0], 0.into());
+        // The replay says where the read was made.
+        let pcs = &report.bugs[0].read_pcs;
+        assert_eq!(pcs.len(), 1);
+        assert!(matches!(ir.at(pcs[0]).instr, wiser_ir::Instr::Havoc { .. }));
     }
     // With --all the division is listed too, and the verdict stays `bug`.
     let report = check(&ir, &fail_only().with_all_bugs(true));

@@ -12,7 +12,7 @@ use crate::state::{CallSite, State};
 use crate::step::{Machine, Options};
 use rpds::RedBlackTreeMapSync;
 use std::sync::Arc;
-use wiser_ir::{ArrayTy, ErrorKind, Instr, Ir, ScalarTy, Site, Span};
+use wiser_ir::{ArrayTy, ErrorKind, Instr, Ir, Pc, ScalarTy, Site, Span};
 use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
 
 /// The initial contents of an input array: `default` everywhere except at
@@ -273,6 +273,10 @@ pub struct Run {
     pub wrapped_inputs: Vec<(String, Int, Int)>,
     /// The type of each read the run made, in order.
     pub read_types: Vec<ScalarTy>,
+    /// Where each read was made, in order: the `pc` of its
+    /// [`Instr::Havoc`] (whose span tells a front end which source
+    /// construct read it, e.g. which C call of `__VERIFIER_nondet_int`).
+    pub read_pcs: Vec<Pc>,
 }
 
 impl Run {
@@ -323,6 +327,7 @@ pub fn run_with(ir: &Ir, input: &Input, max_steps: u64, options: Options) -> Run
     let mut state: State<Concrete<'_>, ()> = State::initial(ir, &mut alg, ());
     let mut out = Vec::with_capacity(2);
     let mut steps = 0u64;
+    let mut read_pcs = Vec::new();
     let outcome = loop {
         if let Some((kind, span)) = state.error() {
             let stack = state.call_stack(ir);
@@ -338,7 +343,11 @@ pub fn run_with(ir: &Ir, input: &Input, max_steps: u64, options: Options) -> Run
         // Keep the state for the report only where an `assume` may end the
         // run: a clone elsewhere would make every later write copy locals.
         let before = matches!(loc.instr, Instr::Assume { .. }).then(|| state.clone());
+        let (pc, reads) = (state.pc, alg.read_types.len());
         machine.step(&mut alg, &mut pol, state, &mut out);
+        if alg.read_types.len() > reads {
+            read_pcs.push(pc);
+        }
         steps += 1;
         match out.pop() {
             Some(next) => {
@@ -364,6 +373,7 @@ pub fn run_with(ir: &Ir, input: &Input, max_steps: u64, options: Options) -> Run
         missing_reads: alg.missing_reads,
         wrapped_inputs: alg.wrapped,
         read_types: alg.read_types,
+        read_pcs,
     }
 }
 
