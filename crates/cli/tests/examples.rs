@@ -1,17 +1,23 @@
 //! Golden tests of the `wiser` binary.
 //!
-//! * Every program in the workspace's `examples/` declares what a correct
-//!   tool says about it in its header:
+//! * Every program in the workspace's `examples/` (IMP) and `examples/c/`
+//!   (C) declares what a correct tool says about it in its header, in `#`
+//!   comments for IMP and `//` comments for C:
 //!
 //!   ```text
 //!   # expect: bug assertion 12:3      (verdict, kind and line:column of bugs[0])
 //!   # expect: safe
 //!   # expect: unknown
 //!   # args: --assume 'x >= 1' --max-states 1000   (optional, shell-quoted)
+//!   # reads: 98,97,100,33             (optional: bugs[0]'s reads, exactly)
 //!   ```
 //!
 //!   [`check_example`] runs `wiser check --format json` on it, compares, and
-//!   replays the reported witness independently with `wiser run`.
+//!   replays the reported witness independently with `wiser run` (for C,
+//!   a witness is the values of the reads, in order). A C bug of kind
+//!   `assertion` or `fail` is also checked by gcc: `wiser check --harness`
+//!   writes a harness, `gcc -m32` compiles it with the program, and the
+//!   program must exit 101 (the harness's code for "error reached").
 //! * Every program in `tests/errors/` is malformed: [`check_error`] runs
 //!   `wiser check` on it and compares its stderr with the `.stderr` file
 //!   next to it (`UPDATE_EXPECT=1 cargo test -p wiser --test examples`
@@ -83,36 +89,73 @@ enum Expected {
 struct Header {
     expected: Expected,
     args: Vec<String>,
+    /// The reads bugs[0] must have, exactly, if given.
+    reads: Option<Vec<String>>,
 }
 
-/// Reads the `# expect:` and `# args:` lines of the leading comment block.
-fn parse_header(text: &str) -> Result<Header, String> {
+/// The comment prefix of an example's header: `//` for C, `#` for IMP.
+fn comment_prefix(path: &Path) -> &'static str {
+    if is_c(path) {
+        "//"
+    } else {
+        "#"
+    }
+}
+
+fn is_c(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "c" || x == "i")
+}
+
+/// Reads the `expect:`, `args:` and `reads:` lines of the leading comment
+/// block, whose lines start with `prefix`.
+fn parse_header(text: &str, prefix: &str) -> Result<Header, String> {
     let mut expected = None;
     let mut args = None;
+    let mut reads = None;
     for line in text.lines() {
         let line = line.trim();
         if line.is_empty() {
             continue;
         }
-        let Some(comment) = line.strip_prefix('#') else {
+        let Some(comment) = line.strip_prefix(prefix) else {
             break;
         };
         let comment = comment.trim();
         if let Some(rest) = comment.strip_prefix("expect:") {
             if expected.is_some() {
-                return Err("two `# expect:` lines".into());
+                return Err(format!("two `{prefix} expect:` lines"));
             }
             expected = Some(parse_expect(rest.trim())?);
         } else if let Some(rest) = comment.strip_prefix("args:") {
             if args.is_some() {
-                return Err("two `# args:` lines".into());
+                return Err(format!("two `{prefix} args:` lines"));
             }
             args = Some(shell_words(rest)?);
+        } else if let Some(rest) = comment.strip_prefix("reads:") {
+            if reads.is_some() {
+                return Err(format!("two `{prefix} reads:` lines"));
+            }
+            let values: Vec<String> = rest
+                .split(',')
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .collect();
+            if let Some(bad) = values.iter().find(|v| !is_int(v)) {
+                return Err(format!("`{bad}` is not an integer in `{prefix} reads:`"));
+            }
+            reads = Some(values);
         }
     }
+    let expected = expected.ok_or(format!("no `{prefix} expect:` line in the header"))?;
+    if reads.is_some() && !matches!(expected, Expected::Bug { .. }) {
+        return Err(format!(
+            "`{prefix} reads:` without `{prefix} expect: bug ...`"
+        ));
+    }
     Ok(Header {
-        expected: expected.ok_or("no `# expect:` line in the header")?,
+        expected,
         args: args.unwrap_or_default(),
+        reads,
     })
 }
 
@@ -221,7 +264,7 @@ fn assume_arg(args: &[String]) -> Option<&str> {
 /// wrong.
 fn check_example(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    let header = parse_header(&text)?;
+    let header = parse_header(&text, comment_prefix(path))?;
     let file = path.display().to_string();
     let mut args = vec![
         "check".to_string(),
@@ -230,6 +273,17 @@ fn check_example(path: &Path) -> Result<(), String> {
         "json".into(),
     ];
     args.extend(header.args.iter().cloned());
+    // A C program's assertion failures and reach_error calls can be
+    // replayed by gcc: ask for the harness of the bug reported.
+    let harness = match &header.expected {
+        Expected::Bug { kind, .. } if is_c(path) && (kind == "assertion" || kind == "fail") => {
+            let h = scratch_file("harness", "c");
+            args.push("--harness".into());
+            args.push(h.display().to_string());
+            Some(h)
+        }
+        _ => None,
+    };
     let out = wiser(&args, None);
     let report: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
         format!(
@@ -293,8 +347,122 @@ fn check_example(path: &Path) -> Result<(), String> {
             context()
         ));
     }
+    if let Some(want) = &header.reads {
+        let got: Vec<String> = bug["reads"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(int_text)
+            .collect::<Result<_, _>>()?;
+        if &got != want {
+            return Err(format!(
+                "expected the witness reads {}, got {}\n{}",
+                want.join(","),
+                got.join(","),
+                context()
+            ));
+        }
+    }
     replay(path, bug, assume_arg(&header.args))
-        .map_err(|e| format!("{e}\nthe check was {}", context()))
+        .map_err(|e| format!("{e}\nthe check was {}", context()))?;
+    if let Some(h) = harness {
+        let result = gcc_confirms(path, &h, &header.args);
+        let _ = std::fs::remove_file(&h);
+        result.map_err(|e| format!("{e}\nthe check was {}", context()))?;
+    }
+    Ok(())
+}
+
+/// A fresh file name in the test's scratch directory.
+fn scratch_file(stem: &str, ext: &str) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{stem}-{}-{n}.{ext}", std::process::id()))
+}
+
+/// The data model among `args` (`--data-model lp64`), as gcc's flag.
+fn gcc_model_flag(args: &[String]) -> &'static str {
+    let lp64 = args.iter().enumerate().any(|(i, a)| {
+        let value = if a == "--data-model" {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            a.strip_prefix("--data-model=")
+        };
+        value.is_some_and(|v| v.eq_ignore_ascii_case("lp64"))
+    });
+    if lp64 {
+        "-m64"
+    } else {
+        "-m32"
+    }
+}
+
+/// The real compiler as a second opinion: the program compiled by gcc with
+/// the harness wiser wrote must exit 101 ("error reached") within 10 s.
+/// Without a `gcc` on the PATH the check is skipped (with a note).
+fn gcc_confirms(program: &Path, harness: &Path, args: &[String]) -> Result<(), String> {
+    if !harness.is_file() {
+        return Err(format!(
+            "`--harness {}` wrote no harness for the bug",
+            harness.display()
+        ));
+    }
+    let exe = harness.with_extension("exe");
+    let flag = gcc_model_flag(args);
+    let compile = Command::new("gcc")
+        .arg(flag)
+        .arg("-w")
+        .arg(program)
+        .arg(harness)
+        .arg("-o")
+        .arg(&exe)
+        .output();
+    let compile = match compile {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!(
+                "note: no gcc on the PATH; harness of {} not checked",
+                program.display()
+            );
+            return Ok(());
+        }
+        Err(e) => return Err(format!("cannot run gcc: {e}")),
+    };
+    let harness_text = || std::fs::read_to_string(harness).unwrap_or_default();
+    if !compile.status.success() {
+        return Err(format!(
+            "`gcc {flag} -w {} {}` failed\n{}--- harness\n{}",
+            program.display(),
+            harness.display(),
+            describe(&compile),
+            harness_text()
+        ));
+    }
+    let mut child = Command::new(&exe)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_file(&exe);
+    if out.status.code() != Some(101) {
+        return Err(format!(
+            "the program compiled with its harness should exit 101 (error reached)\n{}--- harness\n{}",
+            describe(&out),
+            harness_text()
+        ));
+    }
+    Ok(())
 }
 
 /// Replays a bug's witness with `wiser run`: it must stop with the same
@@ -382,10 +550,7 @@ fn check_assumption(cond: &str, inputs: &[(String, String)]) -> Result<(), Strin
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
         .collect();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let file = dir.join(format!("assume-{}-{n}.imp", std::process::id()));
+    let file = scratch_file("assume", "imp");
     std::fs::write(&file, format!("assume {cond}\n"))
         .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     let mut args = vec!["run".to_string(), file.display().to_string()];
@@ -406,12 +571,18 @@ fn check_assumption(cond: &str, inputs: &[(String, String)]) -> Result<(), Strin
 
 #[test]
 fn examples() {
-    let paths = files(&examples_dir(), "imp");
-    assert!(
-        !paths.is_empty(),
-        "no examples in {}",
-        examples_dir().display()
-    );
+    check_examples(&examples_dir(), "imp");
+}
+
+#[test]
+fn c_examples() {
+    check_examples(&examples_dir().join("c"), "c");
+}
+
+/// Runs [`check_example`] on every file of `dir` with extension `ext`.
+fn check_examples(dir: &Path, ext: &str) {
+    let paths = files(dir, ext);
+    assert!(!paths.is_empty(), "no examples in {}", dir.display());
     // Two at a time (each check is itself multi-threaded).
     let next = std::sync::atomic::AtomicUsize::new(0);
     let failures = std::sync::Mutex::new(Vec::new());
@@ -504,9 +675,11 @@ fn header_parsing() {
     assert_eq!(shell_words("  ").unwrap(), Vec::<String>::new());
     assert_eq!(shell_words("''").unwrap(), [""]);
     assert!(shell_words("'open").is_err());
-    let h =
-        parse_header("# a program\n# expect: bug division_by_zero 3:7\n# args: --all\nx = 1 / y\n")
-            .unwrap();
+    let h = parse_header(
+        "# a program\n# expect: bug division_by_zero 3:7\n# args: --all\nx = 1 / y\n",
+        "#",
+    )
+    .unwrap();
     assert_eq!(
         h.expected,
         Expected::Bug {
@@ -516,12 +689,42 @@ fn header_parsing() {
         }
     );
     assert_eq!(h.args, ["--all"]);
+    assert_eq!(h.reads, None);
     assert!(
-        parse_header("x = 1\n# expect: safe\n").is_err(),
+        parse_header("x = 1\n# expect: safe\n", "#").is_err(),
         "only the leading comments count"
     );
-    assert!(parse_header("# expect: bug overflow 1:1\n").is_err());
-    assert!(parse_header("# expect: safe\n# expect: safe\n").is_err());
+    assert!(parse_header("# expect: bug overflow 1:1\n", "#").is_err());
+    assert!(parse_header("# expect: safe\n# expect: safe\n", "#").is_err());
+    // C headers are `//` comments, and may pin the witness's reads.
+    let h = parse_header(
+        "// top()\n// expect: bug fail 17:5\n// reads: 98, 97,100,-33\nint x;\n// expect: safe\n",
+        "//",
+    )
+    .unwrap();
+    assert_eq!(
+        h.expected,
+        Expected::Bug {
+            kind: "fail".into(),
+            line: 17,
+            column: 5
+        }
+    );
+    assert_eq!(
+        h.reads,
+        Some(vec!["98".into(), "97".into(), "100".into(), "-33".into()])
+    );
+    assert!(parse_header("# expect: safe\n", "//").is_err());
+    assert!(parse_header("// expect: safe\n// reads: 1\n", "//").is_err());
+    assert!(parse_header("// expect: bug fail 1:1\n// reads: x\n", "//").is_err());
+    assert_eq!(comment_prefix(Path::new("a/b.c")), "//");
+    assert_eq!(comment_prefix(Path::new("a/b.imp")), "#");
+    assert_eq!(
+        gcc_model_flag(&["--data-model".into(), "lp64".into()]),
+        "-m64"
+    );
+    assert_eq!(gcc_model_flag(&["--data-model=ILP32".into()]), "-m32");
+    assert_eq!(gcc_model_flag(&[]), "-m32");
 }
 
 #[test]
