@@ -438,6 +438,17 @@ def interpret(code, out, err, row):
     if verdict == "bug":
         return "false", ""
     reasons = [str(r) for r in incomplete]
+    # Undefined behaviour outside the property: say which and where.
+    outside = report.get("outside_property")
+    if isinstance(outside, list) and outside and "outside_property" in reasons:
+        where = [
+            f"{o.get('kind')} at {o.get('line')}:{o.get('column')}"
+            for o in outside[:2]
+            if isinstance(o, dict)
+        ]
+        more = f", +{len(outside) - 2}" if len(outside) > 2 else ""
+        i = reasons.index("outside_property")
+        reasons[i] = f"outside_property ({', '.join(where)}{more})"
     if internal:
         reasons.append(f"{len(internal)} internal error(s)")
     # A refused or partly supported program explains itself on stderr.
