@@ -22,6 +22,9 @@ use std::collections::HashMap;
 use wiser_ir::{Diagnostic, Ir, Span};
 
 pub mod harness;
+mod lower;
+mod preprocess;
+pub mod types;
 
 /// The sizes of C's integer types.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -84,13 +87,62 @@ pub struct Compiled {
 
 /// Reads, preprocesses (for `.c` files), parses, checks and lowers the C
 /// file at `path`. Its text is added to `sources` (the file as written, so
-/// that every span points into it); diagnostics and warnings are rendered
-/// with `sources`.
+/// that every span points into it; for a `.c` file also the preprocessed
+/// text, for code that came from headers); render diagnostics and
+/// warnings with `sources`.
 pub fn compile_file(
     sources: &mut wiser_ir::Sources,
     path: &std::path::Path,
     options: &Options,
 ) -> Result<Compiled, Diagnostic> {
-    let _ = (sources, path, options);
-    todo!("C front end: being written")
+    let bytes = std::fs::read(path).map_err(|e| {
+        let file = sources.add(wiser_ir::SourceMap::new(
+            path.display().to_string(),
+            String::new(),
+        ));
+        Diagnostic::new(
+            Span::in_file(file, 0, 0),
+            format!("cannot read `{}`: {e}", path.display()),
+        )
+        .with_help("check the path")
+    })?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    compile_text(sources, path, text, options)
+}
+
+/// Like [`compile_file`], with the file's text given.
+pub fn compile_text(
+    sources: &mut wiser_ir::Sources,
+    path: &std::path::Path,
+    text: String,
+    options: &Options,
+) -> Result<Compiled, Diagnostic> {
+    let prepared = preprocess::prepare(sources, path, text, options.data_model)?;
+    let config = lang_c::driver::Config {
+        cpp_command: String::new(),
+        cpp_options: Vec::new(),
+        flavor: lang_c::driver::Flavor::GnuC11,
+    };
+    let map = &prepared.map;
+    let srcs: &wiser_ir::Sources = sources;
+    let text = prepared.text.clone();
+    // The parser and the lowering recurse over the syntax tree: give them
+    // a deep stack, so that nesting never overflows the caller's.
+    deep_stack(move || {
+        let parsed = lang_c::driver::parse_preprocessed(&config, text).map_err(|e| {
+            let span = map.span(srcs, e.offset, e.offset + 1);
+            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+            expected.sort_unstable();
+            expected.truncate(8);
+            Diagnostic::new(span, "syntax error")
+                .with_help(format!("expected one of: {}", expected.join(" ")))
+        })?;
+        lower::lower(&parsed.unit, srcs, map, options.data_model)
+    })
+}
+
+/// Runs `f` on a thread with a large stack (see
+/// [`wiser_imp::with_deep_stack`]).
+fn deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    wiser_imp::with_deep_stack(f)
 }

@@ -1,15 +1,17 @@
 //! Command-line arguments.
 
+use crate::load::{Lang, LoadOptions};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
+use wiser_c::DataModel;
 use wiser_engine::{Backend, Config, Strategy, MAX_JOBS};
 use wiser_semantics::Options;
 
-/// wiser: a symbolic bug finder for IMP. It explores every path of a
+/// wiser: a symbolic bug finder for IMP and C. It explores every path of a
 /// program, reports each reachable error with an input that triggers it
 /// (replayed before it is reported), and says `safe` only after an
-/// exhaustive search.
+/// exhaustive search. It also reads SV-COMP task files (.yml).
 #[derive(Parser, Debug)]
 #[command(name = "wiser", version, about, long_about = None, args_override_self = true)]
 pub struct Cli {
@@ -41,11 +43,74 @@ pub enum StrategyArg {
     Dfs,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    /// IMP.
+    Imp,
+    /// C (preprocessed by the system's cpp unless the file ends in .i).
+    C,
+}
+
+impl LangArg {
+    pub fn lang(self) -> Lang {
+        match self {
+            LangArg::Imp => Lang::Imp,
+            LangArg::C => Lang::C,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DataModelArg {
+    /// 32-bit int, long and pointers (gcc -m32; SV-COMP's usual model).
+    Ilp32,
+    /// 32-bit int, 64-bit long and pointers (gcc -m64).
+    Lp64,
+}
+
+impl DataModelArg {
+    pub fn data_model(self) -> DataModel {
+        match self {
+            DataModelArg::Ilp32 => DataModel::Ilp32,
+            DataModelArg::Lp64 => DataModel::Lp64,
+        }
+    }
+}
+
+/// How to read the file (shared by `check` and `run`).
+#[derive(Args, Debug)]
+pub struct LangArgs {
+    /// The language of FILE [default: by extension: .c and .i are C, .yml and .yaml SV-COMP tasks, anything else IMP].
+    #[arg(long, value_enum)]
+    pub lang: Option<LangArg>,
+    /// C's integer sizes [default: the task's, else ilp32].
+    #[arg(long, value_enum, value_name = "MODEL")]
+    pub data_model: Option<DataModelArg>,
+}
+
+impl LangArgs {
+    pub fn options<'a>(&self, assume: Option<&'a str>) -> LoadOptions<'a> {
+        LoadOptions {
+            lang: self.lang.map(LangArg::lang),
+            data_model: self.data_model.map(DataModelArg::data_model),
+            assume,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The IMP program.
+    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is checked with its property and data model.
     pub file: PathBuf,
-    /// Only consider inputs satisfying this condition, e.g. 'x >= 1 and x <= 12'.
+    #[command(flatten)]
+    pub lang: LangArgs,
+    /// What is a bug: `all` (every runtime error), `unreach-call` (only a call of reach_error()/__VERIFIER_error(), or IMP's `fail`; other errors make a path unknown), or an SV-COMP .prp file [default: all, or the task's].
+    #[arg(long, value_name = "all|unreach-call|FILE.prp")]
+    pub property: Option<String>,
+    /// C only: when a bug is found, write a C file that replays its witness when compiled with the program (`gcc -m32 FILE.c OUT.c`: exit code 101 when the error is reached).
+    #[arg(long, value_name = "OUT.c")]
+    pub harness: Option<PathBuf>,
+    /// IMP only: only consider inputs satisfying this condition, e.g. 'x >= 1 and x <= 12'.
     #[arg(long, value_name = "BEXPR")]
     pub assume: Option<String>,
     /// Search strategy.
@@ -129,12 +194,14 @@ impl CheckArgs {
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The IMP program.
+    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is run.
     pub file: PathBuf,
+    #[command(flatten)]
+    pub lang: LangArgs,
     /// An input value: NAME=INT for a variable, NAME[INDEX]=INT for an array element. Repeatable; inputs not given are 0.
     #[arg(long, short = 'i', value_name = "NAME=INT")]
     pub input: Vec<String>,
-    /// Values returned by the successive `x = *` reads, comma-separated.
+    /// Values of the successive reads, comma-separated: IMP's `x = *`; in C the `__VERIFIER_nondet_*` calls (and uninitialised locals) in the order the run makes them.
     #[arg(long, value_name = "INT,INT,...", allow_hyphen_values = true)]
     pub reads: Option<String>,
     /// Stop after this many steps (exit 4).

@@ -1,17 +1,22 @@
-//! `wiser`: a symbolic bug finder for IMP. This crate is only the command
-//! line: argument parsing, loading, output formats and exit codes.
+//! `wiser`: a symbolic bug finder for IMP and C. This crate is only the
+//! command line: argument parsing, loading (the front end by extension,
+//! SV-COMP task files), output formats, harnesses and exit codes.
 
 mod args;
 mod inputs;
 mod load;
 mod progress;
 mod render;
+mod task;
 
 use args::{Cli, Command, Format, SOLVER_SERVER};
 use clap::Parser;
+use load::{Program, ReadSite};
+use render::Asked;
 use std::io::Write;
 use std::process::ExitCode;
-use wiser_engine::Verdict;
+use task::PropertySpec;
+use wiser_engine::{Bug, Property, Report, Verdict};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::Options;
 
@@ -72,8 +77,29 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(u8, bool), String> {
     match cli.command {
         Command::Check(args) => {
-            let program = load::load(&args.file, args.assume.as_deref())?;
-            let config = args.config();
+            let program = load::load_any(&args.file, &args.lang.options(args.assume.as_deref()))?;
+            if args.harness.is_some() && program.c.is_none() {
+                return Err(format!(
+                    "wiser: --harness writes a C file for gcc; `{}` is not a C program\n",
+                    program.file.display()
+                ));
+            }
+            let property = match (&args.property, &program.task) {
+                (Some(p), _) => task::property_arg(p)?,
+                (None, Some(t)) if t.unreach_call => PropertySpec::UnreachCall,
+                (None, Some(t)) => return Err(task::no_supported_property(t)),
+                (None, None) => PropertySpec::All,
+            };
+            let expected = program
+                .task
+                .as_ref()
+                .filter(|t| t.unreach_call && property == PropertySpec::UnreachCall)
+                .and_then(|t| t.expected_verdict);
+            let asked = Asked { property, expected };
+            let config = args.config().with_property(match property {
+                PropertySpec::All => Property::all(),
+                PropertySpec::UnreachCall => Property::unreach_call(),
+            });
             if args.jobs.is_some_and(|j| j as usize > config.jobs) {
                 eprintln!(
                     "note: using {} workers, the most a run uses (--jobs {} asked for more)",
@@ -83,11 +109,14 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             }
             let report = progress::check(program.ir.clone(), &config, args.quiet);
             match args.format {
-                Format::Text => print!("{}", render::check_text(&program, &report, &config)),
-                Format::Json => println!("{}", render::check_json(&program, &report)),
+                Format::Text => print!("{}", render::check_text(&program, &report, &config, asked)),
+                Format::Json => println!("{}", render::check_json(&program, &report, asked)),
             }
             for e in &report.internal_errors {
                 eprintln!("wiser: {e}");
+            }
+            if let Some(out) = &args.harness {
+                write_harness(&program, &report, out)?;
             }
             let code = match report.verdict {
                 Verdict::Bug => exit::BUG,
@@ -97,7 +126,7 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             Ok((code, report.stats.abandoned_workers > 0))
         }
         Command::Run(args) => {
-            let program = load::load(&args.file, None)?;
+            let program = load::load_any(&args.file, &args.lang.options(None))?;
             let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
             for name in inputs::defaulted(&program.ir, &input) {
                 eprintln!("note: input `{name}` not given; it is 0");
@@ -107,8 +136,13 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             };
             let run = concrete::run_with(&program.ir, &input, args.max_steps, options);
             if run.missing_reads > 0 {
+                let what = if program.c.is_some() {
+                    "nondeterministic read(s) (`__VERIFIER_nondet_*()` or an uninitialised local)"
+                } else {
+                    "read(s) of `x = *`"
+                };
                 eprintln!(
-                    "note: {} read(s) of `x = *` had no value in --reads; they read 0",
+                    "note: {} {what} had no value in --reads; they read 0",
                     run.missing_reads
                 );
             }
@@ -132,4 +166,61 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             ))
         }
     }
+}
+
+/// Writes the harness of the report's bug (a reached error location or a
+/// failed assertion first: those are what a compiled harness detects).
+fn write_harness(program: &Program, report: &Report, out: &std::path::Path) -> Result<(), String> {
+    let Some(compiled) = &program.c else {
+        return Ok(());
+    };
+    let detectable = |b: &&Bug| {
+        matches!(
+            b.kind,
+            wiser_semantics::ErrorKind::Fail | wiser_semantics::ErrorKind::Assertion
+        )
+    };
+    let Some(bug) = report.bugs.iter().find(detectable).or(report.bugs.first()) else {
+        eprintln!(
+            "note: no bug found, so no harness was written to `{}`",
+            out.display()
+        );
+        return Ok(());
+    };
+    let reads: Vec<wiser_c::harness::Read<'_>> = bug
+        .input
+        .reads
+        .iter()
+        .zip(&bug.read_pcs)
+        .map(|(v, &pc)| match program.read_site(pc) {
+            ReadSite::Call(f) => (v.clone(), Some(f)),
+            _ => (v.clone(), None),
+        })
+        .collect();
+    let file = program.file.display().to_string();
+    let text = wiser_c::harness::harness(compiled, &file, &reads, program.data_model);
+    std::fs::write(out, text).map_err(|e| {
+        format!(
+            "wiser: cannot write the harness to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
+            out.display()
+        )
+    })?;
+    let note = if detectable(&bug) {
+        format!(
+            "it exits with code {} at the error",
+            wiser_c::harness::EXIT_ERROR_REACHED
+        )
+    } else {
+        format!(
+            "the bug is a {}, which a compiled program does not detect",
+            bug.kind.describe()
+        )
+    };
+    eprintln!(
+        "note: harness written to `{}`: `gcc {} {file} {} -o replay && ./replay` replays the witness; {note}",
+        out.display(),
+        program.data_model.gcc_flag(),
+        out.display(),
+    );
+    Ok(())
 }

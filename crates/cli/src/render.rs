@@ -1,6 +1,7 @@
 //! Output formats: text for people, JSON for programs.
 
-use crate::load::Program;
+use crate::load::{Program, ReadSite};
+use crate::task::PropertySpec;
 use serde_json::{json, Value};
 use std::fmt::Write;
 use wiser_engine::{Bug, Config, Incomplete, Report, Verdict};
@@ -49,7 +50,51 @@ fn stack_text(program: &Program, stack: &[CallSite]) -> Option<String> {
     })
 }
 
-fn input_text(out: &mut String, input: &Input) {
+/// What a check was asked, for the report: the property, and the expected
+/// verdict of the SV-COMP task it came from (`true`: no error reachable).
+#[derive(Clone, Copy, Debug)]
+pub struct Asked {
+    pub property: PropertySpec,
+    pub expected: Option<bool>,
+}
+
+/// A C witness's reads in order: `__VERIFIER_nondet_int() = 5`, or
+/// `x (uninitialised) = 3`.
+fn c_reads(program: &Program, bug: &Bug) -> Vec<String> {
+    bug.input
+        .reads
+        .iter()
+        .zip(&bug.read_pcs)
+        .map(|(v, &pc)| match program.read_site(pc) {
+            ReadSite::Call(f) => format!("{}() = {v}", f.name),
+            ReadSite::Uninitialised(name) => format!("{name} (uninitialised) = {v}"),
+            ReadSite::Imp => format!("* = {v}"),
+        })
+        .collect()
+}
+
+fn input_text(out: &mut String, program: &Program, bug: &Bug) {
+    let input = &bug.input;
+    if program.c.is_some() {
+        let reads = c_reads(program, bug);
+        if reads.is_empty() && input.vars.is_empty() && input.arrays.is_empty() {
+            let _ = writeln!(out, "  input: (none: every run reaches it)");
+        } else if !reads.is_empty() {
+            let _ = writeln!(out, "  input: {}", reads.join(", "));
+        }
+        if !input.vars.is_empty() {
+            let vars: Vec<String> = input
+                .vars
+                .iter()
+                .map(|(n, v)| format!("{n} = {v}"))
+                .collect();
+            let _ = writeln!(out, "  globals: {}", vars.join(", "));
+        }
+        for (name, a) in &input.arrays {
+            let _ = writeln!(out, "  array {name}: {}", array_text(a));
+        }
+        return;
+    }
     if input.vars.is_empty() && input.reads.is_empty() && input.arrays.is_empty() {
         let _ = writeln!(out, "  input: (none: every run reaches it)");
     }
@@ -79,7 +124,7 @@ fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
         program.location(bug.span)
     );
     let _ = writeln!(out, "  {:>4} | {}", lc.line, program.line_text(bug.span));
-    input_text(out, &bug.input);
+    input_text(out, program, bug);
     if let Some(s) = stack_text(program, &bug.stack) {
         let _ = writeln!(out, "  call stack: {s}");
     }
@@ -124,10 +169,21 @@ fn incomplete_hint(i: Incomplete, config: &Config) -> String {
 }
 
 /// The text report of a check.
-pub fn check_text(program: &Program, report: &Report, config: &Config) -> String {
+pub fn check_text(program: &Program, report: &Report, config: &Config, asked: Asked) -> String {
     let mut out = String::new();
     for bug in &report.bugs {
         bug_text(&mut out, program, bug);
+    }
+    for &(kind, span) in &report.outside_property {
+        let lc = program.line_col(span);
+        let _ = writeln!(
+            out,
+            "outside the property ({}): {} at {}",
+            asked.property.name(),
+            kind_text(kind),
+            program.location(span)
+        );
+        let _ = writeln!(out, "  {:>4} | {}", lc.line, program.line_text(span));
     }
     let s = &report.stats;
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
@@ -161,6 +217,17 @@ pub fn check_text(program: &Program, report: &Report, config: &Config) -> String
             let _ = writeln!(out, "  not covered: {}", incomplete_hint(*i, config));
         }
     }
+    if let Some(expected) = asked.expected {
+        let _ = writeln!(
+            out,
+            "  task: expected verdict {expected} ({})",
+            if expected {
+                "the error is unreachable"
+            } else {
+                "the error is reachable"
+            }
+        );
+    }
     out
 }
 
@@ -188,8 +255,29 @@ fn input_json(input: &Input) -> (Value, Value, Value) {
     )
 }
 
+/// A C witness's reads as JSON: each with the function called (or the
+/// uninitialised local), its value and the place of the read.
+fn nondet_json(program: &Program, bug: &Bug) -> Value {
+    let reads: Vec<Value> = bug
+        .input
+        .reads
+        .iter()
+        .zip(&bug.read_pcs)
+        .map(|(v, &pc)| {
+            let lc = program.line_col(program.ir.at(pc).span);
+            let (function, variable) = match program.read_site(pc) {
+                ReadSite::Call(f) => (Some(f.name.clone()), None),
+                ReadSite::Uninitialised(name) => (None, Some(name)),
+                ReadSite::Imp => (None, None),
+            };
+            json!({"function": function, "variable": variable, "value": v, "line": lc.line, "column": lc.column})
+        })
+        .collect();
+    Value::Array(reads)
+}
+
 /// The JSON report of a check.
-pub fn check_json(program: &Program, report: &Report) -> Value {
+pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
     let bugs: Vec<Value> = report
         .bugs
         .iter()
@@ -204,7 +292,7 @@ pub fn check_json(program: &Program, report: &Report) -> Value {
                     json!({"routine": &*c.routine, "line": at.map(|a| a.line), "column": at.map(|a| a.column)})
                 })
                 .collect();
-            json!({
+            let mut bug = json!({
                 "kind": b.kind.name(),
                 "line": lc.line,
                 "column": lc.column,
@@ -213,14 +301,30 @@ pub fn check_json(program: &Program, report: &Report) -> Value {
                 "arrays": arrays,
                 "call_stack": stack,
                 "path_condition": path_text(b),
-            })
+            });
+            if program.c.is_some() {
+                bug["nondet"] = nondet_json(program, b);
+            }
+            bug
+        })
+        .collect();
+    let outside: Vec<Value> = report
+        .outside_property
+        .iter()
+        .map(|&(kind, span)| {
+            let lc = program.line_col(span);
+            json!({"kind": kind.name(), "line": lc.line, "column": lc.column})
         })
         .collect();
     let s = &report.stats;
     let br = &s.branches;
     json!({
         "verdict": verdict_name(report.verdict),
+        "language": if program.c.is_some() { "c" } else { "imp" },
+        "property": asked.property.name(),
+        "expected_verdict": asked.expected,
         "bugs": bugs,
+        "outside_property": outside,
         "incomplete": report.incomplete.iter().map(|i| i.name()).collect::<Vec<_>>(),
         "internal_errors": report.internal_errors,
         "stats": {

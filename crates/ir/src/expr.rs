@@ -145,6 +145,12 @@ impl Expr {
             ScalarTy::Int(_) => len,
             ScalarTy::Bool => return index.invalid("an array length must be an integer".into()),
         };
+        // A constant subscript within a constant length needs no check.
+        if let (Some(i), Some(n)) = (index.as_const(), len.as_const()) {
+            if !i.is_negative() && i < n {
+                return index;
+            }
+        }
         let (len_code, len_checks, len_error) = len.into_parts();
         let mut e = index;
         e.checks.extend(len_checks);

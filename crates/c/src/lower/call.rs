@@ -1,0 +1,255 @@
+//! Calls: of the program's functions (one procedure per binding of array
+//! parameters), of SV-COMP's special functions, and of functions defined
+//! nowhere (an arbitrary result, with a warning).
+
+use super::expr::{self, Val};
+use super::{ArrObj, Dim, Fun, Res};
+use crate::types::{CInt, CType, Len, Rank};
+use lang_c::ast::{self, Expression as E};
+use lang_c::span::Node;
+use wiser_ir::{Diagnostic, Expr, ScalarTy};
+
+/// The type of `__VERIFIER_nondet_<suffix>`, for the suffixes SV-COMP
+/// uses.
+fn nondet_suffix(s: &str) -> Option<CInt> {
+    let (rank, signed) = match s {
+        "bool" | "_Bool" => (Rank::Bool, false),
+        "char" => (Rank::Char, true),
+        "schar" => (Rank::Char, true),
+        "uchar" | "unsigned_char" => (Rank::Char, false),
+        "short" => (Rank::Short, true),
+        "ushort" | "unsigned_short" => (Rank::Short, false),
+        "int" => (Rank::Int, true),
+        "uint" | "unsigned" | "unsigned_int" => (Rank::Int, false),
+        "long" => (Rank::Long, true),
+        "ulong" | "unsigned_long" => (Rank::Long, false),
+        "longlong" | "long_long" => (Rank::LongLong, true),
+        "ulonglong" | "unsigned_long_long" => (Rank::LongLong, false),
+        "size_t" | "u32" => (Rank::Int, false),
+        "loff_t" => (Rank::LongLong, true),
+        _ => return None,
+    };
+    Some(CInt { rank, signed })
+}
+
+/// The result type of a special function, if `name` is one with a result.
+pub fn special_type(name: &str) -> Option<CInt> {
+    name.strip_prefix("__VERIFIER_nondet_")
+        .and_then(nondet_suffix)
+}
+
+/// Lowers a call; its value, unless the function returns `void`.
+pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res<Option<Val>> {
+    let span = f.span(at);
+    let E::Identifier(id) = &c.callee.node else {
+        return Err(f
+            .u
+            .unsupported(c.callee.span, "calls through function pointers"));
+    };
+    let name = id.node.name.as_str();
+    let defined = f.u.funcs.get(name).is_some_and(|fi| fi.def.is_some());
+    match name {
+        "reach_error" | "__VERIFIER_error" => {
+            f.rb.fail(span);
+            return Ok(None);
+        }
+        "__assert_fail" | "__assert" | "__assert_perror_fail" => {
+            f.rb.assert(Expr::bool(false), span);
+            return Ok(None);
+        }
+        "__VERIFIER_assume" => {
+            let arg = one_arg(f, c, at)?;
+            let k = expr::cond(f, arg)?;
+            f.rb.assume(k, span);
+            return Ok(None);
+        }
+        "assume_abort_if_not" if !defined => {
+            let arg = one_arg(f, c, at)?;
+            let k = expr::cond(f, arg)?;
+            f.rb.assume(k, span);
+            return Ok(None);
+        }
+        "abort" | "exit" | "_exit" | "__VERIFIER_silent_abort" => {
+            for a in &c.arguments {
+                expr::effect(f, a)?;
+            }
+            f.rb.assume(Expr::bool(false), span);
+            return Ok(None);
+        }
+        "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => return Ok(None),
+        _ => {}
+    }
+    if let Some(ty) = special_type(name) {
+        if !defined {
+            return Ok(Some(nondet(f, name, ty, span)));
+        }
+    }
+    if !defined {
+        return undefined(f, name, c, at);
+    }
+    let info = &f.u.funcs[name];
+    let params = info.params.clone();
+    let ret = info.ret.clone();
+    if params.len() != c.arguments.len() {
+        return Err(Diagnostic::new(
+            span,
+            format!(
+                "`{name}` takes {} arguments, {} given",
+                params.len(),
+                c.arguments.len()
+            ),
+        ));
+    }
+    let mut args = Vec::new();
+    let mut arrays = Vec::new();
+    for ((_, pty), a) in params.iter().zip(&c.arguments) {
+        match pty {
+            CType::Int(t) => {
+                let v = expr::rvalue(f, a)?;
+                // Later arguments' effects must not change an earlier
+                // argument's value: hold values in temporaries when any
+                // effect follows.
+                let v = expr::convert(f, v, *t);
+                args.push((v, *t));
+            }
+            CType::Array(..) | CType::Pointer(_) => arrays.push(bind_array(f, pty, a)?),
+            CType::Void => return Err(Diagnostic::new(span, "a `void` parameter")),
+        }
+    }
+    if c.arguments
+        .iter()
+        .skip(1)
+        .any(|a| expr::has_effects(&a.node))
+    {
+        for (v, t) in &mut args {
+            let tmp = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
+            f.rb.assign(tmp, v.clone(), span);
+            *v = f.rb.load(tmp);
+        }
+    }
+    let proc = f.u.instance(f.rb.program(), name, arrays)?;
+    let args = args.into_iter().map(|(v, _)| v).collect();
+    match ret {
+        CType::Int(t) => {
+            let dst = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
+            f.rb.call(proc, args, Some(dst), span);
+            Ok(Some((f.rb.load(dst), t)))
+        }
+        CType::Void => {
+            f.rb.call(proc, args, None, span);
+            Ok(None)
+        }
+        _ => Err(f
+            .u
+            .unsupported(at, "functions returning pointers or arrays")),
+    }
+}
+
+fn one_arg<'c>(f: &Fun, c: &'c ast::CallExpression, at: lang_c::span::Span) -> Res<&'c Node<E>> {
+    match c.arguments.as_slice() {
+        [a] => Ok(a),
+        _ => Err(Diagnostic::new(
+            f.span(at),
+            "this function takes one argument",
+        )),
+    }
+}
+
+/// An input read: a nondeterministic value of type `ty`.
+fn nondet(f: &mut Fun, name: &str, ty: CInt, span: wiser_ir::Span) -> Val {
+    let nf = f.u.nondet_fn(name, ty);
+    f.u.nondet_reads.insert(span, nf);
+    let t = f.rb.temp(ScalarTy::Int(ty.ir(f.u.dm)));
+    f.rb.havoc(t, span);
+    let v = f.rb.load(t);
+    if ty.rank == Rank::Bool {
+        // Any value of `_Bool` is 0 or 1.
+        return (expr::convert(f, (v, CInt::UINT), ty), ty);
+    }
+    (v, ty)
+}
+
+/// A function declared (or not) but defined nowhere: its arguments are
+/// evaluated, and its result is an arbitrary value of its type.
+fn undefined(
+    f: &mut Fun,
+    name: &str,
+    c: &ast::CallExpression,
+    at: lang_c::span::Span,
+) -> Res<Option<Val>> {
+    let ret = match f.u.funcs.get(name) {
+        Some(fi) => fi.ret.clone(),
+        None => {
+            f.u.warn(
+                at,
+                format!("implicit declaration of function `{name}`: its result is taken as an arbitrary `int`"),
+            );
+            CType::INT
+        }
+    };
+    if f.u.funcs.contains_key(name) {
+        f.u.warn(
+            at,
+            format!("`{name}` is declared but not defined: a call returns an arbitrary value and is assumed to change nothing else"),
+        );
+    }
+    for a in &c.arguments {
+        if !matches!(a.node, E::StringLiteral(_)) {
+            if let E::Identifier(id) = &a.node {
+                if matches!(f.lookup(&id.node.name), Some(super::Var::Array(_))) {
+                    continue;
+                }
+            }
+            expr::effect(f, a)?;
+        }
+    }
+    let span = f.span(at);
+    match ret {
+        CType::Int(t) => Ok(Some(nondet(f, name, t, span))),
+        CType::Void => Ok(None),
+        _ => Err(f.u.unsupported(at, "functions returning pointers")),
+    }
+}
+
+/// The array object an array argument binds to a parameter of type `pty`.
+fn bind_array(f: &mut Fun, pty: &CType, a: &Node<E>) -> Res<ArrObj> {
+    let (obj, depth, offset) = expr::array_ref(f, a)?;
+    if depth != 0 || offset.is_some() {
+        return Err(f
+            .u
+            .unsupported(a.span, "passing a row of an array (pointer arithmetic)"));
+    }
+    // The parameter's inner dimensions must be the object's.
+    let pdims = match pty {
+        CType::Pointer(elem) => {
+            let mut v = vec![Len::Unknown];
+            if let Some((_, inner)) = elem.dims() {
+                v.extend(inner);
+            }
+            v
+        }
+        t => t.dims().map(|(_, d)| d).unwrap_or_default(),
+    };
+    let pelem = match pty {
+        CType::Pointer(e) => e.dims().map(|(i, _)| i).or_else(|| e.int()),
+        t => t.dims().map(|(i, _)| i),
+    };
+    let same_inner = pdims.len() == obj.dims.len()
+        && pdims
+            .iter()
+            .zip(&obj.dims)
+            .skip(1)
+            .all(|(p, o)| match (p, o) {
+                (Len::Const(n), Dim::Const(m)) => n == m,
+                _ => false,
+            });
+    let elem_ok =
+        pelem.is_some_and(|e| e.ir(f.u.dm) == obj.elem.ir(f.u.dm) && e.rank == obj.elem.rank);
+    if !same_inner || !elem_ok {
+        return Err(f.u.unsupported(
+            a.span,
+            "passing an array to a parameter of another shape or element type",
+        ));
+    }
+    Ok(obj)
+}

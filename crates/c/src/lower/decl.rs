@@ -1,0 +1,765 @@
+//! Declarations: types from specifiers and declarators, globals, locals,
+//! static locals, arrays (fixed and variable length) and initialisers.
+
+use super::{consts, expr, ArrObj, Dim, Fun, FuncInfo, Res, Unit, Var};
+use crate::types::{CInt, CType, Len, Rank};
+use lang_c::ast::{self, DeclarationSpecifier as DS, TypeSpecifier as TS};
+use lang_c::span::Node;
+use wiser_ir::{ArrayTy, Builder, Diagnostic, Expr, Place, ScalarTy};
+use wiser_num::{CmpOp, Int, IntTy};
+
+/// The largest array the front end initialises element by element.
+const MAX_ELEMENTWISE: u64 = 4096;
+
+/// What the specifiers of a declaration say.
+pub struct Specs {
+    pub ty: CType,
+    pub typedef: bool,
+    pub is_static: bool,
+    pub is_extern: bool,
+}
+
+/// The base type of a list of type specifiers.
+fn base_type(u: &mut Unit, specs: &[&Node<TS>], at: lang_c::span::Span) -> Res<CType> {
+    let (mut longs, mut signed, mut unsigned) = (0, false, false);
+    let mut base: Option<Rank> = None;
+    let mut other: Option<CType> = None;
+    for s in specs {
+        match &s.node {
+            TS::Void => other = Some(CType::Void),
+            TS::Char => base = Some(Rank::Char),
+            TS::Short => base = Some(Rank::Short),
+            TS::Int => base = base.or(Some(Rank::Int)),
+            TS::Long => longs += 1,
+            TS::Signed => signed = true,
+            TS::Unsigned => unsigned = true,
+            TS::Bool => base = Some(Rank::Bool),
+            TS::Float | TS::Double | TS::Complex | TS::TS18661Float(_) => {
+                return Err(u.unsupported(s.span, "floating-point types"))
+            }
+            TS::Struct(_) => return Err(u.unsupported(s.span, "structures and unions")),
+            TS::Enum(e) => {
+                enumerators(u, &e.node)?;
+                other = Some(CType::INT);
+            }
+            TS::TypedefName(id) => match u.typedefs.get(&id.node.name) {
+                Some(t) => other = Some(t.clone()),
+                None => return Err(u.unsupported(s.span, &format!("the type `{}`", id.node.name))),
+            },
+            TS::Atomic(_) | TS::TypeOf(_) => {
+                return Err(u.unsupported(s.span, "`_Atomic` and `typeof`"))
+            }
+        }
+    }
+    if let Some(t) = other {
+        return Ok(t);
+    }
+    let rank = match (base, longs) {
+        (Some(Rank::Bool), _) => return Ok(CType::Int(CInt::BOOL)),
+        (Some(Rank::Char), 0) => Rank::Char,
+        (Some(Rank::Short), 0) => Rank::Short,
+        (None | Some(Rank::Int), 0) => Rank::Int,
+        (None | Some(Rank::Int), 1) => Rank::Long,
+        (None | Some(Rank::Int), 2) => Rank::LongLong,
+        _ => {
+            return Err(Diagnostic::new(
+                u.span(at),
+                "invalid combination of type specifiers",
+            ))
+        }
+    };
+    if base.is_none() && longs == 0 && !signed && !unsigned {
+        return Err(Diagnostic::new(u.span(at), "a declaration without a type")
+            .with_help("write the type, e.g. `int`"));
+    }
+    Ok(CType::Int(CInt {
+        rank,
+        signed: !unsigned,
+    }))
+}
+
+/// Declares the constants of an enumeration (globally: enumerations in
+/// the subset are declared at file scope or used like it).
+fn enumerators(u: &mut Unit, e: &ast::EnumType) -> Res<()> {
+    let mut next = 0i64;
+    for en in &e.enumerators {
+        if let Some(x) = &en.node.expression {
+            let globals = u.globals.clone();
+            let (v, _) = consts::eval(u, &|n| globals.get(n).cloned(), x)?;
+            next = v.to_i64().unwrap_or(0);
+        }
+        u.globals
+            .insert(en.node.identifier.node.name.clone(), Var::Const(next));
+        next = next.wrapping_add(1);
+    }
+    Ok(())
+}
+
+/// The specifiers of a declaration.
+pub fn specifiers(u: &mut Unit, specs: &[Node<DS>], at: lang_c::span::Span) -> Res<Specs> {
+    let mut ts = Vec::new();
+    let (mut typedef, mut is_static, mut is_extern) = (false, false, false);
+    for s in specs {
+        match &s.node {
+            DS::StorageClass(sc) => match sc.node {
+                ast::StorageClassSpecifier::Typedef => typedef = true,
+                ast::StorageClassSpecifier::Static => is_static = true,
+                ast::StorageClassSpecifier::Extern => is_extern = true,
+                ast::StorageClassSpecifier::ThreadLocal => {
+                    return Err(u.unsupported(sc.span, "thread-local storage"))
+                }
+                _ => {}
+            },
+            DS::TypeSpecifier(t) => ts.push(t),
+            DS::TypeQualifier(_) | DS::Function(_) | DS::Alignment(_) | DS::Extension(_) => {}
+        }
+    }
+    let ty = base_type(u, &ts, at)?;
+    Ok(Specs {
+        ty,
+        typedef,
+        is_static,
+        is_extern,
+    })
+}
+
+/// The type of a `TypeName` (casts, `sizeof`).
+pub fn type_name(u: &Unit, t: &ast::TypeName) -> Res<CType> {
+    // Enumerations in casts are rare; a scratch unit would be needed to
+    // declare them here, so they are read as `int` without enumerators.
+    let mut ts = Vec::new();
+    for s in &t.specifiers {
+        if let ast::SpecifierQualifier::TypeSpecifier(x) = &s.node {
+            ts.push(x);
+        }
+    }
+    let span = t
+        .specifiers
+        .first()
+        .map(|s| s.span)
+        .unwrap_or_else(lang_c::span::Span::none);
+    let base = base_type_readonly(u, &ts, span)?;
+    match &t.declarator {
+        None => Ok(base),
+        Some(d) => Ok(declarator(u, base, &d.node, None)?.1),
+    }
+}
+
+fn base_type_readonly(u: &Unit, ts: &[&Node<TS>], at: lang_c::span::Span) -> Res<CType> {
+    if ts.iter().any(|s| matches!(s.node, TS::Enum(_))) {
+        return Ok(CType::INT);
+    }
+    // base_type needs `&mut` only for enumerations.
+    let mut scratch = Unit {
+        dm: u.dm,
+        sources: u.sources,
+        map: u.map,
+        typedefs: u.typedefs.clone(),
+        globals: Default::default(),
+        funcs: Default::default(),
+        instances: Default::default(),
+        pending: Vec::new(),
+        warnings: Vec::new(),
+        nondet_reads: Default::default(),
+        nondet_fns: Vec::new(),
+        global_inits: Vec::new(),
+        statics: Default::default(),
+        array_count: 0,
+        warned: Default::default(),
+    };
+    base_type(&mut scratch, ts, at)
+}
+
+/// A function's parameter list.
+pub type Params = Vec<(Option<String>, CType)>;
+
+/// Applies a declarator to a base type: its name, its type, and its
+/// parameters if it declares a function. Array lengths that are not
+/// constant are given by `vla` (locals), else unsupported.
+pub fn declarator(
+    u: &Unit,
+    base: CType,
+    d: &ast::Declarator,
+    scope: Option<&dyn Fn(&str) -> Option<Var>>,
+) -> Res<(Option<String>, CType, Option<Params>)> {
+    let name = match &d.kind.node {
+        ast::DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
+        ast::DeclaratorKind::Abstract => None,
+        ast::DeclaratorKind::Declarator(inner) => {
+            if !inner.node.derived.is_empty() {
+                return Err(u.unsupported(inner.span, "function pointers and complex declarators"));
+            }
+            match &inner.node.kind.node {
+                ast::DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
+                _ => None,
+            }
+        }
+    };
+    let mut dims: Vec<Len> = Vec::new();
+    let mut pointers = 0;
+    let mut params = None;
+    for dd in &d.derived {
+        match &dd.node {
+            ast::DerivedDeclarator::Pointer(_) => pointers += 1,
+            ast::DerivedDeclarator::Array(a) => {
+                let len = match &a.node.size {
+                    ast::ArraySize::Unknown | ast::ArraySize::VariableUnknown => Len::Unknown,
+                    ast::ArraySize::VariableExpression(e) | ast::ArraySize::StaticExpression(e) => {
+                        let globals = |n: &str| u.globals.get(n).cloned();
+                        let lookup: &dyn Fn(&str) -> Option<Var> = match scope {
+                            Some(s) => s,
+                            None => &globals,
+                        };
+                        match consts::eval(u, lookup, e) {
+                            Ok((v, _)) => match v.to_i64() {
+                                Some(n) if n >= 0 => Len::Const(n as u64),
+                                _ => {
+                                    return Err(Diagnostic::new(
+                                        u.span(e.span),
+                                        "an array length must not be negative",
+                                    ))
+                                }
+                            },
+                            // A variable length: the caller evaluates it.
+                            Err(_) => Len::Var(Place::Global(u32::MAX)),
+                        }
+                    }
+                };
+                dims.push(len);
+            }
+            ast::DerivedDeclarator::Function(f) => {
+                if params.is_some() {
+                    return Err(u.unsupported(dd.span, "functions returning functions"));
+                }
+                params = Some(parameters(u, &f.node)?);
+            }
+            ast::DerivedDeclarator::KRFunction(ids) => {
+                if !ids.is_empty() {
+                    return Err(u.unsupported(dd.span, "K&R-style parameter lists"));
+                }
+                params = Some(Vec::new());
+            }
+            ast::DerivedDeclarator::Block(_) => return Err(u.unsupported(dd.span, "blocks")),
+        }
+    }
+    let mut ty = base;
+    if params.is_some() {
+        // `int *f(void)`: a function returning a pointer.
+        if pointers > 0 || !dims.is_empty() {
+            ty = CType::Pointer(Box::new(ty));
+        }
+        return Ok((name, ty, params));
+    }
+    for len in dims.into_iter().rev() {
+        ty = CType::Array(Box::new(ty), len);
+    }
+    for _ in 0..pointers {
+        ty = CType::Pointer(Box::new(ty));
+    }
+    Ok((name, ty, None))
+}
+
+fn parameters(u: &Unit, f: &ast::FunctionDeclarator) -> Res<Params> {
+    if f.ellipsis == ast::Ellipsis::Some {
+        // Variadic prototypes (printf) are accepted; the functions are
+        // never defined in the subset.
+    }
+    let mut out = Vec::new();
+    for p in &f.parameters {
+        let mut ts = Vec::new();
+        for s in &p.node.specifiers {
+            if let DS::TypeSpecifier(t) = &s.node {
+                ts.push(t);
+            }
+        }
+        let base = base_type_readonly(u, &ts, p.span)?;
+        let (name, ty, _) = match &p.node.declarator {
+            Some(d) => declarator(u, base, &d.node, None)?,
+            None => (None, base, None),
+        };
+        if ty == CType::Void && name.is_none() {
+            continue;
+        }
+        out.push((name, ty));
+    }
+    Ok(out)
+}
+
+/// A file-scope declaration.
+pub fn global_declaration<'a>(
+    u: &mut Unit<'a>,
+    b: &mut Builder,
+    d: &'a Node<ast::Declaration>,
+) -> Res<()> {
+    let specs = specifiers(u, &d.node.specifiers, d.span)?;
+    let mut has_init = false;
+    for init in &d.node.declarators {
+        let (name, ty, params) = declarator(u, specs.ty.clone(), &init.node.declarator.node, None)?;
+        let Some(name) = name else { continue };
+        if specs.typedef {
+            u.typedefs.insert(name, ty);
+            continue;
+        }
+        if let Some(params) = params {
+            let span = u.span(init.node.declarator.span);
+            u.funcs.entry(name).or_insert(FuncInfo {
+                ret: ty,
+                params,
+                def: None,
+                span,
+            });
+            continue;
+        }
+        if u.globals.contains_key(&name) {
+            has_init |= init.node.initializer.is_some();
+            continue;
+        }
+        let var = new_static(u, b, &name, &ty, init.span)?;
+        u.globals.insert(name, var);
+        has_init |= init.node.initializer.is_some();
+    }
+    if has_init {
+        u.global_inits.push(d);
+    }
+    Ok(())
+}
+
+/// Storage for a global or static local: zero-initialised.
+fn new_static(
+    u: &mut Unit,
+    b: &mut Builder,
+    name: &str,
+    ty: &CType,
+    at: lang_c::span::Span,
+) -> Res<Var> {
+    match ty {
+        CType::Int(i) => Ok(Var::Scalar(
+            b.global(name, ScalarTy::Int(i.ir(u.dm)), Some(Int::from(0))),
+            *i,
+        )),
+        CType::Array(..) => {
+            let (elem, dims) = ty
+                .dims()
+                .ok_or_else(|| u.unsupported(at, "arrays of this element type"))?;
+            let mut out = Vec::new();
+            for l in dims {
+                match l {
+                    Len::Const(n) => out.push(Dim::Const(n)),
+                    _ => return Err(u.unsupported(at, "a global array without a constant length")),
+                }
+            }
+            let id = b.array(name, array_ty(u, elem), Some(Int::from(0)));
+            Ok(Var::Array(ArrObj {
+                id,
+                elem,
+                dims: out,
+            }))
+        }
+        CType::Pointer(_) => Err(u.unsupported(at, "pointer variables")),
+        CType::Void => Err(Diagnostic::new(
+            u.span(at),
+            format!("`{name}` is declared `void`"),
+        )),
+    }
+}
+
+/// The IR type of an array of `elem`: subscripts are `u64` (a negative
+/// subscript converts to a huge one, out of bounds like any other).
+pub fn array_ty(u: &Unit, elem: CInt) -> ArrayTy {
+    ArrayTy {
+        index: IntTy::U64,
+        elem: ScalarTy::Int(elem.ir(u.dm)),
+    }
+}
+
+/// Records a function definition.
+pub fn function_definition<'a>(u: &mut Unit<'a>, f: &'a Node<ast::FunctionDefinition>) -> Res<()> {
+    let specs = specifiers(u, &f.node.specifiers, f.span)?;
+    if !f.node.declarations.is_empty() {
+        return Err(u.unsupported(f.span, "K&R-style function definitions"));
+    }
+    let (name, ret, params) = declarator(u, specs.ty, &f.node.declarator.node, None)?;
+    let (Some(name), Some(params)) = (name, params) else {
+        return Err(Diagnostic::new(
+            u.span(f.span),
+            "a function definition without a name",
+        ));
+    };
+    if let Some(old) = u.funcs.get(&name) {
+        if old.def.is_some() {
+            return Err(Diagnostic::new(
+                u.span(f.node.declarator.span),
+                format!("`{name}` is defined twice"),
+            ));
+        }
+    }
+    let span = u.span(f.node.declarator.span);
+    u.funcs.insert(
+        name,
+        FuncInfo {
+            ret,
+            params,
+            def: Some(&f.node),
+            span,
+        },
+    );
+    Ok(())
+}
+
+/// Runs a global declaration's initialisers (in the IR's main routine).
+pub fn run_global_initialiser(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
+    for init in &d.node.declarators {
+        let Some(i) = &init.node.initializer else {
+            continue;
+        };
+        let specs = specifiers(f.u, &d.node.specifiers, d.span)?;
+        let (name, _, _) = declarator(f.u, specs.ty, &init.node.declarator.node, None)?;
+        let Some(var) = name.and_then(|n| f.u.globals.get(&n).cloned()) else {
+            continue;
+        };
+        initialise(f, &var, i, true)?;
+    }
+    Ok(())
+}
+
+/// Stores an initialiser into a variable. `zeroed`: the storage is known
+/// to hold zeros (elements not named need no store).
+fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed: bool) -> Res<()> {
+    match (var, &init.node) {
+        (Var::Scalar(place, ty), ast::Initializer::Expression(e)) => {
+            let v = expr::rvalue(f, e)?;
+            let v = expr::convert(f, v, *ty);
+            let span = f.span(init.span);
+            f.rb.assign(*place, v, span);
+            Ok(())
+        }
+        (Var::Scalar(place, ty), ast::Initializer::List(items)) if items.len() == 1 => initialise(
+            f,
+            &Var::Scalar(*place, *ty),
+            &items[0].node.initializer,
+            zeroed,
+        ),
+        (Var::Array(obj), ast::Initializer::List(items)) => {
+            let total: u64 = obj
+                .dims
+                .iter()
+                .map(|d| match d {
+                    Dim::Const(n) => *n,
+                    Dim::Var(_) => u64::MAX,
+                })
+                .fold(1u64, |a, b| a.saturating_mul(b));
+            let mut written = std::collections::BTreeSet::new();
+            let mut pos = 0u64;
+            list(f, obj, items, 0, 0, &mut pos, &mut written)?;
+            if !zeroed {
+                if total > MAX_ELEMENTWISE {
+                    return Err(f.u.unsupported(
+                        init.span,
+                        "initialising a large array that is not global or in `main`",
+                    ));
+                }
+                let span = f.span(init.span);
+                for k in 0..total {
+                    if !written.contains(&k) {
+                        let ty = array_ty(f.u, obj.elem);
+                        f.rb.store(
+                            obj.id,
+                            Expr::int(IntTy::U64, Int::from_u64(k)),
+                            Expr::int(ty.elem.int().unwrap_or(IntTy::I32), 0),
+                            span,
+                        );
+                    }
+                }
+            }
+            Ok(())
+        }
+        (Var::Array(_), ast::Initializer::Expression(_)) => Err(f.u.unsupported(
+            init.span,
+            "initialising an array from a string or an expression",
+        )),
+        _ => Err(f.u.unsupported(init.span, "this initialiser")),
+    }
+}
+
+/// The elements of an initialiser list at `depth`, starting at flat
+/// index `base`.
+fn list(
+    f: &mut Fun,
+    obj: &ArrObj,
+    items: &[Node<ast::InitializerListItem>],
+    depth: usize,
+    base: u64,
+    pos: &mut u64,
+    written: &mut std::collections::BTreeSet<u64>,
+) -> Res<()> {
+    let stride: u64 = obj.dims[depth + 1..]
+        .iter()
+        .map(|d| if let Dim::Const(n) = d { *n } else { 1 })
+        .product();
+    let total = match obj.dims[depth] {
+        Dim::Const(n) => n.saturating_mul(stride),
+        Dim::Var(_) => u64::MAX,
+    };
+    let mut k = 0u64; // flat offset within this level
+    for item in items {
+        if let Some(d) = item.node.designation.first() {
+            match &d.node {
+                ast::Designator::Index(e) => {
+                    let scope = |n: &str| f.lookup(n);
+                    let (v, _) = consts::eval(f.u, &scope, e)?;
+                    k = v.to_i64().unwrap_or(0).max(0) as u64 * stride;
+                }
+                _ => return Err(f.u.unsupported(d.span, "this designator")),
+            }
+        }
+        match &item.node.initializer.node {
+            ast::Initializer::List(sub) if depth + 1 < obj.dims.len() => {
+                let start = k.div_ceil(stride) * stride;
+                let mut p = 0;
+                list(f, obj, sub, depth + 1, base + start, &mut p, written)?;
+                k = start + stride;
+            }
+            ast::Initializer::List(sub) if sub.len() == 1 => {
+                if let ast::Initializer::Expression(e) = &sub[0].node.initializer.node {
+                    store_const(f, obj, base + k, e, written)?;
+                }
+                k += 1;
+            }
+            ast::Initializer::Expression(e) => {
+                store_const(f, obj, base + k, e, written)?;
+                k += 1;
+            }
+            ast::Initializer::List(_) => {
+                return Err(f.u.unsupported(item.span, "this initialiser"))
+            }
+        }
+        if k > total {
+            return Err(Diagnostic::new(
+                f.span(item.span),
+                "too many initialisers for the array",
+            ));
+        }
+    }
+    *pos = k;
+    Ok(())
+}
+
+fn store_const(
+    f: &mut Fun,
+    obj: &ArrObj,
+    at: u64,
+    e: &Node<ast::Expression>,
+    written: &mut std::collections::BTreeSet<u64>,
+) -> Res<()> {
+    let v = expr::rvalue(f, e)?;
+    let v = expr::convert(f, v, obj.elem);
+    let span = f.span(e.span);
+    f.rb.store(obj.id, Expr::int(IntTy::U64, Int::from_u64(at)), v, span);
+    written.insert(at);
+    Ok(())
+}
+
+/// A block-scope declaration.
+pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
+    let specs = specifiers(f.u, &d.node.specifiers, d.span)?;
+    for init in &d.node.declarators {
+        let scopes = f.scopes.clone();
+        let globals = f.u.globals.clone();
+        let lookup = move |n: &str| -> Option<Var> {
+            scopes
+                .iter()
+                .rev()
+                .find_map(|s| s.get(n).cloned())
+                .or_else(|| globals.get(n).cloned())
+        };
+        let (name, ty, params) = declarator(
+            f.u,
+            specs.ty.clone(),
+            &init.node.declarator.node,
+            Some(&lookup),
+        )?;
+        let Some(name) = name else { continue };
+        if specs.typedef {
+            f.u.typedefs.insert(name, ty);
+            continue;
+        }
+        if params.is_some() || specs.is_extern {
+            // A block-scope prototype or extern: the file-scope entity.
+            if let Some(params) = params {
+                let span = f.span(init.span);
+                f.u.funcs.entry(name).or_insert(FuncInfo {
+                    ret: ty,
+                    params,
+                    def: None,
+                    span,
+                });
+            }
+            continue;
+        }
+        let span = f.span(init.span);
+        if specs.is_static {
+            let key = init.span.start;
+            let var = match f.u.statics.get(&key) {
+                Some(v) => v.clone(),
+                None => {
+                    let label = format!("{}::{name}", f.name);
+                    let v = match (&ty, &init.node.initializer) {
+                        (CType::Int(t), Some(Node { node: ast::Initializer::Expression(e), .. })) => {
+                            // Static initialisers are constants, set before
+                            // the program starts.
+                            let scope = |n: &str| f.u.globals.get(n).cloned();
+                            let (c, from) = consts::eval(f.u, &scope, e)?;
+                            let c = consts::convert(&c, from, *t, f.u.dm);
+                            let ir = ScalarTy::Int(t.ir(f.u.dm));
+                            Var::Scalar(f.rb.program().global(label, ir, Some(c)), *t)
+                        }
+                        (_, None) => new_static(f.u, f.rb.program(), &label, &ty, init.span)?,
+                        (_, Some(i)) => {
+                            return Err(f.u.unsupported(i.span, "initialised static local arrays (make the array global)"))
+                        }
+                    };
+                    f.u.statics.insert(key, v.clone());
+                    v
+                }
+            };
+            f.scopes.last_mut().expect("a scope").insert(name, var);
+            continue;
+        }
+        match &ty {
+            CType::Int(i) => {
+                let place = f.rb.local(name.clone(), ScalarTy::Int(i.ir(f.u.dm)));
+                let var = Var::Scalar(place, *i);
+                match &init.node.initializer {
+                    Some(i) => {
+                        // The variable is in scope in its own initialiser.
+                        f.scopes
+                            .last_mut()
+                            .expect("a scope")
+                            .insert(name, var.clone());
+                        initialise(f, &var, i, false)?;
+                    }
+                    None => {
+                        f.rb.havoc(place, span);
+                        f.scopes.last_mut().expect("a scope").insert(name, var);
+                    }
+                }
+            }
+            CType::Array(..) => {
+                let obj = local_array(f, &name, &ty, init)?;
+                let var = Var::Array(obj);
+                f.scopes
+                    .last_mut()
+                    .expect("a scope")
+                    .insert(name, var.clone());
+                if let Some(i) = &init.node.initializer {
+                    initialise(f, &var, i, f.once())?;
+                }
+            }
+            CType::Pointer(_) => return Err(f.u.unsupported(init.span, "pointer variables")),
+            CType::Void => {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{name}` is declared `void`"),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A local array object. Arrays are IR objects of their own: a local
+/// array is sound only where its declaration runs at most once (in
+/// `main`, outside loops, without `goto`), where its initial contents are
+/// arbitrary (uninitialised) or zero (initialised); elsewhere only a fully
+/// initialised small array is accepted.
+fn local_array(
+    f: &mut Fun,
+    name: &str,
+    ty: &CType,
+    init: &Node<ast::InitDeclarator>,
+) -> Res<ArrObj> {
+    let (elem, lens) = ty
+        .dims()
+        .ok_or_else(|| f.u.unsupported(init.span, "arrays of this element type"))?;
+    let once = f.once();
+    let mut dims = Vec::new();
+    let mut var_lens = Vec::new();
+    // Lengths of variable-length dimensions, evaluated here.
+    let mut k = 0;
+    for dd in &init.node.declarator.node.derived {
+        if let ast::DerivedDeclarator::Array(a) = &dd.node {
+            match (&lens[k], &a.node.size) {
+                (Len::Const(n), _) => dims.push(Dim::Const(*n)),
+                (Len::Var(_), ast::ArraySize::VariableExpression(e)) => {
+                    let place = f.rb.program().global(
+                        format!("$len_{name}_{k}"),
+                        ScalarTy::Int(IntTy::U64),
+                        Some(Int::from(0)),
+                    );
+                    var_lens.push((place, e));
+                    dims.push(Dim::Var(place));
+                }
+                (Len::Unknown, _) => {
+                    // `int a[] = {1, 2, 3}`: the length is the list's.
+                    let n = match &init.node.initializer {
+                        Some(Node {
+                            node: ast::Initializer::List(items),
+                            ..
+                        }) if k == 0 => items.len() as u64,
+                        _ => {
+                            return Err(Diagnostic::new(
+                                f.span(init.span),
+                                format!("the array `{name}` has no length"),
+                            ))
+                        }
+                    };
+                    dims.push(Dim::Const(n));
+                }
+                _ => return Err(f.u.unsupported(init.span, "this array length")),
+            }
+            k += 1;
+        }
+    }
+    for (place, e) in var_lens {
+        let v = expr::rvalue(f, e)?;
+        let (ex, t) = (v.0, v.1);
+        let span = f.span(e.span);
+        let it = t.ir(f.u.dm);
+        // A negative length is undefined: read as 0, so that every access
+        // is out of bounds.
+        let neg = Expr::cmp(CmpOp::Lt, ex.clone(), Expr::int(it, 0));
+        let len = Expr::ite(neg, Expr::int(IntTy::U64, 0), ex.cast(IntTy::U64));
+        f.rb.assign(place, len, span);
+    }
+    let total: Option<u64> = dims
+        .iter()
+        .map(|d| {
+            if let Dim::Const(n) = d {
+                Some(*n)
+            } else {
+                None
+            }
+        })
+        .try_fold(1u64, |a, b| b.map(|b| a.saturating_mul(b)));
+    let init_value = if once {
+        if init.node.initializer.is_some() {
+            Some(Int::from(0))
+        } else {
+            None
+        }
+    } else {
+        match (init.node.initializer.is_some(), total) {
+            (true, Some(n)) if n <= MAX_ELEMENTWISE => Some(Int::from(0)),
+            _ => {
+                return Err(f.u.unsupported(
+                    init.span,
+                    "an uninitialised local array outside `main` or inside a loop (declare it global or at the top of `main`)",
+                ))
+            }
+        }
+    };
+    f.u.array_count += 1;
+    let label = format!("{}::{name}", f.name);
+    let id = f.rb.program().array(label, array_ty(f.u, elem), init_value);
+    Ok(ArrObj { id, elem, dims })
+}

@@ -1,0 +1,784 @@
+//! Expressions. Side effects (calls, assignments, `++`, nondeterministic
+//! reads) are emitted as instructions in evaluation order; what remains is
+//! a pure [`Expr`] whose runtime checks the IR's combinators add. `&&`,
+//! `||` and `?:` whose skipped operand has side effects become branches.
+
+use super::{call, consts, decl, ArrObj, Dim, Fun, Res, Unit, Var};
+use crate::types::{CInt, CType, Len, Rank};
+use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
+use lang_c::span::Node;
+use wiser_ir::{Diagnostic, Expr, Place, ScalarTy};
+use wiser_num::{BinOp, Int, IntTy, UnOp};
+
+/// An integer value and its C type.
+pub type Val = (Expr, CInt);
+
+/// Something that can be assigned.
+#[derive(Clone)]
+pub enum LVal {
+    /// A scalar variable.
+    Place(Place, CInt),
+    /// An array element: the array and the flat subscript (`u64`, bounds
+    /// already checked).
+    Elem(ArrObj, Expr),
+}
+
+impl LVal {
+    fn ty(&self) -> CInt {
+        match self {
+            LVal::Place(_, t) => *t,
+            LVal::Elem(o, _) => o.elem,
+        }
+    }
+}
+
+/// Converts a value to another C integer type (to `_Bool`: `!= 0`).
+pub fn convert(f: &Fun, v: Val, to: CInt) -> Expr {
+    let (e, from) = v;
+    let dm = f.u.dm;
+    if to.rank == Rank::Bool && from.rank != Rank::Bool {
+        return e.int_to_bool().bool_to_int(to.ir(dm));
+    }
+    e.cast(to.ir(dm))
+}
+
+/// The integer promotion of a value.
+fn promote(f: &Fun, v: Val) -> Val {
+    let p = v.1.promote();
+    (convert(f, v, p), p)
+}
+
+/// A boolean as a C `int` (0 or 1).
+fn bool_val(e: Expr) -> Val {
+    (e.bool_to_int(IntTy::I32), CInt::INT)
+}
+
+/// Does evaluating `e` do anything but compute a value (a call, an
+/// assignment, `++`/`--`)? Such operands of `&&`, `||` and `?:` need
+/// branches.
+pub fn has_effects(e: &E) -> bool {
+    match e {
+        E::Call(_) | E::Statement(_) => true,
+        E::UnaryOperator(u) => {
+            matches!(
+                u.node.operator.node,
+                U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
+            ) || has_effects(&u.node.operand.node)
+        }
+        E::BinaryOperator(b) => {
+            !matches!(
+                b.node.operator.node,
+                B::Index
+                    | B::Multiply
+                    | B::Divide
+                    | B::Modulo
+                    | B::Plus
+                    | B::Minus
+                    | B::ShiftLeft
+                    | B::ShiftRight
+                    | B::Less
+                    | B::Greater
+                    | B::LessOrEqual
+                    | B::GreaterOrEqual
+                    | B::Equals
+                    | B::NotEquals
+                    | B::BitwiseAnd
+                    | B::BitwiseXor
+                    | B::BitwiseOr
+                    | B::LogicalAnd
+                    | B::LogicalOr
+            ) || has_effects(&b.node.lhs.node)
+                || has_effects(&b.node.rhs.node)
+        }
+        E::Cast(c) => has_effects(&c.node.expression.node),
+        E::Conditional(c) => {
+            has_effects(&c.node.condition.node)
+                || has_effects(&c.node.then_expression.node)
+                || has_effects(&c.node.else_expression.node)
+        }
+        E::Comma(es) => es.iter().any(|e| has_effects(&e.node)),
+        E::SizeOfTy(_) | E::SizeOfVal(_) | E::Constant(_) | E::Identifier(_) => false,
+        _ => true,
+    }
+}
+
+/// The value of an integer expression.
+pub fn rvalue(f: &mut Fun, e: &Node<E>) -> Res<Val> {
+    let span = f.span(e.span);
+    match &e.node {
+        E::Constant(c) => match &c.node {
+            ast::Constant::Integer(i) => {
+                let (v, t) = consts::integer_literal(i, f.u.dm).ok_or_else(|| {
+                    Diagnostic::new(span, "integer constant is too large for any integer type")
+                })?;
+                Ok((Expr::int(t.ir(f.u.dm), v), t))
+            }
+            ast::Constant::Character(s) => {
+                let v = consts::char_literal(s)
+                    .ok_or_else(|| f.u.unsupported(e.span, "this character constant"))?;
+                Ok((Expr::int(IntTy::I32, v), CInt::INT))
+            }
+            ast::Constant::Float(_) => Err(f.u.unsupported(e.span, "floating-point numbers")),
+        },
+        E::Identifier(id) => match f.lookup(&id.node.name) {
+            Some(Var::Scalar(p, t)) => Ok((f.rb.load(p), t)),
+            Some(Var::Const(v)) => Ok((Expr::int(IntTy::I32, v), CInt::INT)),
+            Some(Var::Array(_)) => Err(f
+                .u
+                .unsupported(e.span, "an array used as a value (pointers)")),
+            None => Err(undeclared(f, &id.node.name, e.span)),
+        },
+        E::BinaryOperator(b) => binary(f, e, &b.node),
+        E::UnaryOperator(un) => unary(f, e, &un.node),
+        E::Cast(c) => {
+            let ty = decl::type_name(f.u, &c.node.type_name.node)?;
+            match ty {
+                CType::Int(to) => {
+                    let v = rvalue(f, &c.node.expression)?;
+                    Ok((convert(f, v, to), to))
+                }
+                CType::Void => {
+                    effect(f, &c.node.expression)?;
+                    Ok((Expr::int(IntTy::I32, 0), CInt::INT))
+                }
+                _ => Err(f
+                    .u
+                    .unsupported(c.node.type_name.span, "casts to pointer or array types")),
+            }
+        }
+        E::Conditional(c) => conditional(f, &c.node, span),
+        E::Comma(es) => {
+            let (last, init) = es
+                .split_last()
+                .ok_or_else(|| Diagnostic::new(span, "empty comma expression"))?;
+            for x in init {
+                effect(f, x)?;
+            }
+            rvalue(f, last)
+        }
+        E::Call(c) => call::call(f, &c.node, e.span)?
+            .ok_or_else(|| Diagnostic::new(span, "a `void` function's result is used as a value")),
+        E::SizeOfTy(_) | E::SizeOfVal(_) => {
+            let scopes = f.scopes.clone();
+            let globals = f.u.globals.clone();
+            let scope = move |n: &str| -> Option<Var> {
+                scopes
+                    .iter()
+                    .rev()
+                    .find_map(|s| s.get(n).cloned())
+                    .or_else(|| globals.get(n).cloned())
+            };
+            let (v, t) = consts::eval(f.u, &scope, e)?;
+            Ok((Expr::int(t.ir(f.u.dm), v), t))
+        }
+        E::Statement(s) => statement_expr(f, s),
+        E::StringLiteral(_) => Err(f.u.unsupported(e.span, "string literals")),
+        E::Member(_) => Err(f.u.unsupported(e.span, "structures and unions")),
+        _ => Err(f.u.unsupported(e.span, "this expression")),
+    }
+}
+
+fn undeclared(f: &Fun, name: &str, at: lang_c::span::Span) -> Diagnostic {
+    Diagnostic::new(f.span(at), format!("`{name}` is not declared"))
+        .with_help("declare the variable before its use")
+}
+
+/// A GNU statement expression `({ ...; e; })`: its last statement's value.
+fn statement_expr(f: &mut Fun, s: &Node<ast::Statement>) -> Res<Val> {
+    let ast::Statement::Compound(items) = &s.node else {
+        return Err(f.u.unsupported(s.span, "this statement expression"));
+    };
+    f.scopes.push(Default::default());
+    let result = (|| {
+        let Some((last, init)) = items.split_last() else {
+            return Err(f
+                .u
+                .unsupported(s.span, "an empty statement expression used as a value"));
+        };
+        for item in init {
+            super::stmt::block_item(f, item)?;
+        }
+        match &last.node {
+            ast::BlockItem::Statement(Node {
+                node: ast::Statement::Expression(Some(e)),
+                ..
+            }) => rvalue(f, e),
+            _ => Err(f.u.unsupported(
+                last.span,
+                "a statement expression whose last statement is not an expression",
+            )),
+        }
+    })();
+    f.scopes.pop();
+    result
+}
+
+/// Evaluates `e` for its effects only (an expression statement).
+pub fn effect(f: &mut Fun, e: &Node<E>) -> Res<()> {
+    match &e.node {
+        E::BinaryOperator(b) if b.node.operator.node == B::Assign => {
+            assign(f, &b.node.lhs, &b.node.rhs, e.span)?;
+            Ok(())
+        }
+        E::BinaryOperator(b)
+            if consts::arith_op(&b.node.operator.node).is_some()
+                && is_compound(&b.node.operator.node) =>
+        {
+            compound(f, &b.node, e.span, false)?;
+            Ok(())
+        }
+        E::UnaryOperator(u)
+            if matches!(
+                u.node.operator.node,
+                U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
+            ) =>
+        {
+            let delta = matches!(u.node.operator.node, U::PostIncrement | U::PreIncrement);
+            step(f, &u.node.operand, delta, false, e.span)?;
+            Ok(())
+        }
+        E::Call(c) => {
+            call::call(f, &c.node, e.span)?;
+            Ok(())
+        }
+        E::Comma(es) => {
+            for x in es.iter() {
+                effect(f, x)?;
+            }
+            Ok(())
+        }
+        E::Cast(c) => effect(f, &c.node.expression),
+        E::Conditional(c)
+            if has_effects(&c.node.then_expression.node)
+                || has_effects(&c.node.else_expression.node) =>
+        {
+            let span = f.span(e.span);
+            let cond = cond(f, &c.node.condition)?;
+            let (t, el, end) = (f.rb.label(), f.rb.label(), f.rb.label());
+            f.rb.branch(cond, t, el, span);
+            f.rb.bind(t);
+            effect(f, &c.node.then_expression)?;
+            f.rb.jump(end);
+            f.rb.bind(el);
+            effect(f, &c.node.else_expression)?;
+            f.rb.bind(end);
+            Ok(())
+        }
+        _ if !has_effects(&e.node) => {
+            // A value computed for nothing: its checks still run (C would
+            // evaluate it; `x / 0;` is still undefined).
+            let v = rvalue(f, e)?;
+            let span = f.span(e.span);
+            let t = f.rb.temp(ScalarTy::Int(v.1.ir(f.u.dm)));
+            f.rb.assign(t, v.0, span);
+            Ok(())
+        }
+        _ => {
+            rvalue(f, e)?;
+            Ok(())
+        }
+    }
+}
+
+fn is_compound(op: &B) -> bool {
+    matches!(
+        op,
+        B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseXor
+            | B::AssignBitwiseOr
+    )
+}
+
+/// A condition: an IR boolean (`e != 0` for a plain value).
+pub fn cond(f: &mut Fun, e: &Node<E>) -> Res<Expr> {
+    match &e.node {
+        E::UnaryOperator(u) if u.node.operator.node == U::Negate => {
+            Ok(Expr::logical_not(cond(f, &u.node.operand)?))
+        }
+        E::BinaryOperator(b) => {
+            let op = &b.node.operator.node;
+            if let Some(c) = consts::cmp_op(op) {
+                let l = rvalue(f, &b.node.lhs)?;
+                let r = rvalue(f, &b.node.rhs)?;
+                let t = CInt::common(l.1, r.1, f.u.dm);
+                return Ok(Expr::cmp(c, convert(f, l, t), convert(f, r, t)));
+            }
+            match op {
+                B::LogicalAnd | B::LogicalOr => {
+                    let is_and = *op == B::LogicalAnd;
+                    let l = cond(f, &b.node.lhs)?;
+                    if !has_effects(&b.node.rhs.node) {
+                        let r = cond(f, &b.node.rhs)?;
+                        return Ok(if is_and {
+                            Expr::and(l, r)
+                        } else {
+                            Expr::or(l, r)
+                        });
+                    }
+                    // t = l; if (t is undecided) t = r
+                    let span = f.span(e.span);
+                    let t = f.rb.temp(ScalarTy::Bool);
+                    f.rb.assign(t, l, span);
+                    let (more, end) = (f.rb.label(), f.rb.label());
+                    let tv = f.rb.load(t);
+                    if is_and {
+                        f.rb.branch(tv, more, end, span);
+                    } else {
+                        f.rb.branch(tv, end, more, span);
+                    }
+                    f.rb.bind(more);
+                    let r = cond(f, &b.node.rhs)?;
+                    f.rb.assign(t, r, span);
+                    f.rb.bind(end);
+                    Ok(f.rb.load(t))
+                }
+                _ => Ok(rvalue(f, e)?.0.int_to_bool()),
+            }
+        }
+        _ => Ok(rvalue(f, e)?.0.int_to_bool()),
+    }
+}
+
+fn conditional(f: &mut Fun, c: &ast::ConditionalExpression, span: wiser_ir::Span) -> Res<Val> {
+    let k = cond(f, &c.condition)?;
+    if !has_effects(&c.then_expression.node) && !has_effects(&c.else_expression.node) {
+        let a = rvalue(f, &c.then_expression)?;
+        let b = rvalue(f, &c.else_expression)?;
+        let t = CInt::common(a.1, b.1, f.u.dm);
+        let (a, b) = (convert(f, a, t), convert(f, b, t));
+        return Ok((Expr::ite(k, a, b), t));
+    }
+    let scopes = f.scopes.clone();
+    let globals = f.u.globals.clone();
+    let scope = move |n: &str| -> Option<Var> {
+        scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(n).cloned())
+            .or_else(|| globals.get(n).cloned())
+    };
+    let ta = static_type(f.u, &scope, &c.then_expression)?;
+    let tb = static_type(f.u, &scope, &c.else_expression)?;
+    let (Some(ta), Some(tb)) = (ta.int(), tb.int()) else {
+        // `c ? f() : g()` of void functions, as a value: only as a statement.
+        return Err(f.u.unsupported(
+            c.condition.span,
+            "a `void` conditional expression used as a value",
+        ));
+    };
+    let t = CInt::common(ta, tb, f.u.dm);
+    let res = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
+    let (lt, le, end) = (f.rb.label(), f.rb.label(), f.rb.label());
+    f.rb.branch(k, lt, le, span);
+    f.rb.bind(lt);
+    let a = rvalue(f, &c.then_expression)?;
+    let a = convert(f, a, t);
+    f.rb.assign(res, a, span);
+    f.rb.jump(end);
+    f.rb.bind(le);
+    let b = rvalue(f, &c.else_expression)?;
+    let b = convert(f, b, t);
+    f.rb.assign(res, b, span);
+    f.rb.bind(end);
+    Ok((f.rb.load(res), t))
+}
+
+fn binary(f: &mut Fun, whole: &Node<E>, b: &ast::BinaryOperatorExpression) -> Res<Val> {
+    let span = f.span(b.operator.span);
+    let op = &b.operator.node;
+    match op {
+        B::Index => {
+            let lv = lvalue(f, whole)?;
+            Ok(load(f, &lv))
+        }
+        B::Assign => assign(f, &b.lhs, &b.rhs, whole.span),
+        _ if is_compound(op) => compound(f, b, whole.span, true),
+        B::LogicalAnd | B::LogicalOr => Ok(bool_val(cond(f, whole)?)),
+        _ if consts::cmp_op(op).is_some() => Ok(bool_val(cond(f, whole)?)),
+        B::ShiftLeft | B::ShiftRight => {
+            let l = rvalue(f, &b.lhs)?;
+            let r = rvalue(f, &b.rhs)?;
+            let l = promote(f, l);
+            let r = promote(f, r);
+            let bop = if *op == B::ShiftLeft {
+                BinOp::Shl
+            } else {
+                BinOp::Shr
+            };
+            Ok((Expr::binary(bop, l.0, r.0, span), l.1))
+        }
+        _ => {
+            let bop = consts::arith_op(op)
+                .ok_or_else(|| f.u.unsupported(b.operator.span, "this operator"))?;
+            let l = rvalue(f, &b.lhs)?;
+            let r = rvalue(f, &b.rhs)?;
+            let t = CInt::common(l.1, r.1, f.u.dm);
+            let (l, r) = (convert(f, l, t), convert(f, r, t));
+            Ok((Expr::binary(bop, l, r, span), t))
+        }
+    }
+}
+
+fn unary(f: &mut Fun, whole: &Node<E>, u: &ast::UnaryOperatorExpression) -> Res<Val> {
+    let span = f.span(u.operator.span);
+    match u.operator.node {
+        U::Plus => {
+            let v = rvalue(f, &u.operand)?;
+            Ok(promote(f, v))
+        }
+        U::Minus | U::Complement => {
+            let v = rvalue(f, &u.operand)?;
+            let (e, t) = promote(f, v);
+            let op = if u.operator.node == U::Minus {
+                UnOp::Neg
+            } else {
+                UnOp::BitNot
+            };
+            Ok((Expr::unary(op, e, span), t))
+        }
+        U::Negate => Ok(bool_val(cond(f, whole)?)),
+        U::PreIncrement | U::PreDecrement => step(
+            f,
+            &u.operand,
+            u.operator.node == U::PreIncrement,
+            false,
+            whole.span,
+        )
+        .map(|v| v.expect("a value")),
+        U::PostIncrement | U::PostDecrement => step(
+            f,
+            &u.operand,
+            u.operator.node == U::PostIncrement,
+            true,
+            whole.span,
+        )
+        .map(|v| v.expect("a value")),
+        U::Indirection => {
+            let lv = lvalue(f, whole)?;
+            Ok(load(f, &lv))
+        }
+        U::Address => Err(f.u.unsupported(u.operator.span, "taking addresses (`&`)")),
+    }
+}
+
+/// The value of an lvalue.
+pub fn load(f: &Fun, lv: &LVal) -> Val {
+    match lv {
+        LVal::Place(p, t) => (f.rb.load(*p), *t),
+        LVal::Elem(o, i) => (
+            Expr::select(o.id, decl::array_ty(f.u, o.elem), i.clone()),
+            o.elem,
+        ),
+    }
+}
+
+/// Stores a value (already of the lvalue's type).
+fn store(f: &mut Fun, lv: &LVal, v: Expr, span: wiser_ir::Span) {
+    match lv {
+        LVal::Place(p, _) => f.rb.assign(*p, v, span),
+        LVal::Elem(o, i) => f.rb.store(o.id, i.clone(), v, span),
+    }
+}
+
+/// An lvalue whose subscript is held in a temporary when it has to be
+/// evaluated twice (read, then written) and its evaluation has checks.
+fn stable(f: &mut Fun, lv: LVal, span: wiser_ir::Span) -> LVal {
+    match lv {
+        LVal::Elem(o, i) if i.as_const().is_none() => {
+            let t = f.rb.temp(ScalarTy::Int(IntTy::U64));
+            f.rb.assign(t, i, span);
+            let i = f.rb.load(t);
+            LVal::Elem(o, i)
+        }
+        other => other,
+    }
+}
+
+fn assign(f: &mut Fun, lhs: &Node<E>, rhs: &Node<E>, at: lang_c::span::Span) -> Res<Val> {
+    let span = f.span(at);
+    let lv = lvalue(f, lhs)?;
+    let lv = if has_effects(&rhs.node) {
+        stable(f, lv, span)
+    } else {
+        lv
+    };
+    let v = rvalue(f, rhs)?;
+    let v = convert(f, v, lv.ty());
+    let lv = stable(f, lv, span);
+    store(f, &lv, v, span);
+    Ok(load(f, &lv))
+}
+
+fn compound(
+    f: &mut Fun,
+    b: &ast::BinaryOperatorExpression,
+    at: lang_c::span::Span,
+    value: bool,
+) -> Res<Val> {
+    let span = f.span(at);
+    let opspan = f.span(b.operator.span);
+    let bop = consts::arith_op(&b.operator.node).expect("a compound operator");
+    let lv = lvalue(f, &b.lhs)?;
+    let lv = stable(f, lv, span);
+    let r = rvalue(f, &b.rhs)?;
+    let l = load(f, &lv);
+    let ty = lv.ty();
+    let (res, rt) = if matches!(bop, BinOp::Shl | BinOp::Shr) {
+        let (l, lt) = promote(f, l);
+        let (r, _) = promote(f, r);
+        (Expr::binary(bop, l, r, opspan), lt)
+    } else {
+        let t = CInt::common(l.1, r.1, f.u.dm);
+        let (l, r) = (convert(f, l, t), convert(f, r, t));
+        (Expr::binary(bop, l, r, opspan), t)
+    };
+    let v = convert(f, (res, rt), ty);
+    store(f, &lv, v, span);
+    let _ = value;
+    Ok(load(f, &lv))
+}
+
+/// `++`/`--`, prefix or postfix: the new or the old value (`None` never:
+/// always a value, kept in a temporary for the postfix forms).
+fn step(
+    f: &mut Fun,
+    operand: &Node<E>,
+    up: bool,
+    post: bool,
+    at: lang_c::span::Span,
+) -> Res<Option<Val>> {
+    let span = f.span(at);
+    let lv = lvalue(f, operand)?;
+    let lv = stable(f, lv, span);
+    let old = load(f, &lv);
+    let ty = old.1;
+    let saved = if post {
+        let t = f.rb.temp(ScalarTy::Int(ty.ir(f.u.dm)));
+        f.rb.assign(t, old.0.clone(), span);
+        Some(t)
+    } else {
+        None
+    };
+    let (p, pt) = promote(f, old);
+    let one = Expr::int(pt.ir(f.u.dm), 1);
+    let new = Expr::binary(if up { BinOp::Add } else { BinOp::Sub }, p, one, span);
+    let new = if ty.rank == Rank::Bool {
+        // `b++` sets a `_Bool` to 1; `b--` flips it.
+        convert(f, (new, pt), ty)
+    } else {
+        convert(f, (new, pt), ty)
+    };
+    store(f, &lv, new, span);
+    Ok(Some(match saved {
+        Some(t) => (f.rb.load(t), ty),
+        None => load(f, &lv),
+    }))
+}
+
+/// An lvalue: a scalar variable, an array element (`a[i][j]`, `*a`).
+pub fn lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
+    match &e.node {
+        E::Identifier(id) => match f.lookup(&id.node.name) {
+            Some(Var::Scalar(p, t)) => Ok(LVal::Place(p, t)),
+            Some(Var::Array(_)) => Err(f.u.unsupported(e.span, "assigning a whole array")),
+            Some(Var::Const(_)) => Err(Diagnostic::new(
+                f.span(e.span),
+                "an enumeration constant cannot be assigned",
+            )),
+            None => Err(undeclared(f, &id.node.name, e.span)),
+        },
+        E::BinaryOperator(b) if b.node.operator.node == B::Index => {
+            let (obj, depth, offset) = subscripted(f, e)?;
+            match offset {
+                Some(offset) if depth == obj.dims.len() => Ok(LVal::Elem(obj, offset)),
+                _ => Err(f
+                    .u
+                    .unsupported(e.span, "a row of a multi-dimensional array used as a value")),
+            }
+        }
+        E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+            let (obj, depth, offset) = array_ref(f, &u.node.operand)?;
+            let span = f.span(e.span);
+            let (offset, depth) =
+                index_into(f, &obj, depth, offset, Expr::int(IntTy::I32, 0), span);
+            if depth != obj.dims.len() {
+                return Err(f
+                    .u
+                    .unsupported(e.span, "a row of a multi-dimensional array used as a value"));
+            }
+            Ok(LVal::Elem(obj, offset))
+        }
+        E::Statement(_) | E::Comma(_) | E::Conditional(_) => {
+            Err(f.u.unsupported(e.span, "this assignment target"))
+        }
+        _ => Err(
+            Diagnostic::new(f.span(e.span), "this expression cannot be assigned")
+                .with_help("assign to a variable or an array element"),
+        ),
+    }
+}
+
+/// `a[i]...[k]`: the array, how many subscripts were applied, and the
+/// flat offset so far.
+fn subscripted(f: &mut Fun, e: &Node<E>) -> Res<(ArrObj, usize, Option<Expr>)> {
+    let E::BinaryOperator(b) = &e.node else {
+        return array_ref(f, e);
+    };
+    if b.node.operator.node != B::Index {
+        return array_ref(f, e);
+    }
+    let (obj, depth, offset) = subscripted(f, &b.node.lhs)?;
+    if depth >= obj.dims.len() {
+        return Err(Diagnostic::new(
+            f.span(e.span),
+            "subscript of a value that is not an array",
+        ));
+    }
+    let (i, _) = rvalue(f, &b.node.rhs)?;
+    let span = f.span(e.span);
+    let (offset, depth) = index_into(f, &obj, depth, offset, i, span);
+    Ok((obj, depth, Some(offset)))
+}
+
+/// Applies one subscript: checks it against its dimension and folds it
+/// into the flat offset (row-major).
+fn index_into(
+    f: &mut Fun,
+    obj: &ArrObj,
+    depth: usize,
+    offset: Option<Expr>,
+    i: Expr,
+    span: wiser_ir::Span,
+) -> (Expr, usize) {
+    let len = dim_expr(f, &obj.dims[depth]);
+    let ty = decl::array_ty(f.u, obj.elem);
+    let i = Expr::bounded_index(ty, i, len.clone(), span);
+    let flat = match offset {
+        None => i,
+        Some(o) => Expr::binary(BinOp::Add, Expr::binary(BinOp::Mul, o, len, span), i, span),
+    };
+    (flat, depth + 1)
+}
+
+fn dim_expr(f: &Fun, d: &Dim) -> Expr {
+    match d {
+        Dim::Const(n) => Expr::int(IntTy::U64, Int::from_u64(*n)),
+        Dim::Var(p) => f.rb.load(*p),
+    }
+}
+
+/// An expression that denotes an array (a name, or a row `a[i]` of a
+/// multi-dimensional one).
+pub fn array_ref(f: &mut Fun, e: &Node<E>) -> Res<(ArrObj, usize, Option<Expr>)> {
+    match &e.node {
+        E::Identifier(id) => match f.lookup(&id.node.name) {
+            Some(Var::Array(obj)) => Ok((obj, 0, None)),
+            Some(_) => Err(f.u.unsupported(
+                e.span,
+                "subscripts and `*` on something that is not an array (pointers)",
+            )),
+            None => Err(undeclared(f, &id.node.name, e.span)),
+        },
+        E::BinaryOperator(b) if b.node.operator.node == B::Index => subscripted(f, e),
+        _ => Err(f.u.unsupported(e.span, "pointer arithmetic")),
+    }
+}
+
+/// The type of an expression without evaluating it (`sizeof`, `?:`).
+pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<CType> {
+    let dm = u.dm;
+    let int = |t: CInt| Ok(CType::Int(t));
+    match &e.node {
+        E::Constant(_) | E::SizeOfTy(_) | E::SizeOfVal(_) => {
+            consts::eval(u, scope, e).map(|(_, t)| CType::Int(t))
+        }
+        E::Identifier(id) => match scope(&id.node.name) {
+            Some(Var::Scalar(_, t)) => int(t),
+            Some(Var::Const(_)) => int(CInt::INT),
+            Some(Var::Array(o)) => {
+                let mut t = CType::Int(o.elem);
+                for d in o.dims.iter().rev() {
+                    let len = match d {
+                        Dim::Const(n) => Len::Const(*n),
+                        Dim::Var(p) => Len::Var(*p),
+                    };
+                    t = CType::Array(Box::new(t), len);
+                }
+                Ok(t)
+            }
+            None => Err(Diagnostic::new(
+                u.span(e.span),
+                format!("`{}` is not declared", id.node.name),
+            )),
+        },
+        E::Cast(c) => decl::type_name(u, &c.node.type_name.node),
+        E::Call(c) => match &c.node.callee.node {
+            E::Identifier(id) => Ok(match u.funcs.get(&id.node.name) {
+                Some(fi) => fi.ret.clone(),
+                None => call::special_type(&id.node.name)
+                    .map(CType::Int)
+                    .unwrap_or(CType::INT),
+            }),
+            _ => Err(u.unsupported(e.span, "calls through function pointers")),
+        },
+        E::BinaryOperator(b) => {
+            let op = &b.node.operator.node;
+            if *op == B::Index {
+                return match static_type(u, scope, &b.node.lhs)? {
+                    CType::Array(elem, _) | CType::Pointer(elem) => Ok(*elem),
+                    _ => Err(u.unsupported(e.span, "this subscript")),
+                };
+            }
+            if consts::cmp_op(op).is_some() || matches!(op, B::LogicalAnd | B::LogicalOr) {
+                return int(CInt::INT);
+            }
+            let l = static_type(u, scope, &b.node.lhs)?;
+            if *op == B::Assign || is_compound(op) {
+                return Ok(l);
+            }
+            let r = static_type(u, scope, &b.node.rhs)?;
+            match (l.int(), r.int()) {
+                (Some(l), _) if matches!(op, B::ShiftLeft | B::ShiftRight) => int(l.promote()),
+                (Some(l), Some(r)) => int(CInt::common(l, r, dm)),
+                _ => Err(u.unsupported(e.span, "arithmetic on arrays or pointers")),
+            }
+        }
+        E::UnaryOperator(un) => {
+            let t = static_type(u, scope, &un.node.operand)?;
+            match un.node.operator.node {
+                U::Negate => int(CInt::INT),
+                U::Plus | U::Minus | U::Complement => t
+                    .int()
+                    .map(|t| CType::Int(t.promote()))
+                    .ok_or_else(|| u.unsupported(e.span, "this operand")),
+                U::Indirection => match t {
+                    CType::Array(elem, _) | CType::Pointer(elem) => Ok(*elem),
+                    _ => Err(u.unsupported(e.span, "`*` on something that is not an array")),
+                },
+                U::Address => Err(u.unsupported(e.span, "taking addresses (`&`)")),
+                _ => Ok(t),
+            }
+        }
+        E::Conditional(c) => {
+            let a = static_type(u, scope, &c.node.then_expression)?;
+            let b = static_type(u, scope, &c.node.else_expression)?;
+            match (a.int(), b.int()) {
+                (Some(a), Some(b)) => int(CInt::common(a, b, dm)),
+                _ if a == CType::Void => Ok(CType::Void),
+                _ => Err(u.unsupported(e.span, "this conditional expression")),
+            }
+        }
+        E::Comma(es) => match es.last() {
+            Some(x) => static_type(u, scope, x),
+            None => int(CInt::INT),
+        },
+        _ => Err(u.unsupported(e.span, "`sizeof` of this expression")),
+    }
+}

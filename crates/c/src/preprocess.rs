@@ -1,0 +1,206 @@
+//! The text the parser reads, and the way back from it to the file the
+//! user wrote.
+//!
+//! A `.c` file goes through the system preprocessor (`gcc -E`); the
+//! parser's offsets are then offsets into the preprocessed text, which
+//! `# LINE "FILE"` markers tie back to the file's lines. [`SpanMap`] turns
+//! them into [`Span`]s of the file as written, so diagnostics and bugs
+//! point at the user's line; text that came from a header points into the
+//! preprocessed text, kept as a source of its own. A `.i` file is parsed
+//! as it is and its spans are its own.
+
+use crate::DataModel;
+use std::path::Path;
+use std::process::Command;
+use wiser_ir::{Diagnostic, FileId, SourceMap, Sources, Span};
+
+/// What one line of the parsed text came from.
+#[derive(Clone, Copy, Debug)]
+struct PpLine {
+    /// Its start in the parsed text.
+    start: u32,
+    /// The line (1-based) of the user's file it comes from, if it does.
+    orig: Option<u32>,
+}
+
+/// Maps offsets of the parsed text to spans of the sources.
+#[derive(Debug)]
+pub struct SpanMap {
+    /// The user's file.
+    file: FileId,
+    /// The preprocessed text, when it differs from the user's file.
+    pp: Option<FileId>,
+    lines: Vec<PpLine>,
+    /// Start offset of each line of the user's file.
+    orig_starts: Vec<u32>,
+}
+
+/// The parsed text and its map.
+pub struct Prepared {
+    /// The text for the parser.
+    pub text: String,
+    /// Offsets of `text` to spans.
+    pub map: SpanMap,
+}
+
+fn line_starts(text: &str) -> Vec<u32> {
+    let mut v = vec![0];
+    v.extend(
+        text.bytes()
+            .enumerate()
+            .filter(|(_, b)| *b == b'\n')
+            .map(|(i, _)| i as u32 + 1),
+    );
+    v
+}
+
+/// Parses a line marker `# 12 "file" 1 3`: its line and file.
+fn line_marker(line: &str) -> Option<(u32, &str)> {
+    let rest = line.strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("line").unwrap_or(rest).trim_start();
+    let end = rest.find(|c: char| !c.is_ascii_digit())?;
+    let n: u32 = rest[..end].parse().ok()?;
+    let rest = rest[end..].trim_start().strip_prefix('"')?;
+    let close = rest.find('"')?;
+    Some((n, &rest[..close]))
+}
+
+/// Reads the file at `path` (already read as `text`) into `sources` and
+/// prepares the text to parse: preprocessed for `.c`, as it is otherwise.
+pub fn prepare(
+    sources: &mut Sources,
+    path: &Path,
+    text: String,
+    dm: DataModel,
+) -> Result<Prepared, Diagnostic> {
+    let name = path.display().to_string();
+    let preprocess = path.extension().is_some_and(|e| e == "c" || e == "h");
+    let file = sources.add(SourceMap::new(&name, text.clone()));
+    let orig_starts = line_starts(&text);
+    if !preprocess {
+        let lines = orig_starts
+            .iter()
+            .enumerate()
+            .map(|(i, &start)| PpLine {
+                start,
+                orig: Some(i as u32 + 1),
+            })
+            .collect();
+        let map = SpanMap {
+            file,
+            pp: None,
+            lines,
+            orig_starts,
+        };
+        return Ok(Prepared { text, map });
+    }
+    let pp_text = run_cpp(path, dm).map_err(|msg| {
+        Diagnostic::new(Span::in_file(file, 0, 0), msg).with_help(
+            "wiser runs `gcc -E` on `.c` files; install gcc, or give an already preprocessed `.i` file",
+        )
+    })?;
+    let mut lines = Vec::new();
+    let mut cur: Option<u32> = None;
+    let mut start = 0u32;
+    for line in pp_text.split_inclusive('\n') {
+        let marker = line_marker(line.trim_end());
+        lines.push(PpLine {
+            start,
+            orig: if marker.is_some() { None } else { cur },
+        });
+        match marker {
+            Some((n, f)) => cur = (f == name || Path::new(f) == path).then_some(n),
+            None => cur = cur.map(|l| l + 1),
+        }
+        start += line.len() as u32;
+    }
+    let pp = sources.add(SourceMap::new(
+        format!("{name} (preprocessed)"),
+        pp_text.clone(),
+    ));
+    let map = SpanMap {
+        file,
+        pp: Some(pp),
+        lines,
+        orig_starts,
+    };
+    Ok(Prepared { text: pp_text, map })
+}
+
+fn run_cpp(path: &Path, dm: DataModel) -> Result<String, String> {
+    let cpp = std::env::var("WISER_CPP").unwrap_or_else(|_| "gcc".into());
+    let mut cmd = Command::new(&cpp);
+    cmd.arg("-E").arg(dm.gcc_flag()).arg("-std=gnu11").arg(path);
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run the preprocessor `{cpp} -E`: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let first = err.lines().find(|l| l.contains("error")).unwrap_or("");
+        return Err(format!("the preprocessor failed: {}", first.trim()));
+    }
+    String::from_utf8(out.stdout).map_err(|_| "the preprocessed text is not UTF-8".into())
+}
+
+impl SpanMap {
+    /// The user's file.
+    pub fn file(&self) -> FileId {
+        self.file
+    }
+
+    /// The span of the parsed text's `lo..hi` in the sources.
+    pub fn span(&self, sources: &Sources, lo: usize, hi: usize) -> Span {
+        let lo_s = self.point(sources, lo as u32);
+        let hi_s = self.point(sources, hi as u32);
+        match (lo_s, hi_s) {
+            ((f, a), (g, b)) if f == g && b >= a => Span::in_file(f, a, b),
+            ((f, a), _) => Span::in_file(f, a, a + 1),
+        }
+    }
+
+    /// Where one offset of the parsed text is.
+    fn point(&self, sources: &Sources, off: u32) -> (FileId, u32) {
+        let Some(pp) = self.pp else {
+            return (self.file, off);
+        };
+        let i = self
+            .lines
+            .partition_point(|l| l.start <= off)
+            .saturating_sub(1);
+        let line = self.lines[i];
+        let col = off - line.start;
+        let Some(orig) = line.orig else {
+            return (pp, off);
+        };
+        let Some(&ostart) = self.orig_starts.get(orig as usize - 1) else {
+            return (pp, off);
+        };
+        // Macros change the text of a line: columns hold up to the first
+        // difference (usually the macro's name, e.g. `assert`).
+        let otext = sources.get(self.file).text();
+        let oline = otext[ostart as usize..].split('\n').next().unwrap_or("");
+        let ptext = sources.get(pp).text();
+        let pline = ptext[line.start as usize..]
+            .split('\n')
+            .next()
+            .unwrap_or("");
+        let same = oline
+            .bytes()
+            .zip(pline.bytes())
+            .take_while(|(a, b)| a == b)
+            .count() as u32;
+        (self.file, ostart + col.min(same))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_markers() {
+        assert_eq!(line_marker("# 12 \"a.c\" 1 3"), Some((12, "a.c")));
+        assert_eq!(line_marker("#line 3 \"b.c\""), Some((3, "b.c")));
+        assert_eq!(line_marker("#pragma once"), None);
+    }
+}

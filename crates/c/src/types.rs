@@ -1,0 +1,247 @@
+//! C's integer types under a data model, and the conversion rules of
+//! C11 §6.3: integer promotions and the usual arithmetic conversions.
+//! Every rule is written here once; lowering only asks.
+
+use crate::DataModel;
+use wiser_ir::ScalarTy;
+use wiser_num::IntTy;
+
+/// The integer kinds of C, in order of conversion rank (C11 §6.3.1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rank {
+    /// `_Bool`.
+    Bool,
+    /// `char`, `signed char`, `unsigned char`.
+    Char,
+    /// `short`.
+    Short,
+    /// `int` (and enumerations).
+    Int,
+    /// `long`.
+    Long,
+    /// `long long`.
+    LongLong,
+}
+
+/// A C integer type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CInt {
+    /// Its rank.
+    pub rank: Rank,
+    /// Is it signed? (`_Bool` is unsigned; plain `char` is signed, as on
+    /// gcc for x86.)
+    pub signed: bool,
+}
+
+impl CInt {
+    /// `int`.
+    pub const INT: CInt = CInt {
+        rank: Rank::Int,
+        signed: true,
+    };
+    /// `unsigned int`.
+    pub const UINT: CInt = CInt {
+        rank: Rank::Int,
+        signed: false,
+    };
+    /// `_Bool`.
+    pub const BOOL: CInt = CInt {
+        rank: Rank::Bool,
+        signed: false,
+    };
+    /// `unsigned long` (`size_t` on both data models).
+    pub const ULONG: CInt = CInt {
+        rank: Rank::Long,
+        signed: false,
+    };
+
+    /// Its width in bits under `dm`.
+    pub fn bits(self, dm: DataModel) -> u32 {
+        match self.rank {
+            Rank::Bool | Rank::Char => 8,
+            Rank::Short => 16,
+            Rank::Int => 32,
+            Rank::Long => match dm {
+                DataModel::Ilp32 => 32,
+                DataModel::Lp64 => 64,
+            },
+            Rank::LongLong => 64,
+        }
+    }
+
+    /// The IR type its values are computed in. `_Bool` is an 8-bit
+    /// unsigned integer that holds only 0 and 1 (conversion to it is
+    /// `!= 0`, see [`crate::lower`]).
+    pub fn ir(self, dm: DataModel) -> IntTy {
+        IntTy::fixed(self.bits(dm), self.signed).unwrap_or(IntTy::I32)
+    }
+
+    /// The integer promotion (C11 §6.3.1.1:2): every type of rank below
+    /// `int` becomes `int` (all its values fit in `int` on both models).
+    pub fn promote(self) -> CInt {
+        if self.rank < Rank::Int {
+            CInt::INT
+        } else {
+            self
+        }
+    }
+
+    /// The usual arithmetic conversions (C11 §6.3.1.8) of two operand
+    /// types: the common type both are converted to.
+    pub fn common(a: CInt, b: CInt, dm: DataModel) -> CInt {
+        let (a, b) = (a.promote(), b.promote());
+        if a == b {
+            return a;
+        }
+        if a.signed == b.signed {
+            return if a.rank >= b.rank { a } else { b };
+        }
+        let (s, u) = if a.signed { (a, b) } else { (b, a) };
+        if u.rank >= s.rank {
+            u
+        } else if s.bits(dm) > u.bits(dm) {
+            s
+        } else {
+            CInt {
+                rank: s.rank,
+                signed: false,
+            }
+        }
+    }
+
+    /// Its name in C (`unsigned char`, `long long`, ...).
+    pub fn c_name(self) -> &'static str {
+        match (self.rank, self.signed) {
+            (Rank::Bool, _) => "_Bool",
+            (Rank::Char, true) => "signed char",
+            (Rank::Char, false) => "unsigned char",
+            (Rank::Short, true) => "short",
+            (Rank::Short, false) => "unsigned short",
+            (Rank::Int, true) => "int",
+            (Rank::Int, false) => "unsigned int",
+            (Rank::Long, true) => "long",
+            (Rank::Long, false) => "unsigned long",
+            (Rank::LongLong, true) => "long long",
+            (Rank::LongLong, false) => "unsigned long long",
+        }
+    }
+}
+
+/// The length of one dimension of an array.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Len {
+    /// Known when the program is compiled.
+    Const(u64),
+    /// A variable-length array: the length is held in an IR global,
+    /// written where the declaration runs.
+    Var(wiser_ir::Place),
+    /// Unknown: an array parameter's first dimension (`int a[]`), taken
+    /// from the array bound to it at each call.
+    Unknown,
+}
+
+/// A C type, as far as the subset goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CType {
+    /// `void`.
+    Void,
+    /// An integer type.
+    Int(CInt),
+    /// An array of `elem` (itself possibly an array) of `len` elements.
+    Array(Box<CType>, Len),
+    /// A pointer (only as a parameter bound to an array, or under
+    /// `sizeof`).
+    Pointer(Box<CType>),
+}
+
+impl CType {
+    /// `int`.
+    pub const INT: CType = CType::Int(CInt::INT);
+
+    /// The integer type, if it is one.
+    pub fn int(&self) -> Option<CInt> {
+        match self {
+            CType::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The IR scalar type of an integer type.
+    pub fn scalar(&self, dm: DataModel) -> Option<ScalarTy> {
+        self.int().map(|i| ScalarTy::Int(i.ir(dm)))
+    }
+
+    /// Its size in bytes, if known at compile time.
+    pub fn size(&self, dm: DataModel) -> Option<u64> {
+        match self {
+            CType::Void => Some(1),
+            CType::Int(i) => Some(u64::from(i.bits(dm) / 8)),
+            CType::Pointer(_) => Some(match dm {
+                DataModel::Ilp32 => 4,
+                DataModel::Lp64 => 8,
+            }),
+            CType::Array(elem, Len::Const(n)) => elem.size(dm).and_then(|s| s.checked_mul(*n)),
+            CType::Array(..) => None,
+        }
+    }
+
+    /// The element type and dimensions of an array type, outermost
+    /// first; `None` if it is not an array.
+    pub fn dims(&self) -> Option<(CInt, Vec<Len>)> {
+        let mut dims = Vec::new();
+        let mut t = self;
+        loop {
+            match t {
+                CType::Array(elem, len) => {
+                    dims.push(len.clone());
+                    t = elem;
+                }
+                CType::Int(i) if !dims.is_empty() => return Some((*i, dims)),
+                _ => return None,
+            }
+        }
+    }
+
+    /// A description for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            CType::Void => "void".into(),
+            CType::Int(i) => i.c_name().into(),
+            CType::Array(e, Len::Const(n)) => format!("{}[{n}]", e.describe()),
+            CType::Array(e, _) => format!("{}[]", e.describe()),
+            CType::Pointer(e) => format!("{} *", e.describe()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(rank: Rank, signed: bool) -> CInt {
+        CInt { rank, signed }
+    }
+
+    #[test]
+    fn promotions_and_usual_conversions() {
+        let dm = DataModel::Ilp32;
+        let uchar = t(Rank::Char, false);
+        assert_eq!(CInt::common(uchar, uchar, dm), CInt::INT);
+        assert_eq!(CInt::common(CInt::INT, CInt::UINT, dm), CInt::UINT);
+        // long is 32 bits on ILP32: long + unsigned int is unsigned long.
+        let long = t(Rank::Long, true);
+        assert_eq!(CInt::common(long, CInt::UINT, dm), t(Rank::Long, false));
+        // ... and 64 bits on LP64: long holds every unsigned int.
+        assert_eq!(CInt::common(long, CInt::UINT, DataModel::Lp64), long);
+        let ll = t(Rank::LongLong, true);
+        assert_eq!(CInt::common(ll, CInt::UINT, dm), ll);
+        assert_eq!(
+            CInt::common(ll, t(Rank::Long, false), DataModel::Lp64),
+            t(Rank::LongLong, false)
+        );
+        assert_eq!(
+            CInt::common(CInt::BOOL, t(Rank::Short, false), dm),
+            CInt::INT
+        );
+    }
+}
