@@ -29,13 +29,26 @@ fn array_text(a: &ArrayInput) -> String {
     }
 }
 
+/// The frames of a call stack that the program wrote: a C program's IR
+/// main routine is start-up code (global initialisers, then the call of
+/// C's `main`), left out.
+fn user_stack<'s>(program: &Program, stack: &'s [CallSite]) -> &'s [CallSite] {
+    match stack {
+        [inner @ .., _startup] if program.c.is_some() && !inner.is_empty() => inner,
+        _ => stack,
+    }
+}
+
 /// `f (called at 7:3) <- g (called at 2:1) <- main`, or nothing in main.
 fn stack_text(program: &Program, stack: &[CallSite]) -> Option<String> {
+    let stack = user_stack(program, stack);
     (stack.len() > 1).then(|| {
         stack
             .iter()
-            .map(|c| {
-                if c.call_site.is_dummy() {
+            .enumerate()
+            .map(|(i, c)| {
+                // The outermost frame was not called by the program.
+                if c.call_site.is_dummy() || i + 1 == stack.len() {
                     c.routine.to_string()
                 } else {
                     format!(
@@ -284,11 +297,14 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
         .map(|b| {
             let lc = program.line_col(b.span);
             let (input, reads, arrays) = input_json(&b.input);
-            let stack: Vec<Value> = b
-                .stack
+            let frames = user_stack(program, &b.stack);
+            let stack: Vec<Value> = frames
                 .iter()
-                .map(|c| {
-                    let at = (!c.call_site.is_dummy()).then(|| program.line_col(c.call_site));
+                .enumerate()
+                .map(|(i, c)| {
+                    // The outermost frame was not called by the program.
+                    let called = !c.call_site.is_dummy() && i + 1 < frames.len();
+                    let at = called.then(|| program.line_col(c.call_site));
                     json!({"routine": &*c.routine, "line": at.map(|a| a.line), "column": at.map(|a| a.column)})
                 })
                 .collect();
