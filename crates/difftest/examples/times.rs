@@ -10,6 +10,7 @@ fn main() {
         },
         shrink: None,
         out_dir: None,
+        ..Options::default()
     };
     let seed: u64 = std::env::args().nth(1).unwrap().parse().unwrap();
     let n: u64 = std::env::args().nth(2).unwrap().parse().unwrap();

@@ -71,6 +71,11 @@ pub enum DisKind {
     Witness,
     /// The engine reported an internal error.
     Internal,
+    /// C mode: a run of the IMP program and the same run of its C
+    /// rendering end differently (a front end or the rendering is wrong).
+    Meaning,
+    /// C mode: the C front end rejects the C rendering.
+    CFrontEnd,
 }
 
 impl DisKind {
@@ -82,6 +87,8 @@ impl DisKind {
             DisKind::SpuriousBug => "spurious-bug",
             DisKind::Witness => "witness",
             DisKind::Internal => "internal-error",
+            DisKind::Meaning => "meaning",
+            DisKind::CFrontEnd => "c-front-end",
         }
     }
 }

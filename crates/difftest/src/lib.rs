@@ -13,6 +13,20 @@
 //! * [`run_program`] does all three for one program of a seeded run and
 //!   writes the reproducer to the regressions directory.
 //!
+//! **C mode** ([`Lang::C`], `wiser-difftest --lang c`): the generator
+//! makes programs with fixed-width types only ([`GenConfig::for_c`]); each
+//! is rendered as IMP *and* as C with the same meaning
+//! ([`wiser_testkit::render_c`]: explicit conversions make C's promotions
+//! compute what IMP computes, overflow checks included), and
+//! [`compare_c`] judges the C front end against the enumeration of the
+//! IMP program: every enumerated run replays on the C program's IR to the
+//! same end (halt, error kind, failed `assume`), the C search's verdict
+//! and bugs agree with the enumeration and with the IMP search, and every
+//! C witness, turned back into an IMP input, fails the IMP program the
+//! same way. Programs alternate between the ILP32 and LP64 data models.
+//! Reproducers are written as `<seed>_<index>.c`, the IMP program in a
+//! comment.
+//!
 //! ```no_run
 //! use wiser_difftest::{run_program, Options};
 //! let r = run_program(1, 0, &Options::default());
@@ -21,8 +35,11 @@
 #![warn(missing_docs)]
 
 pub mod compare;
+pub mod compare_c;
 
 pub use compare::{compare, compare_text, Class, Comparison, DisKind, Disagreement, Limits};
+pub use compare_c::{compare_c, compile_c};
+pub use wiser_c::DataModel;
 pub use wiser_testkit::shrink::{self, shrink};
 pub use wiser_testkit::{generate, GenConfig, Invalid, Program, Spec};
 
@@ -47,6 +64,28 @@ pub struct Options {
     pub shrink: Option<Duration>,
     /// Where reproducers go (`None`: nowhere).
     pub out_dir: Option<PathBuf>,
+    /// Which front end is tested.
+    pub lang: Lang,
+}
+
+/// Which front end the differential tester judges.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    /// IMP programs through `wiser-imp`.
+    #[default]
+    Imp,
+    /// The same programs (fixed-width types only) rendered as C, through
+    /// `wiser-c` (see the crate documentation).
+    C,
+}
+
+/// The data model of C-mode program `index`: ILP32 and LP64 in turn.
+pub fn data_model_for(index: u64) -> DataModel {
+    if index % 2 == 1 {
+        DataModel::Lp64
+    } else {
+        DataModel::Ilp32
+    }
 }
 
 impl Default for Options {
@@ -56,6 +95,7 @@ impl Default for Options {
             limits: Limits::default(),
             shrink: Some(Duration::from_secs(120)),
             out_dir: Some(regressions_dir()),
+            lang: Lang::Imp,
         }
     }
 }
@@ -129,13 +169,62 @@ pub fn reproducer_text(
     s
 }
 
+/// The C-mode reproducer: the C text, with the disagreements and the IMP
+/// program in a comment.
+pub fn c_reproducer_text(
+    seed: u64,
+    index: u64,
+    strategy: Strategy,
+    p: &Program,
+    dis: &[Disagreement],
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "/* wiser-difftest --lang c reproducer: seed {seed}, program {index}, strategy {}, data model {:?}",
+        strategy_name(strategy),
+        data_model_for(index)
+    );
+    for d in dis {
+        for line in d.to_string().lines() {
+            let _ = writeln!(s, " * {}", line.replace("*/", "* /"));
+        }
+    }
+    s.push_str(" *\n * The IMP program:\n");
+    for line in p.source().lines() {
+        let _ = writeln!(s, " *   {line}");
+    }
+    s.push_str(" */\n");
+    match wiser_testkit::render_c(p) {
+        Ok(c) => s.push_str(&c.text),
+        Err(e) => {
+            let _ = writeln!(s, "/* {e} */");
+        }
+    }
+    s
+}
+
+/// Compares program `p` (number `index`) in the tested language.
+fn compare_in(p: &Program, index: u64, opts: &Options) -> Result<Comparison, Invalid> {
+    let strategy = strategy_for(index);
+    match opts.lang {
+        Lang::Imp => compare(&p.source(), &p.spec, strategy, &opts.limits),
+        Lang::C => compare_c(p, strategy, &opts.limits, data_model_for(index)),
+    }
+}
+
 /// Generates program `index` of the run with `seed`, compares, and on a
-/// disagreement shrinks it and writes `<seed>_<index>.imp`.
+/// disagreement shrinks it and writes `<seed>_<index>.imp` (`.c` in C
+/// mode).
 pub fn run_program(seed: u64, index: u64, opts: &Options) -> ProgramResult {
-    let prog = generate(seed, index, &opts.gen);
+    let mut gen = opts.gen.clone();
+    if opts.lang == Lang::C {
+        gen = gen.for_c();
+    }
+    let prog = generate(seed, index, &gen);
     let source = prog.source();
     let strategy = strategy_for(index);
-    let result = compare(&source, &prog.spec, strategy, &opts.limits);
+    let result = compare_in(&prog, index, opts);
     let mut reproducer = None;
     if let Ok(c) = &result {
         if let Some(first) = c.disagreements.first() {
@@ -143,20 +232,22 @@ pub fn run_program(seed: u64, index: u64, opts: &Options) -> ProgramResult {
             let (small, dis) = match opts.shrink {
                 Some(budget) => {
                     let (small, _) = shrink(&prog, budget, |cand| {
-                        compare(&cand.source(), &cand.spec, strategy, &opts.limits)
-                            .is_ok_and(|c| c.kinds().contains(&kind))
+                        compare_in(cand, index, opts).is_ok_and(|c| c.kinds().contains(&kind))
                     });
-                    let dis = compare(&small.source(), &small.spec, strategy, &opts.limits)
+                    let dis = compare_in(&small, index, opts)
                         .map(|c| c.disagreements)
                         .unwrap_or_else(|_| c.disagreements.clone());
                     (small, dis)
                 }
                 None => (prog.clone(), c.disagreements.clone()),
             };
-            let text = reproducer_text(seed, index, strategy, &small, &dis);
+            let (text, ext) = match opts.lang {
+                Lang::Imp => (reproducer_text(seed, index, strategy, &small, &dis), "imp"),
+                Lang::C => (c_reproducer_text(seed, index, strategy, &small, &dis), "c"),
+            };
             let path = opts.out_dir.as_ref().and_then(|dir| {
                 std::fs::create_dir_all(dir).ok()?;
-                let path = dir.join(format!("{seed}_{index}.imp"));
+                let path = dir.join(format!("{seed}_{index}.{ext}"));
                 std::fs::write(&path, &text).ok()?;
                 Some(path)
             });

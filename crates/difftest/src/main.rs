@@ -1,6 +1,9 @@
-//! `wiser-difftest --seed S --count N [--verbose]`: generates N programs
-//! from seed S, compares `wiser`'s bug finder with enumeration on each, and
-//! prints a summary. Disagreeing programs are shrunk and written to the
+//! `wiser-difftest --seed S --count N [--verbose] [--lang imp|c]`:
+//! generates N programs from seed S, compares `wiser`'s bug finder with
+//! enumeration on each, and prints a summary. `--lang c` (or `--c`) tests
+//! the C front end: each program (fixed-width types only) is rendered as
+//! C with the same meaning and judged against the enumeration of its IMP
+//! rendering (see the crate documentation). Disagreeing programs are shrunk and written to the
 //! regressions directory; the exit code is 1 if there was any, or if a
 //! generated program could not be compared (a generator bug: its source
 //! and the reason are printed).
@@ -10,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use wiser_difftest::{run_program, Class, GenConfig, Options, ProgramResult, Summary};
+use wiser_difftest::{run_program, Class, GenConfig, Lang, Options, ProgramResult, Summary};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -45,9 +48,16 @@ struct Args {
     /// Wall-time limit of one symbolic search, in seconds.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
-    /// Print the source of program `--start` and exit.
+    /// Print the source of program `--start` and exit (its C rendering
+    /// with `--lang c`).
     #[arg(long)]
     print: bool,
+    /// The front end under test: `imp`, or `c` (programs rendered as C).
+    #[arg(long, value_parser = ["imp", "c"], default_value = "imp")]
+    lang: String,
+    /// Short for `--lang c`.
+    #[arg(long)]
+    c: bool,
 }
 
 fn class_name(r: &ProgramResult) -> String {
@@ -90,11 +100,24 @@ fn main() {
         opts.out_dir = Some(dir.clone());
     }
     opts.limits.timeout = Duration::from_secs(args.timeout);
+    if args.c || args.lang == "c" {
+        opts.lang = Lang::C;
+    }
     if args.print {
-        print!(
-            "{}",
-            wiser_difftest::generate(args.seed, args.start, &opts.gen).source()
-        );
+        match opts.lang {
+            Lang::Imp => print!(
+                "{}",
+                wiser_difftest::generate(args.seed, args.start, &opts.gen).source()
+            ),
+            Lang::C => {
+                let p = wiser_difftest::generate(args.seed, args.start, &opts.gen.clone().for_c());
+                print!("{}", p.source());
+                match wiser_testkit::render_c(&p) {
+                    Ok(c) => print!("\n{}", c.text),
+                    Err(e) => println!("\n{e}"),
+                }
+            }
+        }
         return;
     }
 

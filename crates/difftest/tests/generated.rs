@@ -17,6 +17,7 @@ fn fifty_generated_programs_agree() {
         },
         shrink: None,
         out_dir: None,
+        lang: wiser_difftest::Lang::Imp,
     };
     let mut summary = Summary::default();
     let mut problems = Vec::new();

@@ -29,6 +29,8 @@ pub enum Invalid {
     OutOfSteps(String),
     /// More runs than the limit.
     TooManyRuns,
+    /// The program has no C rendering (C mode of the differential tester).
+    NoC(String),
 }
 
 impl fmt::Display for Invalid {
@@ -39,6 +41,7 @@ impl fmt::Display for Invalid {
             Invalid::UnboundedInput(v) => write!(f, "input `{v}` is not in the specification"),
             Invalid::OutOfSteps(i) => write!(f, "input {i} runs out of steps"),
             Invalid::TooManyRuns => f.write_str("too many inputs to enumerate"),
+            Invalid::NoC(why) => write!(f, "no C rendering: {why}"),
         }
     }
 }

@@ -10,7 +10,8 @@
 //!   a [`Spec`] that gives every input (scalars, array cells, reads) a
 //!   finite [`Domain`] and the semantic options to run it with;
 //! * [`Program::source`] renders it as IMP source, specification header
-//!   first ([`Spec::parse`] reads it back);
+//!   first ([`Spec::parse`] reads it back); [`render_c`] renders a program
+//!   without `int` ([`GenConfig::for_c`]) as C with the same meaning;
 //! * [`compile`] and [`enumerate`] run every input of the specification on
 //!   the concrete interpreter;
 //! * [`shrink`] reduces a program by delta debugging while a predicate
@@ -40,6 +41,7 @@ pub mod enumerate;
 pub mod gen;
 pub mod program;
 pub mod render;
+pub mod render_c;
 pub mod shrink;
 pub mod spec;
 pub mod typing;
@@ -48,6 +50,7 @@ pub use domain::Domain;
 pub use enumerate::{compile, enumerate, loc, show_input, show_loc, Budget, Invalid, Loc};
 pub use gen::{generate, GenConfig};
 pub use program::{prune, Bound, Co, Env, Ex, Proc, Program, St, ARRAY_REACH};
+pub use render_c::{render_c, CProgram, InputRead, Unsupported};
 pub use shrink::shrink;
 pub use spec::Spec;
 

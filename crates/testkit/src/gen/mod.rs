@@ -70,6 +70,10 @@ pub struct GenConfig {
     pub typed_share: f64,
     /// The share of those that run with wrapping signed arithmetic.
     pub wrap_share: f64,
+    /// Only fixed-width types (no `int` anywhere: loop counters and fuel
+    /// parameters are `i32`), so that the program has a C rendering
+    /// ([`crate::render_c`]). Implies machine integers.
+    pub c_compatible: bool,
 }
 
 impl GenConfig {
@@ -84,6 +88,7 @@ impl GenConfig {
             max_loops: 2,
             typed_share: 0.5,
             wrap_share: 0.25,
+            c_compatible: false,
         }
     }
 
@@ -98,6 +103,7 @@ impl GenConfig {
             max_loops: 2,
             typed_share: 0.5,
             wrap_share: 0.25,
+            c_compatible: false,
         }
     }
 
@@ -113,6 +119,7 @@ impl GenConfig {
             max_loops: 1,
             typed_share: 0.5,
             wrap_share: 0.25,
+            c_compatible: false,
         }
     }
 
@@ -120,6 +127,14 @@ impl GenConfig {
     /// (`true`) or unbounded integers only.
     pub fn only(mut self, typed: bool) -> GenConfig {
         self.typed_share = if typed { 1.0 } else { 0.0 };
+        self
+    }
+
+    /// The same sizes with only fixed-width types, for C
+    /// ([`GenConfig::c_compatible`]).
+    pub fn for_c(mut self) -> GenConfig {
+        self.typed_share = 1.0;
+        self.c_compatible = true;
         self
     }
 }
@@ -260,10 +275,23 @@ impl<'c> Gen<'c> {
     /// integers, else `int` a quarter of the time and any fixed-width type
     /// otherwise.
     fn pick_ty(&mut self) -> IntTy {
+        if self.cfg.c_compatible {
+            return self.pick(fixed());
+        }
         if !self.typed || self.chance(0.25) {
             IntTy::INT
         } else {
             self.pick(fixed())
+        }
+    }
+
+    /// The type of loop counters and fuel parameters: `int`, or `i32` in
+    /// C-compatible programs.
+    fn counter_ty(&self) -> IntTy {
+        if self.cfg.c_compatible {
+            IntTy::I32
+        } else {
+            IntTy::INT
         }
     }
 
@@ -307,7 +335,7 @@ impl<'c> Gen<'c> {
     // -- whole programs -----------------------------------------------------
 
     fn program(mut self) -> Program {
-        self.typed = self.chance(self.cfg.typed_share);
+        self.typed = self.chance(self.cfg.typed_share) || self.cfg.c_compatible;
         self.wrap = self.typed && self.chance(self.cfg.wrap_share);
         let rare_mode = self.chance(0.4);
         // Some programs of the common mode are quiet too: most of them are
@@ -420,6 +448,15 @@ impl<'c> Gen<'c> {
                 (lo >= -8 && hi <= 5).then(|| (n.clone(), hi as i64))
             })
             .collect();
+        if self.cfg.c_compatible {
+            // `i < x` must be well-typed with an `i32` counter.
+            let types = self.types.clone();
+            let counter = self.counter_ty();
+            top.bounds.retain(|(n, _)| {
+                let t = crate::program::lookup(&types, n);
+                crate::typing::lossless(t, counter) || crate::typing::lossless(counter, t)
+            });
+        }
         top.counter = "i";
         top.depth = 0;
         top.runs = Some(1);
@@ -475,6 +512,22 @@ impl<'c> Gen<'c> {
             .filter(|(_, t)| !t.is_unbounded())
             .cloned()
             .collect();
+        if self.cfg.c_compatible {
+            // Loop counters are declared, like every other variable.
+            let counter = self.counter_ty();
+            for c in loop_counters(&main) {
+                if !self.types.iter().any(|(n, _)| *n == c) {
+                    self.types.push((c, counter));
+                }
+            }
+            for p in &mut procs {
+                for c in loop_counters(&p.body) {
+                    if !p.locals.iter().any(|(n, _)| *n == c) {
+                        p.locals.push((c, counter));
+                    }
+                }
+            }
+        }
         let mut p = Program {
             spec: self.spec,
             types: self.types,
@@ -502,6 +555,30 @@ impl<'c> Gen<'c> {
             self.pick(&fits)
         }
     }
+}
+
+/// The counters of the loops in `ss` (nested ones too), each once.
+fn loop_counters(ss: &[St]) -> Vec<Name> {
+    let mut out: Vec<Name> = Vec::new();
+    fn walk(ss: &[St], out: &mut Vec<Name>) {
+        for s in ss {
+            match s {
+                St::Loop { counter, body, .. } => {
+                    if !out.contains(counter) {
+                        out.push(counter.clone());
+                    }
+                    walk(body, out);
+                }
+                St::If(_, a, b) => {
+                    walk(a, out);
+                    walk(b, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    walk(ss, &mut out);
+    out
 }
 
 /// A procedure's locals of fixed-width types, for [`Proc::locals`].
@@ -551,6 +628,46 @@ mod tests {
                 let src = a.source();
                 if let Err(e) = crate::compile(&src, &a.spec) {
                     panic!("program {i}: {e}\n{src}");
+                }
+            }
+        }
+    }
+
+    /// C-compatible programs compile, and no variable, array, parameter or
+    /// result is an `int`.
+    #[test]
+    fn c_compatible_programs_have_no_int() {
+        let cfg = GenConfig::small().for_c();
+        for i in 0..150 {
+            let p = generate(5, i, &cfg);
+            let src = p.source();
+            if let Err(e) = crate::compile(&src, &p.spec) {
+                panic!("program {i}: {e}\n{src}");
+            }
+            let mut names = Vec::new();
+            crate::program::walk_block(&p.main, &mut |n| names.push(n.clone()));
+            for n in &names {
+                let known = p.types.iter().chain(&p.array_types).any(|(m, _)| m == n)
+                    || p.procs.iter().any(|f| f.name == *n);
+                assert!(known, "program {i}: `{n}` has no fixed-width type\n{src}");
+            }
+            for f in &p.procs {
+                assert!(!f.ret.is_unbounded(), "program {i}\n{src}");
+                let mut names = Vec::new();
+                crate::program::walk_block(&f.body, &mut |n| names.push(n.clone()));
+                for n in &names {
+                    let known = f
+                        .params
+                        .iter()
+                        .chain(&f.locals)
+                        .any(|(m, t)| m == n && !t.is_unbounded())
+                        || p.array_types.iter().any(|(m, _)| m == n)
+                        || p.procs.iter().any(|g| g.name == *n);
+                    assert!(
+                        known,
+                        "program {i}: `{n}` in {} has no fixed-width type\n{src}",
+                        f.name
+                    );
                 }
             }
         }

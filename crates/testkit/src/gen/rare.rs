@@ -48,7 +48,7 @@ impl Gen<'_> {
     /// A type for an expression that mixes the inputs: `int`, or (with
     /// machine integers) an unsigned type, whose arithmetic wraps.
     fn mixing_ty(&mut self) -> IntTy {
-        if self.typed && self.chance(0.6) {
+        if self.cfg.c_compatible || self.typed && self.chance(0.6) {
             self.pick(&[IntTy::U8, IntTy::U16, IntTy::U32, IntTy::U64])
         } else {
             IntTy::INT
@@ -206,40 +206,46 @@ impl Gen<'_> {
                 }
             }
             // Behind arithmetic: `assert E != K` or a division by `E - K`.
-            2 | 3 => {
-                let inputs = self.input_vars();
-                for _ in 0..5 {
-                    let ty = self.mixing_ty();
-                    let e = self.mixing(&inputs, ty);
-                    let Some(k) = self.value_at(&[], &[], &e, ty, &p) else {
-                        continue;
-                    };
-                    let k = wrap(if near_miss { k + 1_000_003 } else { k }, ty);
-                    return match self.rng.u32(0..3) {
-                        0 => vec![St::Assert(Co::Cmp(CmpOp::Ne, e, num(k)))],
-                        1 => vec![St::If(eq(e, num(k)), vec![St::Fail], vec![])],
-                        _ => {
-                            let r = self.fresh_local(ty);
-                            let op = if self.rng.bool() {
-                                BinOp::Div
-                            } else {
-                                BinOp::Rem
-                            };
-                            let c = i128::from(self.rng.i64(-100..=100));
-                            let c = if ty.is_unbounded() { c } else { c.abs() };
-                            vec![St::Assign(r, bin(op, num(c), bin(BinOp::Sub, e, num(k))))]
-                        }
-                    };
-                }
-                Vec::new()
-            }
-            // An accumulation in a loop.
+            2 | 3 => self.behind_arithmetic(&p, near_miss),
+            // An accumulation in a loop (in `int`: not in C-compatible
+            // programs, which get another check behind arithmetic).
+            4 if self.cfg.c_compatible => self.behind_arithmetic(&p, near_miss),
             4 => self.accumulation(&p, near_miss),
             // A check inside a procedure.
             5 => self.checked_call(&p, near_miss, procs),
             // A machine-integer error exactly when `E == K`.
             _ => self.machine_error(&p, near_miss),
         }
+    }
+
+    /// Behind arithmetic: `assert E != K`, `if E == K then fail`, or a
+    /// division by `E - K`.
+    fn behind_arithmetic(&mut self, p: &[(Name, i128)], near_miss: bool) -> Vec<St> {
+        let inputs = self.input_vars();
+        for _ in 0..5 {
+            let ty = self.mixing_ty();
+            let e = self.mixing(&inputs, ty);
+            let Some(k) = self.value_at(&[], &[], &e, ty, p) else {
+                continue;
+            };
+            let k = wrap(if near_miss { k + 1_000_003 } else { k }, ty);
+            return match self.rng.u32(0..3) {
+                0 => vec![St::Assert(Co::Cmp(CmpOp::Ne, e, num(k)))],
+                1 => vec![St::If(eq(e, num(k)), vec![St::Fail], vec![])],
+                _ => {
+                    let r = self.fresh_local(ty);
+                    let op = if self.rng.bool() {
+                        BinOp::Div
+                    } else {
+                        BinOp::Rem
+                    };
+                    let c = i128::from(self.rng.i64(-100..=100));
+                    let c = if ty.is_unbounded() { c } else { c.abs() };
+                    vec![St::Assign(r, bin(op, num(c), bin(BinOp::Sub, e, num(k))))]
+                }
+            };
+        }
+        Vec::new()
     }
 
     /// `r = E; loop: r = r * c + step; assert r != K`, all in `int`.
@@ -296,7 +302,7 @@ impl Gen<'_> {
             Some((n, t)) => (var(n), *t, p[1].1),
             None => {
                 let c = self.small_const();
-                (num(c), IntTy::INT, c)
+                (num(c), self.counter_ty(), c)
             }
         };
         let params = vec![(a.clone(), tx), (b.clone(), ty2)];

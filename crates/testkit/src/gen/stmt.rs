@@ -82,8 +82,13 @@ impl Gen<'_> {
             if sc.read.is_empty() || self.chance(0.6) {
                 Ex::Num(i128::from(self.rng.i64(0..=3)))
             } else {
-                let (v, _) = self.pick(&sc.read);
-                Ex::Bin(BinOp::Rem, Box::new(var(&v)), Box::new(Ex::Num(3)))
+                let (v, t) = self.pick(&sc.read);
+                let e = Ex::Bin(BinOp::Rem, Box::new(var(&v)), Box::new(Ex::Num(3)));
+                if lossless(t, self.counter_ty()) {
+                    e
+                } else {
+                    Ex::Cast(self.counter_ty(), Box::new(e))
+                }
             }
         } else {
             self.expr(sc, f.params[1], 2)
@@ -102,9 +107,12 @@ impl Gen<'_> {
         };
         let cond = self.chance(0.3).then(|| self.cond(sc, 1));
         let mut read = sc.read.clone();
-        read.push((counter.clone(), IntTy::INT));
+        read.push((counter.clone(), self.counter_ty()));
+        let mut env = sc.env.clone();
+        env.push((counter.clone(), self.counter_ty()));
         let inner = Scope {
             read,
+            env,
             depth: sc.depth + 1,
             loops: sc.loops + 1,
             runs: sc.runs.map(|k| k * iterations.max(1)),
@@ -146,9 +154,10 @@ impl Gen<'_> {
             vec![St::Return(self.expr(&base_scope, tr, 2))],
             vec![],
         )];
-        let sc = scope(vec![(n.clone(), tn), (k.clone(), IntTy::INT)], vec![]);
+        let fuel_ty = self.counter_ty();
+        let sc = scope(vec![(n.clone(), tn), (k.clone(), fuel_ty)], vec![]);
         body.push(St::Assign(m.clone(), self.expr(&sc, tm, 2)));
-        let params = vec![(n.clone(), tn), (k.clone(), IntTy::INT)];
+        let params = vec![(n.clone(), tn), (k.clone(), fuel_ty)];
         let mut read = params.clone();
         read.push((m.clone(), tm));
         let sc = scope(read.clone(), vec![(m.clone(), tm)]);
@@ -181,7 +190,7 @@ impl Gen<'_> {
         let callee = Callee {
             name: name("rec"),
             fuel: true,
-            params: vec![tn, IntTy::INT],
+            params: vec![tn, fuel_ty],
             ret: tr,
         };
         (make_proc("rec", params, tr, &locals, body), callee)
