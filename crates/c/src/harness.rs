@@ -109,6 +109,7 @@ void __assert_fail(const char *assertion, const char *file, unsigned int line,
 }}"
         );
     }
+    let mut redirected = Vec::new();
     for error in ["__VERIFIER_error", "reach_error"] {
         if !defined(error) {
             let _ = writeln!(
@@ -119,7 +120,12 @@ void {error}(void)
     wiser_harness_reached(\"{error}\");
 }}"
             );
+        } else {
+            redirected.push(error);
         }
+    }
+    if !redirected.is_empty() {
+        write_redirects(&mut out, &redirected);
     }
     if !defined("__VERIFIER_assume") {
         let _ = writeln!(
@@ -166,6 +172,63 @@ void __VERIFIER_assume(int cond)
         );
     }
     out
+}
+
+/// Makes the program's own definitions of the error functions (often
+/// `void reach_error(){}`, followed by `abort()`) jump to the harness's
+/// report: a constructor writes a jump over their first instruction. On
+/// x86 only (gcc's `-m32` and `-m64`); elsewhere those definitions run as
+/// written.
+fn write_redirects(out: &mut String, names: &[&str]) {
+    let _ = writeln!(
+        out,
+        "
+/* The program defines {} itself (the body may do nothing): before main, a
+ * constructor makes its first instruction a jump to the harness's report.
+ * Compile without optimisation (gcc's default): an optimiser may inline it. */
+#if defined(__i386__) || defined(__x86_64__)
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static void wiser_harness_redirect(void (*from)(void), void (*to)(void))
+{{
+    unsigned char *at = (unsigned char *)from;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t start = (uintptr_t)at & ~(page - 1);
+    int32_t rel = (int32_t)((intptr_t)to - ((intptr_t)at + 5));
+    if (mprotect((void *)start, (uintptr_t)at + 5 - start,
+                 PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
+        return;
+    at[0] = 0xe9; /* jmp rel32 */
+    memcpy(at + 1, &rel, sizeof rel);
+}}",
+        names.join(" and ")
+    );
+    for name in names {
+        let _ = writeln!(
+            out,
+            "
+extern void {name}(void);
+static void wiser_harness_{name}(void)
+{{
+    wiser_harness_reached(\"{name}\");
+}}"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "
+__attribute__((constructor)) static void wiser_harness_redirect_errors(void)
+{{"
+    );
+    for name in names {
+        let _ = writeln!(
+            out,
+            "    wiser_harness_redirect({name}, wiser_harness_{name});"
+        );
+    }
+    let _ = writeln!(out, "}}\n#endif");
 }
 
 /// `a, b, c`, broken into lines of a few values.
@@ -252,6 +315,39 @@ mod tests {
                 wiser_harness_reached("__VERIFIER_error");
             }
 
+            /* The program defines reach_error itself (the body may do nothing): before main, a
+             * constructor makes its first instruction a jump to the harness's report.
+             * Compile without optimisation (gcc's default): an optimiser may inline it. */
+            #if defined(__i386__) || defined(__x86_64__)
+            #include <stdint.h>
+            #include <string.h>
+            #include <sys/mman.h>
+
+            static void wiser_harness_redirect(void (*from)(void), void (*to)(void))
+            {
+                unsigned char *at = (unsigned char *)from;
+                uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+                uintptr_t start = (uintptr_t)at & ~(page - 1);
+                int32_t rel = (int32_t)((intptr_t)to - ((intptr_t)at + 5));
+                if (mprotect((void *)start, (uintptr_t)at + 5 - start,
+                             PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
+                    return;
+                at[0] = 0xe9; /* jmp rel32 */
+                memcpy(at + 1, &rel, sizeof rel);
+            }
+
+            extern void reach_error(void);
+            static void wiser_harness_reach_error(void)
+            {
+                wiser_harness_reached("reach_error");
+            }
+
+            __attribute__((constructor)) static void wiser_harness_redirect_errors(void)
+            {
+                wiser_harness_redirect(reach_error, wiser_harness_reach_error);
+            }
+            #endif
+
             void __VERIFIER_assume(int cond)
             {
                 if (!cond)
@@ -296,7 +392,7 @@ mod tests {
             DataModel::Lp64,
         );
         let body = &text[text.find("#include").unwrap()..];
-        expect![[r#"
+        expect![[r##"
             #include <stdio.h>
             #include <unistd.h>
 
@@ -321,6 +417,39 @@ mod tests {
                 wiser_harness_reached("reach_error");
             }
 
+            /* The program defines __VERIFIER_error itself (the body may do nothing): before main, a
+             * constructor makes its first instruction a jump to the harness's report.
+             * Compile without optimisation (gcc's default): an optimiser may inline it. */
+            #if defined(__i386__) || defined(__x86_64__)
+            #include <stdint.h>
+            #include <string.h>
+            #include <sys/mman.h>
+
+            static void wiser_harness_redirect(void (*from)(void), void (*to)(void))
+            {
+                unsigned char *at = (unsigned char *)from;
+                uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+                uintptr_t start = (uintptr_t)at & ~(page - 1);
+                int32_t rel = (int32_t)((intptr_t)to - ((intptr_t)at + 5));
+                if (mprotect((void *)start, (uintptr_t)at + 5 - start,
+                             PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
+                    return;
+                at[0] = 0xe9; /* jmp rel32 */
+                memcpy(at + 1, &rel, sizeof rel);
+            }
+
+            extern void __VERIFIER_error(void);
+            static void wiser_harness___VERIFIER_error(void)
+            {
+                wiser_harness_reached("__VERIFIER_error");
+            }
+
+            __attribute__((constructor)) static void wiser_harness_redirect_errors(void)
+            {
+                wiser_harness_redirect(__VERIFIER_error, wiser_harness___VERIFIER_error);
+            }
+            #endif
+
             _Bool __VERIFIER_nondet_bool(void)
             {
                 static const unsigned long long values[] = {
@@ -332,7 +461,7 @@ mod tests {
                     return (_Bool)values[next++];
                 return 0;
             }
-        "#]]
+        "##]]
         .assert_eq(body);
         assert!(text.contains("gcc -m64 dir/task.i harness.c"));
         assert!(!text.contains("uninitialised local"));

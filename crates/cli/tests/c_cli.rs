@@ -439,3 +439,38 @@ int main(void) {{
     assert!(err.contains("warning:"), "{err}");
     assert!(out.contains("undefined_somewhere() = 42"), "{out}");
 }
+
+#[test]
+fn a_harness_reports_a_reach_error_the_program_defines_as_doing_nothing() {
+    // Older SV-COMP tasks: `void reach_error(){}` followed by abort().
+    let dir = folder("empty-reach-error");
+    if !gcc_links("-m32", &dir) {
+        eprintln!("note: `gcc -m32` cannot link a trivial program here: skipped");
+        return;
+    }
+    let prog = write(
+        &dir,
+        "empty.c",
+        r#"extern void abort(void);
+void reach_error(){}
+extern unsigned int __VERIFIER_nondet_uint(void);
+void __VERIFIER_assert(int cond) {
+  if (!(cond)) {
+    ERROR: {reach_error();abort();}
+  }
+  return;
+}
+int main(void) {
+  unsigned int n = __VERIFIER_nondet_uint();
+  __VERIFIER_assert(n != 77777);
+  return 0;
+}
+"#,
+    );
+    let harness = dir.join("h.c");
+    let (code, out, err) = check(&prog, &["--harness", harness.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    let (code, err) = gcc_replay(&dir, "-m32", &prog, &harness);
+    assert_eq!(code, 101, "{err}");
+    assert!(err.contains("error reached in reach_error"), "{err}");
+}
