@@ -370,6 +370,10 @@ def run_task(task, args, wiser, workdir):
         "--format", "json",
         "--timeout", f"{args.timeout:g}",
         "--jobs", str(args.jobs),
+        # The time limit bounds a task; the state limit must not cut it
+        # short (a loop of 10^6 concrete iterations is tens of millions
+        # of states, a few seconds).
+        "--max-states", str(10**15),
         "--quiet",
     ]  # fmt: skip
     harness = None

@@ -35,6 +35,7 @@ fn main() {
         }
         Err(d) => {
             eprint!("{}", sources.render(&d));
+            eprintln!("failed after {:.1} ms", elapsed.as_secs_f64() * 1e3);
             std::process::exit(2);
         }
     }

@@ -20,7 +20,15 @@ pub struct Specs {
 }
 
 /// The base type of a list of type specifiers.
-fn base_type(u: &mut Unit, specs: &[&Node<TS>], at: lang_c::span::Span) -> Res<CType> {
+/// Enumeration constants declared by specifiers, to be added to the scope.
+type Enumerators = Vec<(String, i64)>;
+
+fn base_type(
+    u: &Unit,
+    specs: &[&Node<TS>],
+    at: lang_c::span::Span,
+    enums: &mut Enumerators,
+) -> Res<CType> {
     let (mut longs, mut signed, mut unsigned) = (0, false, false);
     let mut base: Option<Rank> = None;
     let mut other: Option<CType> = None;
@@ -39,7 +47,7 @@ fn base_type(u: &mut Unit, specs: &[&Node<TS>], at: lang_c::span::Span) -> Res<C
             }
             TS::Struct(_) => return Err(u.unsupported(s.span, "structures and unions")),
             TS::Enum(e) => {
-                enumerators(u, &e.node)?;
+                enumerators(u, &e.node, enums)?;
                 other = Some(CType::INT);
             }
             TS::TypedefName(id) => match u.typedefs.get(&id.node.name) {
@@ -80,16 +88,21 @@ fn base_type(u: &mut Unit, specs: &[&Node<TS>], at: lang_c::span::Span) -> Res<C
 
 /// Declares the constants of an enumeration (globally: enumerations in
 /// the subset are declared at file scope or used like it).
-fn enumerators(u: &mut Unit, e: &ast::EnumType) -> Res<()> {
+fn enumerators(u: &Unit, e: &ast::EnumType, out: &mut Enumerators) -> Res<()> {
     let mut next = 0i64;
     for en in &e.enumerators {
         if let Some(x) = &en.node.expression {
-            let globals = u.globals.clone();
-            let (v, _) = consts::eval(u, &|n| globals.get(n).cloned(), x)?;
+            let scope = |n: &str| {
+                out.iter()
+                    .rev()
+                    .find(|(m, _)| m == n)
+                    .map(|(_, v)| Var::Const(*v))
+                    .or_else(|| u.globals.get(n).cloned())
+            };
+            let (v, _) = consts::eval(u, &scope, x)?;
             next = v.to_i64().unwrap_or(0);
         }
-        u.globals
-            .insert(en.node.identifier.node.name.clone(), Var::Const(next));
+        out.push((en.node.identifier.node.name.clone(), next));
         next = next.wrapping_add(1);
     }
     Ok(())
@@ -114,7 +127,12 @@ pub fn specifiers(u: &mut Unit, specs: &[Node<DS>], at: lang_c::span::Span) -> R
             DS::TypeQualifier(_) | DS::Function(_) | DS::Alignment(_) | DS::Extension(_) => {}
         }
     }
-    let ty = base_type(u, &ts, at)?;
+    let mut enums = Vec::new();
+    let ty = base_type(u, &ts, at, &mut enums)?;
+    // Enumerators are file-scope constants in the subset.
+    for (n, v) in enums {
+        u.globals.insert(n, Var::Const(v));
+    }
     Ok(Specs {
         ty,
         typedef,
@@ -145,30 +163,14 @@ pub fn type_name(u: &Unit, t: &ast::TypeName) -> Res<CType> {
     }
 }
 
+/// The base type of a type name: enumerators declared there are not
+/// kept (an enumeration defined in a cast is not the subset's way).
 fn base_type_readonly(u: &Unit, ts: &[&Node<TS>], at: lang_c::span::Span) -> Res<CType> {
-    if ts.iter().any(|s| matches!(s.node, TS::Enum(_))) {
-        return Ok(CType::INT);
-    }
-    // base_type needs `&mut` only for enumerations.
-    let mut scratch = Unit {
-        dm: u.dm,
-        sources: u.sources,
-        map: u.map,
-        typedefs: u.typedefs.clone(),
-        globals: Default::default(),
-        funcs: Default::default(),
-        instances: Default::default(),
-        pending: Vec::new(),
-        warnings: Vec::new(),
-        nondet_reads: Default::default(),
-        nondet_fns: Vec::new(),
-        global_inits: Vec::new(),
-        statics: Default::default(),
-        array_count: 0,
-        warned: Default::default(),
-    };
-    base_type(&mut scratch, ts, at)
+    base_type(u, ts, at, &mut Vec::new())
 }
+
+/// How names are looked up where a declarator is read.
+pub type Scope<'s> = &'s dyn Fn(&str) -> Option<Var>;
 
 /// A function's parameter list.
 pub type Params = Vec<(Option<String>, CType)>;
@@ -180,7 +182,7 @@ pub fn declarator(
     u: &Unit,
     base: CType,
     d: &ast::Declarator,
-    scope: Option<&dyn Fn(&str) -> Option<Var>>,
+    scope: Option<Scope>,
 ) -> Res<(Option<String>, CType, Option<Params>)> {
     let name = match &d.kind.node {
         ast::DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
@@ -424,7 +426,7 @@ pub fn run_global_initialiser(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()
 
 /// Stores an initialiser into a variable. `zeroed`: the storage is known
 /// to hold zeros (elements not named need no store).
-fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed: bool) -> Res<()> {
+pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed: bool) -> Res<()> {
     match (var, &init.node) {
         (Var::Scalar(place, ty), ast::Initializer::Expression(e)) => {
             let v = expr::rvalue(f, e)?;
@@ -604,7 +606,13 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                 None => {
                     let label = format!("{}::{name}", f.name);
                     let v = match (&ty, &init.node.initializer) {
-                        (CType::Int(t), Some(Node { node: ast::Initializer::Expression(e), .. })) => {
+                        (
+                            CType::Int(t),
+                            Some(Node {
+                                node: ast::Initializer::Expression(e),
+                                ..
+                            }),
+                        ) => {
                             // Static initialisers are constants, set before
                             // the program starts.
                             let scope = |n: &str| f.u.globals.get(n).cloned();
@@ -615,7 +623,10 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                         }
                         (_, None) => new_static(f.u, f.rb.program(), &label, &ty, init.span)?,
                         (_, Some(i)) => {
-                            return Err(f.u.unsupported(i.span, "initialised static local arrays (make the array global)"))
+                            // Run before `main`, like a global's.
+                            let v = new_static(f.u, f.rb.program(), &label, &ty, init.span)?;
+                            f.u.static_inits.push((v.clone(), i.clone()));
+                            v
                         }
                     };
                     f.u.statics.insert(key, v.clone());

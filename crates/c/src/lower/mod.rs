@@ -27,7 +27,9 @@ use crate::{Compiled, DataModel, NondetFn};
 use lang_c::ast;
 use lang_c::span::Node;
 use std::collections::HashMap;
-use wiser_ir::{ArrayId, Builder, Diagnostic, Label, Place, ProcId, RoutineBuilder, Sources, Span};
+use wiser_ir::{
+    ArrayId, Builder, Diagnostic, Label, Place, ProcId, RoutineBuilder, ScalarTy, Sources, Span,
+};
 
 /// The first message of every construct outside the subset.
 pub const UNSUPPORTED: &str = "unsupported in C programs";
@@ -93,6 +95,8 @@ pub struct Unit<'a> {
     pub nondet_fns: Vec<NondetFn>,
     /// Global initialisers, run by the IR's main routine before `main`.
     pub global_inits: Vec<&'a Node<ast::Declaration>>,
+    /// Initialisers of static local arrays, also run before `main`.
+    pub static_inits: Vec<(Var, Node<ast::Initializer>)>,
     /// Static locals already allocated, by declaration offset.
     pub statics: HashMap<usize, Var>,
     pub array_count: u32,
@@ -229,6 +233,7 @@ pub fn lower(
         nondet_reads: HashMap::new(),
         nondet_fns: Vec::new(),
         global_inits: Vec::new(),
+        static_inits: Vec::new(),
         statics: HashMap::new(),
         array_count: 0,
         warned: Default::default(),
@@ -256,14 +261,19 @@ pub fn lower(
             .with_help("wiser starts a C program at `int main(void)`"));
         }
     };
-    if !u.funcs["main"].params.is_empty() {
-        return Err(
-            Diagnostic::new(main_span, format!("{UNSUPPORTED}: `main` with parameters")).with_help(
-                "declare `int main(void)`; inputs come from `__VERIFIER_nondet_<type>()`",
-            ),
-        );
-    }
+    // `main(int argc, char *argv[])`: integer parameters are inputs;
+    // `argv` is not bound (using it is an error).
+    let main_ints: Vec<CInt> = u.funcs["main"]
+        .params
+        .iter()
+        .filter_map(|(_, t)| t.int())
+        .collect();
     let main_proc = u.instance(&mut b, "main", Vec::new())?;
+    // Function bodies first: lowering them finds the static locals whose
+    // initialisers the IR's main routine runs.
+    while let Some((id, name, arrays)) = u.pending.pop() {
+        stmt::function_body(&mut u, &mut b, id, &name, arrays)?;
+    }
     {
         let rb = b.begin_main(main_span);
         let mut f = Fun {
@@ -284,13 +294,19 @@ pub fn lower(
         for d in inits {
             decl::run_global_initialiser(&mut f, d)?;
         }
+        for (var, init) in std::mem::take(&mut f.u.static_inits) {
+            decl::initialise(&mut f, &var, &init, true)?;
+        }
         let ret = f.u.funcs["main"].ret.scalar(dm);
         let dst = ret.map(|t| f.rb.temp(t));
-        f.rb.call(main_proc, Vec::new(), dst, main_span);
+        let mut args = Vec::new();
+        for t in main_ints {
+            let p = f.rb.temp(ScalarTy::Int(t.ir(dm)));
+            f.rb.havoc(p, main_span);
+            args.push(f.rb.load(p));
+        }
+        f.rb.call(main_proc, args, dst, main_span);
         f.rb.finish();
-    }
-    while let Some((id, name, arrays)) = u.pending.pop() {
-        stmt::function_body(&mut u, &mut b, id, &name, arrays)?;
     }
     let ir = b.finish().map_err(|e| match e {
         wiser_ir::IrError::TooLarge { span, message } => Diagnostic::new(span, message),

@@ -44,7 +44,11 @@ pub fn function_body(
                 slot += 1;
                 v
             }
-            _ => Var::Array(arr.next().expect("an array for each array parameter")),
+            _ => match arr.next() {
+                Some(obj) => Var::Array(obj),
+                // `main`'s `argv`: nothing is bound to it.
+                None => continue,
+            },
         };
         if let Some(n) = pname {
             f.scopes[0].insert(n.clone(), var);
