@@ -124,20 +124,19 @@ pub fn compile_text(
         flavor: lang_c::driver::Flavor::GnuC11,
     };
     let map = &prepared.map;
-    let srcs: &wiser_ir::Sources = sources;
     let text = prepared.text.clone();
     // The parser and the lowering recurse over the syntax tree: give them
     // a deep stack, so that nesting never overflows the caller's.
     deep_stack(move || {
         let parsed = lang_c::driver::parse_preprocessed(&config, text).map_err(|e| {
-            let span = map.span(srcs, e.offset, e.offset + 1);
+            let span = map.span(e.offset, e.offset + 1);
             let mut expected: Vec<&str> = e.expected.iter().copied().collect();
             expected.sort_unstable();
             expected.truncate(8);
             Diagnostic::new(span, "syntax error")
                 .with_help(format!("expected one of: {}", expected.join(" ")))
         })?;
-        lower::lower(&parsed.unit, srcs, map, options.data_model)
+        lower::lower(&parsed.unit, map, options.data_model)
     })
 }
 

@@ -21,6 +21,14 @@ struct PpLine {
     start: u32,
     /// The line (1-based) of the user's file it comes from, if it does.
     orig: Option<u32>,
+    /// How many leading bytes it shares with that line: columns hold up
+    /// to the first difference (usually a macro's name, e.g. `assert`).
+    /// An expansion can span several preprocessed lines (gcc puts line
+    /// markers inside it): the lines after the first get the first one's
+    /// count, so they map to where the expansion starts.
+    same: u32,
+    /// Is it the first preprocessed line of its original line?
+    first: bool,
 }
 
 /// Maps offsets of the parsed text to spans of the sources.
@@ -84,6 +92,8 @@ pub fn prepare(
             .map(|(i, &start)| PpLine {
                 start,
                 orig: Some(i as u32 + 1),
+                same: u32::MAX,
+                first: true,
             })
             .collect();
         let map = SpanMap {
@@ -99,14 +109,35 @@ pub fn prepare(
             "wiser runs `gcc -E` on `.c` files; install gcc, or give an already preprocessed `.i` file",
         )
     })?;
-    let mut lines = Vec::new();
+    let mut lines: Vec<PpLine> = Vec::new();
     let mut cur: Option<u32> = None;
     let mut start = 0u32;
+    let mut last: Option<(u32, u32)> = None; // (orig line, its first line's `same`)
     for line in pp_text.split_inclusive('\n') {
         let marker = line_marker(line.trim_end());
+        let orig = if marker.is_some() { None } else { cur };
+        let (same, first) = match (orig, last) {
+            (Some(o), Some((l, same))) if l == o => (same, false),
+            (Some(o), _) => {
+                let otext = orig_starts.get(o as usize - 1).map_or("", |&st| {
+                    text[st as usize..].split('\n').next().unwrap_or("")
+                });
+                let ptext = line.trim_end_matches(['\n', '\r']);
+                let same = otext
+                    .bytes()
+                    .zip(ptext.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count() as u32;
+                last = Some((o, same));
+                (same, true)
+            }
+            (None, _) => (0, false),
+        };
         lines.push(PpLine {
             start,
-            orig: if marker.is_some() { None } else { cur },
+            orig,
+            same,
+            first,
         });
         match marker {
             Some((n, f)) => cur = (f == name || Path::new(f) == path).then_some(n),
@@ -149,9 +180,9 @@ impl SpanMap {
     }
 
     /// The span of the parsed text's `lo..hi` in the sources.
-    pub fn span(&self, sources: &Sources, lo: usize, hi: usize) -> Span {
-        let lo_s = self.point(sources, lo as u32);
-        let hi_s = self.point(sources, hi as u32);
+    pub fn span(&self, lo: usize, hi: usize) -> Span {
+        let lo_s = self.point(lo as u32);
+        let hi_s = self.point(hi as u32);
         match (lo_s, hi_s) {
             ((f, a), (g, b)) if f == g && b >= a => Span::in_file(f, a, b),
             ((f, a), _) => Span::in_file(f, a, a + 1),
@@ -159,7 +190,7 @@ impl SpanMap {
     }
 
     /// Where one offset of the parsed text is.
-    fn point(&self, sources: &Sources, off: u32) -> (FileId, u32) {
+    fn point(&self, off: u32) -> (FileId, u32) {
         let Some(pp) = self.pp else {
             return (self.file, off);
         };
@@ -175,21 +206,12 @@ impl SpanMap {
         let Some(&ostart) = self.orig_starts.get(orig as usize - 1) else {
             return (pp, off);
         };
-        // Macros change the text of a line: columns hold up to the first
-        // difference (usually the macro's name, e.g. `assert`).
-        let otext = sources.get(self.file).text();
-        let oline = otext[ostart as usize..].split('\n').next().unwrap_or("");
-        let ptext = sources.get(pp).text();
-        let pline = ptext[line.start as usize..]
-            .split('\n')
-            .next()
-            .unwrap_or("");
-        let same = oline
-            .bytes()
-            .zip(pline.bytes())
-            .take_while(|(a, b)| a == b)
-            .count() as u32;
-        (self.file, ostart + col.min(same))
+        let col = if line.first {
+            col.min(line.same)
+        } else {
+            line.same
+        };
+        (self.file, ostart + col)
     }
 }
 

@@ -248,6 +248,14 @@ pub fn effect(f: &mut Fun, e: &Node<E>) -> Res<()> {
             Ok(())
         }
         E::Cast(c) => effect(f, &c.node.expression),
+        // Nothing to evaluate (`(void) sizeof (c)` in glibc's `assert`).
+        E::SizeOfTy(_) | E::SizeOfVal(_) | E::Constant(_) | E::Identifier(_) => Ok(()),
+        E::Statement(s) => {
+            f.scopes.push(Default::default());
+            let r = super::stmt::statement(f, s);
+            f.scopes.pop();
+            r
+        }
         E::Conditional(c)
             if has_effects(&c.node.then_expression.node)
                 || has_effects(&c.node.else_expression.node) =>

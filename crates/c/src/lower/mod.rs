@@ -79,7 +79,6 @@ pub struct FuncInfo<'a> {
 /// What the whole unit knows while lowering.
 pub struct Unit<'a> {
     pub dm: DataModel,
-    pub sources: &'a Sources,
     pub map: &'a SpanMap,
     pub typedefs: HashMap<String, CType>,
     pub globals: HashMap<String, Var>,
@@ -106,7 +105,7 @@ pub struct Unit<'a> {
 impl<'a> Unit<'a> {
     /// The span of a node.
     pub fn span(&self, s: lang_c::span::Span) -> Span {
-        self.map.span(self.sources, s.start, s.end)
+        self.map.span(s.start, s.end)
     }
 
     /// An "unsupported" diagnostic.
@@ -214,15 +213,9 @@ impl<'u, 'a, 'b> Fun<'u, 'a, 'b> {
 }
 
 /// Lowers a parsed unit.
-pub fn lower(
-    unit: &ast::TranslationUnit,
-    sources: &Sources,
-    map: &SpanMap,
-    dm: DataModel,
-) -> Res<Compiled> {
+pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<Compiled> {
     let mut u = Unit {
         dm,
-        sources,
         map,
         typedefs: HashMap::new(),
         globals: HashMap::new(),

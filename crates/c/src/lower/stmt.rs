@@ -67,6 +67,22 @@ pub fn function_body(
     Ok(())
 }
 
+/// Is this `if (c) ; else __assert_fail(...);`?
+fn is_assert_fail(i: &ast::IfStatement) -> bool {
+    let empty_then = matches!(i.then_statement.node, S::Expression(None));
+    let fails = match i.else_statement.as_deref().map(|s| &s.node) {
+        Some(S::Expression(Some(e))) => match &e.node {
+            ast::Expression::Call(c) => matches!(
+                &c.node.callee.node,
+                ast::Expression::Identifier(id) if id.node.name == "__assert_fail"
+            ),
+            _ => false,
+        },
+        _ => false,
+    };
+    empty_then && fails
+}
+
 fn has_goto(s: &S) -> bool {
     match s {
         S::Goto(_) => true,
@@ -129,6 +145,12 @@ pub fn statement(f: &mut Fun, s: &Node<S>) -> Res<()> {
         }
         S::Expression(None) => Ok(()),
         S::Expression(Some(e)) => expr::effect(f, e),
+        S::If(i) if is_assert_fail(&i.node) => {
+            // glibc's `assert(c)`: `if (c) ; else __assert_fail(...);`
+            let c = expr::cond(f, &i.node.condition)?;
+            f.rb.assert(c, span);
+            Ok(())
+        }
         S::If(i) => {
             let c = expr::cond(f, &i.node.condition)?;
             let (t, e, end) = (f.rb.label(), f.rb.label(), f.rb.label());
