@@ -323,6 +323,17 @@ fn gcc_program(cases: &[Case]) -> String {
     for (k, c) in cases.iter().enumerate() {
         let e = &c.expr;
         let _ = writeln!(s, "  fprintf(stderr, \"case {k}\\n\");");
+        if let Some(p) = ub_probe(e) {
+            // gcc narrows `a op= b` (and `a++`) on a narrow `a` to the
+            // narrow type, so UBSan misses an overflow of the operation in
+            // the promoted type: the operation alone, stored in its own
+            // type, shows it.
+            let _ = writeln!(
+                s,
+                "  {{ {d} volatile __typeof__({p}) probe = ({p}); (void)probe; }}",
+                d = c.decls()
+            );
+        }
         let _ = writeln!(
             s,
             "  {{ {d} __typeof__({e}) r = ({e}); printf(\"{k} %d %d %lld %llu %lld %llu %lld %llu\\n\", (int)sizeof({e}), (int)((__typeof__({e}))-1 < 0), (long long)r, (unsigned long long)r, (long long)a, (unsigned long long)a, (long long)b, (unsigned long long)b); }}",
@@ -336,6 +347,21 @@ fn gcc_program(cases: &[Case]) -> String {
     }
     s.push_str("  return 0;\n}\n");
     s
+}
+
+/// For an expression that assigns the result of an operation (`a op= b`,
+/// `++`, `--`), the operation alone.
+fn ub_probe(e: &str) -> Option<String> {
+    for op in COMPOUND {
+        if e == format!("(a {op} b)") {
+            return Some(format!("a {} b", op.trim_end_matches('=')));
+        }
+    }
+    match e {
+        "a++" | "++a" | "(a += 1)" => Some("a + 1".into()),
+        "a--" | "--a" => Some("a - 1".into()),
+        _ => None,
+    }
 }
 
 fn scratch_dir(tag: &str) -> PathBuf {
@@ -436,10 +462,13 @@ fn ground_truth(dir: &Path, name: &str, cases: &[Case], m: DataModel) -> BTreeMa
 }
 
 /// The program `wiser` checks, and what each line's check is about.
-fn wiser_program(cases: &[Case], truth: &BTreeMap<usize, Truth>) -> (String, HashMap<u32, String>) {
+fn wiser_program(
+    cases: &[Case],
+    truth: &BTreeMap<usize, Truth>,
+) -> (String, HashMap<u32, (usize, String)>) {
     let mut lines: Vec<String> = vec!["void reach_error(void);".into(), "int main(void) {".into()];
     let mut about = HashMap::new();
-    let mut push = |lines: &mut Vec<String>, text: String, what: Option<String>| {
+    let mut push = |lines: &mut Vec<String>, text: String, what: Option<(usize, String)>| {
         lines.push(text);
         if let Some(w) = what {
             about.insert(lines.len() as u32, w);
@@ -460,7 +489,7 @@ fn wiser_program(cases: &[Case], truth: &BTreeMap<usize, Truth>) -> (String, Has
         push(
             &mut lines,
             format!("    if (r != ({rt})({})) reach_error();", lit(value)),
-            Some(format!("{show}: value, gcc says ({rt}) {value}")),
+            Some((*k, format!("{show}: value, gcc says ({rt}) {value}"))),
         );
         if c.assigns {
             let a = pick(c.ta.signed, t.a);
@@ -468,12 +497,12 @@ fn wiser_program(cases: &[Case], truth: &BTreeMap<usize, Truth>) -> (String, Has
             push(
                 &mut lines,
                 format!("    if (a != ({})({})) reach_error();", c.ta.name, lit(a)),
-                Some(format!("{show}: `a` afterwards, gcc says {a}")),
+                Some((*k, format!("{show}: `a` afterwards, gcc says {a}"))),
             );
             push(
                 &mut lines,
                 format!("    if (b != ({})({})) reach_error();", c.tb.name, lit(b)),
-                Some(format!("{show}: `b` afterwards, gcc says {b}")),
+                Some((*k, format!("{show}: `b` afterwards, gcc says {b}"))),
             );
         }
         push(&mut lines, "  }".into(), None);
@@ -481,7 +510,7 @@ fn wiser_program(cases: &[Case], truth: &BTreeMap<usize, Truth>) -> (String, Has
         push(
             &mut lines,
             format!("    if (sizeof({e}) != {}) reach_error();", t.size),
-            Some(format!("{show}: sizeof, gcc says {}", t.size)),
+            Some((*k, format!("{show}: sizeof, gcc says {}", t.size))),
         );
         push(
             &mut lines,
@@ -489,9 +518,12 @@ fn wiser_program(cases: &[Case], truth: &BTreeMap<usize, Truth>) -> (String, Has
                 "    if ((0 * ({e}) - 1 < 0) != {}) reach_error();",
                 u8::from(t.promoted_signed)
             ),
-            Some(format!(
-                "{show}: the type is {}signed (after promotion), says gcc",
-                if t.promoted_signed { "" } else { "un" }
+            Some((
+                *k,
+                format!(
+                    "{show}: the type is {}signed (after promotion), says gcc",
+                    if t.promoted_signed { "" } else { "un" }
+                ),
             )),
         );
         push(&mut lines, "  }".into(), None);
@@ -501,14 +533,20 @@ fn wiser_program(cases: &[Case], truth: &BTreeMap<usize, Truth>) -> (String, Has
     (lines.join("\n") + "\n", about)
 }
 
-/// Checks one program with `wiser`; returns the problems found.
-fn wiser_check(path: &Path, text: &str, about: &HashMap<u32, String>, m: DataModel) -> Vec<String> {
+/// Checks one program with `wiser`; returns the problems found, each with
+/// the case it is about (if known).
+fn wiser_check(
+    path: &Path,
+    text: &str,
+    about: &HashMap<u32, (usize, String)>,
+    m: DataModel,
+) -> Vec<(Option<usize>, String)> {
     std::fs::write(path, text).expect("write the program");
     let mut sources = wiser_ir::Sources::new();
     let options = Options { data_model: m };
     let compiled = match wiser_c::compile_file(&mut sources, path, &options) {
         Ok(c) => c,
-        Err(d) => return vec![format!("does not compile: {}", sources.render(&d))],
+        Err(d) => return vec![(None, format!("does not compile: {}", sources.render(&d)))],
     };
     let config = Config::default()
         .with_all_bugs(true)
@@ -517,32 +555,78 @@ fn wiser_check(path: &Path, text: &str, about: &HashMap<u32, String>, m: DataMod
     let mut problems = Vec::new();
     for bug in &report.bugs {
         let line = sources.line_col(bug.span).line;
-        let what = about
-            .get(&line)
-            .cloned()
-            .unwrap_or_else(|| format!("line {line}: {}", sources.line_text(bug.span).trim()));
-        problems.push(format!(
-            "{} at {}: {what}",
-            bug.kind.name(),
-            sources.location(bug.span)
+        let (case, what) = match about.get(&line) {
+            Some((k, w)) => (Some(*k), w.clone()),
+            None => (
+                // A runtime error on the line that computes `r`: the case
+                // is that of the next line's check.
+                about
+                    .get(&(line + 1))
+                    .map(|(k, _)| *k)
+                    .or_else(|| about.get(&(line + 2)).map(|(k, _)| *k)),
+                format!("line {line}: {}", sources.line_text(bug.span).trim()),
+            ),
+        };
+        problems.push((
+            case,
+            format!(
+                "{} at {}: {what}",
+                bug.kind.name(),
+                sources.location(bug.span)
+            ),
         ));
     }
     for e in &report.internal_errors {
-        problems.push(format!("internal error: {e}"));
+        problems.push((None, format!("internal error: {e}")));
     }
     if report.verdict != Verdict::Safe && report.bugs.is_empty() {
-        problems.push(format!(
-            "verdict {} (incomplete: {:?})",
-            report.verdict.name(),
-            report.incomplete
+        problems.push((
+            None,
+            format!(
+                "verdict {} (incomplete: {:?})",
+                report.verdict.name(),
+                report.incomplete
+            ),
         ));
+    }
+    problems
+}
+
+/// Checks the cases with `wiser`; an error ends the (one) path, so a
+/// failing case is dropped and the rest checked again, up to 12 times.
+fn wiser_check_all(
+    dir: &Path,
+    name: &str,
+    cases: &[Case],
+    mut truth: BTreeMap<usize, Truth>,
+    m: DataModel,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for round in 0..12 {
+        let (text, about) = wiser_program(cases, &truth);
+        let path = dir.join(format!("{name}_check{round}.i"));
+        let found = wiser_check(&path, &text, &about, m);
+        if found.is_empty() {
+            let _ = std::fs::remove_file(&path);
+            break;
+        }
+        let mut progress = false;
+        for (case, what) in found {
+            problems.push(what);
+            if let Some(k) = case {
+                progress |= truth.remove(&k).is_some();
+            }
+        }
+        if !progress {
+            break;
+        }
     }
     problems
 }
 
 /// Can gcc build and run a trivial program for this model?
 fn gcc_works(m: DataModel) -> Result<(), String> {
-    let dir = scratch_dir("probe");
+    let dir = scratch_dir(&format!("probe{}", m.gcc_flag()));
     let r = gcc_run(&dir, "probe", "int main(void) { return 0; }\n", m, true);
     let _ = std::fs::remove_dir_all(&dir);
     r.map(|_| ())
@@ -569,10 +653,9 @@ fn run_model(m: DataModel, tag: &str) {
                     let cases = cases(ta, m, per_op);
                     let name = format!("t{i}");
                     let truth = ground_truth(dir, &name, &cases, m);
-                    let (text, about) = wiser_program(&cases, &truth);
-                    let path = dir.join(format!("{name}_check.i"));
-                    let problems = wiser_check(&path, &text, &about, m);
-                    (ta.name.to_string(), cases.len(), truth.len(), problems)
+                    let checked = truth.len();
+                    let problems = wiser_check_all(dir, &name, &cases, truth, m);
+                    (ta.name.to_string(), cases.len(), checked, problems)
                 })
             })
             .collect();

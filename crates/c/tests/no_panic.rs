@@ -8,11 +8,13 @@
 //!
 //! The deeply nested inputs run in a child process (this test binary
 //! again), so that a stack overflow, which aborts the process, is
-//! reported as a failure of that input instead of killing every test.
+//! reported as a failure of that input instead of killing every test; a
+//! child that runs longer than a minute is killed and reported too.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 use wiser_c::{DataModel, Options};
 
 const SNIPPETS: [&str; 5] = [
@@ -360,12 +362,18 @@ fn deep_child() {
     }
 }
 
+/// The longest a child may take (a debug build parses 10,000 levels in
+/// well under a second when it is linear).
+const CHILD_LIMIT: Duration = Duration::from_secs(60);
+
 #[test]
 fn deeply_nested_inputs_do_not_crash() {
     let exe = std::env::current_exe().expect("the test binary");
     let mut failures = Vec::new();
     for (name, _) in deep_inputs() {
-        let out = Command::new(&exe)
+        let dir = scratch("deep-out");
+        let out_path = dir.join("stderr");
+        let mut child = Command::new(&exe)
             .args([
                 "--exact",
                 "deep_child",
@@ -374,17 +382,33 @@ fn deeply_nested_inputs_do_not_crash() {
                 "--test-threads=1",
             ])
             .env(CHILD_ENV, name)
-            .output()
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&out_path).expect("a file for stderr"))
+            .spawn()
             .expect("the test binary runs");
-        if !out.status.success() {
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            let last: Vec<&str> = stderr.lines().rev().take(6).collect();
-            let last: Vec<&str> = last.into_iter().rev().collect();
-            failures.push(format!(
-                "{name}: {}\n    {}",
-                out.status,
-                last.join("\n    ")
-            ));
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait for the child") {
+                break Some(status);
+            }
+            if start.elapsed() > CHILD_LIMIT {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let stderr = std::fs::read_to_string(&out_path).unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&dir);
+        let last: Vec<&str> = stderr.lines().rev().take(6).collect();
+        let last: Vec<&str> = last.into_iter().rev().collect();
+        match status {
+            Some(s) if s.success() => {}
+            Some(s) => failures.push(format!("{name}: {s}\n    {}", last.join("\n    "))),
+            None => failures.push(format!(
+                "{name}: still running after {} s (killed)",
+                CHILD_LIMIT.as_secs()
+            )),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
