@@ -28,7 +28,7 @@ use lang_c::ast;
 use lang_c::span::Node;
 use std::collections::HashMap;
 use wiser_ir::{
-    ArrayId, Builder, Diagnostic, Label, Place, ProcId, RoutineBuilder, ScalarTy, Sources, Span,
+    ArrayId, Builder, Diagnostic, Label, Place, ProcId, RoutineBuilder, ScalarTy, Span,
 };
 
 /// The first message of every construct outside the subset.
