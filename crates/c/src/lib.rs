@@ -141,7 +141,7 @@ pub fn compile_text(
 }
 
 /// Runs `f` on a thread with a large stack (see
-/// [`wiser_imp::with_deep_stack`]).
+/// [`wiser_ir::stack::with_deep_stack`]).
 fn deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    wiser_imp::with_deep_stack(f)
+    wiser_ir::stack::with_deep_stack(f)
 }

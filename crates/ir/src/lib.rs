@@ -35,6 +35,7 @@ mod expr;
 pub mod ir;
 mod print;
 pub mod source;
+pub mod stack;
 pub mod types;
 mod validate;
 
