@@ -413,3 +413,21 @@ fn deeply_nested_inputs_do_not_crash() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Inputs the `c_frontend` fuzz target found, minimised.
+#[test]
+fn fuzz_found_inputs_do_not_panic() {
+    let inputs = [
+        // `*` applied to an array element (cargo fuzz, first campaign).
+        "int main() { int a[1]; return *a[0]; }\n",
+    ];
+    let dir = scratch("fuzz-found");
+    let mut failures = Vec::new();
+    for (k, text) in inputs.iter().enumerate() {
+        if let Err(p) = exercise(&dir, &format!("f{k}"), text.as_bytes(), "i") {
+            failures.push(format!("{text:?}: {p}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
