@@ -26,9 +26,39 @@ struct PpLine {
     /// An expansion can span several preprocessed lines (gcc puts line
     /// markers inside it): the lines after the first get the first one's
     /// count, so they map to where the expansion starts.
-    same: u32,
+    same: Indent,
     /// Is it the first preprocessed line of its original line?
     first: bool,
+}
+
+/// How a preprocessed line lines up with the line it came from: gcc
+/// rewrites leading whitespace (a tab becomes spaces), so the texts are
+/// compared after their indentation.
+#[derive(Clone, Copy, Debug, Default)]
+struct Indent {
+    /// Bytes of indentation of the preprocessed line.
+    pp: u32,
+    /// Bytes of indentation of the original line.
+    orig: u32,
+    /// Bytes the two share after their indentation.
+    same: u32,
+}
+
+impl Indent {
+    fn of(orig: &str, pp: &str) -> Indent {
+        let ws = |t: &str| (t.len() - t.trim_start_matches([' ', '\t']).len()) as u32;
+        let (o, p) = (ws(orig), ws(pp));
+        let same = orig[o as usize..]
+            .bytes()
+            .zip(pp[p as usize..].bytes())
+            .take_while(|(a, b)| a == b)
+            .count() as u32;
+        Indent {
+            pp: p,
+            orig: o,
+            same,
+        }
+    }
 }
 
 /// Maps offsets of the parsed text to spans of the sources.
@@ -92,7 +122,11 @@ pub fn prepare(
             .map(|(i, &start)| PpLine {
                 start,
                 orig: Some(i as u32 + 1),
-                same: u32::MAX,
+                same: Indent {
+                    pp: 0,
+                    orig: 0,
+                    same: u32::MAX,
+                },
                 first: true,
             })
             .collect();
@@ -112,7 +146,7 @@ pub fn prepare(
     let mut lines: Vec<PpLine> = Vec::new();
     let mut cur: Option<u32> = None;
     let mut start = 0u32;
-    let mut last: Option<(u32, u32)> = None; // (orig line, its first line's `same`)
+    let mut last: Option<(u32, Indent)> = None; // (orig line, its first line's `same`)
     for line in pp_text.split_inclusive('\n') {
         let marker = line_marker(line.trim_end());
         let orig = if marker.is_some() { None } else { cur };
@@ -123,15 +157,11 @@ pub fn prepare(
                     text[st as usize..].split('\n').next().unwrap_or("")
                 });
                 let ptext = line.trim_end_matches(['\n', '\r']);
-                let same = otext
-                    .bytes()
-                    .zip(ptext.bytes())
-                    .take_while(|(a, b)| a == b)
-                    .count() as u32;
+                let same = Indent::of(otext, ptext);
                 last = Some((o, same));
                 (same, true)
             }
-            (None, _) => (0, false),
+            (None, _) => (Indent::default(), false),
         };
         lines.push(PpLine {
             start,
@@ -206,10 +236,15 @@ impl SpanMap {
         let Some(&ostart) = self.orig_starts.get(orig as usize - 1) else {
             return (pp, off);
         };
-        let col = if line.first {
-            col.min(line.same)
-        } else {
-            line.same
+        let Indent {
+            pp: pw,
+            orig: ow,
+            same,
+        } = line.same;
+        let col = match (line.first, col.checked_sub(pw)) {
+            (true, Some(rel)) => ow + rel.min(same),
+            (true, None) => ow,
+            (false, _) => ow + same,
         };
         (self.file, ostart + col)
     }

@@ -467,7 +467,14 @@ impl<'b> RoutineBuilder<'b> {
 
     /// `array[index] = value` on an array of `len` elements, with the
     /// [`crate::ErrorKind::OutOfBounds`] check of [`Expr::bounded_index`].
-    pub fn store_in_bounds(&mut self, array: ArrayId, index: Expr, len: Expr, value: Expr, span: Span) {
+    pub fn store_in_bounds(
+        &mut self,
+        array: ArrayId,
+        index: Expr,
+        len: Expr,
+        value: Expr,
+        span: Span,
+    ) {
         let Some(decl) = self.b.arrays.get(array.0 as usize) else {
             return self.error(format!("store to undeclared array {}", array.0));
         };
@@ -615,13 +622,23 @@ impl<'b> RoutineBuilder<'b> {
     /// The instruction a label stands for, following aliases; a cycle of
     /// jumps becomes a `Skip` that loops on itself.
     fn resolve(&mut self, label: Label) -> Option<Pc> {
-        let mut seen = Vec::new();
+        // Every label on the way is set to the end of the chain (path
+        // compression), so resolving all of a routine's labels is linear
+        // even when jumps to jumps nest deeply (`if` in `if` in `if`).
+        let mut seen: Vec<Label> = Vec::new();
         let mut l = label;
         loop {
             match self.b.labels[l.0 as usize] {
-                LabelState::At(pc) => return Some(pc),
+                LabelState::At(pc) => {
+                    for s in seen {
+                        self.b.labels[s.0 as usize] = LabelState::At(pc);
+                    }
+                    return Some(pc);
+                }
                 LabelState::Alias(next) => {
-                    if seen.contains(&next) {
+                    seen.push(l);
+                    // A chain longer than there are labels is a cycle.
+                    if seen.len() > self.b.labels.len() {
                         let pc = self.b.code.len() as Pc;
                         self.b.code.push(Located {
                             instr: Instr::Skip { next: pc },
@@ -633,7 +650,6 @@ impl<'b> RoutineBuilder<'b> {
                         }
                         return Some(pc);
                     }
-                    seen.push(l);
                     l = next;
                 }
                 LabelState::Unbound | LabelState::Pending => return None,

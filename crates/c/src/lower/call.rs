@@ -77,6 +77,20 @@ pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res
             return Ok(None);
         }
         "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => return Ok(None),
+        // GCC's branch hint: the value of its first argument.
+        "__builtin_expect" if c.arguments.len() == 2 => {
+            let v = expr::rvalue(f, &c.arguments[0])?;
+            expr::effect(f, &c.arguments[1])?;
+            let long = CInt {
+                rank: Rank::Long,
+                signed: true,
+            };
+            return Ok(Some((expr::convert(f, v, long), long)));
+        }
+        "__builtin_unreachable" => {
+            f.rb.assume(Expr::bool(false), span);
+            return Ok(None);
+        }
         _ => {}
     }
     if let Some(ty) = special_type(name) {

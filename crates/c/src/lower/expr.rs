@@ -96,7 +96,10 @@ pub fn has_effects(e: &E) -> bool {
                 || has_effects(&c.node.then_expression.node)
                 || has_effects(&c.node.else_expression.node)
         }
-        E::Comma(es) => es.iter().any(|e| has_effects(&e.node)),
+        // The discarded operands of a comma are evaluated for their
+        // effects and their runtime checks: as the operand of `&&`, `||`
+        // or `?:` that is skipped, it needs a branch like a call does.
+        E::Comma(es) => es.len() > 1 || es.iter().any(|e| has_effects(&e.node)),
         E::SizeOfTy(_) | E::SizeOfVal(_) | E::Constant(_) | E::Identifier(_) => false,
         _ => true,
     }
@@ -104,6 +107,13 @@ pub fn has_effects(e: &E) -> bool {
 
 /// The value of an integer expression.
 pub fn rvalue(f: &mut Fun, e: &Node<E>) -> Res<Val> {
+    f.enter(e.span)?;
+    let r = rvalue_at(f, e);
+    f.depth -= 1;
+    r
+}
+
+fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
     let span = f.span(e.span);
     match &e.node {
         E::Constant(c) => match &c.node {
@@ -215,6 +225,13 @@ fn statement_expr(f: &mut Fun, s: &Node<ast::Statement>) -> Res<Val> {
 
 /// Evaluates `e` for its effects only (an expression statement).
 pub fn effect(f: &mut Fun, e: &Node<E>) -> Res<()> {
+    f.enter(e.span)?;
+    let r = effect_at(f, e);
+    f.depth -= 1;
+    r
+}
+
+fn effect_at(f: &mut Fun, e: &Node<E>) -> Res<()> {
     match &e.node {
         E::BinaryOperator(b) if b.node.operator.node == B::Assign => {
             assign(f, &b.node.lhs, &b.node.rhs, e.span)?;
@@ -306,6 +323,13 @@ fn is_compound(op: &B) -> bool {
 
 /// A condition: an IR boolean (`e != 0` for a plain value).
 pub fn cond(f: &mut Fun, e: &Node<E>) -> Res<Expr> {
+    f.enter(e.span)?;
+    let r = cond_at(f, e);
+    f.depth -= 1;
+    r
+}
+
+fn cond_at(f: &mut Fun, e: &Node<E>) -> Res<Expr> {
     match &e.node {
         E::UnaryOperator(u) if u.node.operator.node == U::Negate => {
             Ok(Expr::logical_not(cond(f, &u.node.operand)?))
@@ -613,6 +637,11 @@ pub fn lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
         }
         E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
             let (obj, depth, offset) = array_ref(f, &u.node.operand)?;
+            if depth >= obj.dims.len() {
+                return Err(f
+                    .u
+                    .unsupported(e.span, "`*` on something that is not an array (pointers)"));
+            }
             let span = f.span(e.span);
             let (offset, depth) =
                 index_into(f, &obj, depth, offset, Expr::int(IntTy::I32, 0), span);

@@ -183,7 +183,14 @@ pub struct Fun<'u, 'a, 'b> {
     pub has_goto: bool,
     /// Labels of `goto` bound so far.
     pub bound: Vec<String>,
+    /// How deeply the expression or statement being lowered is nested.
+    pub depth: u32,
 }
+
+/// The deepest nesting of expressions and statements the lowering
+/// accepts: it recurses over the syntax tree, and a bound keeps every
+/// input within its stack.
+pub const MAX_NESTING: u32 = 2_000;
 
 impl<'u, 'a, 'b> Fun<'u, 'a, 'b> {
     /// The span of a node.
@@ -199,6 +206,19 @@ impl<'u, 'a, 'b> Fun<'u, 'a, 'b> {
             }
         }
         self.u.globals.get(name).cloned()
+    }
+
+    /// Goes one level deeper into the syntax tree.
+    pub fn enter(&mut self, at: lang_c::span::Span) -> Res<()> {
+        if self.depth >= MAX_NESTING {
+            return Err(Diagnostic::new(
+                self.span(at),
+                format!("the program is nested more than {MAX_NESTING} levels deep here"),
+            )
+            .with_help("split the expression or the statement"));
+        }
+        self.depth += 1;
+        Ok(())
     }
 
     /// The label of a `goto` target.
@@ -282,6 +302,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
             loops: 0,
             has_goto: false,
             bound: Vec::new(),
+            depth: 0,
         };
         let inits = std::mem::take(&mut f.u.global_inits);
         for d in inits {

@@ -35,6 +35,7 @@ pub fn function_body(
         loops: 0,
         has_goto: name == "main" && has_goto(&def.statement.node),
         bound: Vec::new(),
+        depth: 0,
     };
     let (mut slot, mut arr) = (0u32, arrays.into_iter());
     for (pname, ty) in &params {
@@ -135,6 +136,13 @@ fn in_loop(f: &mut Fun, body: &Node<S>, brk: Label, cont: Label) -> Res<()> {
 
 /// One statement.
 pub fn statement(f: &mut Fun, s: &Node<S>) -> Res<()> {
+    f.enter(s.span)?;
+    let r = statement_at(f, s);
+    f.depth -= 1;
+    r
+}
+
+fn statement_at(f: &mut Fun, s: &Node<S>) -> Res<()> {
     let span = f.span(s.span);
     match &s.node {
         S::Compound(items) => {
