@@ -23,6 +23,7 @@ use wiser_ir::{Diagnostic, Ir, Span};
 
 pub mod harness;
 mod lower;
+pub use lower::UNSUPPORTED;
 mod preprocess;
 pub mod types;
 

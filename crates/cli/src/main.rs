@@ -77,7 +77,25 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(u8, bool), String> {
     match cli.command {
         Command::Check(args) => {
-            let program = load::load_any(&args.file, &args.lang.options(args.assume.as_deref()))?;
+            let loaded = load::load_any(&args.file, &args.lang.options(args.assume.as_deref()));
+            let program = match loaded {
+                Ok(p) => p,
+                // SV-COMP mode: a task outside the subset is answered
+                // `unknown` (with the reason), not refused.
+                Err(message)
+                    if load::is_task(&args.file) && message.contains(wiser_c::UNSUPPORTED) =>
+                {
+                    eprint!("{message}");
+                    match args.format {
+                        Format::Text => println!(
+                            "verdict: unknown (the task's program is outside the C subset)"
+                        ),
+                        Format::Json => println!("{}", render::unsupported_json(&message)),
+                    }
+                    return Ok((exit::UNKNOWN, false));
+                }
+                Err(message) => return Err(message),
+            };
             if args.harness.is_some() && program.c.is_none() {
                 return Err(format!(
                     "wiser: --harness writes a C file for gcc; `{}` is not a C program\n",

@@ -455,3 +455,19 @@ pub fn run_json(program: &Program, run: &concrete::Run) -> Value {
         "steps": run.steps,
     })
 }
+
+/// The JSON report of a task whose program is outside the C subset: the
+/// verdict `unknown`, the reason `unsupported`, and the front end's message.
+pub fn unsupported_json(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("").to_string();
+    serde_json::json!({
+        "verdict": "unknown",
+        "incomplete": ["unsupported"],
+        "unsupported": first,
+        "bugs": [],
+        "outside_property": [],
+        "internal_errors": [],
+        "stats": {"states": 0, "solver_ms": 0, "elapsed_ms": 0},
+    })
+    .to_string()
+}

@@ -474,3 +474,36 @@ int main(void) {
     assert_eq!(code, 101, "{err}");
     assert!(err.contains("error reached in reach_error"), "{err}");
 }
+
+#[test]
+fn a_task_outside_the_subset_is_answered_unknown() {
+    let dir = folder("task-unsupported");
+    write(
+        &dir,
+        "prog.c",
+        "struct s { int a; };\nint main(void) { struct s x; x.a = 1; return x.a; }\n",
+    );
+    let yml = write(
+        &dir,
+        "prog.yml",
+        "input_files: 'prog.c'\nproperties:\n  - property_file: unreach-call.prp\n    expected_verdict: true\n",
+    );
+    write(
+        &dir,
+        "unreach-call.prp",
+        "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+    );
+    let (code, json) = check_json(&yml, &[]);
+    assert_eq!(code, 3, "{json}");
+    assert_eq!(json["verdict"], "unknown");
+    assert_eq!(json["incomplete"][0], "unsupported");
+    let why = json["unsupported"].as_str().unwrap_or_default();
+    assert!(
+        why.contains("prog.c:1:1: error: unsupported in C programs: structures"),
+        "{why}"
+    );
+    // The file on its own is refused: it is an input error there.
+    let (code, _, err) = check(&dir.join("prog.c"), &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unsupported in C programs"), "{err}");
+}
