@@ -141,7 +141,7 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
                 .arrays
                 .iter()
                 .map(|a| a.name.clone())
-                .zip(state.arrays.iter().cloned())
+                .zip(state.arrays.iter().map(|a| a.term().clone()))
                 .collect(),
             reads: state.reads,
             model: state.path.effective_model().map(Arc::new),

@@ -47,5 +47,7 @@ pub use memory::{peak_resident_bytes, resident_bytes};
 pub use parallel::Monitor;
 pub use report::{Incomplete, Report, Stats, Verdict};
 pub use searcher::{BreadthFirst, DepthFirst, Searcher, StateId, Strategy};
-pub use symbolic::{array_sort, read_symbol, scalar_of, sort_of, BranchStats, Feasible, Symbolic};
+pub use symbolic::{
+    array_sort, read_symbol, scalar_of, sort_of, BranchStats, Feasible, SymArray, Symbolic,
+};
 pub use witness::{Bug, SymState};

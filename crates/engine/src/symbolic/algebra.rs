@@ -12,6 +12,8 @@ use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
 use wiser_semantics::Algebra;
 use wiser_smt::{BvOp, BvPred, OvfOp, Scalar, Sort, Term};
 
+use super::SymArray;
+
 /// The sort of values of an IR scalar type.
 pub fn sort_of(ty: ScalarTy) -> Sort {
     scalar_of(ty).into()
@@ -97,7 +99,7 @@ fn bv_op(op: BinOp, signed: bool) -> BvOp {
 
 impl Algebra for Symbolic {
     type Value = Term;
-    type Array = Term;
+    type Array = SymArray;
 
     fn int(&mut self, ty: IntTy, v: &Int) -> Term {
         self.constant(ty, v)
@@ -205,28 +207,28 @@ impl Algebra for Symbolic {
         Term::ite(&c, &a, &b)
     }
 
-    fn select(&mut self, _ty: ArrayTy, array: &Term, index: Term) -> Term {
-        Term::select(array, &index)
+    fn select(&mut self, _ty: ArrayTy, array: &SymArray, index: Term) -> Term {
+        array.select(&index)
     }
 
-    fn store(&mut self, _ty: ArrayTy, array: &Term, index: Term, value: Term) -> Term {
-        Term::store(array, &index, &value)
+    fn store(&mut self, _ty: ArrayTy, array: &SymArray, index: Term, value: Term) -> SymArray {
+        array.store(&index, &value)
     }
 
-    fn const_array(&mut self, ty: ArrayTy, v: &Int) -> Term {
+    fn const_array(&mut self, ty: ArrayTy, v: &Int) -> SymArray {
         let elem = match ty.elem {
             ScalarTy::Bool => Term::bool(!v.is_zero()),
             ScalarTy::Int(t) => self.constant(t, v),
         };
-        Term::const_array(array_sort(ty), &elem)
+        SymArray::new(Term::const_array(array_sort(ty), &elem))
     }
 
     fn input(&mut self, name: &str, ty: ScalarTy) -> Term {
         Term::var(name, sort_of(ty))
     }
 
-    fn input_array(&mut self, name: &str, ty: ArrayTy) -> Term {
-        Term::var(name, array_sort(ty))
+    fn input_array(&mut self, name: &str, ty: ArrayTy) -> SymArray {
+        SymArray::new(Term::var(name, array_sort(ty)))
     }
 
     fn read(&mut self, index: u32, ty: ScalarTy) -> Term {

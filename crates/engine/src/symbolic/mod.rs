@@ -3,9 +3,11 @@
 //! deciding feasibility by the cheapest layer that can.
 
 mod algebra;
+mod array;
 mod decide;
 mod policy;
 mod range;
 
 pub use algebra::{array_sort, read_symbol, scalar_of, sort_of, Symbolic};
+pub use array::SymArray;
 pub use policy::{BranchStats, Feasible};

@@ -1,0 +1,169 @@
+//! Symbolic arrays: a term for everything up to the last store at a
+//! non-constant index, and a persistent map of the cells written at
+//! constant indices since.
+//!
+//! As one chain of `store` terms, an array written at `n` constant indices
+//! costs `O(n)` per read ([`Term::select`] walks the chain), so a program
+//! that fills an array and reads it back is quadratic. Here a read at a
+//! constant index is a map look-up (`O(log n)`), a write at a constant
+//! index a persistent insert (`O(log n)`, nothing copied when a state is
+//! cloned at a fork), and the chain is built only when a read or write at a
+//! non-constant index, or the caller, needs the array as one term
+//! ([`SymArray::term`]). That term is cached and shared by the clones; once
+//! made, writes at constant indices extend it in `O(1)`, so alternating
+//! constant writes and symbolic reads do not rebuild it.
+//!
+//! The values are the same as with one chain: the cells' indices are
+//! distinct constants, so they commute, and a read at a constant index
+//! missing from the map reads the base as [`Term::select`] would have after
+//! walking past them.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use rpds::RedBlackTreeMapSync;
+use wiser_smt::{Sort, Term};
+
+/// An array value of the symbolic algebra.
+#[derive(Clone)]
+pub struct SymArray {
+    /// The initial array, or everything up to the last store at a
+    /// non-constant index.
+    base: Term,
+    /// The cells stored at constant indices since `base`, by index.
+    cells: RedBlackTreeMapSync<Term, Term>,
+    /// `base` with every cell stored, made on demand and shared by clones.
+    full: Arc<OnceLock<Term>>,
+}
+
+impl SymArray {
+    /// The array that `base` (a term of an array sort) is.
+    pub fn new(base: Term) -> SymArray {
+        SymArray {
+            base,
+            cells: RedBlackTreeMapSync::new_sync(),
+            full: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// `self[index]`.
+    pub fn select(&self, index: &Term) -> Term {
+        if index.is_const() {
+            if let Some(v) = self.cells.get(index) {
+                return v.clone();
+            }
+            return Term::select(&self.base, index);
+        }
+        Term::select(self.term(), index)
+    }
+
+    /// `self` with `index` mapped to `value`.
+    pub fn store(&self, index: &Term, value: &Term) -> SymArray {
+        if index.is_const() {
+            // Checks the sorts as `Term::store` would, and keeps a term
+            // already made up to date at the cost of one node.
+            let full = match self.full.get() {
+                Some(t) => OnceLock::from(Term::store(t, index, value)),
+                None => {
+                    check_sorts(&self.base, index, value);
+                    OnceLock::new()
+                }
+            };
+            return SymArray {
+                base: self.base.clone(),
+                cells: self.cells.insert(index.clone(), value.clone()),
+                full: Arc::new(full),
+            };
+        }
+        SymArray::new(Term::store(self.term(), index, value))
+    }
+
+    /// The array as one term: the base with every cell stored.
+    pub fn term(&self) -> &Term {
+        self.full.get_or_init(|| {
+            self.cells
+                .iter()
+                .fold(self.base.clone(), |a, (i, v)| Term::store(&a, i, v))
+        })
+    }
+}
+
+/// The sort checks of [`Term::store`]: `array` is an array indexed by
+/// `index`'s sort and holding `value`'s.
+fn check_sorts(array: &Term, index: &Term, value: &Term) {
+    let Sort::Array(i, e) = array.sort() else {
+        panic!("sort error: {array} is not an array");
+    };
+    assert_eq!(
+        index.sort(),
+        i.into(),
+        "sort error: index {index} of {array}"
+    );
+    assert_eq!(
+        value.sort(),
+        e.into(),
+        "sort error: element {value} of {array}"
+    );
+}
+
+impl fmt::Debug for SymArray {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.term())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wiser_smt::Scalar;
+
+    fn sort() -> Sort {
+        Sort::Array(Scalar::Int, Scalar::Int)
+    }
+
+    #[test]
+    fn constant_cells_read_back_and_miss_to_the_base() {
+        let a = SymArray::new(Term::var("a", sort()));
+        let b = a.store(&Term::int(1), &Term::int(10));
+        let c = b.store(&Term::int(2), &Term::int(20));
+        let d = c.store(&Term::int(1), &Term::int(11));
+        assert_eq!(d.select(&Term::int(1)), Term::int(11));
+        assert_eq!(d.select(&Term::int(2)), Term::int(20));
+        assert_eq!(b.select(&Term::int(1)), Term::int(10));
+        assert_eq!(
+            d.select(&Term::int(3)),
+            Term::select(&Term::var("a", sort()), &Term::int(3))
+        );
+    }
+
+    #[test]
+    fn symbolic_accesses_see_every_cell() {
+        let x = Term::var("x", Sort::Int);
+        let a = SymArray::new(Term::const_array(sort(), &Term::int(0)));
+        let b = a.store(&Term::int(1), &Term::int(10));
+        let whole = Term::store(
+            &Term::const_array(sort(), &Term::int(0)),
+            &Term::int(1),
+            &Term::int(10),
+        );
+        assert_eq!(b.select(&x), Term::select(&whole, &x));
+        let c = b.store(&x, &Term::int(5));
+        assert_eq!(c.select(&x), Term::int(5));
+        // A constant read after a symbolic store cannot pass it.
+        assert_eq!(
+            c.select(&Term::int(1)),
+            Term::select(&Term::store(&whole, &x, &Term::int(5)), &Term::int(1))
+        );
+        // Once made, the term is kept up to date by constant stores.
+        let d = c.store(&Term::int(2), &Term::int(7));
+        assert!(d.full.get().is_some());
+        assert_eq!(
+            d.term(),
+            &Term::store(
+                &Term::store(&whole, &x, &Term::int(5)),
+                &Term::int(2),
+                &Term::int(7)
+            )
+        );
+    }
+}
