@@ -218,6 +218,7 @@ pub(crate) fn work(me: usize, shared: &Shared) {
                 break;
             }
         }
+        let unknown_before = expander.policy().stats.unknown;
         let expansion = match expander.expand(state, &mut out) {
             // A confirmed bug is kept whatever happens next.
             Expansion::Bug(bug) => {
@@ -229,7 +230,10 @@ pub(crate) fn work(me: usize, shared: &Shared) {
         };
         if shared.stopped() {
             // The run ended while this state was expanded (a killed solver
-            // answers unknown): nothing of it counts.
+            // answers unknown): nothing of it counts, not even the unknown
+            // answers of queries the end of the run cut short.
+            let policy = expander.policy();
+            policy.stats.unknown = unknown_before.min(policy.stats.unknown);
             break;
         }
         match expansion {
