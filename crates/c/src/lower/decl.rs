@@ -565,20 +565,11 @@ fn store_const(
 pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
     let specs = specifiers(f.u, &d.node.specifiers, d.span)?;
     for init in &d.node.declarators {
-        let scopes = f.scopes.clone();
-        let globals = f.u.globals.clone();
-        let lookup = move |n: &str| -> Option<Var> {
-            scopes
-                .iter()
-                .rev()
-                .find_map(|s| s.get(n).cloned())
-                .or_else(|| globals.get(n).cloned())
-        };
         let (name, ty, params) = declarator(
             f.u,
             specs.ty.clone(),
             &init.node.declarator.node,
-            Some(&lookup),
+            Some(&|n: &str| f.lookup(n)),
         )?;
         let Some(name) = name else { continue };
         if specs.typedef {

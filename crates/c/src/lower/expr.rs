@@ -169,16 +169,7 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
         E::Call(c) => call::call(f, &c.node, e.span)?
             .ok_or_else(|| Diagnostic::new(span, "a `void` function's result is used as a value")),
         E::SizeOfTy(_) | E::SizeOfVal(_) => {
-            let scopes = f.scopes.clone();
-            let globals = f.u.globals.clone();
-            let scope = move |n: &str| -> Option<Var> {
-                scopes
-                    .iter()
-                    .rev()
-                    .find_map(|s| s.get(n).cloned())
-                    .or_else(|| globals.get(n).cloned())
-            };
-            let (v, t) = consts::eval(f.u, &scope, e)?;
+            let (v, t) = consts::eval(f.u, &|n: &str| f.lookup(n), e)?;
             Ok((Expr::int(t.ir(f.u.dm), v), t))
         }
         E::Statement(s) => statement_expr(f, s),
@@ -387,17 +378,8 @@ fn conditional(f: &mut Fun, c: &ast::ConditionalExpression, span: wiser_ir::Span
         let (a, b) = (convert(f, a, t), convert(f, b, t));
         return Ok((Expr::ite(k, a, b), t));
     }
-    let scopes = f.scopes.clone();
-    let globals = f.u.globals.clone();
-    let scope = move |n: &str| -> Option<Var> {
-        scopes
-            .iter()
-            .rev()
-            .find_map(|s| s.get(n).cloned())
-            .or_else(|| globals.get(n).cloned())
-    };
-    let ta = static_type(f.u, &scope, &c.then_expression)?;
-    let tb = static_type(f.u, &scope, &c.else_expression)?;
+    let ta = static_type(f.u, &|n: &str| f.lookup(n), &c.then_expression)?;
+    let tb = static_type(f.u, &|n: &str| f.lookup(n), &c.else_expression)?;
     let (Some(ta), Some(tb)) = (ta.int(), tb.int()) else {
         // `c ? f() : g()` of void functions, as a value: only as a statement.
         return Err(f.u.unsupported(

@@ -344,15 +344,6 @@ fn switch(f: &mut Fun, sw: &ast::SwitchStatement, span: wiser_ir::Span) -> Res<(
     let mut map = HashMap::new();
     let end = f.rb.label();
     let mut default = None;
-    let scopes = f.scopes.clone();
-    let globals = f.u.globals.clone();
-    let scope = move |n: &str| -> Option<Var> {
-        scopes
-            .iter()
-            .rev()
-            .find_map(|s| s.get(n).cloned())
-            .or_else(|| globals.get(n).cloned())
-    };
     for l in labels {
         let target = f.rb.label();
         map.insert(l.span.start, target);
@@ -360,7 +351,7 @@ fn switch(f: &mut Fun, sw: &ast::SwitchStatement, span: wiser_ir::Span) -> Res<(
         match &l.node {
             ast::Label::Default => default = Some(target),
             ast::Label::Case(e) => {
-                let (c, ct) = super::consts::eval(f.u, &scope, e)?;
+                let (c, ct) = super::consts::eval(f.u, &|n: &str| f.lookup(n), e)?;
                 let c = super::consts::convert(&c, ct, pt, f.u.dm);
                 let next = f.rb.label();
                 let k = Expr::cmp(CmpOp::Eq, f.rb.load(tmp), Expr::int(ty, c));
@@ -368,8 +359,8 @@ fn switch(f: &mut Fun, sw: &ast::SwitchStatement, span: wiser_ir::Span) -> Res<(
                 f.rb.bind(next);
             }
             ast::Label::CaseRange(r) => {
-                let (lo, lt) = super::consts::eval(f.u, &scope, &r.node.low)?;
-                let (hi, ht) = super::consts::eval(f.u, &scope, &r.node.high)?;
+                let (lo, lt) = super::consts::eval(f.u, &|n: &str| f.lookup(n), &r.node.low)?;
+                let (hi, ht) = super::consts::eval(f.u, &|n: &str| f.lookup(n), &r.node.high)?;
                 let lo = super::consts::convert(&lo, lt, pt, f.u.dm);
                 let hi = super::consts::convert(&hi, ht, pt, f.u.dm);
                 let next = f.rb.label();
