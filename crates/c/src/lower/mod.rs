@@ -13,12 +13,14 @@
 //! * `expr.rs`: expressions, with C's conversions from [`crate::types`];
 //! * `stmt.rs`: statements and control flow;
 //! * `call.rs`: calls, and SV-COMP's special functions;
-//! * `consts.rs`: constant expressions (array sizes, `case`, `enum`).
+//! * `consts.rs`: constant expressions (array sizes, `case`, `enum`);
+//! * `static_type.rs`: the type of an expression without evaluating it.
 
 mod call;
 mod consts;
 mod decl;
 mod expr;
+mod static_type;
 mod stmt;
 
 use crate::preprocess::SpanMap;

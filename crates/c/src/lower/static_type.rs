@@ -1,0 +1,102 @@
+//! The type of an expression without evaluating it (`sizeof e`, the
+//! common type of `c ? a : b` when its operands must be branches), by
+//! the same rules as [`super::expr`] through [`crate::types`].
+
+use super::expr::is_compound;
+use super::{call, consts, decl, Dim, Res, Unit, Var};
+use crate::types::{CInt, CType, Len};
+use lang_c::ast::{BinaryOperator as B, Expression as E, UnaryOperator as U};
+use lang_c::span::Node;
+use wiser_ir::Diagnostic;
+
+/// The type of an expression without evaluating it (`sizeof`, `?:`).
+pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<CType> {
+    let dm = u.dm;
+    let int = |t: CInt| Ok(CType::Int(t));
+    match &e.node {
+        E::Constant(_) | E::SizeOfTy(_) | E::SizeOfVal(_) => {
+            consts::eval(u, scope, e).map(|(_, t)| CType::Int(t))
+        }
+        E::Identifier(id) => match scope(&id.node.name) {
+            Some(Var::Scalar(_, t)) => int(t),
+            Some(Var::Const(_)) => int(CInt::INT),
+            Some(Var::Array(o)) => {
+                let mut t = CType::Int(o.elem);
+                for d in o.dims.iter().rev() {
+                    let len = match d {
+                        Dim::Const(n) => Len::Const(*n),
+                        Dim::Var(p) => Len::Var(*p),
+                    };
+                    t = CType::Array(Box::new(t), len);
+                }
+                Ok(t)
+            }
+            None => Err(Diagnostic::new(
+                u.span(e.span),
+                format!("`{}` is not declared", id.node.name),
+            )),
+        },
+        E::Cast(c) => decl::type_name(u, &c.node.type_name.node),
+        E::Call(c) => match &c.node.callee.node {
+            E::Identifier(id) => Ok(match u.funcs.get(&id.node.name) {
+                Some(fi) => fi.ret.clone(),
+                None => call::special_type(&id.node.name)
+                    .map(CType::Int)
+                    .unwrap_or(CType::INT),
+            }),
+            _ => Err(u.unsupported(e.span, "calls through function pointers")),
+        },
+        E::BinaryOperator(b) => {
+            let op = &b.node.operator.node;
+            if *op == B::Index {
+                return match static_type(u, scope, &b.node.lhs)? {
+                    CType::Array(elem, _) | CType::Pointer(elem) => Ok(*elem),
+                    _ => Err(u.unsupported(e.span, "this subscript")),
+                };
+            }
+            if consts::cmp_op(op).is_some() || matches!(op, B::LogicalAnd | B::LogicalOr) {
+                return int(CInt::INT);
+            }
+            let l = static_type(u, scope, &b.node.lhs)?;
+            if *op == B::Assign || is_compound(op) {
+                return Ok(l);
+            }
+            let r = static_type(u, scope, &b.node.rhs)?;
+            match (l.int(), r.int()) {
+                (Some(l), _) if matches!(op, B::ShiftLeft | B::ShiftRight) => int(l.promote()),
+                (Some(l), Some(r)) => int(CInt::common(l, r, dm)),
+                _ => Err(u.unsupported(e.span, "arithmetic on arrays or pointers")),
+            }
+        }
+        E::UnaryOperator(un) => {
+            let t = static_type(u, scope, &un.node.operand)?;
+            match un.node.operator.node {
+                U::Negate => int(CInt::INT),
+                U::Plus | U::Minus | U::Complement => t
+                    .int()
+                    .map(|t| CType::Int(t.promote()))
+                    .ok_or_else(|| u.unsupported(e.span, "this operand")),
+                U::Indirection => match t {
+                    CType::Array(elem, _) | CType::Pointer(elem) => Ok(*elem),
+                    _ => Err(u.unsupported(e.span, "`*` on something that is not an array")),
+                },
+                U::Address => Err(u.unsupported(e.span, "taking addresses (`&`)")),
+                _ => Ok(t),
+            }
+        }
+        E::Conditional(c) => {
+            let a = static_type(u, scope, &c.node.then_expression)?;
+            let b = static_type(u, scope, &c.node.else_expression)?;
+            match (a.int(), b.int()) {
+                (Some(a), Some(b)) => int(CInt::common(a, b, dm)),
+                _ if a == CType::Void => Ok(CType::Void),
+                _ => Err(u.unsupported(e.span, "this conditional expression")),
+            }
+        }
+        E::Comma(es) => match es.last() {
+            Some(x) => static_type(u, scope, x),
+            None => int(CInt::INT),
+        },
+        _ => Err(u.unsupported(e.span, "`sizeof` of this expression")),
+    }
+}
