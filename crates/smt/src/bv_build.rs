@@ -333,6 +333,19 @@ impl Term {
 
 /// The identities of `a op b` (not both constant; commutative operands
 /// already ordered), or `None` when none applies.
+/// A term as a multiple of another: `x * c` is `(x, c)`, `-x` is
+/// `(x, 2^w - 1)`, anything else is itself once.
+fn scaled(t: &Term) -> (&Term, u64) {
+    match t.kind() {
+        Kind::BvNeg(x) => (x, bv::mask(width_of(t))),
+        Kind::BvBin(BvOp::Mul, x, c) => match c.as_bv() {
+            Some((_, c)) => (x, c),
+            None => (t, 1),
+        },
+        _ => (t, 1),
+    }
+}
+
 fn simplify_bin(op: BvOp, w: u32, a: &Term, b: &Term) -> Option<Term> {
     let ones = bv::mask(w);
     let ca = a.as_bv().map(|c| c.1);
@@ -345,6 +358,17 @@ fn simplify_bin(op: BvOp, w: u32, a: &Term, b: &Term) -> Option<Term> {
             (Some(c2), Kind::BvBin(BvOp::Add, x, c1)) if c1.is_const() => {
                 let c1 = c1.as_bv()?.1;
                 Term::bv_bin(BvOp::Add, x, &constant(w, bv::add(w, c1, c2)))
+            }
+            // c1*x + c2*x  =  (c1 + c2)*x, an identity of arithmetic
+            // modulo 2^w: `i += k` in a loop stays one term, n*k, instead
+            // of a chain as long as the loop has run.
+            (None, _) => {
+                let (x, c1) = scaled(a);
+                let (y, c2) = scaled(b);
+                if x != y {
+                    return None;
+                }
+                Term::bv_bin(BvOp::Mul, x, &constant(w, bv::add(w, c1, c2)))
             }
             _ => return None,
         },

@@ -337,3 +337,17 @@ fn structure_and_deep_terms() {
     assert_eq!(Term::select(&s, &c(3)), Term::select(&a, &c(3)));
     assert_eq!(Term::select(&s, &x).sort(), Sort::Bool);
 }
+
+#[test]
+fn multiples_of_one_term_add_up_to_one_product() {
+    let k = Term::var("k", Sort::Bv(32));
+    let mut i = Term::bv(32, 0);
+    for _ in 0..5 {
+        i = Term::bv_bin(BvOp::Add, &i, &k);
+    }
+    assert_eq!(i, Term::bv_bin(BvOp::Mul, &k, &Term::bv(32, 5)));
+    // Modulo 2^w: 255*x + x is 0*x, which is 0.
+    let x = Term::var("x", Sort::Bv(8));
+    let big = Term::bv_bin(BvOp::Mul, &x, &Term::bv(8, 255));
+    assert_eq!(Term::bv_bin(BvOp::Add, &big, &x), Term::bv(8, 0));
+}
