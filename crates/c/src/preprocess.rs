@@ -153,9 +153,11 @@ pub fn prepare(
         let (same, first) = match (orig, last) {
             (Some(o), Some((l, same))) if l == o => (same, false),
             (Some(o), _) => {
-                let otext = orig_starts.get(o as usize - 1).map_or("", |&st| {
-                    text[st as usize..].split('\n').next().unwrap_or("")
-                });
+                let otext = orig_starts
+                    .get((o as usize).wrapping_sub(1))
+                    .map_or("", |&st| {
+                        text[st as usize..].split('\n').next().unwrap_or("")
+                    });
                 let ptext = line.trim_end_matches(['\n', '\r']);
                 let same = Indent::of(otext, ptext);
                 last = Some((o, same));
@@ -233,7 +235,7 @@ impl SpanMap {
         let Some(orig) = line.orig else {
             return (pp, off);
         };
-        let Some(&ostart) = self.orig_starts.get(orig as usize - 1) else {
+        let Some(&ostart) = self.orig_starts.get((orig as usize).wrapping_sub(1)) else {
             return (pp, off);
         };
         let Indent {
