@@ -152,12 +152,9 @@ impl<'a> Unit<'a> {
             }
         }
         let ret = info.ret.scalar(self.dm);
-        let label = if arrays.is_empty() {
-            name.to_string()
-        } else {
-            format!("{name}#{}", self.instances.len())
-        };
-        let id = b.declare_proc(label, params, ret, info.span);
+        // Every instance carries the function's name: call stacks say
+        // where each was called, which tells instances apart.
+        let id = b.declare_proc(name, params, ret, info.span);
         self.instances
             .insert((name.to_string(), arrays.clone()), id);
         self.pending.push((id, name.to_string(), arrays));
