@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::{Duration, Instant};
-use wiser_engine::{check, Config, Incomplete, Strategy, Verdict};
+use wiser_engine::{check, Bug, Config, Incomplete, Report, Strategy, Verdict};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ErrorKind, Input};
 use wiser_testkit::{enumerate, loc, show_input, show_loc, Budget, Invalid, Loc, Spec};
@@ -153,6 +153,43 @@ struct Enumeration {
     locations: BTreeMap<Loc, Input>,
 }
 
+/// The engine's internal errors, each a disagreement.
+pub(crate) fn internal_errors(report: &Report) -> Vec<Disagreement> {
+    report
+        .internal_errors
+        .iter()
+        .map(|msg| Disagreement {
+            kind: DisKind::Internal,
+            detail: msg.clone(),
+        })
+        .collect()
+}
+
+/// Replays a reported bug's witness on `ir`: its run, and a disagreement
+/// unless the run stops on the same error at the same place.
+pub(crate) fn replay_witness(
+    ir: &wiser_ir::Ir,
+    bug: &Bug,
+    max_steps: u64,
+    options: wiser_semantics::Options,
+    what: &str,
+) -> (concrete::Run, Option<Disagreement>) {
+    let at = loc(bug.kind, bug.span, &bug.stack);
+    let run = concrete::run_with(ir, &bug.input, max_steps, options);
+    let dis = match &run.outcome {
+        Outcome::Error { kind, span, stack } if loc(*kind, *span, stack) == at => None,
+        other => Some(Disagreement {
+            kind: DisKind::Witness,
+            detail: format!(
+                "the {what} {} for {} replays as {other:?}",
+                show_input(&bug.input),
+                show_loc(&at)
+            ),
+        }),
+    };
+    (run, dis)
+}
+
 /// Compares the engine with enumeration on a program text whose
 /// specification is `spec`.
 pub fn compare(
@@ -194,28 +231,12 @@ pub fn compare(
     let report = check(&ir, &config);
     let engine_time = t1.elapsed();
 
-    let mut dis = Vec::new();
-    for msg in &report.internal_errors {
-        dis.push(Disagreement {
-            kind: DisKind::Internal,
-            detail: msg.clone(),
-        });
-    }
+    let mut dis = internal_errors(&report);
     let mut reported = BTreeSet::new();
     for bug in &report.bugs {
         let at = loc(bug.kind, bug.span, &bug.stack);
-        let run = concrete::run_with(&ir, &bug.input, limits.max_steps, options);
-        match &run.outcome {
-            Outcome::Error { kind, span, stack } if loc(*kind, *span, stack) == at => {}
-            other => dis.push(Disagreement {
-                kind: DisKind::Witness,
-                detail: format!(
-                    "the witness {} for {} replays as {other:?}",
-                    show_input(&bug.input),
-                    show_loc(&at)
-                ),
-            }),
-        }
+        let (run, replay) = replay_witness(&ir, bug, limits.max_steps, options, "witness");
+        dis.extend(replay);
         if !spec.inside(&bug.input, &run.read_types) {
             dis.push(Disagreement {
                 kind: DisKind::Witness,

@@ -18,7 +18,9 @@
 //!   missed bug);
 //! * a C text the front end rejects is a disagreement of its own kind.
 
-use crate::compare::{Class, Comparison, DisKind, Disagreement, Limits};
+use crate::compare::{
+    internal_errors, replay_witness, Class, Comparison, DisKind, Disagreement, Limits,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -200,27 +202,13 @@ pub fn compare_c(
         verdict = report.verdict;
         incomplete = report.incomplete.clone();
         states = report.stats.states;
-        for msg in &report.internal_errors {
-            dis.push(Disagreement {
-                kind: DisKind::Internal,
-                detail: msg.clone(),
-            });
-        }
+        dis.extend(internal_errors(&report));
         let mut reported = BTreeSet::new();
         for bug in &report.bugs {
             let at = loc(bug.kind, bug.span, &bug.stack);
-            let replay = concrete::run_with(c_ir, &bug.input, limits.max_steps * 20, options);
-            match &replay.outcome {
-                Outcome::Error { kind, span, stack } if loc(*kind, *span, stack) == at => {}
-                other => dis.push(Disagreement {
-                    kind: DisKind::Witness,
-                    detail: format!(
-                        "the C witness {} for {} replays as {other:?}",
-                        show_input(&bug.input),
-                        show_loc(&at)
-                    ),
-                }),
-            }
+            let (_, replay) =
+                replay_witness(c_ir, bug, limits.max_steps * 20, options, "C witness");
+            dis.extend(replay);
             let imp_input = c.input_of(&bug.input.reads);
             let imp_run = concrete::run_with(&ir, &imp_input, limits.max_steps, options);
             if end(&imp_run.outcome) != End::Error(bug.kind) {
