@@ -5,6 +5,8 @@
 //!   or fixed-width) and [`ArrayTy`];
 //! * [`ir`]: the program: instructions with explicit successors, typed
 //!   postfix code, runtime [`Check`]s;
+//! * [`cfg`]: control-flow facts (ranks, join points, loop heads) for
+//!   engines that merge states or unwind loops;
 //! * [`Expr`] and [`Builder`]: how a front end emits a program, with
 //!   labels and forward jumps; the checks of every operator come from one
 //!   table, [`checks_of`].
@@ -31,6 +33,7 @@
 #![warn(missing_docs)]
 
 mod builder;
+pub mod cfg;
 mod expr;
 pub mod ir;
 mod print;
@@ -40,6 +43,7 @@ pub mod types;
 mod validate;
 
 pub use builder::{Builder, IrError, Label, RoutineBuilder};
+pub use cfg::Cfg;
 pub use expr::{checks_of, Checked, Expr, MAX_EXPR_OPS};
 pub use ir::{
     ArrayDecl, ArrayId, Check, Code, ErrorKind, Global, InputVar, Instr, Ir, Located, Op, Pc,
