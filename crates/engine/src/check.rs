@@ -138,6 +138,7 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     stats.states = monitor.states.load(Ordering::SeqCst).min(config.max_states);
     stats.max_frontier = shared.max_pending.load(Ordering::Relaxed) as usize;
     stats.abandoned_workers = abandoned;
+    stats.merges = shared.pool.merges();
     let mut found = shared.found();
     let mut bugs = std::mem::take(&mut found.bugs);
     let mut incomplete = std::mem::take(&mut found.incomplete);

@@ -1,5 +1,6 @@
 //! How to run a check (egg-style builder: `Config::default().with_...`).
 
+use crate::merge::MergeMode;
 use crate::searcher::Strategy;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -120,6 +121,8 @@ pub struct Config {
     pub options: Options,
     /// Where Z3 runs.
     pub backend: Backend,
+    /// When states are merged.
+    pub merge: MergeMode,
 }
 
 /// The most workers a run uses: more than the cores gains nothing, and
@@ -143,6 +146,7 @@ impl Default for Config {
             property: Property::all(),
             options: Options::default(),
             backend: Backend::InProcess,
+            merge: MergeMode::None,
         }
     }
 }
@@ -202,6 +206,12 @@ impl Config {
     /// Sets whether states keep their decision trails.
     pub fn with_trails(mut self, trails: bool) -> Self {
         self.trails = trails;
+        self
+    }
+
+    /// Sets when states are merged.
+    pub fn with_merge(mut self, merge: MergeMode) -> Self {
+        self.merge = merge;
         self
     }
 

@@ -10,7 +10,8 @@
 
 use crate::config::Property;
 use crate::expand::{Expander, Expansion};
-use crate::frontier::Arena;
+use crate::frontier::{Arena, Frontier};
+use crate::merge::{MergeFrontier, MergeMode};
 use crate::searcher::Strategy;
 use crate::symbolic::Feasible;
 use crate::witness::{Bug, SymState};
@@ -70,7 +71,7 @@ pub struct ExploreStats {
 pub struct Explorer<'ir, S: Solver> {
     ir: &'ir Ir,
     expander: Expander<'ir, S>,
-    frontier: Arena<SymState>,
+    frontier: Box<dyn Frontier<SymState> + 'ir>,
     out: Vec<SymState>,
     finished: bool,
     final_states: bool,
@@ -87,8 +88,8 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
     /// An explorer with semantic options.
     pub fn with_options(ir: &'ir Ir, solver: S, strategy: Strategy, options: Options) -> Self {
         let mut expander = Expander::new(ir, Feasible::new(solver), options);
-        let mut frontier = Arena::new(strategy);
-        frontier.push(expander.initial());
+        let mut frontier: Box<dyn Frontier<SymState>> = Box::new(Arena::new(strategy));
+        frontier.push(expander.initial(), false);
         Explorer {
             ir,
             expander,
@@ -105,6 +106,28 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
     pub fn with_property(mut self, property: Property) -> Self {
         self.expander = self.expander.with_property(property);
         self
+    }
+
+    /// Merges states as `mode` says (in topological order, with every
+    /// eighth pop taking the oldest state, so the search stays complete;
+    /// the strategy no longer applies).
+    pub fn with_merge(mut self, mode: MergeMode) -> Self {
+        if mode == MergeMode::None {
+            return self;
+        }
+        let ir = Arc::new(self.ir.clone());
+        let cfg = Arc::new(wiser_ir::Cfg::new(&ir));
+        let mut merging = MergeFrontier::new(ir, cfg, mode, 8);
+        while let Some(s) = self.frontier.pop() {
+            merging.push(s, false);
+        }
+        self.frontier = Box::new(merging);
+        self
+    }
+
+    /// How many states were merged into others.
+    pub fn merges(&self) -> u64 {
+        self.frontier.merges()
     }
 
     /// Reports each normally ended path as [`Event::Final`].
@@ -173,7 +196,7 @@ impl<S: Solver> Iterator for Explorer<'_, S> {
             Expansion::OutsideProperty(kind, span) => Event::OutsideProperty(kind, span),
         };
         for s in self.out.drain(..) {
-            self.frontier.push(s);
+            self.frontier.push(s, true);
         }
         self.stats.max_frontier = self.stats.max_frontier.max(self.frontier.len());
         Some(event)

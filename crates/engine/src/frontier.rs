@@ -12,6 +12,45 @@ use crate::searcher::{Searcher, Strategy};
 use slab::Slab;
 use std::sync::Mutex;
 
+/// Where one worker's states wait: an [`Arena`] ordered by a searcher, or
+/// a [`crate::merge::MergeFrontier`] that also merges states.
+pub trait Frontier<T>: Send {
+    /// Adds a state; with `may_merge`, a frontier that merges may merge it
+    /// into a waiting state instead, and then says `true` (one state
+    /// fewer exists).
+    fn push(&mut self, state: T, may_merge: bool) -> bool;
+    /// Removes the state to expand next.
+    fn pop(&mut self) -> Option<T>;
+    /// Removes a state for another worker.
+    fn steal(&mut self) -> Option<T>;
+    /// The number of waiting states.
+    fn len(&self) -> usize;
+    /// Is it empty?
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// How many merges it made.
+    fn merges(&self) -> u64 {
+        0
+    }
+}
+
+impl<T: Send> Frontier<T> for Arena<T> {
+    fn push(&mut self, state: T, _may_merge: bool) -> bool {
+        Arena::push(self, state);
+        false
+    }
+    fn pop(&mut self) -> Option<T> {
+        Arena::pop(self)
+    }
+    fn steal(&mut self) -> Option<T> {
+        Arena::steal(self)
+    }
+    fn len(&self) -> usize {
+        Arena::len(self)
+    }
+}
+
 /// States waiting in the order of a searcher.
 pub struct Arena<T> {
     states: Slab<T>,
@@ -59,33 +98,51 @@ impl<T> Arena<T> {
 /// At most this many states move in one steal.
 const MAX_STEAL: usize = 64;
 
-/// One arena per worker, with stealing.
+/// One frontier per worker, with stealing.
 pub struct Pool<T> {
-    arenas: Vec<Mutex<Arena<T>>>,
+    arenas: Vec<Mutex<Box<dyn Frontier<T>>>>,
+}
+
+impl<T: Send + 'static> Pool<T> {
+    /// A pool of `workers` empty arenas ordered by `strategy`.
+    pub fn new(workers: usize, strategy: Strategy) -> Self {
+        Pool::with_frontiers(
+            (0..workers.max(1))
+                .map(|_| Box::new(Arena::new(strategy)) as Box<dyn Frontier<T>>)
+                .collect(),
+        )
+    }
 }
 
 impl<T> Pool<T> {
-    /// A pool of `workers` empty arenas ordered by `strategy`.
-    pub fn new(workers: usize, strategy: Strategy) -> Self {
+    /// A pool of the given frontiers, one per worker (at least one).
+    pub fn with_frontiers(frontiers: Vec<Box<dyn Frontier<T>>>) -> Self {
+        assert!(!frontiers.is_empty(), "a pool has at least one frontier");
         Pool {
-            arenas: (0..workers.max(1))
-                .map(|_| Mutex::new(Arena::new(strategy)))
-                .collect(),
+            arenas: frontiers.into_iter().map(Mutex::new).collect(),
         }
     }
 
-    fn arena(&self, i: usize) -> std::sync::MutexGuard<'_, Arena<T>> {
+    /// How many merges the frontiers made.
+    pub fn merges(&self) -> u64 {
+        (0..self.arenas.len()).map(|i| self.arena(i).merges()).sum()
+    }
+
+    fn arena(&self, i: usize) -> std::sync::MutexGuard<'_, Box<dyn Frontier<T>>> {
         // A worker that panicked left its arena consistent (every
         // operation is a single push or pop): keep using it.
         self.arenas[i].lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Adds states to worker `me`'s arena.
-    pub fn push_all(&self, me: usize, states: impl IntoIterator<Item = T>) {
+    /// Adds states to worker `me`'s frontier; returns how many were merged
+    /// into waiting states.
+    pub fn push_all(&self, me: usize, states: impl IntoIterator<Item = T>) -> u64 {
         let mut a = self.arena(me);
+        let mut merged = 0;
         for s in states {
-            a.push(s);
+            merged += u64::from(a.push(s, true));
         }
+        merged
     }
 
     /// The next state for worker `me`: from its own arena, else a batch
@@ -106,8 +163,10 @@ impl<T> Pool<T> {
                 continue;
             }
             let mut own = self.arena(me);
+            // Stolen states are not merged here: the pool's callers count
+            // merges only where they push.
             for s in stolen {
-                own.push(s);
+                own.push(s, false);
             }
             return own.pop();
         }

@@ -19,8 +19,9 @@
 use crate::chain::Solvers;
 use crate::config::Config;
 use crate::expand::{Expander, Expansion};
-use crate::frontier::Pool;
+use crate::frontier::{Frontier, Pool};
 use crate::known::KnownBugs;
+use crate::merge::{MergeFrontier, MergeMode};
 use crate::report::Incomplete;
 use crate::symbolic::{BranchStats, Feasible};
 use crate::witness::{Bug, SymState};
@@ -28,7 +29,7 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use wiser_ir::{ErrorKind, Ir, Span};
+use wiser_ir::{Cfg, ErrorKind, Ir, Span};
 use wiser_smt::{Solver, SolverStats};
 
 /// Live counters of a run, readable from another thread (for a progress
@@ -113,11 +114,11 @@ impl Shared {
         monitor.pending.store(0, Ordering::SeqCst);
         monitor.states.store(0, Ordering::SeqCst);
         Shared {
+            pool: pool(&ir, config),
             ir,
             config: config.clone(),
             deadline,
             stop: AtomicBool::new(false),
-            pool: Pool::new(config.jobs, config.strategy),
             found: Mutex::new(Found::default()),
             totals: Mutex::new(Totals::default()),
             solvers: Solvers::new(config, deadline),
@@ -147,6 +148,30 @@ impl Shared {
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
+}
+
+/// Every this many pops, a merging frontier takes its oldest state (so
+/// every state is taken eventually: the search stays complete).
+const FAIR_POPS: u64 = 8;
+
+/// The frontiers of a run: one per worker, merging states if asked.
+fn pool(ir: &Arc<Ir>, config: &Config) -> Pool<SymState> {
+    if config.merge == MergeMode::None {
+        return Pool::new(config.jobs, config.strategy);
+    }
+    let cfg = Arc::new(Cfg::new(ir));
+    Pool::with_frontiers(
+        (0..config.jobs.max(1))
+            .map(|_| {
+                Box::new(MergeFrontier::new(
+                    ir.clone(),
+                    cfg.clone(),
+                    config.merge,
+                    FAIR_POPS,
+                )) as Box<dyn Frontier<SymState>>
+            })
+            .collect(),
+    )
 }
 
 /// Counts one finished worker and wakes the supervisor when it was the
@@ -245,7 +270,10 @@ pub(crate) fn work(me: usize, shared: &Shared) {
                 if added > 0 {
                     monitor.pending.fetch_add(added, Ordering::SeqCst);
                 }
-                shared.pool.push_all(me, out.drain(..));
+                let merged = shared.pool.push_all(me, out.drain(..));
+                if merged > 0 {
+                    monitor.pending.fetch_sub(merged, Ordering::SeqCst);
+                }
                 continue;
             }
             Expansion::Stepped

@@ -49,6 +49,9 @@ pub enum Incomplete {
     /// [`Report::outside_property`]): the paths through it were not
     /// followed, so the run cannot say `safe`.
     OutsideProperty,
+    /// Bounded model checking found no bug up to its bound, and paths go
+    /// beyond it (or unwinding assertions were not asked for).
+    UnwindBound,
 }
 
 impl Incomplete {
@@ -63,6 +66,7 @@ impl Incomplete {
             Incomplete::Interrupted => "interrupted",
             Incomplete::InternalError => "internal_error",
             Incomplete::OutsideProperty => "outside_property",
+            Incomplete::UnwindBound => "unwind_bound",
         }
     }
 }
@@ -74,6 +78,8 @@ pub struct Stats {
     pub states: u64,
     /// Largest frontier.
     pub max_frontier: usize,
+    /// States merged into others (`--merge`).
+    pub merges: u64,
     /// How decisions were made.
     pub branches: BranchStats,
     /// What the solver chain did.

@@ -37,15 +37,16 @@ use proptest::strategy::{NewTree, Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, TestRunner};
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
-use wiser_engine::{check, Config};
+use wiser_engine::{check, Config, MergeMode};
 use wiser_num::{BinOp, CmpOp, IntTy, UnOp};
 use wiser_semantics::ErrorKind;
 use wiser_testkit::shrink::mutate;
 use wiser_testkit::{generate, Co, Domain, Ex, GenConfig, Proc, Program, Spec, St};
 
-/// Programs of the generator, from a seed the test runner draws.
+/// Programs of the generator, from a seed the test runner draws, explored
+/// with a merge mode.
 #[derive(Debug)]
-struct Programs(GenConfig);
+struct Programs(GenConfig, MergeMode);
 
 impl Strategy for Programs {
     type Tree = Shrinking;
@@ -60,6 +61,7 @@ impl Strategy for Programs {
             current: prog,
             next: 0,
             shrinking: false,
+            merge: self.1,
         })
     }
 }
@@ -76,6 +78,8 @@ struct Shrinking {
     next: usize,
     /// Has shrinking begun?
     shrinking: bool,
+    /// How the case is explored.
+    merge: MergeMode,
 }
 
 impl Shrinking {
@@ -99,7 +103,7 @@ impl ValueTree for Shrinking {
     type Value = Case;
 
     fn current(&self) -> Case {
-        Case::new(self.current.clone(), self.shrinking)
+        Case::new(self.current.clone(), self.shrinking).with_merge(self.merge)
     }
 
     fn simplify(&mut self) -> bool {
@@ -126,7 +130,11 @@ fn cases() -> u32 {
 
 /// Runs the oracles on `cases()` programs of `cfg`.
 fn property(cfg: GenConfig) {
-    let cases = cases();
+    property_merging(cfg, MergeMode::None, cases());
+}
+
+/// Runs the oracles on `cases` programs of `cfg` explored with `merge`.
+fn property_merging(cfg: GenConfig, merge: MergeMode, cases: u32) {
     let config = ProptestConfig {
         cases,
         max_shrink_iters: 2_000,
@@ -136,7 +144,7 @@ fn property(cfg: GenConfig) {
     };
     let mut runner = TestRunner::new(config);
     let tally = Tally::default();
-    if let Err(e) = runner.run(&Programs(cfg), |case| run_oracles(&case, &tally)) {
+    if let Err(e) = runner.run(&Programs(cfg, merge), |case| run_oracles(&case, &tally)) {
         panic!("{e}");
     }
     let skipped = tally.skipped.load(Ordering::Relaxed);
@@ -159,6 +167,19 @@ fn unbounded_programs_agree_with_enumeration() {
 #[test]
 fn machine_integer_programs_agree_with_enumeration() {
     property(GenConfig::tiny().only(true));
+}
+
+/// Seed 003: merged states are still precise and exhaustive. Half the
+/// cases of the properties above (merging is the exception, not the
+/// default).
+#[test]
+fn programs_agree_with_enumeration_when_states_merge_at_joins() {
+    property_merging(GenConfig::tiny().only(false), MergeMode::Joins, cases() / 2);
+}
+
+#[test]
+fn machine_integer_programs_agree_with_enumeration_when_merging_pays() {
+    property_merging(GenConfig::tiny().only(true), MergeMode::Auto, cases() / 2);
 }
 
 fn var(n: &str) -> Ex {

@@ -22,9 +22,11 @@
 //! effective model of its path, with no further solver call.
 
 mod bounds;
+mod join;
 mod set;
 
 pub use bounds::{as_bound, set_terms, universe};
+pub use join::Joined;
 pub use set::{Interval, ValueSet, MAX_PARTS};
 
 use rpds::{HashTrieMapSync, HashTrieSetSync};

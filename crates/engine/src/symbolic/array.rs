@@ -88,6 +88,37 @@ impl SymArray {
     }
 }
 
+impl SymArray {
+    /// `if guard then a else b`, cell by cell when both have the same
+    /// base (so constant-index reads stay look-ups after a merge), as one
+    /// `ite` term otherwise.
+    pub fn ite(guard: &Term, a: &SymArray, b: &SymArray) -> SymArray {
+        if Arc::ptr_eq(&a.full, &b.full) || (a.base == b.base && a.cells == b.cells) {
+            return a.clone();
+        }
+        if a.base != b.base {
+            return SymArray::new(Term::ite(guard, a.term(), b.term()));
+        }
+        let mut cells = a.cells.clone();
+        for (i, v) in a.cells.iter() {
+            let w = b.select(i);
+            if &w != v {
+                cells.insert_mut(i.clone(), Term::ite(guard, v, &w));
+            }
+        }
+        for (i, w) in b.cells.iter() {
+            if !a.cells.contains_key(i) {
+                cells.insert_mut(i.clone(), Term::ite(guard, &a.select(i), w));
+            }
+        }
+        SymArray {
+            base: a.base.clone(),
+            cells,
+            full: Arc::new(OnceLock::new()),
+        }
+    }
+}
+
 /// The sort checks of [`Term::store`]: `array` is an array indexed by
 /// `index`'s sort and holding `value`'s.
 fn check_sorts(array: &Term, index: &Term, value: &Term) {

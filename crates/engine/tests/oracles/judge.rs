@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use wiser_engine::{
-    check, read_symbol, witness, Config, Event, Explorer, FinalState, Incomplete,
+    check, read_symbol, witness, Config, Event, Explorer, FinalState, Incomplete, MergeMode,
     Strategy as Search, Verdict,
 };
 use wiser_ir::{ArrayTy, Ir, ScalarTy};
@@ -39,12 +39,25 @@ pub struct Case {
     /// A candidate of shrinking, not a generated program: if it cannot be
     /// compiled or enumerated, it is merely not a smaller failure.
     pub shrunk: bool,
+    /// How the explorer and `check` merge states.
+    pub merge: MergeMode,
 }
 
 impl Case {
     pub fn new(prog: Program, shrunk: bool) -> Case {
         let src = prog.source();
-        Case { prog, src, shrunk }
+        Case {
+            prog,
+            src,
+            shrunk,
+            merge: MergeMode::None,
+        }
+    }
+
+    /// The same case, explored with state merging `merge`.
+    pub fn with_merge(mut self, merge: MergeMode) -> Case {
+        self.merge = merge;
+        self
     }
 }
 
@@ -238,8 +251,9 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
     let t_enum = t0.elapsed();
     // The explorer, with final states.
     let solver = Z3Solver::new(Some(SOLVER_TIMEOUT));
-    let mut explorer =
-        Explorer::with_options(&ir, solver, Search::Bfs, options).with_final_states(true);
+    let mut explorer = Explorer::with_options(&ir, solver, Search::Bfs, options)
+        .with_final_states(true)
+        .with_merge(case.merge);
     let mut finals: Vec<FinalState> = Vec::new();
     let mut explored: BTreeSet<Loc> = BTreeSet::new();
     let mut states = 0u64;
@@ -339,7 +353,8 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
         .with_max_states(MAX_STATES)
         .with_timeout(Some(Duration::from_secs(60)))
         .with_solver_timeout(Some(SOLVER_TIMEOUT))
-        .with_options(options);
+        .with_options(options)
+        .with_merge(case.merge);
     let report = check(&ir, &config);
     if !report.internal_errors.is_empty() {
         return Err(fail(format!(
