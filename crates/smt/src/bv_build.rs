@@ -11,6 +11,63 @@
 use crate::term::{BvOp, BvPred, Kind, OvfOp, Sort, Term};
 use wiser_num::{bv, Int};
 
+/// `p + b <u b` is false and `b <=u p + b` true when the addition cannot
+/// carry, which the operands' shapes alone can show (a running sum of
+/// zero-extended bytes, as in seed 004's second bounded-model-checking
+/// example, where no other layer sees it and the solver struggles).
+/// `None` when the rule does not apply.
+fn sum_against_summand(pred: BvPred, a: &Term, b: &Term, w: u32) -> Option<bool> {
+    let (sum, summand, holds) = match pred {
+        BvPred::Ult => (a, b, false),
+        BvPred::Ule => (b, a, true),
+        _ => return None,
+    };
+    let Kind::BvBin(BvOp::Add, p, q) = sum.kind() else {
+        return None;
+    };
+    let other = if p == summand {
+        q
+    } else if q == summand {
+        p
+    } else {
+        return None;
+    };
+    let room = u128::from(bv::mask(w));
+    (unsigned_max(other, room) + unsigned_max(summand, room) <= room).then_some(holds)
+}
+
+/// An upper bound on the unsigned value of `t` from its shape (sums,
+/// zero extensions, constants), at most `room` (all ones): a sum of
+/// leaves whose bounds add up to no more than `room` cannot wrap, so its
+/// value is at most that total. Iterative, with a budget of nodes.
+fn unsigned_max(t: &Term, room: u128) -> u128 {
+    let mut total: u128 = 0;
+    let mut todo = vec![t];
+    let mut budget = 4096u32;
+    while let Some(x) = todo.pop() {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            return room;
+        }
+        total += match x.kind() {
+            Kind::BvBin(BvOp::Add, p, q) => {
+                todo.push(p);
+                todo.push(q);
+                0
+            }
+            Kind::Bv { bits, .. } => u128::from(*bits),
+            Kind::Extend {
+                signed: false, t, ..
+            } => u128::from(bv::mask(width_of(t))),
+            _ => return room,
+        };
+        if total > room {
+            return room;
+        }
+    }
+    total
+}
+
 /// The width of a bit-vector term (panics on other sorts: a sort error is
 /// a bug in the caller).
 fn width_of(t: &Term) -> u32 {
@@ -136,6 +193,9 @@ impl Term {
             BvPred::Ult | BvPred::Ule => BvPred::Ule,
             BvPred::Slt | BvPred::Sle => BvPred::Sle,
         };
+        if let Some(holds) = sum_against_summand(pred, a, b, w) {
+            return Term::bool(holds);
+        }
         if pred.is_strict() {
             // Nothing is below the minimum or above the maximum; below
             // anything else means at most its predecessor.

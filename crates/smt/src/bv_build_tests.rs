@@ -351,3 +351,20 @@ fn multiples_of_one_term_add_up_to_one_product() {
     let big = Term::bv_bin(BvOp::Mul, &x, &Term::bv(8, 255));
     assert_eq!(Term::bv_bin(BvOp::Add, &big, &x), Term::bv(8, 0));
 }
+
+#[test]
+fn a_sum_that_cannot_carry_is_not_below_its_summand() {
+    let byte = |n: &str| Term::bv_resize(&Term::var(n, Sort::Bv(8)), 32, false);
+    let (a, b) = (byte("a"), byte("b"));
+    let s = Term::bv_bin(BvOp::Add, &a, &b);
+    assert_eq!(Term::bv_cmp(BvPred::Ult, &s, &b), Term::bool(false));
+    assert_eq!(Term::bv_cmp(BvPred::Ule, &a, &s), Term::bool(true));
+    // A 32-bit summand can carry: nothing is decided.
+    let x = Term::var("x", Sort::Bv(32));
+    let t = Term::bv_bin(BvOp::Add, &x, &b);
+    assert!(Term::bv_cmp(BvPred::Ult, &t, &b).as_bool().is_none());
+    // Bytes summed in 8 bits can carry too.
+    let (c, d) = (Term::var("c", Sort::Bv(8)), Term::var("d", Sort::Bv(8)));
+    let u = Term::bv_bin(BvOp::Add, &c, &d);
+    assert!(Term::bv_cmp(BvPred::Ult, &u, &d).as_bool().is_none());
+}
