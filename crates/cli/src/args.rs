@@ -1,11 +1,14 @@
 //! Command-line arguments.
 
+use crate::load::Program;
 use crate::load::{Lang, LoadOptions};
+use crate::verify::Target;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 use wiser_c::DataModel;
-use wiser_engine::{Backend, Config, Strategy, MAX_JOBS};
+use wiser_engine::{Backend, Bmc, Config, MergeMode, Strategy, MAX_JOBS};
+use wiser_ir::{Cfg, Pc};
 use wiser_semantics::Options;
 
 /// wiser: a symbolic bug finder for IMP and C. It explores every path of a
@@ -23,6 +26,8 @@ pub struct Cli {
 pub enum Command {
     /// Search for bugs symbolically. Exit: 0 safe, 1 bug, 3 unknown, 2 usage or input error.
     Check(CheckArgs),
+    /// Bounded model checking: every path up to a bound on loop iterations and recursion, in one solver query per bound. Exit: 0 safe, 1 bug, 3 unknown (e.g. no bug up to the bound), 2 usage or input error.
+    Bmc(BmcArgs),
     /// Run a program on concrete inputs. Exit: 0 normal end, 1 runtime error, 3 an assume failed, 4 step limit, 2 usage or input error.
     Run(RunArgs),
 }
@@ -41,6 +46,26 @@ pub enum StrategyArg {
     Bfs,
     /// Depth-first (incomplete: can be trapped in an infinite loop).
     Dfs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MergeArg {
+    /// Never merge: one state per path (WiSE's tree).
+    None,
+    /// Merge states that meet at the same place with the same call stack (the end of an if, a loop exit): values become if-then-else terms, path conditions are disjoined.
+    Joins,
+    /// As joins, but not when a differing variable is a constant in one state and later decides a branch (the merge would make that branch fork).
+    Auto,
+}
+
+impl MergeArg {
+    pub fn mode(self) -> MergeMode {
+        match self {
+            MergeArg::None => MergeMode::None,
+            MergeArg::Joins => MergeMode::Joins,
+            MergeArg::Auto => MergeMode::Auto,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -116,6 +141,9 @@ pub struct CheckArgs {
     /// Search strategy.
     #[arg(long, value_enum, default_value = "bfs")]
     pub strategy: StrategyArg,
+    /// State merging: states are then taken in topological order of their position (every eighth the oldest, so the search stays complete) instead of by --strategy.
+    #[arg(long, value_enum, default_value = "none")]
+    pub merge: MergeArg,
     /// Stop after exploring this many states (verdict unknown if states remain).
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub max_states: u64,
@@ -157,6 +185,18 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
+    /// What to check.
+    pub fn target(&self) -> Target<'_> {
+        Target {
+            file: &self.file,
+            lang: &self.lang,
+            assume: self.assume.as_deref(),
+            property: self.property.as_deref(),
+            harness: self.harness.as_deref(),
+            format: self.format,
+        }
+    }
+
     /// The number of workers: as asked, at most 64; by default the number
     /// of cores.
     pub fn jobs(&self) -> usize {
@@ -169,10 +209,7 @@ impl CheckArgs {
 
     /// The engine configuration these arguments describe.
     pub fn config(&self) -> Config {
-        let timeout = (self.timeout > 0.0 && self.timeout.is_finite())
-            .then(|| Duration::from_secs_f64(self.timeout.min(1e9)));
-        let solver_timeout =
-            (self.solver_timeout > 0).then(|| Duration::from_millis(self.solver_timeout));
+        let (timeout, solver_timeout) = limits(self.timeout, self.solver_timeout);
         Config::default()
             .with_strategy(match self.strategy {
                 StrategyArg::Bfs => Strategy::Bfs,
@@ -189,6 +226,137 @@ impl CheckArgs {
                 wrap_signed: self.wrap_signed,
             })
             .with_backend(backend(self.in_process_solver))
+            .with_merge(self.merge.mode())
+    }
+}
+
+/// The run's time limit and each query's (0: none).
+fn limits(timeout: f64, solver_timeout: u64) -> (Option<Duration>, Option<Duration>) {
+    let timeout =
+        (timeout > 0.0 && timeout.is_finite()).then(|| Duration::from_secs_f64(timeout.min(1e9)));
+    let solver_timeout = (solver_timeout > 0).then(|| Duration::from_millis(solver_timeout));
+    (timeout, solver_timeout)
+}
+
+#[derive(Args, Debug)]
+pub struct BmcArgs {
+    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub lang: LangArgs,
+    /// What is a bug: `all`, `unreach-call` or an SV-COMP .prp file [default: all, or the task's].
+    #[arg(long, value_name = "all|unreach-call|FILE.prp")]
+    pub property: Option<String>,
+    /// C only: when a bug is found, write a C file that replays its witness (see `check --harness`).
+    #[arg(long, value_name = "OUT.c")]
+    pub harness: Option<PathBuf>,
+    /// IMP only: only consider inputs satisfying this condition.
+    #[arg(long, value_name = "BEXPR")]
+    pub assume: Option<String>,
+    /// The bound: how often each loop's back edge may be taken per entry into the loop, and how deep a procedure may recurse; a path that would go further is cut.
+    #[arg(long, value_name = "K", default_value_t = 8)]
+    pub unwind: u32,
+    /// The bound of the loop whose head is on line LINE (repeatable); it stays fixed while --unwind-max deepens the others.
+    #[arg(long, value_name = "LINE:K")]
+    pub unwind_loop: Vec<String>,
+    /// Deepen the bound one by one from --unwind to K until there is a verdict.
+    #[arg(long, value_name = "K")]
+    pub unwind_max: Option<u32>,
+    /// Also ask whether any path can go beyond the bound: if none can and no error is reachable, the verdict is safe (otherwise "no bug up to the bound" is unknown).
+    #[arg(long)]
+    pub unwinding_assertions: bool,
+    /// Report every bug (one per location) instead of the first.
+    #[arg(long)]
+    pub all: bool,
+    /// Stop after this many seconds of wall time (0: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Give each solver query at most this many milliseconds (0: no limit; the run's time limit still applies).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub solver_timeout: u64,
+    /// Stop when the process uses this many MiB of memory (verdict unknown).
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<u64>,
+    /// No progress display on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Signed fixed-width arithmetic wraps instead of being a `signed_overflow` error.
+    #[arg(long)]
+    pub wrap_signed: bool,
+    /// Run Z3 inside this process instead of in a child process.
+    #[arg(long, hide = true)]
+    pub in_process_solver: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+impl BmcArgs {
+    /// What to check.
+    pub fn target(&self) -> Target<'_> {
+        Target {
+            file: &self.file,
+            lang: &self.lang,
+            assume: self.assume.as_deref(),
+            property: self.property.as_deref(),
+            harness: self.harness.as_deref(),
+            format: self.format,
+        }
+    }
+
+    /// The engine configuration (limits, property, solver).
+    pub fn config(&self) -> Config {
+        let (timeout, solver_timeout) = limits(self.timeout, self.solver_timeout);
+        Config::default()
+            .with_timeout(timeout)
+            .with_solver_timeout(solver_timeout)
+            .with_all_bugs(self.all)
+            .with_max_memory(self.max_memory.map(|mb| mb.saturating_mul(1 << 20)))
+            .with_options(Options {
+                wrap_signed: self.wrap_signed,
+            })
+            .with_backend(backend(self.in_process_solver))
+    }
+
+    /// The bounds, with `--unwind-loop` lines resolved to loop heads.
+    pub fn bounds(&self, program: &Program) -> Result<Bmc, String> {
+        if let Some(max) = self.unwind_max {
+            if max < self.unwind {
+                return Err(format!(
+                    "wiser: --unwind-max {max} is below --unwind {}\n  = help: --unwind-max deepens the bound from --unwind up to K\n",
+                    self.unwind
+                ));
+            }
+        }
+        let cfg = Cfg::new(&program.ir);
+        let mut unwind_loops = Vec::new();
+        for item in &self.unwind_loop {
+            let parsed = item.split_once(':').and_then(|(l, k)| {
+                Some((l.trim().parse::<u32>().ok()?, k.trim().parse::<u32>().ok()?))
+            });
+            let Some((line, k)) = parsed else {
+                return Err(format!(
+                    "wiser: --unwind-loop `{item}` is not LINE:K\n  = help: e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations\n"
+                ));
+            };
+            let heads: Vec<Pc> = (0..program.ir.code.len() as Pc)
+                .filter(|&pc| cfg.is_loop_head(pc))
+                .filter(|&pc| program.line_col(program.ir.at(pc).span).line == line)
+                .collect();
+            if heads.is_empty() {
+                return Err(format!(
+                    "wiser: --unwind-loop {item}: no loop has its head on line {line} of `{}`\n  = help: give the line of the loop's `while` or `for`\n",
+                    program.file.display()
+                ));
+            }
+            unwind_loops.extend(heads.into_iter().map(|pc| (pc, k)));
+        }
+        Ok(Bmc {
+            unwind: self.unwind,
+            unwind_loops,
+            unwind_max: self.unwind_max,
+            unwinding_assertions: self.unwinding_assertions,
+        })
     }
 }
 

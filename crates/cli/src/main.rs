@@ -8,15 +8,12 @@ mod load;
 mod progress;
 mod render;
 mod task;
+mod verify;
 
 use args::{Cli, Command, Format, SOLVER_SERVER};
 use clap::Parser;
-use load::{Program, ReadSite};
-use render::Asked;
 use std::io::Write;
 use std::process::ExitCode;
-use task::PropertySpec;
-use wiser_engine::{Bug, Property, Report, Verdict};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::Options;
 
@@ -27,7 +24,7 @@ use wiser_semantics::Options;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Exit codes (documented in the README).
-mod exit {
+pub(crate) mod exit {
     pub const OK: u8 = 0;
     pub const BUG: u8 = 1;
     pub const USAGE: u8 = 2;
@@ -77,47 +74,12 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(u8, bool), String> {
     match cli.command {
         Command::Check(args) => {
-            let loaded = load::load_any(&args.file, &args.lang.options(args.assume.as_deref()));
-            let program = match loaded {
-                Ok(p) => p,
-                // SV-COMP mode: a task outside the subset is answered
-                // `unknown` (with the reason), not refused.
-                Err(message)
-                    if load::is_task(&args.file) && message.contains(wiser_c::UNSUPPORTED) =>
-                {
-                    eprint!("{message}");
-                    match args.format {
-                        Format::Text => println!(
-                            "verdict: unknown (the task's program is outside the C subset)"
-                        ),
-                        Format::Json => println!("{}", render::unsupported_json(&message)),
-                    }
-                    return Ok((exit::UNKNOWN, false));
-                }
-                Err(message) => return Err(message),
+            let target = args.target();
+            let (program, asked, property) = match verify::prepare(&target)? {
+                verify::Prepared::Ready(p) => *p,
+                verify::Prepared::Answered(code) => return Ok((code, false)),
             };
-            if args.harness.is_some() && program.c.is_none() {
-                return Err(format!(
-                    "wiser: --harness writes a C file for gcc; `{}` is not a C program\n",
-                    program.file.display()
-                ));
-            }
-            let property = match (&args.property, &program.task) {
-                (Some(p), _) => task::property_arg(p)?,
-                (None, Some(t)) if t.unreach_call => PropertySpec::UnreachCall,
-                (None, Some(t)) => return Err(task::no_supported_property(t)),
-                (None, None) => PropertySpec::All,
-            };
-            let expected = program
-                .task
-                .as_ref()
-                .filter(|t| t.unreach_call && property == PropertySpec::UnreachCall)
-                .and_then(|t| t.expected_verdict);
-            let asked = Asked { property, expected };
-            let config = args.config().with_property(match property {
-                PropertySpec::All => Property::all(),
-                PropertySpec::UnreachCall => Property::unreach_call(),
-            });
+            let config = args.config().with_property(property);
             if args.jobs.is_some_and(|j| j as usize > config.jobs) {
                 eprintln!(
                     "note: using {} workers, the most a run uses (--jobs {} asked for more)",
@@ -125,23 +87,27 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                     args.jobs.unwrap_or_default()
                 );
             }
-            let report = progress::check(program.ir.clone(), &config, args.quiet);
-            match args.format {
-                Format::Text => print!("{}", render::check_text(&program, &report, &config, asked)),
-                Format::Json => println!("{}", render::check_json(&program, &report, asked)),
-            }
-            for e in &report.internal_errors {
-                eprintln!("wiser: {e}");
-            }
-            if let Some(out) = &args.harness {
-                write_harness(&program, &report, out)?;
-            }
-            let code = match report.verdict {
-                Verdict::Bug => exit::BUG,
-                Verdict::Safe => exit::OK,
-                Verdict::Unknown => exit::UNKNOWN,
+            let report = progress::supervised(args.quiet, |monitor| {
+                wiser_engine::check_monitored(program.ir.clone(), &config, monitor)
+            });
+            verify::finish(&target, &program, &report, &config, asked, None)
+        }
+        Command::Bmc(args) => {
+            let target = args.target();
+            let (program, asked, property) = match verify::prepare(&target)? {
+                verify::Prepared::Ready(p) => *p,
+                verify::Prepared::Answered(code) => return Ok((code, false)),
             };
-            Ok((code, report.stats.abandoned_workers > 0))
+            let config = args.config().with_property(property);
+            let bounds = args.bounds(&program)?;
+            let found = progress::supervised(args.quiet, |monitor| {
+                wiser_engine::bmc(program.ir.clone(), &config, &bounds, monitor)
+            });
+            let info = verify::BmcInfo {
+                bound: found.bound,
+                unwinding_assertions: bounds.unwinding_assertions,
+            };
+            verify::finish(&target, &program, &found.report, &config, asked, Some(info))
         }
         Command::Run(args) => {
             let program = load::load_any(&args.file, &args.lang.options(None))?;
@@ -184,61 +150,4 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             ))
         }
     }
-}
-
-/// Writes the harness of the report's bug (a reached error location or a
-/// failed assertion first: those are what a compiled harness detects).
-fn write_harness(program: &Program, report: &Report, out: &std::path::Path) -> Result<(), String> {
-    let Some(compiled) = &program.c else {
-        return Ok(());
-    };
-    let detectable = |b: &&Bug| {
-        matches!(
-            b.kind,
-            wiser_semantics::ErrorKind::Fail | wiser_semantics::ErrorKind::Assertion
-        )
-    };
-    let Some(bug) = report.bugs.iter().find(detectable).or(report.bugs.first()) else {
-        eprintln!(
-            "note: no bug found, so no harness was written to `{}`",
-            out.display()
-        );
-        return Ok(());
-    };
-    let reads: Vec<wiser_c::harness::Read<'_>> = bug
-        .input
-        .reads
-        .iter()
-        .zip(&bug.read_pcs)
-        .map(|(v, &pc)| match program.read_site(pc) {
-            ReadSite::Call(f) => (v.clone(), Some(f)),
-            _ => (v.clone(), None),
-        })
-        .collect();
-    let file = program.file.display().to_string();
-    let text = wiser_c::harness::harness(compiled, &file, &reads, program.data_model);
-    std::fs::write(out, text).map_err(|e| {
-        format!(
-            "wiser: cannot write the harness to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
-            out.display()
-        )
-    })?;
-    let note = if detectable(&bug) {
-        format!(
-            "it exits with code {} at the error",
-            wiser_c::harness::EXIT_ERROR_REACHED
-        )
-    } else {
-        format!(
-            "the bug is a {}, which a compiled program does not detect",
-            bug.kind.describe()
-        )
-    };
-    eprintln!(
-        "note: harness written to `{}`: `gcc {} {file} {} -o replay && ./replay` replays the witness; {note}",
-        out.display(),
-        program.data_model.gcc_flag(),
-        out.display(),
-    );
-    Ok(())
 }

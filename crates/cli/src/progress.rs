@@ -1,4 +1,4 @@
-//! Running a check with interrupt handling and, on a terminal, a progress
+//! Running an engine with interrupt handling and, on a terminal, a progress
 //! line on stderr.
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -6,13 +6,12 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use wiser_engine::{Config, Monitor, Report};
-use wiser_ir::Ir;
+use wiser_engine::Monitor;
 
-/// Runs the check. Ctrl-C, SIGTERM and SIGHUP end it with the bugs found
-/// so far (the report says `interrupted`); a second one ends the process
-/// at once, as usual.
-pub fn check(ir: Arc<Ir>, config: &Config, quiet: bool) -> Report {
+/// Runs an engine (`run` gets the monitor it must watch). Ctrl-C, SIGTERM
+/// and SIGHUP end it with the bugs found so far (the report says
+/// `interrupted`); a second one ends the process at once, as usual.
+pub fn supervised<R>(quiet: bool, run: impl FnOnce(Arc<Monitor>) -> R) -> R {
     let monitor = Arc::new(Monitor::new());
     let handler_monitor = monitor.clone();
     // Failing to install the handler only loses the graceful stop.
@@ -27,7 +26,7 @@ pub fn check(ir: Arc<Ir>, config: &Config, quiet: bool) -> Report {
         let (monitor, done) = (monitor.clone(), done.clone());
         std::thread::spawn(move || paint(&monitor, &done))
     });
-    let report = wiser_engine::check_monitored(ir, config, monitor);
+    let report = run(monitor);
     done.store(true, Ordering::SeqCst);
     if let Some(p) = painter {
         let _ = p.join();

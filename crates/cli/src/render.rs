@@ -178,6 +178,7 @@ fn incomplete_hint(i: Incomplete, config: &Config) -> String {
         Incomplete::OutsideProperty => {
             "an error outside the property is reachable; paths through it were not followed".into()
         }
+        Incomplete::UnwindBound => "no bug up to the bound, but paths go beyond it (raise --unwind or --unwind-max; --unwinding-assertions says whether the bound suffices)".into(),
     }
 }
 
@@ -200,8 +201,13 @@ pub fn check_text(program: &Program, report: &Report, config: &Config, asked: As
     }
     let s = &report.stats;
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let merges = if s.merges > 0 {
+        format!(", {}", plural(s.merges, "merge", "merges"))
+    } else {
+        String::new()
+    };
     let numbers = format!(
-        "{}, {}, {} ms",
+        "{}{merges}, {}, {} ms",
         plural(s.states, "state", "states"),
         plural(s.solver.z3_queries, "solver query", "solver queries"),
         s.elapsed.as_millis()
@@ -349,6 +355,7 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
             "elapsed_ms": s.elapsed.as_millis() as u64,
             "solver_ms": s.solver.z3_time.as_millis() as u64,
             "max_frontier": s.max_frontier,
+            "merges": s.merges,
             "peak_memory_bytes": s.peak_memory,
             "bytes_per_state": s.bytes_per_state,
             "branches_folded": br.folded,

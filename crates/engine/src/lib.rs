@@ -7,6 +7,8 @@
 //!   model);
 //! * [`Searcher`]: search strategies (breadth-first, depth-first), and
 //!   the frontiers that order states by them;
+//! * [`merge`]: state merging (exact: values become `ite`s, path
+//!   conditions are disjoined) and the frontier that merges;
 //! * [`Expander`]: the one expansion step every driver uses;
 //! * [`Explorer`]: WiSE's bug finder as an iterator of [`Event`]s;
 //! * [`check`]: one whole supervised run under a [`Config`], on several
@@ -22,6 +24,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bmc;
 mod chain;
 mod check;
 mod config;
@@ -30,6 +33,7 @@ mod explorer;
 mod frontier;
 mod known;
 mod memory;
+pub mod merge;
 mod parallel;
 pub mod path;
 mod report;
@@ -37,13 +41,15 @@ mod searcher;
 mod symbolic;
 pub mod witness;
 
+pub use bmc::{bmc, Bmc, BmcReport};
 pub use check::{check, check_monitored, GRACE};
 pub use config::{Backend, Config, Property, MAX_JOBS};
 pub use expand::{Expander, Expansion};
 pub use explorer::{Event, ExploreStats, Explorer, FinalState};
-pub use frontier::{Arena, Pool};
+pub use frontier::{Arena, Frontier, Pool};
 pub use known::KnownBugs;
 pub use memory::{peak_resident_bytes, resident_bytes};
+pub use merge::MergeMode;
 pub use parallel::Monitor;
 pub use report::{Incomplete, Report, Stats, Verdict};
 pub use searcher::{BreadthFirst, DepthFirst, Searcher, StateId, Strategy};
