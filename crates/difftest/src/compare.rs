@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::{Duration, Instant};
-use wiser_engine::{check, Bug, Config, Incomplete, Report, Strategy, Verdict};
+use wiser_engine::{check, Bug, Config, Incomplete, MergeMode, Report, Strategy, Verdict};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ErrorKind, Input};
 use wiser_testkit::{enumerate, loc, show_input, show_loc, Budget, Invalid, Loc, Spec};
@@ -196,6 +196,7 @@ pub fn compare(
     src: &str,
     spec: &Spec,
     strategy: Strategy,
+    merge: MergeMode,
     limits: &Limits,
 ) -> Result<Comparison, Invalid> {
     let ir = wiser_testkit::compile(src, spec)?;
@@ -223,6 +224,7 @@ pub fn compare(
     let t1 = Instant::now();
     let config = Config::default()
         .with_strategy(strategy)
+        .with_merge(merge)
         .with_all_bugs(true)
         .with_max_states(limits.max_states)
         .with_timeout(Some(limits.timeout))
@@ -322,5 +324,5 @@ pub fn compare_text(
     limits: &Limits,
 ) -> Result<Comparison, Invalid> {
     let spec = Spec::parse(text).map_err(Invalid::Spec)?;
-    compare(text, &spec, strategy, limits)
+    compare(text, &spec, strategy, MergeMode::None, limits)
 }

@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use wiser_c::DataModel;
-use wiser_engine::{check, Config, Strategy, Verdict};
+use wiser_engine::{check, Config, MergeMode, Strategy, Verdict};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ErrorKind, Input};
 use wiser_testkit::{
@@ -99,6 +99,7 @@ pub fn compile_c(c: &CProgram, model: DataModel) -> Result<wiser_ir::Ir, String>
 pub fn compare_c(
     p: &Program,
     strategy: Strategy,
+    merge: MergeMode,
     limits: &Limits,
     model: DataModel,
 ) -> Result<Comparison, Invalid> {
@@ -187,6 +188,7 @@ pub fn compare_c(
     };
     let config = Config::default()
         .with_strategy(strategy)
+        .with_merge(merge)
         .with_all_bugs(true)
         .with_max_states(limits.max_states)
         .with_timeout(Some(limits.timeout))

@@ -46,7 +46,7 @@ pub use wiser_testkit::{generate, GenConfig, Invalid, Program, Spec};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use wiser_engine::Strategy;
+use wiser_engine::{MergeMode, Strategy};
 
 /// The directory of this crate's regression programs.
 pub fn regressions_dir() -> PathBuf {
@@ -110,6 +110,17 @@ pub fn strategy_for(index: u64) -> Strategy {
     }
 }
 
+/// State merging for program `index`: every fourth one merges at joins,
+/// every fourth (another) where merging pays (seed 003: merged states must
+/// stay precise and exhaustive).
+pub fn merge_for(index: u64) -> MergeMode {
+    match index % 4 {
+        1 => MergeMode::Joins,
+        3 => MergeMode::Auto,
+        _ => MergeMode::None,
+    }
+}
+
 /// The strategy's name.
 pub fn strategy_name(s: Strategy) -> &'static str {
     match s {
@@ -156,8 +167,9 @@ pub fn reproducer_text(
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "# wiser-difftest reproducer: seed {seed}, program {index}, strategy {}",
-        strategy_name(strategy)
+        "# wiser-difftest reproducer: seed {seed}, program {index}, strategy {}, merge {}",
+        strategy_name(strategy),
+        merge_for(index).name()
     );
     for d in dis {
         for (k, line) in d.to_string().lines().enumerate() {
@@ -208,8 +220,20 @@ pub fn c_reproducer_text(
 fn compare_in(p: &Program, index: u64, opts: &Options) -> Result<Comparison, Invalid> {
     let strategy = strategy_for(index);
     match opts.lang {
-        Lang::Imp => compare(&p.source(), &p.spec, strategy, &opts.limits),
-        Lang::C => compare_c(p, strategy, &opts.limits, data_model_for(index)),
+        Lang::Imp => compare(
+            &p.source(),
+            &p.spec,
+            strategy,
+            merge_for(index),
+            &opts.limits,
+        ),
+        Lang::C => compare_c(
+            p,
+            strategy,
+            merge_for(index),
+            &opts.limits,
+            data_model_for(index),
+        ),
     }
 }
 
