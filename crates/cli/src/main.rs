@@ -3,10 +3,12 @@
 //! SV-COMP task files), output formats, harnesses and exit codes.
 
 mod args;
+mod engines;
 mod inputs;
 mod load;
 mod progress;
 mod render;
+mod render_engines;
 mod task;
 
 use args::{Cli, Command, Format, SOLVER_SERVER};
@@ -143,6 +145,8 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             };
             Ok((code, report.stats.abandoned_workers > 0))
         }
+        Command::Concolic(args) => Ok((engines::concolic(&args)?, false)),
+        Command::Fuzz(args) => engines::fuzz(&args),
         Command::Run(args) => {
             let program = load::load_any(&args.file, &args.lang.options(None))?;
             let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
@@ -184,6 +188,13 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             ))
         }
     }
+}
+
+/// Prints `text` on stdout; a closed pipe (`wiser ... | head`) is not an
+/// error worth a panic: the reader has what it wanted.
+pub(crate) fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
 /// Writes the harness of the report's bug (a reached error location or a
