@@ -248,6 +248,8 @@ impl Session {
                     continue;
                 }
                 Ok(None) => {}
+                // Workers end when they are stopped: nothing more comes.
+                Err(Gone) if stopping.is_some() => break,
                 Err(Gone) => {
                     self.report
                         .internal_errors
