@@ -19,7 +19,7 @@
 use super::run::ConcolicRun;
 use crate::witness;
 use rustc_hash::FxHashSet;
-use wiser_ir::Ir;
+use wiser_ir::{Instr, Ir};
 use wiser_num::Int;
 use wiser_semantics::Input;
 use wiser_smt::{Answer, Kind, Model, Solver, Sort, Term, Value};
@@ -66,7 +66,7 @@ pub fn flip(ir: &Ir, run: &ConcolicRun, j: usize, solver: &mut dyn Solver) -> Fl
             return match solver.solve(&pinned) {
                 Answer::Sat(m) => match combine(&current, &m, &query, whole()) {
                     Some(model) => Flip::Input {
-                        input: witness::input_from_model(ir, &model, read_count(&query, reads)),
+                        input: child(ir, run, &model, read_count(&query, reads)),
                         concretised: true,
                     },
                     None => Flip::Unknown("the combined input misses the query".into()),
@@ -81,11 +81,23 @@ pub fn flip(ir: &Ir, run: &ConcolicRun, j: usize, solver: &mut dyn Solver) -> Fl
     };
     match combine(&current, &found, &query, whole()) {
         Some(model) => Flip::Input {
-            input: witness::input_from_model(ir, &model, read_count(&query, reads)),
+            input: child(ir, run, &model, read_count(&query, reads)),
             concretised: false,
         },
         None => Flip::Unknown("the combined input misses the query".into()),
     }
+}
+
+/// The input `model` describes, its reads shown as values of the types
+/// the parent's run read them at (a model holds bit patterns).
+fn child(ir: &Ir, parent: &ConcolicRun, model: &Model, reads: u32) -> Input {
+    let mut input = witness::input_from_model(ir, model, reads);
+    for (v, &pc) in input.reads.iter_mut().zip(&parent.read_pcs) {
+        if let Instr::Havoc { ty, .. } = ir.at(pc).instr {
+            *v = ty.wrap(v);
+        }
+    }
+    input
 }
 
 /// The constraints of `prefix` that share variables with `cond`, directly
