@@ -250,6 +250,12 @@ impl Session {
                 Ok(None) => {}
                 // Workers end when they are stopped: nothing more comes.
                 Err(Gone) if stopping.is_some() => break,
+                // An interrupt can reach the workers before this loop sees
+                // it (they stop at the crew's switch): not an engine fault.
+                Err(Gone) if self.monitor.interrupt.load(Ordering::SeqCst) => {
+                    self.ended.get_or_insert(FuzzEnd::Interrupted);
+                    break;
+                }
                 Err(Gone) => {
                     self.report
                         .internal_errors
