@@ -30,6 +30,10 @@ pub enum Command {
     Bmc(BmcArgs),
     /// Run a program on concrete inputs. Exit: 0 normal end, 1 runtime error, 3 an assume failed, 4 step limit, 2 usage or input error.
     Run(RunArgs),
+    /// Run a program on one input concolically: print each symbolic decision of its path with the side taken and an input that takes the other side. Exit: as `run`.
+    Concolic(ConcolicArgs),
+    /// Whitebox fuzzing (SAGE) from a seed input: flip the decisions of each run's path, run every new input, report bugs and branch coverage. Never says `safe`. Exit: 1 bug, 3 no bug found, 2 usage or input error.
+    Fuzz(FuzzArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -396,5 +400,109 @@ fn backend(in_process: bool) -> Backend {
             args: vec![SOLVER_SERVER.to_string()],
         },
         _ => Backend::InProcess,
+    }
+}
+
+/// The solver's limits and place, shared by `concolic` and `fuzz`.
+#[derive(Args, Debug)]
+pub struct SolverArgs {
+    /// Give each solver query at most this many milliseconds; an
+    /// undecided flip is retried with the other variables pinned (see
+    /// docs/ENGINES.md).
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub solver_timeout: u64,
+    /// Stop each run after this many steps.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_steps: u64,
+    /// Signed fixed-width arithmetic wraps instead of being a `signed_overflow` error.
+    #[arg(long)]
+    pub wrap_signed: bool,
+    /// Run Z3 inside this process instead of in a child process per worker.
+    #[arg(long, hide = true)]
+    pub in_process_solver: bool,
+}
+
+impl SolverArgs {
+    /// The engine configuration: solver, backend and semantic options.
+    pub fn config(&self) -> Config {
+        let solver_timeout =
+            (self.solver_timeout > 0).then(|| Duration::from_millis(self.solver_timeout));
+        Config::default()
+            .with_solver_timeout(solver_timeout)
+            .with_options(Options {
+                wrap_signed: self.wrap_signed,
+            })
+            .with_backend(backend(self.in_process_solver))
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct ConcolicArgs {
+    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is run.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub lang: LangArgs,
+    /// An input value: NAME=INT for a variable, NAME[INDEX]=INT for an array element. Repeatable; inputs not given are 0.
+    #[arg(long, short = 'i', value_name = "NAME=INT")]
+    pub input: Vec<String>,
+    /// Values of the successive reads, comma-separated (as for `run`).
+    #[arg(long, value_name = "INT,INT,...", allow_hyphen_values = true)]
+    pub reads: Option<String>,
+    #[command(flatten)]
+    pub solver: SolverArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct FuzzArgs {
+    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is fuzzed.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub lang: LangArgs,
+    /// A value of the seed input: NAME=INT, or NAME[INDEX]=INT for an array element. Repeatable; inputs not given are 0.
+    #[arg(long, value_name = "NAME=INT")]
+    pub seed_input: Vec<String>,
+    /// The seed's read values, comma-separated (as `run --reads`).
+    #[arg(long, value_name = "INT,INT,...", allow_hyphen_values = true)]
+    pub seed_reads: Option<String>,
+    /// Stop after this many runs (the seed's run is run 1).
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_runs: u64,
+    /// Stop after this many seconds of wall time (0: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Worker threads flipping decisions and running the new inputs, each with its own solver (1 to 64) [default: the number of cores].
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub jobs: Option<u64>,
+    /// Keep fuzzing after the first bug (each location is reported once).
+    #[arg(long)]
+    pub all: bool,
+    /// No progress display on stderr (it is shown only on a terminal anyway).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub solver: SolverArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+impl FuzzArgs {
+    /// The engine configuration these arguments describe.
+    pub fn config(&self) -> Config {
+        let timeout = (self.timeout > 0.0 && self.timeout.is_finite())
+            .then(|| Duration::from_secs_f64(self.timeout.min(1e9)));
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let jobs = match self.jobs {
+            Some(n) => usize::try_from(n).unwrap_or(usize::MAX).min(MAX_JOBS),
+            None => cores.min(MAX_JOBS),
+        };
+        self.solver
+            .config()
+            .with_timeout(timeout)
+            .with_jobs(jobs)
+            .with_all_bugs(self.all)
     }
 }

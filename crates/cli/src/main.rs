@@ -3,10 +3,12 @@
 //! SV-COMP task files), output formats, harnesses and exit codes.
 
 mod args;
+mod engines;
 mod inputs;
 mod load;
 mod progress;
 mod render;
+mod render_engines;
 mod task;
 mod verify;
 
@@ -87,9 +89,7 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                     args.jobs.unwrap_or_default()
                 );
             }
-            let report = progress::supervised(args.quiet, |monitor| {
-                wiser_engine::check_monitored(program.ir.clone(), &config, monitor)
-            });
+            let report = progress::check(program.ir.clone(), &config, args.quiet);
             verify::finish(&target, &program, &report, &config, asked, None)
         }
         Command::Bmc(args) => {
@@ -100,15 +100,15 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             };
             let config = args.config().with_property(property);
             let bounds = args.bounds(&program)?;
-            let found = progress::supervised(args.quiet, |monitor| {
-                wiser_engine::bmc(program.ir.clone(), &config, &bounds, monitor)
-            });
+            let found = progress::bmc(program.ir.clone(), &config, &bounds, args.quiet);
             let info = verify::BmcInfo {
                 bound: found.bound,
                 unwinding_assertions: bounds.unwinding_assertions,
             };
             verify::finish(&target, &program, &found.report, &config, asked, Some(info))
         }
+        Command::Concolic(args) => Ok((engines::concolic(&args)?, false)),
+        Command::Fuzz(args) => engines::fuzz(&args),
         Command::Run(args) => {
             let program = load::load_any(&args.file, &args.lang.options(None))?;
             let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
@@ -150,4 +150,11 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             ))
         }
     }
+}
+
+/// Prints `text` on stdout; a closed pipe (`wiser ... | head`) is not an
+/// error worth a panic: the reader has what it wanted.
+pub(crate) fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }

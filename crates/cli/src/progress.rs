@@ -1,4 +1,4 @@
-//! Running an engine with interrupt handling and, on a terminal, a progress
+//! Running a check, a bounded model check or a fuzzing session with interrupt handling and, on a terminal, a progress
 //! line on stderr.
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -6,12 +6,48 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use wiser_engine::Monitor;
+use wiser_engine::concolic::{self, FuzzLimits, FuzzReport};
+use wiser_engine::{Bmc, BmcReport, Config, Monitor, Report};
+use wiser_ir::Ir;
+use wiser_semantics::Input;
 
-/// Runs an engine (`run` gets the monitor it must watch). Ctrl-C, SIGTERM
-/// and SIGHUP end it with the bugs found so far (the report says
-/// `interrupted`); a second one ends the process at once, as usual.
-pub fn supervised<R>(quiet: bool, run: impl FnOnce(Arc<Monitor>) -> R) -> R {
+/// Runs the check. Ctrl-C, SIGTERM and SIGHUP end it with the bugs found
+/// so far (the report says `interrupted`); a second one ends the process
+/// at once, as usual.
+pub fn check(ir: Arc<Ir>, config: &Config, quiet: bool) -> Report {
+    supervised(quiet, check_line, |monitor| {
+        wiser_engine::check_monitored(ir, config, monitor)
+    })
+}
+
+/// Bounded model checking, with the same interrupt handling and progress
+/// line as `check`.
+pub fn bmc(ir: Arc<Ir>, config: &Config, bounds: &Bmc, quiet: bool) -> BmcReport {
+    supervised(quiet, check_line, |monitor| {
+        wiser_engine::bmc(ir, config, bounds, monitor)
+    })
+}
+
+/// Fuzzes, with the same interrupt handling and progress line as `check`.
+pub fn fuzz(
+    ir: Arc<Ir>,
+    seed: Input,
+    config: &Config,
+    limits: FuzzLimits,
+    quiet: bool,
+) -> FuzzReport {
+    supervised(quiet, fuzz_line, |monitor| {
+        concolic::fuzz(ir, seed, config, limits, monitor)
+    })
+}
+
+/// Runs `work` with a monitor whose interrupt switch Ctrl-C, SIGTERM and
+/// SIGHUP set, painting `line` on a terminal meanwhile.
+fn supervised<R>(
+    quiet: bool,
+    line: fn(&Monitor) -> String,
+    work: impl FnOnce(Arc<Monitor>) -> R,
+) -> R {
     let monitor = Arc::new(Monitor::new());
     let handler_monitor = monitor.clone();
     // Failing to install the handler only loses the graceful stop.
@@ -24,17 +60,35 @@ pub fn supervised<R>(quiet: bool, run: impl FnOnce(Arc<Monitor>) -> R) -> R {
     let done = Arc::new(AtomicBool::new(false));
     let painter = show.then(|| {
         let (monitor, done) = (monitor.clone(), done.clone());
-        std::thread::spawn(move || paint(&monitor, &done))
+        std::thread::spawn(move || paint(&monitor, &done, line))
     });
-    let report = run(monitor);
+    let result = work(monitor);
     done.store(true, Ordering::SeqCst);
     if let Some(p) = painter {
         let _ = p.join();
     }
-    report
+    result
 }
 
-fn paint(monitor: &Monitor, done: &AtomicBool) {
+fn check_line(monitor: &Monitor) -> String {
+    format!(
+        "{} states, frontier {}, {} bugs, {} solver queries",
+        monitor.states.load(Ordering::Relaxed),
+        monitor.pending.load(Ordering::Relaxed),
+        monitor.bugs.load(Ordering::Relaxed),
+        monitor.solver_queries.load(Ordering::Relaxed),
+    )
+}
+
+fn fuzz_line(monitor: &Monitor) -> String {
+    format!(
+        "{} runs, {} bugs",
+        monitor.states.load(Ordering::Relaxed),
+        monitor.bugs.load(Ordering::Relaxed),
+    )
+}
+
+fn paint(monitor: &Monitor, done: &AtomicBool, line: fn(&Monitor) -> String) {
     // Short runs finish before anything is drawn.
     std::thread::sleep(Duration::from_millis(300));
     if done.load(Ordering::SeqCst) {
@@ -46,13 +100,7 @@ fn paint(monitor: &Monitor, done: &AtomicBool) {
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     while !done.load(Ordering::SeqCst) {
-        bar.set_message(format!(
-            "{} states, frontier {}, {} bugs, {} solver queries",
-            monitor.states.load(Ordering::Relaxed),
-            monitor.pending.load(Ordering::Relaxed),
-            monitor.bugs.load(Ordering::Relaxed),
-            monitor.solver_queries.load(Ordering::Relaxed),
-        ));
+        bar.set_message(line(monitor));
         bar.tick();
         std::thread::sleep(Duration::from_millis(100));
     }

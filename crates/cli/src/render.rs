@@ -16,7 +16,7 @@ fn verdict_name(v: Verdict) -> &'static str {
     v.name()
 }
 
-fn array_text(a: &ArrayInput) -> String {
+pub(crate) fn array_text(a: &ArrayInput) -> String {
     let entries: Vec<String> = a
         .entries
         .iter()
@@ -128,7 +128,7 @@ fn input_text(out: &mut String, program: &Program, bug: &Bug) {
     }
 }
 
-fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
+pub(crate) fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
     let lc = program.line_col(bug.span);
     let _ = writeln!(
         out,
@@ -250,7 +250,7 @@ pub fn check_text(program: &Program, report: &Report, config: &Config, asked: As
     out
 }
 
-fn input_json(input: &Input) -> (Value, Value, Value) {
+pub(crate) fn input_json(input: &Input) -> (Value, Value, Value) {
     let vars: serde_json::Map<String, Value> = input
         .vars
         .iter()
@@ -295,41 +295,40 @@ fn nondet_json(program: &Program, bug: &Bug) -> Value {
     Value::Array(reads)
 }
 
-/// The JSON report of a check.
-pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
-    let bugs: Vec<Value> = report
-        .bugs
+/// A bug as JSON (one element of a report's `bugs`).
+pub(crate) fn bug_json(program: &Program, b: &Bug) -> Value {
+    let lc = program.line_col(b.span);
+    let (input, reads, arrays) = input_json(&b.input);
+    let frames = user_stack(program, &b.stack);
+    let stack: Vec<Value> = frames
         .iter()
-        .map(|b| {
-            let lc = program.line_col(b.span);
-            let (input, reads, arrays) = input_json(&b.input);
-            let frames = user_stack(program, &b.stack);
-            let stack: Vec<Value> = frames
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    // The outermost frame was not called by the program.
-                    let called = !c.call_site.is_dummy() && i + 1 < frames.len();
-                    let at = called.then(|| program.line_col(c.call_site));
-                    json!({"routine": &*c.routine, "line": at.map(|a| a.line), "column": at.map(|a| a.column)})
-                })
-                .collect();
-            let mut bug = json!({
-                "kind": b.kind.name(),
-                "line": lc.line,
-                "column": lc.column,
-                "input": input,
-                "reads": reads,
-                "arrays": arrays,
-                "call_stack": stack,
-                "path_condition": path_text(b),
-            });
-            if program.c.is_some() {
-                bug["nondet"] = nondet_json(program, b);
-            }
-            bug
+        .enumerate()
+        .map(|(i, c)| {
+            // The outermost frame was not called by the program.
+            let called = !c.call_site.is_dummy() && i + 1 < frames.len();
+            let at = called.then(|| program.line_col(c.call_site));
+            json!({"routine": &*c.routine, "line": at.map(|a| a.line), "column": at.map(|a| a.column)})
         })
         .collect();
+    let mut bug = json!({
+        "kind": b.kind.name(),
+        "line": lc.line,
+        "column": lc.column,
+        "input": input,
+        "reads": reads,
+        "arrays": arrays,
+        "call_stack": stack,
+        "path_condition": path_text(b),
+    });
+    if program.c.is_some() {
+        bug["nondet"] = nondet_json(program, b);
+    }
+    bug
+}
+
+/// The JSON report of a check.
+pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
+    let bugs: Vec<Value> = report.bugs.iter().map(|b| bug_json(program, b)).collect();
     let outside: Vec<Value> = report
         .outside_property
         .iter()

@@ -96,17 +96,17 @@ pub fn finish(
     match t.format {
         Format::Text => {
             if let Some(b) = &bmc {
-                println!(
-                    "bounded model checking: bound {} ({})",
+                crate::emit(&format!(
+                    "bounded model checking: bound {} ({})\n",
                     b.bound,
                     if b.unwinding_assertions {
                         "with unwinding assertions"
                     } else {
                         "no unwinding assertions"
                     }
-                );
+                ));
             }
-            print!("{}", render::check_text(program, report, config, asked));
+            crate::emit(&render::check_text(program, report, config, asked));
         }
         Format::Json => {
             let mut json = render::check_json(program, report, asked);
@@ -115,7 +115,7 @@ pub fn finish(
                 obj.insert("bound".into(), b.bound.into());
                 obj.insert("unwinding_assertions".into(), b.unwinding_assertions.into());
             }
-            println!("{json}");
+            crate::emit(&format!("{json}\n"));
         }
     }
     for e in &report.internal_errors {

@@ -13,7 +13,8 @@
 //! * [`Explorer`]: WiSE's bug finder as an iterator of [`Event`]s;
 //! * [`check`]: one whole supervised run under a [`Config`], on several
 //!   workers, giving a [`Report`];
-//! * [`witness`]: inputs from models, replayed before any bug is reported.
+//! * [`witness`]: inputs from models, replayed before any bug is reported;
+//! * [`concolic`]: concolic execution and whitebox fuzzing (SAGE).
 //!
 //! ```
 //! use wiser_engine::{check, Config, Verdict};
@@ -27,6 +28,7 @@
 pub mod bmc;
 mod chain;
 mod check;
+pub mod concolic;
 mod config;
 mod expand;
 mod explorer;

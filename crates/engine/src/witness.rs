@@ -8,11 +8,13 @@
 
 use crate::path::PathCond;
 use crate::symbolic::{read_symbol, Symbolic};
+use std::sync::Arc;
 use wiser_ir::{ArrayTy, Ir, Pc, ScalarTy, Span};
 use wiser_num::Int;
+use wiser_num::IntTy;
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ArrayInput, CallSite, ErrorKind, Input, Options, State};
-use wiser_smt::{Answer, Model, Solver, Term};
+use wiser_smt::{Answer, ArrayValue, Model, Solver, Term};
 
 /// A confirmed bug.
 #[derive(Clone, Debug)]
@@ -68,8 +70,48 @@ pub fn confirm<S: Solver + ?Sized>(
             Answer::Unknown(_) => return Replay::Undecided,
         },
     };
-    let mut input = input_from_model(ir, &model, state.reads);
+    let input = input_from_model(ir, &model, state.reads);
     let stack = state.call_stack(ir);
+    let expected = Expected {
+        kind,
+        span,
+        stack,
+        path_condition: state.path.terms(),
+    };
+    replay(ir, input, expected, max_steps, options)
+}
+
+/// The error a witness must reproduce, and the path condition of the path
+/// that reached it (for the report).
+pub struct Expected {
+    /// What goes wrong.
+    pub kind: ErrorKind,
+    /// Where.
+    pub span: Span,
+    /// The call stack at the error, innermost first.
+    pub stack: Vec<CallSite>,
+    /// The conditions of the path that reached it.
+    pub path_condition: Vec<Term>,
+}
+
+/// Runs `input` on the concrete interpreter with `options` for at most
+/// `max_steps` steps: the error `expected` is a bug only if the run stops
+/// on it (same kind, place and call stack). Every engine reports its bugs
+/// through here: symbolic execution with an input from a model
+/// ([`confirm`]), concolic execution and fuzzing with the input they ran.
+pub fn replay(
+    ir: &Ir,
+    mut input: Input,
+    expected: Expected,
+    max_steps: u64,
+    options: Options,
+) -> Replay {
+    let Expected {
+        kind,
+        span,
+        stack,
+        path_condition,
+    } = expected;
     let run = concrete::run_with(ir, &input, max_steps, options);
     // Reads of fixed-width types come from the model as bit patterns:
     // show them as values of their types (the replay read them so).
@@ -86,7 +128,7 @@ pub fn confirm<S: Solver + ?Sized>(
             span,
             stack,
             input,
-            path_condition: state.path.terms(),
+            path_condition,
             read_pcs: run.read_pcs,
         })),
         other => Replay::Mismatch(format!(
@@ -146,5 +188,61 @@ fn array_input(ty: ArrayTy, m: &wiser_smt::ArrayValue) -> ArrayInput {
             .iter()
             .map(|(i, v)| (typed(index, i.clone()), typed(ty.elem, v.clone())))
             .collect(),
+    }
+}
+
+/// The model that gives every input the value `input` gives it (0 for
+/// anything it leaves out, as the interpreter reads it): the inverse of
+/// [`input_from_model`]. Under it a term built by the symbolic algebra
+/// evaluates to the value the concrete interpreter computes on `input`,
+/// which is what lets concolic execution follow `input` with the symbolic
+/// semantics alone. Fixed-width values are stored as their bit patterns.
+pub fn input_to_model(ir: &Ir, input: &Input) -> Model {
+    let mut model = Model::new();
+    let scalar = |model: &mut Model, name: &Arc<str>, ty: ScalarTy, v: &Int| match ty {
+        ScalarTy::Bool => model.set_bool(name.clone(), !v.is_zero()),
+        ScalarTy::Int(t) => model.set_int(name.clone(), pattern(t, v)),
+    };
+    for (name, v) in &input.vars {
+        if let Some(ty) = ir.input_type(name) {
+            scalar(&mut model, name, ty, v);
+        }
+    }
+    // A read's type is known only when the run makes it; the evaluator
+    // reads a bit-vector variable modulo 2^w, so the value itself will do.
+    for (k, v) in input.reads.iter().enumerate() {
+        model.set_int(Arc::from(read_symbol(k as u32)), v.clone());
+    }
+    for (name, a) in &input.arrays {
+        let Some(decl) = ir
+            .arrays
+            .iter()
+            .find(|d| d.name == *name && d.init.is_none())
+        else {
+            continue;
+        };
+        let (index, elem) = (decl.ty.index, decl.ty.elem);
+        let cell = |ty: ScalarTy, v: &Int| match ty {
+            ScalarTy::Bool => Int::from(i64::from(!v.is_zero())),
+            ScalarTy::Int(t) => pattern(t, v),
+        };
+        let mut value = ArrayValue {
+            default: cell(elem, &a.default),
+            ..ArrayValue::default()
+        };
+        for (i, v) in &a.entries {
+            value.entries.insert_mut(pattern(index, i), cell(elem, v));
+        }
+        model.set_array(name.clone(), value);
+    }
+    model
+}
+
+/// A value of type `ty` as the model stores it: itself for `int`, its bit
+/// pattern for a fixed-width type.
+fn pattern(ty: IntTy, v: &Int) -> Int {
+    match ty.width() {
+        None => v.clone(),
+        Some(_) => Int::from_u64(ty.to_bits(v)),
     }
 }

@@ -1,0 +1,372 @@
+//! Whitebox fuzzing (SAGE: Godefroid, Levin and Molnar, NDSS 2008; seed
+//! 004's GenerateInputs and ExpandExecution).
+//!
+//! The seed input is run (Run&Check: a concolic run; an error is a bug
+//! once it replays) and put on the work list with bound 0. Then, until
+//! the list is empty or a limit is hit, the best input is taken and
+//! expanded: each decision `j` of its path from its bound on is flipped
+//! ([`super::flip`]); each child input is run, scored and added with
+//! bound `j + 1`. A child's path agrees with its parent's before `j` and
+//! differs at `j`, so flipping `j` again (or anything before it) would
+//! only come back to paths already generated: the bound is what makes
+//! every generated path new. Decisions of `assume`s that held are not
+//! flipped (the other side leaves the program's domain).
+//!
+//! The score of an input is its *unique coverage*, taken when it is
+//! picked: the branch sides its run covered that no other run has
+//! covered so far (a side covered later by another run stops counting).
+//! Ties go to the newest generation, then to the oldest input (the
+//! smallest run number). Newest generation first sends the search deep
+//! along the inputs that just found something, which is what reaches
+//! SAGE's `top` bug in 9 runs from "good".
+//!
+//! Fuzzing is not complete: it never says `safe`, only that every path it
+//! generated was run.
+
+use super::coverage::Coverage;
+use super::run::{ConcolicRun, DecisionKind, RunOutcome};
+use super::workers::{Answer, Crew, Gone, Task};
+use crate::chain::Solvers;
+use crate::check::GRACE;
+use crate::config::Config;
+use crate::parallel::Monitor;
+use crate::witness::Bug;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use wiser_ir::Ir;
+use wiser_semantics::Input;
+
+/// Limits of a fuzzing session besides the [`Config`]'s time limit.
+#[derive(Clone, Copy, Debug)]
+pub struct FuzzLimits {
+    /// Runs at most (the seed's run is run 1).
+    pub max_runs: u64,
+    /// Steps per run at most.
+    pub max_steps: u64,
+}
+
+impl Default for FuzzLimits {
+    fn default() -> Self {
+        FuzzLimits {
+            max_runs: 10_000,
+            max_steps: 1_000_000,
+        }
+    }
+}
+
+/// A bug found by fuzzing.
+#[derive(Clone, Debug)]
+pub struct FuzzBug {
+    /// The bug, replayed.
+    pub bug: Bug,
+    /// The run that found it (the seed's is 1).
+    pub run: u64,
+}
+
+/// Why a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FuzzEnd {
+    /// The work list is empty: every generated input was run and expanded.
+    Exhausted,
+    /// Stopped at the first bug (without `all_bugs`).
+    FirstBug,
+    /// The run limit was reached.
+    MaxRuns,
+    /// The time limit was reached.
+    Timeout,
+    /// Interrupted (Ctrl-C, SIGTERM).
+    Interrupted,
+}
+
+impl FuzzEnd {
+    /// A short name for JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            FuzzEnd::Exhausted => "exhausted",
+            FuzzEnd::FirstBug => "first_bug",
+            FuzzEnd::MaxRuns => "max_runs",
+            FuzzEnd::Timeout => "timeout",
+            FuzzEnd::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// The result of a fuzzing session.
+#[derive(Clone, Debug)]
+pub struct FuzzReport {
+    /// Bugs, each location once, in the order found.
+    pub bugs: Vec<FuzzBug>,
+    /// Runs made.
+    pub runs: u64,
+    /// Why it ended.
+    pub end: FuzzEnd,
+    /// Branch coverage of all runs.
+    pub coverage: Coverage,
+    /// Flip queries asked.
+    pub flips: u64,
+    /// Flips found infeasible.
+    pub infeasible: u64,
+    /// Children found only after concretisation.
+    pub concretised: u64,
+    /// Children dropped: undecided even after concretisation.
+    pub dropped: u64,
+    /// Runs that ended on a failed `assume`.
+    pub assume_failed: u64,
+    /// Runs that hit the step limit.
+    pub out_of_steps: u64,
+    /// Engine faults (an error that did not replay): never bugs.
+    pub internal_errors: Vec<String>,
+    /// Workers still busy when the session ended (left to finish alone).
+    pub abandoned: bool,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// An input on the work list.
+struct Item {
+    run: Arc<ConcolicRun>,
+    /// Its run number (from 1).
+    number: u64,
+    generation: u32,
+    bound: usize,
+}
+
+/// How often the driver looks at the interrupt switch and the clock.
+const TICK: Duration = Duration::from_millis(10);
+
+/// Fuzzes `ir` from `seed` under `config` (its time limit, jobs, solver
+/// and backend, semantic options, `all_bugs`) and `limits`, publishing the
+/// run count in `monitor.states` and stopping with what was found when
+/// `monitor.interrupt` is set.
+pub fn fuzz(
+    ir: Arc<Ir>,
+    seed: Input,
+    config: &Config,
+    limits: FuzzLimits,
+    monitor: Arc<Monitor>,
+) -> FuzzReport {
+    let start = Instant::now();
+    let deadline = config.timeout.map(|t| start + t);
+    let mut session = Session {
+        report: FuzzReport {
+            bugs: Vec::new(),
+            runs: 0,
+            end: FuzzEnd::Exhausted,
+            coverage: Coverage::new(&ir),
+            flips: 0,
+            infeasible: 0,
+            concretised: 0,
+            dropped: 0,
+            assume_failed: 0,
+            out_of_steps: 0,
+            internal_errors: Vec::new(),
+            abandoned: false,
+            elapsed: Duration::ZERO,
+        },
+        work: Vec::new(),
+        all_bugs: config.all_bugs,
+        monitor: monitor.clone(),
+        deadline,
+        ended: None,
+    };
+    let solvers = Solvers::new(config, deadline);
+    let crew = Crew::start(
+        ir,
+        config.jobs,
+        solvers,
+        config.options,
+        limits.max_steps,
+        limits.max_runs,
+    );
+    let Some(crew) = crew else {
+        session
+            .report
+            .internal_errors
+            .push("internal error: no worker thread could be started".into());
+        return session.finish(start);
+    };
+    crew.submit(0, Task::Run(seed));
+    let seed_run = session.collect(&crew, 1);
+    for (_, answer) in seed_run {
+        session.take(answer, 0, 0);
+    }
+    while session.ended.is_none() && !session.work.is_empty() {
+        if session.report.runs >= limits.max_runs {
+            session.ended = Some(FuzzEnd::MaxRuns);
+            break;
+        }
+        let Some(item) = session.pick() else {
+            break;
+        };
+        let mut tasks = 0;
+        for (j, d) in item.run.decisions.iter().enumerate().skip(item.bound) {
+            // The other side of an assumption that held is outside the
+            // program's domain.
+            if d.kind == DecisionKind::Assume && d.taken {
+                continue;
+            }
+            let task = Task::Flip {
+                parent: item.run.clone(),
+                j,
+            };
+            crew.submit(j, task);
+            tasks += 1;
+        }
+        let mut answers = session.collect(&crew, tasks);
+        // Run numbers follow the order of the flipped decisions, whatever
+        // order the workers finished in.
+        answers.sort_by_key(|a| a.0);
+        for (j, answer) in answers {
+            session.take(answer, item.generation + 1, j + 1);
+        }
+    }
+    session.report.flips = crew.queries();
+    drop(crew);
+    session.finish(start)
+}
+
+struct Session {
+    report: FuzzReport,
+    work: Vec<Item>,
+    all_bugs: bool,
+    monitor: Arc<Monitor>,
+    deadline: Option<Instant>,
+    ended: Option<FuzzEnd>,
+}
+
+impl Session {
+    /// Collects `n` answers, watching the interrupt switch and the clock;
+    /// once the session must end, waits at most [`GRACE`] for the rest.
+    fn collect(&mut self, crew: &Crew, n: usize) -> Vec<(usize, Answer)> {
+        let mut got = Vec::with_capacity(n);
+        let mut stopping: Option<Instant> = None;
+        while got.len() < n {
+            match crew.next(TICK) {
+                Ok(Some(a)) => {
+                    got.push(a);
+                    continue;
+                }
+                Ok(None) => {}
+                // Workers end when they are stopped: nothing more comes.
+                Err(Gone) if stopping.is_some() => break,
+                // An interrupt can reach the workers before this loop sees
+                // it (they stop at the crew's switch): not an engine fault.
+                Err(Gone) if self.monitor.interrupt.load(Ordering::SeqCst) => {
+                    self.ended.get_or_insert(FuzzEnd::Interrupted);
+                    break;
+                }
+                Err(Gone) => {
+                    self.report
+                        .internal_errors
+                        .push("internal error: every fuzzing worker ended".into());
+                    self.ended.get_or_insert(FuzzEnd::Interrupted);
+                    break;
+                }
+            }
+            let now = Instant::now();
+            match stopping {
+                None => {
+                    let why = if self.monitor.interrupt.load(Ordering::Relaxed) {
+                        Some(FuzzEnd::Interrupted)
+                    } else if self.deadline.is_some_and(|d| now >= d) {
+                        Some(FuzzEnd::Timeout)
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        self.ended.get_or_insert(why);
+                        crew.stop();
+                        stopping = Some(now);
+                    }
+                }
+                Some(t) if now - t >= GRACE => {
+                    self.report.abandoned = true;
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+        got
+    }
+
+    /// Records one answer; a new run joins the work list with `bound`.
+    fn take(&mut self, answer: Answer, generation: u32, bound: usize) {
+        let (run, concretised) = match answer {
+            Answer::Ran(run, c) => (run, c),
+            Answer::Infeasible => {
+                self.report.infeasible += 1;
+                return;
+            }
+            Answer::Dropped => {
+                // A query cut short by the end of the session is no drop.
+                if self.ended.is_none() {
+                    self.report.dropped += 1;
+                }
+                return;
+            }
+            Answer::NoBudget | Answer::Stopped => return,
+        };
+        self.report.runs += 1;
+        self.report.concretised += u64::from(concretised);
+        self.monitor
+            .states
+            .store(self.report.runs, Ordering::Relaxed);
+        let number = self.report.runs;
+        self.report
+            .coverage
+            .add((number - 1) as usize, &run.covered);
+        match &run.outcome {
+            RunOutcome::Bug(bug) => {
+                let known = self.report.bugs.iter().any(|b| {
+                    (b.bug.kind, b.bug.span, &b.bug.stack) == (bug.kind, bug.span, &bug.stack)
+                });
+                if !known {
+                    self.report.bugs.push(FuzzBug {
+                        bug: (**bug).clone(),
+                        run: number,
+                    });
+                    self.monitor.bugs.fetch_add(1, Ordering::Relaxed);
+                }
+                if !self.all_bugs {
+                    self.ended.get_or_insert(FuzzEnd::FirstBug);
+                }
+            }
+            RunOutcome::Mismatch(m) => self.report.internal_errors.push(m.clone()),
+            RunOutcome::AssumeFailed { .. } => self.report.assume_failed += 1,
+            RunOutcome::OutOfSteps => self.report.out_of_steps += 1,
+            RunOutcome::Halted | RunOutcome::Stopped => {}
+        }
+        self.work.push(Item {
+            run: Arc::from(run),
+            number,
+            generation,
+            bound,
+        });
+    }
+
+    /// Takes the best input off the work list: highest unique coverage,
+    /// then newest generation, then oldest input.
+    fn pick(&mut self) -> Option<Item> {
+        let coverage = &self.report.coverage;
+        let best = self
+            .work
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, it)| {
+                (
+                    coverage.unique((it.number - 1) as usize),
+                    it.generation,
+                    std::cmp::Reverse(it.number),
+                )
+            })
+            .map(|(i, _)| i)?;
+        Some(self.work.swap_remove(best))
+    }
+
+    fn finish(mut self, start: Instant) -> FuzzReport {
+        self.report.end = self.ended.unwrap_or(FuzzEnd::Exhausted);
+        self.report.elapsed = start.elapsed();
+        self.report
+    }
+}

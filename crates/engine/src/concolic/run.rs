@@ -1,0 +1,272 @@
+//! One concolic run: the program on one input, through the one
+//! `Machine::step` over the symbolic algebra with the [`FollowInput`]
+//! policy, giving the path's symbolic decisions, the branch sides it
+//! covered and how it ended. An error is a bug only after the input
+//! replays to it on the concrete interpreter ([`witness::replay`]).
+
+use super::policy::FollowInput;
+use crate::symbolic::Symbolic;
+use crate::witness::{self, Bug, Expected, Replay};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use wiser_ir::{ErrorKind, Instr, Ir, Pc, ScalarTy, Site, Span};
+use wiser_num::Int;
+use wiser_semantics::{Input, Machine, Options, State};
+use wiser_smt::Term;
+
+/// What kind of decision a [`Decision`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecisionKind {
+    /// A conditional branch (`if`, `while`, a C `?:` or `&&` lowered to one).
+    Branch,
+    /// An assertion.
+    Assertion,
+    /// A runtime check (its condition is the fault condition).
+    Check(ErrorKind),
+    /// An assumption.
+    Assume,
+}
+
+impl DecisionKind {
+    /// A short name: `branch`, `assert`, `assume`, or the check's error kind.
+    pub fn name(self) -> &'static str {
+        match self {
+            DecisionKind::Branch => "branch",
+            DecisionKind::Assertion => "assert",
+            DecisionKind::Assume => "assume",
+            DecisionKind::Check(k) => k.name(),
+        }
+    }
+}
+
+/// One symbolic decision of a run (a decision whose condition was a
+/// constant is not one: no input can change it).
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// Where.
+    pub site: Site,
+    /// What.
+    pub kind: DecisionKind,
+    /// The source of the decision (the statement, or the checked operator).
+    pub span: Span,
+    /// The condition (for a check: the fault condition).
+    pub cond: Term,
+    /// Did the condition hold on this run (for a check: did it fault)?
+    pub taken: bool,
+}
+
+impl Decision {
+    /// The constraint the run's input satisfies here: the condition or
+    /// its negation.
+    pub fn as_taken(&self) -> Term {
+        if self.taken {
+            self.cond.clone()
+        } else {
+            Term::not(&self.cond)
+        }
+    }
+
+    /// The constraint of the other side.
+    pub fn other_side(&self) -> Term {
+        if self.taken {
+            Term::not(&self.cond)
+        } else {
+            self.cond.clone()
+        }
+    }
+}
+
+/// How a concolic run ended.
+#[derive(Clone, Debug)]
+pub enum RunOutcome {
+    /// The program ended normally.
+    Halted,
+    /// A runtime error, replayed on the concrete interpreter: a bug.
+    Bug(Box<Bug>),
+    /// A runtime error whose input did not replay to it: an engine fault,
+    /// reported, never a bug.
+    Mismatch(String),
+    /// An `assume` did not hold: the input is outside the program's domain.
+    /// The failed assumption is the run's last decision.
+    AssumeFailed {
+        /// The `assume` statement.
+        span: Span,
+    },
+    /// The step limit was reached first.
+    OutOfSteps,
+    /// The run was stopped from outside (an interrupt or the time limit).
+    Stopped,
+}
+
+/// The result of one concolic run.
+#[derive(Clone, Debug)]
+pub struct ConcolicRun {
+    /// The input as run: the reads padded with 0 to the reads made, and
+    /// every read a value of its type.
+    pub input: Input,
+    /// The symbolic decisions, in order.
+    pub decisions: Vec<Decision>,
+    /// The branch sides taken, as `(pc of the branch, side)`, in order,
+    /// repeated when taken again.
+    pub covered: Vec<(Pc, bool)>,
+    /// How it ended.
+    pub outcome: RunOutcome,
+    /// Steps taken.
+    pub steps: u64,
+    /// Where each read was made (the `pc` of its `Havoc`).
+    pub read_pcs: Vec<Pc>,
+}
+
+/// The kind of decision at `site`.
+pub fn decision_kind(ir: &Ir, site: Site) -> DecisionKind {
+    let loc = ir.at(site.pc);
+    match (site.check, &loc.instr) {
+        (Some(k), _) => loc
+            .checks
+            .get(usize::from(k))
+            .map_or(DecisionKind::Branch, |c| DecisionKind::Check(c.kind)),
+        (None, Instr::Assert { .. }) => DecisionKind::Assertion,
+        (None, Instr::Assume { .. }) => DecisionKind::Assume,
+        (None, _) => DecisionKind::Branch,
+    }
+}
+
+fn decision(ir: &Ir, site: Site, cond: Term, taken: bool) -> Decision {
+    Decision {
+        site,
+        kind: decision_kind(ir, site),
+        span: ir.site_span(site),
+        cond,
+        taken,
+    }
+}
+
+/// How often a run looks at its stop switch, in steps.
+const POLL: u64 = 4096;
+
+/// Runs `ir` on `input` for at most `max_steps` steps under `options`,
+/// collecting the symbolic path; stops early when `stop` is set.
+pub fn run(
+    ir: &Ir,
+    input: &Input,
+    options: Options,
+    max_steps: u64,
+    stop: Option<&AtomicBool>,
+) -> ConcolicRun {
+    let model = Arc::new(witness::input_to_model(ir, input));
+    let mut alg = Symbolic::new();
+    let mut pol = FollowInput::new(model);
+    let mut machine = Machine::with_options(ir, options);
+    let mut state: State<Symbolic, ()> = State::initial(ir, &mut alg, ());
+    let mut out = Vec::with_capacity(2);
+    let mut covered = Vec::new();
+    let (mut read_types, mut read_pcs) = (Vec::new(), Vec::new());
+    let mut failed_assume = None;
+    let mut steps = 0u64;
+    let (ended, last) = loop {
+        if state.error().is_some() || state.is_final(ir) {
+            break (None, Some(state));
+        }
+        if steps >= max_steps {
+            break (Some(RunOutcome::OutOfSteps), Some(state));
+        }
+        if steps.is_multiple_of(POLL) && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            break (Some(RunOutcome::Stopped), Some(state));
+        }
+        let pc = state.pc;
+        let loc = ir.at(pc);
+        if let Instr::Havoc { ty, .. } = loc.instr {
+            read_types.push(ty);
+            read_pcs.push(pc);
+        }
+        // Only an `assume` ends a path without a successor; its trail is
+        // kept (a reference count) to report the path up to it.
+        let before = matches!(loc.instr, Instr::Assume { .. }).then(|| state.trail.clone());
+        pol.last = None;
+        machine.step(&mut alg, &mut pol, state, &mut out);
+        steps += 1;
+        let Some(next) = out.pop() else {
+            let trail = before.unwrap_or_default();
+            let failed = pol
+                .last
+                .take()
+                .map(|a| decision(ir, a.site, a.cond, a.holds));
+            failed_assume = Some((trail, failed));
+            break (Some(RunOutcome::AssumeFailed { span: loc.span }), None);
+        };
+        out.clear();
+        if let (
+            Instr::Branch {
+                then_to, else_to, ..
+            },
+            true,
+        ) = (&loc.instr, next.error().is_none())
+        {
+            if then_to == else_to {
+                covered.extend([(pc, true), (pc, false)]);
+            } else {
+                covered.push((pc, next.pc == *then_to));
+            }
+        }
+        state = next;
+    };
+    let trail = match (&failed_assume, &last) {
+        (Some((t, _)), _) => t.clone(),
+        (None, Some(s)) => s.trail.clone(),
+        (None, None) => Default::default(),
+    };
+    let mut decisions: Vec<Decision> = trail
+        .iter()
+        .map(|d| decision(ir, d.site, d.cond.clone(), d.taken))
+        .collect();
+    decisions.reverse();
+    if let Some((_, Some(failed))) = failed_assume {
+        decisions.push(failed);
+    }
+    let input = as_run(input, &read_types);
+    let outcome = match (ended, last) {
+        (Some(o), _) => o,
+        (None, None) => RunOutcome::Halted,
+        (None, Some(state)) => match state.error() {
+            None => RunOutcome::Halted,
+            Some((kind, span)) => {
+                let expected = Expected {
+                    kind,
+                    span,
+                    stack: state.call_stack(ir),
+                    path_condition: decisions.iter().map(Decision::as_taken).collect(),
+                };
+                // A path replays in exactly as many steps as led to it.
+                match witness::replay(ir, input.clone(), expected, state.steps + 1, options) {
+                    Replay::Confirmed(bug) => RunOutcome::Bug(bug),
+                    Replay::Mismatch(m) => RunOutcome::Mismatch(m),
+                    // `replay` answers only the two above.
+                    Replay::Infeasible | Replay::Undecided => {
+                        RunOutcome::Mismatch("internal error: a replay without a verdict".into())
+                    }
+                }
+            }
+        },
+    };
+    ConcolicRun {
+        input,
+        decisions,
+        covered,
+        outcome,
+        steps,
+        read_pcs,
+    }
+}
+
+/// `input` as the run read it: one value per read made (a missing read is
+/// 0), each a value of its type.
+fn as_run(input: &Input, read_types: &[ScalarTy]) -> Input {
+    let mut input = input.clone();
+    if input.reads.len() < read_types.len() {
+        input.reads.resize(read_types.len(), Int::ZERO);
+    }
+    for (v, ty) in input.reads.iter_mut().zip(read_types) {
+        *v = ty.wrap(v);
+    }
+    input
+}
