@@ -112,10 +112,7 @@ pub fn strategy_for(index: u64) -> Strategy {
 
 /// The strategy's name.
 pub fn strategy_name(s: Strategy) -> &'static str {
-    match s {
-        Strategy::Bfs => "bfs",
-        Strategy::Dfs => "dfs",
-    }
+    s.name()
 }
 
 /// What happened to one program.

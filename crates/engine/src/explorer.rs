@@ -11,7 +11,7 @@
 use crate::config::Property;
 use crate::expand::{Expander, Expansion};
 use crate::frontier::Arena;
-use crate::searcher::Strategy;
+use crate::searcher::{Search, Strategy, DEFAULT_SEED};
 use crate::symbolic::Feasible;
 use crate::witness::{Bug, SymState};
 use std::sync::Arc;
@@ -87,7 +87,8 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
     /// An explorer with semantic options.
     pub fn with_options(ir: &'ir Ir, solver: S, strategy: Strategy, options: Options) -> Self {
         let mut expander = Expander::new(ir, Feasible::new(solver), options);
-        let mut frontier = Arena::new(strategy);
+        let search = Search::new(strategy, DEFAULT_SEED, ir);
+        let mut frontier = Arena::new(search.searcher(0));
         frontier.push(expander.initial());
         Explorer {
             ir,
@@ -104,6 +105,18 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
     /// reported as [`Event::OutsideProperty`].
     pub fn with_property(mut self, property: Property) -> Self {
         self.expander = self.expander.with_property(property);
+        self
+    }
+
+    /// Orders the frontier by `search` (made for this program): another
+    /// seed, or a search whose coverage the caller reads. The states
+    /// waiting so far move over.
+    pub fn with_search(mut self, search: &Search) -> Self {
+        let mut frontier = Arena::new(search.searcher(0));
+        while let Some(s) = self.frontier.pop() {
+            frontier.adopt(s);
+        }
+        self.frontier = frontier;
         self
     }
 

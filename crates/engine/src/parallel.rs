@@ -22,6 +22,7 @@ use crate::expand::{Expander, Expansion};
 use crate::frontier::Pool;
 use crate::known::KnownBugs;
 use crate::report::Incomplete;
+use crate::searcher::Search;
 use crate::symbolic::{BranchStats, Feasible};
 use crate::witness::{Bug, SymState};
 use std::collections::BTreeSet;
@@ -112,12 +113,13 @@ impl Shared {
         let deadline = config.timeout.map(|t| start + t);
         monitor.pending.store(0, Ordering::SeqCst);
         monitor.states.store(0, Ordering::SeqCst);
+        let pool = Pool::new(config.jobs, &Search::new(config.strategy, config.seed, &ir));
         Shared {
             ir,
             config: config.clone(),
             deadline,
             stop: AtomicBool::new(false),
-            pool: Pool::new(config.jobs, config.strategy),
+            pool,
             found: Mutex::new(Found::default()),
             totals: Mutex::new(Totals::default()),
             solvers: Solvers::new(config, deadline),
