@@ -12,7 +12,9 @@
 //! as its own leaf, so stepping adds no node; a second successor makes
 //! the node interior with two new leaves. The next pop closes the open
 //! node: if nothing was pushed under it (a final or stuck state) it is
-//! removed. Removing a leaf removes its parent when that was its last
+//! removed. A state removed because another searcher took it (the
+//! breadth-first turn of an interleaving) is opened the same way, so its
+//! successors keep their place in the tree. Removing a leaf removes its parent when that was its last
 //! child and splices out a parent left with one child, so every interior
 //! node but the root has at least two children, and the tree has fewer
 //! than twice as many nodes as pending states. States pushed with no
@@ -44,6 +46,9 @@ enum Kind {
 
 struct Node {
     parent: NodeId,
+    /// Its index among its parent's children (so leaving is O(1) even
+    /// under a wide root).
+    slot: u32,
     kind: Kind,
 }
 
@@ -65,6 +70,7 @@ impl RandomPath {
         RandomPath {
             nodes: vec![Node {
                 parent: NONE,
+                slot: 0,
                 kind: Kind::Inner(SmallVec::new()),
             }],
             free: Vec::new(),
@@ -80,8 +86,12 @@ impl RandomPath {
         self.nodes.len() - self.free.len()
     }
 
-    fn alloc(&mut self, parent: NodeId, kind: Kind) -> NodeId {
-        let node = Node { parent, kind };
+    fn alloc(&mut self, parent: NodeId, slot: usize, kind: Kind) -> NodeId {
+        let node = Node {
+            parent,
+            slot: slot as u32,
+            kind,
+        };
         match self.free.pop() {
             Some(n) => {
                 self.nodes[n as usize] = node;
@@ -121,13 +131,16 @@ impl RandomPath {
     /// child is replaced by that child.
     fn detach(&mut self, mut n: NodeId) {
         loop {
-            let p = self.nodes[n as usize].parent;
+            let Node {
+                parent: p, slot, ..
+            } = self.nodes[n as usize];
             self.release(n);
             let children = self.children(p);
-            if let Some(i) = children.iter().position(|&c| c == n) {
-                children.swap_remove(i);
+            children.swap_remove(slot as usize);
+            if let Some(&moved) = children.get(slot as usize) {
+                self.nodes[moved as usize].slot = slot;
             }
-            let left = children.len();
+            let left = self.children(p).len();
             if p == ROOT {
                 return;
             }
@@ -135,12 +148,12 @@ impl RandomPath {
                 0 => n = p,
                 1 => {
                     let only = self.children(p)[0];
-                    let g = self.nodes[p as usize].parent;
-                    let siblings = self.children(g);
-                    if let Some(slot) = siblings.iter_mut().find(|c| **c == p) {
-                        *slot = only;
-                    }
+                    let Node {
+                        parent: g, slot, ..
+                    } = self.nodes[p as usize];
+                    self.children(g)[slot as usize] = only;
                     self.nodes[only as usize].parent = g;
+                    self.nodes[only as usize].slot = slot;
                     self.release(p);
                     return;
                 }
@@ -183,6 +196,15 @@ impl RandomPath {
         }
     }
 
+    /// Turns leaf `n` into the open node.
+    fn open_at(&mut self, n: NodeId) {
+        let (id, serial) = self.leaf(n);
+        self.nodes[n as usize].kind = Kind::Open;
+        self.open = Some((serial, n));
+        self.leaf_of[id] = NONE;
+        self.len -= 1;
+    }
+
     fn leaf(&self, n: NodeId) -> (StateId, Serial) {
         match self.nodes[n as usize].kind {
             Kind::Leaf { id, serial } => (id, serial),
@@ -203,7 +225,8 @@ impl Searcher for RandomPath {
             .filter(|&(s, _)| info.parent.is_some_and(|p| p.serial == s))
             .map(|(_, o)| o);
         let Some(o) = open else {
-            let n = self.alloc(ROOT, leaf);
+            let slot = self.children(ROOT).len();
+            let n = self.alloc(ROOT, slot, leaf);
             self.children(ROOT).push(n);
             return self.set_leaf(id, n);
         };
@@ -220,18 +243,19 @@ impl Searcher for RandomPath {
             } => {
                 let a = self.alloc(
                     o,
+                    0,
                     Kind::Leaf {
                         id: first,
                         serial: s,
                     },
                 );
-                let b = self.alloc(o, leaf);
+                let b = self.alloc(o, 1, leaf);
                 self.nodes[o as usize].kind = Kind::Inner(SmallVec::from_buf([a, b]));
                 self.set_leaf(first, a);
                 self.set_leaf(id, b);
             }
             Kind::Inner(mut c) => {
-                let b = self.alloc(o, leaf);
+                let b = self.alloc(o, c.len(), leaf);
                 c.push(b);
                 self.nodes[o as usize].kind = Kind::Inner(c);
                 self.set_leaf(id, b);
@@ -243,28 +267,28 @@ impl Searcher for RandomPath {
     fn pop(&mut self) -> Option<StateId> {
         self.close();
         let n = self.walk()?;
-        let (id, serial) = self.leaf(n);
-        self.nodes[n as usize].kind = Kind::Open;
-        self.open = Some((serial, n));
-        self.leaf_of[id] = NONE;
-        self.len -= 1;
+        let (id, _) = self.leaf(n);
+        self.open_at(n);
         Some(id)
     }
 
+    /// The state was taken by other means (the breadth-first turn of an
+    /// interleaving): like a pop, its leaf waits open for its successors.
     fn remove(&mut self, id: StateId) {
-        let Some(&n) = self.leaf_of.get(id).filter(|&&n| n != NONE) else {
-            return;
-        };
-        self.leaf_of[id] = NONE;
-        self.len -= 1;
-        self.detach(n);
+        if self.leaf_of.get(id).is_some_and(|&n| n != NONE) {
+            self.close();
+            self.open_at(self.leaf_of[id]);
+        }
     }
 
-    /// Any leaf will do for a thief: one more random walk.
+    /// Any leaf will do for a thief: one more random walk. Its successors
+    /// will be pushed elsewhere, so the leaf goes at once.
     fn steal(&mut self) -> Option<StateId> {
         let n = self.walk()?;
         let (id, _) = self.leaf(n);
-        self.remove(id);
+        self.leaf_of[id] = NONE;
+        self.len -= 1;
+        self.detach(n);
         Some(id)
     }
 
