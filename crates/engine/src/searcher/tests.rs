@@ -1,11 +1,11 @@
-//! The searchers alone and behind an [`Arena`] of fake states: orders,
-//! the random-path tree's size, determinism under a seed, and, as a
-//! property, that the complete strategies take every state in bounded
-//! time whatever the sequence of pushes, pops and steals.
+//! The searchers alone and over a slab of fake states (whose ids are
+//! reused, as the frontier's are): orders, the random-path tree's size,
+//! determinism under a seed, and, as a property, that the complete
+//! strategies take every state in bounded time whatever the sequence of
+//! pushes, pops and steals.
 
 use super::Strategy;
 use super::*;
-use crate::frontier::{Arena, Searchable};
 use proptest::prelude::*;
 use wiser_ir::cfg::successors;
 
@@ -17,12 +17,38 @@ struct Fake {
     stuck: bool,
 }
 
-impl Searchable for Fake {
-    fn pc(&self) -> Pc {
-        self.pc
+/// What the frontier does (`crate::frontier::Arena`, which this module
+/// cannot use without a module cycle): states in a slab, serials in push
+/// order, the state popped last as the parent of the next pushes.
+struct Sim {
+    states: slab::Slab<(Fake, Serial)>,
+    searcher: Box<dyn Searcher>,
+    serial: Serial,
+    last: Option<Parent>,
+}
+
+impl Sim {
+    fn push(&mut self, state: Fake) {
+        let info = Info {
+            serial: self.serial,
+            pc: state.pc,
+            stuck: state.stuck,
+            parent: self.last,
+        };
+        self.serial += 1;
+        let id = self.states.insert((state, info.serial));
+        self.searcher.push(id, info);
     }
-    fn stuck(&self) -> bool {
-        self.stuck
+    fn pop(&mut self) -> Option<Fake> {
+        let (state, serial) = self.states.remove(self.searcher.pop()?);
+        self.last = Some(Parent {
+            serial,
+            pc: state.pc,
+        });
+        Some(state)
+    }
+    fn steal(&mut self) -> Option<Fake> {
+        Some(self.states.remove(self.searcher.steal()?).0)
     }
 }
 
@@ -81,7 +107,12 @@ fn names_agree_with_the_strategies() {
 fn simulate(strategy: Strategy, seed: u64, ops: &[u8]) -> Vec<usize> {
     let ir = ir();
     let search = Search::new(strategy, seed, &ir);
-    let mut arena = Arena::new(search.searcher(0));
+    let mut arena = Sim {
+        states: slab::Slab::new(),
+        searcher: search.searcher(0),
+        serial: 0,
+        last: None,
+    };
     let mut next = 0;
     let mut out = Vec::new();
     arena.push(Fake {
