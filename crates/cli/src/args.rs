@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 use wiser_c::DataModel;
-use wiser_engine::{Backend, Bmc, Config, MergeMode, Strategy, MAX_JOBS};
+use wiser_engine::{Backend, Bmc, Config, MergeMode, Strategy, DEFAULT_SEED, MAX_JOBS};
 use wiser_ir::{Cfg, Pc};
 use wiser_semantics::Options;
 
@@ -44,12 +44,36 @@ pub enum Format {
     Json,
 }
 
+/// The search strategies; `docs/ENGINES.md` says how each orders states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum StrategyArg {
-    /// Breadth-first (complete: finds every reachable bug, given time).
+    /// Breadth-first, oldest state first (complete: finds every reachable bug, given time).
     Bfs,
-    /// Depth-first (incomplete: can be trapped in an infinite loop).
+    /// Depth-first (incomplete: can be trapped in an infinite path).
     Dfs,
+    /// KLEE's random path down the tree of pending states, drawn from --seed (incomplete: a deep state may wait forever).
+    RandomPath,
+    /// Nearest to a branch side not yet taken, then oldest (incomplete: can keep circling an infeasible side).
+    Coverage,
+    /// random-path and breadth-first in turn (complete).
+    #[value(name = "random-path+bfs")]
+    RandomPathBfs,
+    /// coverage and breadth-first in turn (complete).
+    #[value(name = "coverage+bfs")]
+    CoverageBfs,
+}
+
+impl StrategyArg {
+    pub fn strategy(self) -> Strategy {
+        match self {
+            StrategyArg::Bfs => Strategy::Bfs,
+            StrategyArg::Dfs => Strategy::Dfs,
+            StrategyArg::RandomPath => Strategy::RandomPath,
+            StrategyArg::Coverage => Strategy::Coverage,
+            StrategyArg::RandomPathBfs => Strategy::RandomPathBfs,
+            StrategyArg::CoverageBfs => Strategy::CoverageBfs,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -148,6 +172,9 @@ pub struct CheckArgs {
     /// State merging: states are then taken in topological order of their position (every eighth the oldest, so the search stays complete) instead of by --strategy.
     #[arg(long, value_enum, default_value = "none")]
     pub merge: MergeArg,
+    /// Seed of the random choices of random-path search (same seed, same order with one worker).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
     /// Stop after exploring this many states (verdict unknown if states remain).
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub max_states: u64,
@@ -215,10 +242,8 @@ impl CheckArgs {
     pub fn config(&self) -> Config {
         let (timeout, solver_timeout) = limits(self.timeout, self.solver_timeout);
         Config::default()
-            .with_strategy(match self.strategy {
-                StrategyArg::Bfs => Strategy::Bfs,
-                StrategyArg::Dfs => Strategy::Dfs,
-            })
+            .with_strategy(self.strategy.strategy())
+            .with_seed(self.seed)
             .with_max_states(self.max_states)
             .with_timeout(timeout)
             .with_solver_timeout(solver_timeout)

@@ -803,3 +803,56 @@ fn user_errors() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn every_strategy_is_offered_and_finds_the_bug() {
+    let file = examples_dir().join("gcd_bug.imp").display().to_string();
+    let strategies = [
+        "bfs",
+        "dfs",
+        "random-path",
+        "coverage",
+        "random-path+bfs",
+        "coverage+bfs",
+    ];
+    for strategy in strategies {
+        for seed in ["1", "2"] {
+            let args: Vec<String> = [
+                "check",
+                &file,
+                "--assume",
+                "a <= 12 and b <= 12",
+                "--format",
+                "json",
+                "--strategy",
+                strategy,
+                "--seed",
+                seed,
+                "--jobs",
+                "1",
+            ]
+            .map(String::from)
+            .to_vec();
+            let out = wiser(&args, None);
+            let report: Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{strategy}: not JSON ({e})\n{}", describe(&out)));
+            assert_eq!(
+                (out.status.code(), report["verdict"].as_str()),
+                (Some(1), Some("bug")),
+                "--strategy {strategy}\n{}",
+                describe(&out)
+            );
+        }
+    }
+    let help = wiser(&["check".into(), "--help".into()], None);
+    let help = String::from_utf8_lossy(&help.stdout);
+    for strategy in strategies {
+        assert!(help.contains(strategy), "{strategy} in --help:\n{help}");
+    }
+    assert!(help.contains("--seed"), "{help}");
+    let bad = wiser(
+        &["check".into(), file, "--strategy".into(), "best".into()],
+        None,
+    );
+    assert_eq!(bad.status.code(), Some(2), "{}", describe(&bad));
+}

@@ -123,10 +123,7 @@ pub fn merge_for(index: u64) -> MergeMode {
 
 /// The strategy's name.
 pub fn strategy_name(s: Strategy) -> &'static str {
-    match s {
-        Strategy::Bfs => "bfs",
-        Strategy::Dfs => "dfs",
-    }
+    s.name()
 }
 
 /// What happened to one program.

@@ -1,7 +1,7 @@
 //! How to run a check (egg-style builder: `Config::default().with_...`).
 
 use crate::merge::MergeMode;
-use crate::searcher::Strategy;
+use crate::searcher::{Strategy, DEFAULT_SEED};
 use std::path::PathBuf;
 use std::time::Duration;
 use wiser_ir::ErrorKind;
@@ -97,6 +97,9 @@ pub enum Backend {
 pub struct Config {
     /// The search strategy.
     pub strategy: Strategy,
+    /// The seed of the strategy's random choices (random-path): the same
+    /// seed gives the same order (with one worker).
+    pub seed: u64,
     /// Stop after taking this many states from the frontier.
     pub max_states: u64,
     /// Stop after this much wall time.
@@ -135,6 +138,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             strategy: Strategy::Bfs,
+            seed: DEFAULT_SEED,
             max_states: 1_000_000,
             timeout: Some(Duration::from_secs(60)),
             solver_timeout: Some(Duration::from_secs(10)),
@@ -155,6 +159,11 @@ impl Config {
     /// Sets the search strategy.
     pub fn with_strategy(mut self, s: Strategy) -> Self {
         self.strategy = s;
+        self
+    }
+    /// Sets the seed of random choices.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
         self
     }
     /// Sets the state limit.

@@ -12,7 +12,7 @@ use crate::config::Property;
 use crate::expand::{Expander, Expansion};
 use crate::frontier::{Arena, Frontier};
 use crate::merge::{MergeFrontier, MergeMode};
-use crate::searcher::Strategy;
+use crate::searcher::{Search, Strategy, DEFAULT_SEED};
 use crate::symbolic::Feasible;
 use crate::witness::{Bug, SymState};
 use std::sync::Arc;
@@ -88,7 +88,8 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
     /// An explorer with semantic options.
     pub fn with_options(ir: &'ir Ir, solver: S, strategy: Strategy, options: Options) -> Self {
         let mut expander = Expander::new(ir, Feasible::new(solver), options);
-        let mut frontier: Box<dyn Frontier<SymState>> = Box::new(Arena::new(strategy));
+        let search = Search::new(strategy, DEFAULT_SEED, ir);
+        let mut frontier: Box<dyn Frontier<SymState>> = Box::new(Arena::new(search.searcher(0)));
         frontier.push(expander.initial(), false);
         Explorer {
             ir,
@@ -128,6 +129,18 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
     /// How many states were merged into others.
     pub fn merges(&self) -> u64 {
         self.frontier.merges()
+    }
+
+    /// Orders the frontier by `search` (made for this program): another
+    /// seed, or a search whose coverage the caller reads. The states
+    /// waiting so far move over.
+    pub fn with_search(mut self, search: &Search) -> Self {
+        let mut frontier = Arena::new(search.searcher(0));
+        while let Some(s) = self.frontier.pop() {
+            frontier.adopt(s);
+        }
+        self.frontier = Box::new(frontier);
+        self
     }
 
     /// Reports each normally ended path as [`Event::Final`].

@@ -1,6 +1,7 @@
 //! Frontiers: where states wait to be expanded. Every driver takes its
 //! order from a [`Searcher`]; the frontier keeps the states themselves in
-//! an arena and hands the searcher their ids.
+//! an arena and hands the searcher their ids, with an [`Info`] read from
+//! each state ([`Searchable`]).
 //!
 //! * [`Arena`]: one searcher and its states, for one thread (WiSE's
 //!   explorer).
@@ -8,17 +9,21 @@
 //!   uncontended by its owner on every push and pop), from which idle
 //!   workers steal batches chosen by the victim's searcher.
 
-use crate::searcher::{Searcher, Strategy};
+use crate::searcher::{Info, Parent, Search, Searcher, Serial};
 use slab::Slab;
 use std::sync::Mutex;
+use wiser_ir::Pc;
+use wiser_semantics::{Algebra, State};
 
 /// Where one worker's states wait: an [`Arena`] ordered by a searcher, or
 /// a [`crate::merge::MergeFrontier`] that also merges states.
 pub trait Frontier<T>: Send {
-    /// Adds a state; with `may_merge`, a frontier that merges may merge it
-    /// into a waiting state instead, and then says `true` (one state
-    /// fewer exists).
-    fn push(&mut self, state: T, may_merge: bool) -> bool;
+    /// Adds a state. A `successor` comes from expanding the state popped
+    /// last: an arena records that as its parent, and a frontier that
+    /// merges may merge it into a waiting state instead, and then says
+    /// `true` (one state fewer exists). Other states (initial ones, stolen
+    /// ones) are pushed with `successor` false.
+    fn push(&mut self, state: T, successor: bool) -> bool;
     /// Removes the state to expand next.
     fn pop(&mut self) -> Option<T>;
     /// Removes a state for another worker.
@@ -35,9 +40,13 @@ pub trait Frontier<T>: Send {
     }
 }
 
-impl<T: Send> Frontier<T> for Arena<T> {
-    fn push(&mut self, state: T, _may_merge: bool) -> bool {
-        Arena::push(self, state);
+impl<T: Searchable + Send> Frontier<T> for Arena<T> {
+    fn push(&mut self, state: T, successor: bool) -> bool {
+        if successor {
+            Arena::push(self, state);
+        } else {
+            Arena::adopt(self, state);
+        }
         false
     }
     fn pop(&mut self) -> Option<T> {
@@ -51,37 +60,88 @@ impl<T: Send> Frontier<T> for Arena<T> {
     }
 }
 
-/// States waiting in the order of a searcher.
-pub struct Arena<T> {
-    states: Slab<T>,
-    searcher: Box<dyn Searcher>,
+/// What a frontier reads from a state to describe it to its searcher.
+pub trait Searchable {
+    /// The instruction the state executes next.
+    fn pc(&self) -> Pc;
+    /// Is it stuck on an error?
+    fn stuck(&self) -> bool;
 }
 
-impl<T> Arena<T> {
-    /// An empty frontier ordered by `strategy`.
-    pub fn new(strategy: Strategy) -> Self {
+impl<A: Algebra, P> Searchable for State<A, P> {
+    fn pc(&self) -> Pc {
+        self.pc
+    }
+    fn stuck(&self) -> bool {
+        self.error().is_some()
+    }
+}
+
+/// States waiting in the order of a searcher.
+///
+/// A state pushed after a pop is taken as a successor of the popped state
+/// (its [`Info::parent`]): drivers pop a state, expand it and push what the
+/// step produced. States that come from elsewhere (stolen from another
+/// worker) go in with [`Arena::adopt`].
+pub struct Arena<T> {
+    states: Slab<(T, Serial)>,
+    searcher: Box<dyn Searcher>,
+    next_serial: Serial,
+    /// The state popped last.
+    last: Option<Parent>,
+}
+
+impl<T: Searchable> Arena<T> {
+    /// An empty frontier ordered by `searcher` (see [`Search::searcher`]).
+    pub fn new(searcher: Box<dyn Searcher>) -> Self {
         Arena {
             states: Slab::new(),
-            searcher: strategy.searcher(),
+            searcher,
+            next_serial: 0,
+            last: None,
         }
     }
 
-    /// Adds a state.
+    fn insert(&mut self, state: T, parent: Option<Parent>) {
+        let serial = self.next_serial;
+        self.next_serial += 1;
+        let info = Info {
+            serial,
+            pc: state.pc(),
+            stuck: state.stuck(),
+            parent,
+        };
+        let id = self.states.insert((state, serial));
+        self.searcher.push(id, info);
+    }
+
+    /// Adds a successor of the state popped last (or, before any pop, an
+    /// initial state).
     pub fn push(&mut self, state: T) {
-        let id = self.states.insert(state);
-        self.searcher.push(id);
+        self.insert(state, self.last);
+    }
+
+    /// Adds a state that is no successor of the state popped last.
+    pub fn adopt(&mut self, state: T) {
+        self.insert(state, None);
     }
 
     /// Removes the state to expand next.
     pub fn pop(&mut self) -> Option<T> {
+        self.last = None;
         let id = self.searcher.pop()?;
-        Some(self.states.remove(id))
+        let (state, serial) = self.states.remove(id);
+        self.last = Some(Parent {
+            serial,
+            pc: state.pc(),
+        });
+        Some(state)
     }
 
     /// Removes a state for another worker.
     pub fn steal(&mut self) -> Option<T> {
         let id = self.searcher.steal()?;
-        Some(self.states.remove(id))
+        Some(self.states.remove(id).0)
     }
 
     /// The number of waiting states.
@@ -93,6 +153,11 @@ impl<T> Arena<T> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// The strategy's name.
+    pub fn strategy(&self) -> &'static str {
+        self.searcher.name()
+    }
 }
 
 /// At most this many states move in one steal.
@@ -103,12 +168,12 @@ pub struct Pool<T> {
     arenas: Vec<Mutex<Box<dyn Frontier<T>>>>,
 }
 
-impl<T: Send + 'static> Pool<T> {
-    /// A pool of `workers` empty arenas ordered by `strategy`.
-    pub fn new(workers: usize, strategy: Strategy) -> Self {
+impl<T: Searchable + Send + 'static> Pool<T> {
+    /// A pool of `workers` empty arenas ordered by `search`'s searchers.
+    pub fn new(workers: usize, search: &Search) -> Self {
         Pool::with_frontiers(
             (0..workers.max(1))
-                .map(|_| Box::new(Arena::new(strategy)) as Box<dyn Frontier<T>>)
+                .map(|w| Box::new(Arena::new(search.searcher(w))) as Box<dyn Frontier<T>>)
                 .collect(),
         )
     }
@@ -163,7 +228,8 @@ impl<T> Pool<T> {
                 continue;
             }
             let mut own = self.arena(me);
-            // Stolen states are not merged here: the pool's callers count
+            // Stolen states are no successors of what this worker took
+            // last, and are not merged here: the pool's callers count
             // merges only where they push.
             for s in stolen {
                 own.push(s, false);

@@ -5,8 +5,9 @@
 //!   decided by the cheapest layer that can);
 //! * [`path`]: path conditions (a box of value sets, other constraints, a
 //!   model);
-//! * [`Searcher`]: search strategies (breadth-first, depth-first), and
-//!   the frontiers that order states by them;
+//! * [`Searcher`]: search strategies (breadth-first, depth-first,
+//!   random-path, coverage-guided, and the last two interleaved with
+//!   breadth-first), and the frontiers that order states by them;
 //! * [`merge`]: state merging (exact: values become `ite`s, path
 //!   conditions are disjoined) and the frontier that merges;
 //! * [`Expander`]: the one expansion step every driver uses;
@@ -48,13 +49,16 @@ pub use check::{check, check_monitored, GRACE};
 pub use config::{Backend, Config, Property, MAX_JOBS};
 pub use expand::{Expander, Expansion};
 pub use explorer::{Event, ExploreStats, Explorer, FinalState};
-pub use frontier::{Arena, Frontier, Pool};
+pub use frontier::{Arena, Frontier, Pool, Searchable};
 pub use known::KnownBugs;
 pub use memory::{peak_resident_bytes, resident_bytes};
 pub use merge::MergeMode;
 pub use parallel::Monitor;
 pub use report::{Incomplete, Report, Stats, Verdict};
-pub use searcher::{BreadthFirst, DepthFirst, Searcher, StateId, Strategy};
+pub use searcher::{
+    BranchCoverage, BreadthFirst, CoverageGuided, DepthFirst, Info, Interleaved, Parent,
+    RandomPath, Search, Searcher, Serial, StateId, Strategy, BFS_EVERY, DEFAULT_SEED,
+};
 pub use symbolic::{
     array_sort, read_symbol, scalar_of, sort_of, BranchStats, Feasible, SymArray, Symbolic,
 };

@@ -23,6 +23,7 @@ use crate::frontier::{Frontier, Pool};
 use crate::known::KnownBugs;
 use crate::merge::{MergeFrontier, MergeMode};
 use crate::report::Incomplete;
+use crate::searcher::Search;
 use crate::symbolic::{BranchStats, Feasible};
 use crate::witness::{Bug, SymState};
 use std::collections::BTreeSet;
@@ -157,7 +158,7 @@ const FAIR_POPS: u64 = 8;
 /// The frontiers of a run: one per worker, merging states if asked.
 fn pool(ir: &Arc<Ir>, config: &Config) -> Pool<SymState> {
     if config.merge == MergeMode::None {
-        return Pool::new(config.jobs, config.strategy);
+        return Pool::new(config.jobs, &Search::new(config.strategy, config.seed, ir));
     }
     let cfg = Arc::new(Cfg::new(ir));
     Pool::with_frontiers(
