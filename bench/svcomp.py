@@ -2,6 +2,7 @@
 """Run wiser on a folder of SV-COMP reachability tasks and score it.
 
     python3 bench/svcomp.py [DIR] [--timeout 60] [--jobs N] [--wiser PATH]
+                            [--engine check|check:joins|check:auto|bmc]
                             [--filter SUBSTR] [--check-harness] [--json OUT]
 
 DIR (default: ../shared/svcomp-dev beside the repository) holds category
@@ -366,16 +367,22 @@ def run_task(task, args, wiser, workdir):
         return row
 
     cmd = [
-        str(wiser), "check", str(task.yml),
+        str(wiser), args.engine.split(":")[0], str(task.yml),
         "--format", "json",
         "--timeout", f"{args.timeout:g}",
-        "--jobs", str(args.jobs),
+        "--quiet",
+    ]  # fmt: skip
+    if args.engine.startswith("check"):
         # The time limit bounds a task; the state limit must not cut it
         # short (a loop of 10^6 concrete iterations is tens of millions
         # of states, a few seconds).
-        "--max-states", str(10**15),
-        "--quiet",
-    ]  # fmt: skip
+        cmd += ["--jobs", str(args.jobs), "--max-states", str(10**15)]
+        if ":" in args.engine:
+            cmd += ["--merge", args.engine.split(":")[1]]
+    else:
+        # bmc: deepen the bound with unwinding assertions, so `safe` is
+        # possible and a bug comes at the smallest bound.
+        cmd += ["--unwind", "1", "--unwind-max", "1000", "--unwinding-assertions"]
     harness = None
     if args.check_harness:
         harness = workdir / f"{task.category.replace('/', '_')}__{task.name}.harness.c"
@@ -583,6 +590,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 64), help="wiser --jobs (default: the number of cores)")
     ap.add_argument("--wiser", default=None, help="the wiser binary (default: target/release/wiser, built if missing)")
     ap.add_argument("--filter", action="append", default=[], help="only tasks whose CATEGORY/NAME contains this (repeatable)")
+    ap.add_argument("--engine", default="check", help="check, check:joins, check:auto (state merging) or bmc (default: check)")
     ap.add_argument("--check-harness", action="store_true", help="confirm each `false` answer by compiling its harness with gcc")
     ap.add_argument("--json", metavar="OUT", default=None, help="write rows and totals as JSON")
     args = ap.parse_args()

@@ -1,0 +1,189 @@
+//! `bmc`, `check` and `fuzz` agree on bug or no bug wherever all three
+//! finish: on every example (IMP and C) and on random programs of the
+//! testkit. "Finish" means: `check` exhaustive (or a bug), `bmc` safe or
+//! a bug, `fuzz` with an empty work list (every path it could generate
+//! was run) or a bug. Each engine replays its witnesses, so a bug one
+//! engine reports and another misses is a real disagreement.
+//!
+//! Also seed 004's two bounded-model-checking examples, with the bounds
+//! the issue names.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+use wiser_engine::concolic::{fuzz, FuzzEnd, FuzzLimits};
+use wiser_engine::{bmc, check, Bmc, Config, Incomplete, Monitor, Verdict};
+use wiser_ir::{ErrorKind, Ir};
+use wiser_semantics::{Input, Options};
+use wiser_testkit::{compile, generate, GenConfig};
+
+/// Did each engine finish, and did it find a bug?
+fn verdicts(ir: &Ir, options: Options) -> (Option<bool>, Option<bool>, Option<bool>) {
+    let config = Config::default()
+        .with_all_bugs(true)
+        .with_options(options)
+        .with_max_states(200_000)
+        .with_timeout(Some(Duration::from_secs(20)));
+    let checked = check(ir, &config);
+    let by_check = match checked.verdict {
+        Verdict::Bug => Some(true),
+        Verdict::Safe => Some(false),
+        Verdict::Unknown => None,
+    };
+    let bounds = Bmc {
+        unwind: 12,
+        unwinding_assertions: true,
+        ..Bmc::default()
+    };
+    let ir = Arc::new(ir.clone());
+    let bmc_config = config.clone().with_timeout(Some(Duration::from_secs(20)));
+    let model_checked = bmc(ir.clone(), &bmc_config, &bounds, Arc::new(Monitor::new()));
+    assert!(
+        model_checked.report.internal_errors.is_empty(),
+        "{:?}",
+        model_checked.report.internal_errors
+    );
+    let by_bmc = match model_checked.report.verdict {
+        Verdict::Bug => Some(true),
+        Verdict::Safe => Some(false),
+        Verdict::Unknown => None,
+    };
+    let limits = FuzzLimits {
+        max_runs: 500,
+        max_steps: 100_000,
+    };
+    let fuzz_config = config.with_timeout(Some(Duration::from_secs(10)));
+    let fuzzed = fuzz(ir, Input::default(), &fuzz_config, limits, Arc::new(Monitor::new()));
+    assert!(fuzzed.internal_errors.is_empty(), "{:?}", fuzzed.internal_errors);
+    let by_fuzz = if !fuzzed.bugs.is_empty() {
+        Some(true)
+    } else if fuzzed.end == FuzzEnd::Exhausted && fuzzed.dropped == 0 {
+        Some(false)
+    } else {
+        None
+    };
+    (by_check, by_bmc, by_fuzz)
+}
+
+#[test]
+fn bmc_check_and_fuzz_agree_on_random_programs() {
+    let gen = GenConfig::small();
+    let mut compared = 0;
+    for i in 0..20 {
+        let p = generate(0xb3c, i, &gen);
+        let Ok(ir) = compile(&p.source(), &p.spec) else {
+            continue;
+        };
+        let options = Options {
+            wrap_signed: p.spec.wrap_signed,
+        };
+        if let (Some(c), Some(b), Some(f)) = verdicts(&ir, options) {
+            compared += 1;
+            assert!(
+                c == b && b == f,
+                "program {i}: check {c}, bmc {b}, fuzz {f}\n{}",
+                p.source()
+            );
+        }
+    }
+    assert!(compared >= 6, "only {compared} programs where all three finished");
+}
+
+#[test]
+fn bmc_check_and_fuzz_agree_on_the_examples() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut files: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .chain(std::fs::read_dir(root.join("c")).unwrap())
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut compared = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Examples that need command-line arguments (an --assume) are
+        // checked with them by the golden tests.
+        if text.lines().any(|l| l.contains("args:")) {
+            continue;
+        }
+        let ir = match path.extension().and_then(|e| e.to_str()) {
+            Some("imp") => wiser_imp::compile(&text).unwrap(),
+            Some("c") => {
+                let mut sources = wiser_ir::Sources::default();
+                let options = wiser_c::Options::default();
+                match wiser_c::compile_file(&mut sources, &path, &options) {
+                    Ok(c) => c.ir,
+                    Err(_) => continue,
+                }
+            }
+            _ => continue,
+        };
+        if let (Some(c), Some(b), Some(f)) = verdicts(&ir, Options::default()) {
+            compared += 1;
+            assert!(
+                c == b && b == f,
+                "{}: check {c}, bmc {b}, fuzz {f}",
+                path.display()
+            );
+        }
+    }
+    assert!(compared >= 8, "only {compared} examples where all three finished");
+}
+
+fn imp(name: &str) -> Arc<Ir> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name);
+    Arc::new(wiser_imp::compile(&std::fs::read_to_string(path).unwrap()).unwrap())
+}
+
+#[test]
+fn seed_004_example_1_is_a_bug_at_bound_2_and_not_before() {
+    let ir = imp("bmc_uchar_sum.imp");
+    let run = |k| {
+        let bounds = Bmc {
+            unwind: k,
+            unwinding_assertions: true,
+            ..Bmc::default()
+        };
+        bmc(ir.clone(), &Config::default(), &bounds, Arc::new(Monitor::new()))
+    };
+    let one = run(1);
+    assert_eq!(one.report.verdict, Verdict::Unknown);
+    assert_eq!(one.report.incomplete, vec![Incomplete::UnwindBound]);
+    let two = run(2);
+    assert_eq!(two.report.verdict, Verdict::Bug);
+    let bug = &two.report.bugs[0];
+    assert_eq!(bug.kind, ErrorKind::Assertion);
+    // The witness replays (bmc confirms it); it reads n = 2 and two bytes.
+    assert_eq!(bug.input.reads.len(), 3);
+    assert_eq!(bug.input.reads[0], 2.into());
+    // Deepening from 1 stops at the same bound.
+    let deepened = bmc(
+        ir.clone(),
+        &Config::default(),
+        &Bmc {
+            unwind: 1,
+            unwind_max: Some(10),
+            ..Bmc::default()
+        },
+        Arc::new(Monitor::new()),
+    );
+    assert_eq!((deepened.report.verdict, deepened.bound), (Verdict::Bug, 2));
+}
+
+#[test]
+fn seed_004_example_2_is_safe_at_bound_256_with_unwinding_assertions() {
+    let ir = imp("bmc_uint_sum.imp");
+    let run = |k| {
+        let bounds = Bmc {
+            unwind: k,
+            unwinding_assertions: true,
+            ..Bmc::default()
+        };
+        bmc(ir.clone(), &Config::default(), &bounds, Arc::new(Monitor::new())).report
+    };
+    assert_eq!(run(256).verdict, Verdict::Safe);
+    // n can be 255: at bound 100 paths go beyond it.
+    let short = run(100);
+    assert_eq!(short.verdict, Verdict::Unknown);
+    assert_eq!(short.incomplete, vec![Incomplete::UnwindBound]);
+}
