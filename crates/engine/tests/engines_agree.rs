@@ -53,8 +53,18 @@ fn verdicts(ir: &Ir, options: Options) -> (Option<bool>, Option<bool>, Option<bo
         max_steps: 100_000,
     };
     let fuzz_config = config.with_timeout(Some(Duration::from_secs(10)));
-    let fuzzed = fuzz(ir, Input::default(), &fuzz_config, limits, Arc::new(Monitor::new()));
-    assert!(fuzzed.internal_errors.is_empty(), "{:?}", fuzzed.internal_errors);
+    let fuzzed = fuzz(
+        ir,
+        Input::default(),
+        &fuzz_config,
+        limits,
+        Arc::new(Monitor::new()),
+    );
+    assert!(
+        fuzzed.internal_errors.is_empty(),
+        "{:?}",
+        fuzzed.internal_errors
+    );
     let by_fuzz = if !fuzzed.bugs.is_empty() {
         Some(true)
     } else if fuzzed.end == FuzzEnd::Exhausted && fuzzed.dropped == 0 {
@@ -86,7 +96,10 @@ fn bmc_check_and_fuzz_agree_on_random_programs() {
             );
         }
     }
-    assert!(compared >= 6, "only {compared} programs where all three finished");
+    assert!(
+        compared >= 6,
+        "only {compared} programs where all three finished"
+    );
 }
 
 #[test]
@@ -96,6 +109,7 @@ fn bmc_check_and_fuzz_agree_on_the_examples() {
         .unwrap()
         .chain(std::fs::read_dir(root.join("c")).unwrap())
         .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
         .collect();
     files.sort();
     let mut compared = 0;
@@ -127,11 +141,16 @@ fn bmc_check_and_fuzz_agree_on_the_examples() {
             );
         }
     }
-    assert!(compared >= 8, "only {compared} examples where all three finished");
+    assert!(
+        compared >= 8,
+        "only {compared} examples where all three finished"
+    );
 }
 
 fn imp(name: &str) -> Arc<Ir> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name);
     Arc::new(wiser_imp::compile(&std::fs::read_to_string(path).unwrap()).unwrap())
 }
 
@@ -144,7 +163,12 @@ fn seed_004_example_1_is_a_bug_at_bound_2_and_not_before() {
             unwinding_assertions: true,
             ..Bmc::default()
         };
-        bmc(ir.clone(), &Config::default(), &bounds, Arc::new(Monitor::new()))
+        bmc(
+            ir.clone(),
+            &Config::default(),
+            &bounds,
+            Arc::new(Monitor::new()),
+        )
     };
     let one = run(1);
     assert_eq!(one.report.verdict, Verdict::Unknown);
@@ -179,7 +203,13 @@ fn seed_004_example_2_is_safe_at_bound_256_with_unwinding_assertions() {
             unwinding_assertions: true,
             ..Bmc::default()
         };
-        bmc(ir.clone(), &Config::default(), &bounds, Arc::new(Monitor::new())).report
+        bmc(
+            ir.clone(),
+            &Config::default(),
+            &bounds,
+            Arc::new(Monitor::new()),
+        )
+        .report
     };
     assert_eq!(run(256).verdict, Verdict::Safe);
     // n can be 255: at bound 100 paths go beyond it.
