@@ -97,6 +97,49 @@ impl<T> Stack<T> {
     }
 }
 
+impl<T> Stack<T> {
+    /// The longest tail two stacks share (the same nodes), and the
+    /// elements each has above it, top first: where two paths that forked
+    /// from one state part ways (state merging).
+    pub fn diverge<'a>(&'a self, other: &'a Stack<T>) -> (Stack<T>, Vec<&'a T>, Vec<&'a T>) {
+        let (mut a, mut b) = (self.head.as_deref(), other.head.as_deref());
+        let (mut la, mut lb) = (self.len, other.len);
+        let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+        let step = |n: Option<&'a Node<T>>, only: &mut Vec<&'a T>| {
+            let n = n.expect("a stack has as many nodes as its length");
+            only.push(&n.value);
+            n.next.as_deref()
+        };
+        while la > lb {
+            a = step(a, &mut only_a);
+            la -= 1;
+        }
+        while lb > la {
+            b = step(b, &mut only_b);
+            lb -= 1;
+        }
+        while !same_node(a, b) {
+            a = step(a, &mut only_a);
+            b = step(b, &mut only_b);
+            la -= 1;
+        }
+        // `a` is a node of `self`'s chain: rebuild a handle on it.
+        let mut common = self.clone();
+        while common.len > la {
+            common = common.pop();
+        }
+        (common, only_a, only_b)
+    }
+}
+
+fn same_node<T>(a: Option<&Node<T>>, b: Option<&Node<T>>) -> bool {
+    match (a, b) {
+        (Some(x), Some(y)) => std::ptr::eq(x, y),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
 impl<T: Clone> Stack<T> {
     /// The stack's top element and the rest, cloning the element only if
     /// the node is shared.
@@ -147,6 +190,22 @@ mod tests {
         let (top, rest) = b.split().unwrap();
         assert_eq!(top, 3);
         assert!(rest.ptr_eq(&a));
+    }
+
+    #[test]
+    fn two_stacks_diverge_above_their_common_tail() {
+        let base = Stack::new().push(1).push(2);
+        let a = base.push(3).push(4);
+        let b = base.push(5);
+        let (common, only_a, only_b) = a.diverge(&b);
+        assert!(common.ptr_eq(&base));
+        assert_eq!((only_a, only_b), (vec![&4, &3], vec![&5]));
+        let (common, only_a, only_b) = a.diverge(&a);
+        assert!(common.ptr_eq(&a) && only_a.is_empty() && only_b.is_empty());
+        // Equal values in other nodes are not shared.
+        let c = Stack::new().push(1).push(2);
+        let (common, only_a, _) = base.diverge(&c);
+        assert!(common.is_empty() && only_a.len() == 2);
     }
 
     #[test]

@@ -81,28 +81,13 @@ impl JoinPath for Guard {
     }
 
     fn join(&self, other: &Self) -> (Self, Term) {
-        let (mut x, mut y) = (self.conds.clone(), other.conds.clone());
-        let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
-        while x.len() > y.len() {
-            only_a.extend(x.top().cloned());
-            x = x.pop();
-        }
-        while y.len() > x.len() {
-            only_b.extend(y.top().cloned());
-            y = y.pop();
-        }
-        while !x.ptr_eq(&y) {
-            only_a.extend(x.top().cloned());
-            only_b.extend(y.top().cloned());
-            x = x.pop();
-            y = y.pop();
-        }
-        let first = Term::and_all(only_a);
-        let either = Term::or(&first, &Term::and_all(only_b));
+        let (common, only_a, only_b) = self.conds.diverge(&other.conds);
+        let first = Term::and_all(only_a.into_iter().cloned());
+        let either = Term::or(&first, &Term::and_all(only_b.into_iter().cloned()));
         // The two sides of an `if` join back to the common guard.
         let conds = match either.as_bool() {
-            Some(true) => x,
-            _ => x.push(either),
+            Some(true) => common,
+            _ => common.push(either),
         };
         let merged = Guard {
             conds,

@@ -4,7 +4,7 @@ use crate::path::PathCond;
 use crate::symbolic::{SymArray, Symbolic};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-use wiser_semantics::{Frame, Stack, State, Status, Trail};
+use wiser_semantics::{Frame, Stack, State, Status};
 use wiser_smt::Term;
 
 /// What a policy's path does in a merge.
@@ -116,7 +116,9 @@ pub fn merge<P: JoinPath>(a: MState<P>, b: &MState<P>) -> MState<P> {
         // A replay of either path takes at most this many steps.
         steps: a.steps.max(b.steps),
         status: a.status,
-        trail: common_trail(&a.trail, &b.trail),
+        // After a merge the path is no longer one sequence of decisions:
+        // the trail keeps those both paths share.
+        trail: a.trail.diverge(&b.trail).0,
     }
 }
 
@@ -128,15 +130,10 @@ fn merge_frame(a: &Frame<Term>, b: &Frame<Term>, guard: &Term) -> Frame<Term> {
 }
 
 fn merge_values(a: &Arc<Vec<Term>>, b: &Arc<Vec<Term>>, guard: &Term) -> Arc<Vec<Term>> {
-    if Arc::ptr_eq(a, b) || a == b {
+    if a == b {
         return a.clone();
     }
-    Arc::new(
-        a.iter()
-            .zip(b.iter())
-            .map(|(x, y)| Term::ite(guard, x, y))
-            .collect(),
-    )
+    merge_each(a, b, |x, y| Term::ite(guard, x, y))
 }
 
 fn merge_arrays(
@@ -144,30 +141,13 @@ fn merge_arrays(
     b: &Arc<Vec<SymArray>>,
     guard: &Term,
 ) -> Arc<Vec<SymArray>> {
+    merge_each(a, b, |x, y| SymArray::ite(guard, x, y))
+}
+
+/// `a` if it is `b` (shared since the fork), else `merge` of each pair.
+fn merge_each<T>(a: &Arc<Vec<T>>, b: &Arc<Vec<T>>, merge: impl Fn(&T, &T) -> T) -> Arc<Vec<T>> {
     if Arc::ptr_eq(a, b) {
         return a.clone();
     }
-    Arc::new(
-        a.iter()
-            .zip(b.iter())
-            .map(|(x, y)| SymArray::ite(guard, x, y))
-            .collect(),
-    )
-}
-
-/// The decisions both trails share (their common tail): after a merge
-/// the path is no longer one sequence of decisions.
-fn common_trail(a: &Trail<Term>, b: &Trail<Term>) -> Trail<Term> {
-    let (mut x, mut y) = (a.clone(), b.clone());
-    while x.len() > y.len() {
-        x = x.pop();
-    }
-    while y.len() > x.len() {
-        y = y.pop();
-    }
-    while !x.ptr_eq(&y) {
-        x = x.pop();
-        y = y.pop();
-    }
-    x
+    Arc::new(a.iter().zip(b.iter()).map(|(x, y)| merge(x, y)).collect())
 }

@@ -26,7 +26,9 @@ impl PathCond {
     /// `self or other`, keeping their common part as it is. The model is
     /// the first path's (moved into its box), which satisfies the merge.
     pub fn join(&self, other: &PathCond) -> Joined {
-        let (common, mut only_a, mut only_b) = split_constraints(self, other);
+        let (common, only_a, only_b) = self.constraints.diverge(&other.constraints);
+        let mut only_a: Vec<Term> = only_a.into_iter().map(|c| c.term.clone()).collect();
+        let mut only_b: Vec<Term> = only_b.into_iter().map(|c| c.term.clone()).collect();
         let mut merged = PathCond {
             boxed: self.boxed.clone(),
             constraints: common,
@@ -89,35 +91,6 @@ impl PathCond {
 fn union(a: &ValueSet, b: &ValueSet) -> Option<ValueSet> {
     let set = ValueSet::from_parts(a.parts().iter().chain(b.parts()).cloned());
     (set.parts().len() <= MAX_PARTS).then_some(set)
-}
-
-/// The constraints two paths share (the common tail of their stacks) and
-/// those each added since.
-fn split_constraints(
-    a: &PathCond,
-    b: &PathCond,
-) -> (
-    wiser_semantics::Stack<super::Constraint>,
-    Vec<Term>,
-    Vec<Term>,
-) {
-    let (mut x, mut y) = (a.constraints.clone(), b.constraints.clone());
-    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
-    while x.len() > y.len() {
-        only_a.push(x.top().expect("longer").term.clone());
-        x = x.pop();
-    }
-    while y.len() > x.len() {
-        only_b.push(y.top().expect("longer").term.clone());
-        y = y.pop();
-    }
-    while !x.ptr_eq(&y) {
-        only_a.push(x.top().expect("same length, not both empty").term.clone());
-        only_b.push(y.top().expect("same length").term.clone());
-        x = x.pop();
-        y = y.pop();
-    }
-    (x, only_a, only_b)
 }
 
 #[cfg(test)]
