@@ -87,6 +87,26 @@ pub fn check_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> R
     report
 }
 
+/// Which limit of a run, if any, says it must end now: the interrupt
+/// switch, the deadline, or the memory bound (this process's resident
+/// memory plus `other_bytes()`, e.g. its solver processes').
+pub(crate) fn limit_reached(
+    monitor: &Monitor,
+    deadline: Option<Instant>,
+    max_memory: Option<u64>,
+    other_bytes: impl FnOnce() -> u64,
+) -> Option<Incomplete> {
+    if monitor.interrupt.load(Ordering::Relaxed) {
+        Some(Incomplete::Interrupted)
+    } else if deadline.is_some_and(|d| Instant::now() >= d) {
+        Some(Incomplete::Timeout)
+    } else if max_memory.is_some_and(|m| resident_bytes().unwrap_or(0) + other_bytes() >= m) {
+        Some(Incomplete::MaxMemory)
+    } else {
+        None
+    }
+}
+
 /// Watches the run until every worker has finished, or until the grace
 /// period after the end of the run; returns how many workers were left
 /// running.
@@ -106,15 +126,14 @@ fn supervise(shared: &Shared, config: &Config) -> usize {
         }
         let now = Instant::now();
         if stopping_since.is_none() {
-            if shared.monitor.interrupt.load(Ordering::Relaxed) {
-                shared.halt(Incomplete::Interrupted);
-            } else if shared.deadline.is_some_and(|d| now >= d) {
-                shared.halt(Incomplete::Timeout);
-            } else if let Some(limit) = config.max_memory {
-                let used = resident_bytes().unwrap_or(0) + shared.solvers.resident_bytes();
-                if used >= limit {
-                    shared.halt(Incomplete::MaxMemory);
-                }
+            let solver_bytes = || shared.solvers.resident_bytes();
+            if let Some(why) = limit_reached(
+                &shared.monitor,
+                shared.deadline,
+                config.max_memory,
+                solver_bytes,
+            ) {
+                shared.halt(why);
             }
             if shared.stop.load(Ordering::SeqCst) {
                 stopping_since = Some(now);

@@ -4,16 +4,16 @@
 use super::explore::{unroll, ErrorPath, Unrolled};
 use super::Bmc;
 use crate::chain::Solvers;
+use crate::check::limit_reached;
 use crate::config::Config;
-use crate::memory::{peak_resident_bytes, resident_bytes};
+use crate::memory::peak_resident_bytes;
 use crate::parallel::Monitor;
 use crate::report::{Incomplete, Report, Stats, Verdict};
-use crate::witness::{input_from_model, Bug};
+use crate::witness::{input_from_model, replay, Bug, Expected, Replay};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wiser_ir::{Cfg, ErrorKind, Ir, Span};
-use wiser_semantics::concrete::{self, Outcome};
 use wiser_smt::{Answer, Model, Solver, Term};
 
 /// What a bounded-model-checking run found, and at which bound.
@@ -26,6 +26,34 @@ pub struct BmcReport {
     pub bound: u32,
 }
 
+/// How one bound ended, before the counters are added.
+#[derive(Default)]
+struct Outcome {
+    bugs: Vec<Bug>,
+    incomplete: Vec<Incomplete>,
+    internal_errors: Vec<String>,
+    outside_property: Vec<(ErrorKind, Span)>,
+}
+
+impl Outcome {
+    fn unknown(why: Incomplete) -> Outcome {
+        Outcome {
+            incomplete: vec![why],
+            ..Outcome::default()
+        }
+    }
+
+    fn verdict(&self) -> Verdict {
+        if !self.bugs.is_empty() {
+            Verdict::Bug
+        } else if self.incomplete.is_empty() {
+            Verdict::Safe
+        } else {
+            Verdict::Unknown
+        }
+    }
+}
+
 /// Runs bounded model checking on `ir` with the limits, property and
 /// solver of `config`, publishing the interrupt switch in `monitor`.
 pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> BmcReport {
@@ -34,31 +62,22 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Bm
     let solvers = Arc::new(Solvers::new(config, deadline));
     let done = Arc::new(AtomicBool::new(false));
     let watcher = watch(solvers.clone(), monitor.clone(), done.clone());
-    let stop = || -> Option<Incomplete> {
-        if monitor.interrupt.load(Ordering::Relaxed) {
-            Some(Incomplete::Interrupted)
-        } else if deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Incomplete::Timeout)
-        } else if config
-            .max_memory
-            .is_some_and(|m| resident_bytes().unwrap_or(0) >= m)
-        {
-            Some(Incomplete::MaxMemory)
-        } else {
-            None
-        }
+    let stop = || {
+        limit_reached(&monitor, deadline, config.max_memory, || {
+            solvers.resident_bytes()
+        })
     };
     let cfg = Arc::new(Cfg::new(&ir));
     let mut solver = solvers.bare();
     let mut stats = Stats::default();
     let mut k = bmc.unwind;
-    let (verdict, bugs, incomplete, internal_errors, outside) = loop {
+    let outcome = loop {
         let unrolled = unroll(&ir, &cfg, bmc, k, config.options, &stop);
         stats.states += unrolled.states;
         stats.merges += unrolled.merges;
         monitor.states.store(stats.states, Ordering::Relaxed);
         if let Some(why) = unrolled.stopped {
-            break (Verdict::Unknown, vec![], vec![why], vec![], vec![]);
+            break Outcome::unknown(why);
         }
         let mut q = Queries {
             ir: &ir,
@@ -66,104 +85,34 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Bm
             solver: &mut *solver,
             unrolled: &unrolled,
         };
-        let (bugs, mut internal) = match q.bugs() {
-            Ok(found) => found,
-            Err(why) => {
-                break (
-                    Verdict::Unknown,
-                    vec![],
-                    vec![stopped(why, &stop)],
-                    vec![],
-                    vec![],
-                )
+        match q.decide(bmc.unwinding_assertions) {
+            // A query without an answer: the run's end if it came, else
+            // the solver's.
+            Err(unknown) => break Outcome::unknown(stop().unwrap_or(unknown)),
+            Ok(o)
+                if o.incomplete == [Incomplete::UnwindBound]
+                    && bmc.unwind_max.is_some_and(|m| k < m) =>
+            {
+                k += 1
             }
-        };
-        if !bugs.is_empty() {
-            monitor.bugs.store(bugs.len() as u64, Ordering::Relaxed);
-            let mut incomplete = vec![];
-            if !internal.is_empty() {
-                incomplete.push(Incomplete::InternalError);
-            }
-            break (
-                Verdict::Bug,
-                bugs,
-                incomplete,
-                std::mem::take(&mut internal),
-                vec![],
-            );
-        }
-        if !internal.is_empty() {
-            break (
-                Verdict::Unknown,
-                vec![],
-                vec![Incomplete::InternalError],
-                internal,
-                vec![],
-            );
-        }
-        let outside = match q.outside_property() {
-            Ok(o) => o,
-            Err(why) => {
-                break (
-                    Verdict::Unknown,
-                    vec![],
-                    vec![stopped(why, &stop)],
-                    vec![],
-                    vec![],
-                )
-            }
-        };
-        if !outside.is_empty() {
-            break (
-                Verdict::Unknown,
-                vec![],
-                vec![Incomplete::OutsideProperty],
-                vec![],
-                outside,
-            );
-        }
-        let bound_enough = if unrolled.cut.is_empty() {
-            Ok(true)
-        } else if bmc.unwinding_assertions {
-            q.bound_unreachable()
-        } else {
-            Ok(false)
-        };
-        match bound_enough {
-            Ok(true) => break (Verdict::Safe, vec![], vec![], vec![], vec![]),
-            Err(why) => {
-                break (
-                    Verdict::Unknown,
-                    vec![],
-                    vec![stopped(why, &stop)],
-                    vec![],
-                    vec![],
-                )
-            }
-            Ok(false) if bmc.unwind_max.is_some_and(|m| k < m) => k += 1,
-            Ok(false) => {
-                break (
-                    Verdict::Unknown,
-                    vec![],
-                    vec![Incomplete::UnwindBound],
-                    vec![],
-                    vec![],
-                )
-            }
+            Ok(o) => break o,
         }
     };
     done.store(true, Ordering::Relaxed);
     let _ = watcher.join();
+    monitor
+        .bugs
+        .store(outcome.bugs.len() as u64, Ordering::Relaxed);
     solver.stats(&mut stats.solver);
     stats.elapsed = start.elapsed();
     stats.peak_memory = peak_resident_bytes().unwrap_or(0);
     BmcReport {
         report: Report {
-            verdict,
-            bugs,
-            incomplete,
-            internal_errors,
-            outside_property: outside,
+            verdict: outcome.verdict(),
+            bugs: outcome.bugs,
+            incomplete: outcome.incomplete,
+            internal_errors: outcome.internal_errors,
+            outside_property: outcome.outside_property,
             stats,
         },
         bound: k,
@@ -187,11 +136,6 @@ fn watch(
     })
 }
 
-/// Why a query had no answer: the run's end if it came, else the solver.
-fn stopped(unknown: Incomplete, stop: &dyn Fn() -> Option<Incomplete>) -> Incomplete {
-    stop().unwrap_or(unknown)
-}
-
 /// The queries about one unrolling.
 struct Queries<'a> {
     ir: &'a Ir,
@@ -201,133 +145,126 @@ struct Queries<'a> {
 }
 
 impl Queries<'_> {
-    /// A model of the disjunction of `guards`; `Ok(None)` if unsat.
-    fn any(&mut self, guards: impl Iterator<Item = Term>) -> Result<Option<Model>, Incomplete> {
-        let formula = Term::or_all(guards);
-        match self.solver.solve(&[formula]) {
+    /// Bugs first, then errors outside the property, then the bound.
+    fn decide(&mut self, unwinding_assertions: bool) -> Result<Outcome, Incomplete> {
+        let property = self.config.property;
+        let unrolled = self.unrolled;
+        let errors = &unrolled.errors;
+        let mut bugs = Vec::new();
+        let mut internal = Vec::new();
+        let all = self.config.all_bugs;
+        self.each_reachable(
+            errors.iter().filter(|e| property.contains(e.kind)),
+            |q, model, open| match q.witness(model, open) {
+                Ok(bug) => {
+                    let at = (bug.kind, bug.span);
+                    bugs.push(bug);
+                    all.then_some(at)
+                }
+                Err(msg) => {
+                    internal.push(msg);
+                    None
+                }
+            },
+        )?;
+        bugs.sort_by_key(|b| (b.span, b.kind));
+        if !bugs.is_empty() || !internal.is_empty() {
+            let incomplete = if internal.is_empty() {
+                vec![]
+            } else {
+                vec![Incomplete::InternalError]
+            };
+            return Ok(Outcome {
+                bugs,
+                incomplete,
+                internal_errors: internal,
+                ..Outcome::default()
+            });
+        }
+        let mut outside = Vec::new();
+        self.each_reachable(
+            errors.iter().filter(|e| !property.contains(e.kind)),
+            |_, model, open| {
+                // The model satisfies the disjunction, so some guard holds.
+                let e = holding(model, open)?;
+                outside.push((e.kind, e.span));
+                Some((e.kind, e.span))
+            },
+        )?;
+        if !outside.is_empty() {
+            outside.sort_by_key(|&(kind, span)| (span, kind));
+            return Ok(Outcome {
+                outside_property: outside,
+                ..Outcome::unknown(Incomplete::OutsideProperty)
+            });
+        }
+        let cut = &unrolled.cut;
+        let bound_enough = cut.is_empty()
+            || (unwinding_assertions && self.any(cut.iter().map(|g| g.formula()))?.is_none());
+        Ok(if bound_enough {
+            Outcome::default()
+        } else {
+            Outcome::unknown(Incomplete::UnwindBound)
+        })
+    }
+
+    /// A model of the disjunction of `formulas`; `Ok(None)` if unsat.
+    fn any(&mut self, formulas: impl Iterator<Item = Term>) -> Result<Option<Model>, Incomplete> {
+        match self.solver.solve(&[Term::or_all(formulas)]) {
             Answer::Sat(m) => Ok(Some(m)),
             Answer::Unsat => Ok(None),
             Answer::Unknown(_) => Err(Incomplete::SolverUnknown),
         }
     }
 
-    /// The bugs: one query, then (with `all_bugs`) one more per bug found
-    /// with its location excluded. Each witness is replayed; one that
-    /// does not replay is an internal error.
-    fn bugs(&mut self) -> Result<(Vec<Bug>, Vec<String>), Incomplete> {
-        let property = self.config.property;
-        let mut open: Vec<&ErrorPath> = self
-            .unrolled
-            .errors
-            .iter()
-            .filter(|e| property.contains(e.kind))
-            .collect();
-        let (mut bugs, mut internal) = (Vec::new(), Vec::new());
+    /// Asks whether any of `paths` is reachable and hands a model to
+    /// `found`, which names a location to leave out of the next query
+    /// (`None`: stop); until no path is left or none is reachable.
+    fn each_reachable<'e>(
+        &mut self,
+        paths: impl Iterator<Item = &'e ErrorPath>,
+        mut found: impl FnMut(&Self, &Model, &[&'e ErrorPath]) -> Option<(ErrorKind, Span)>,
+    ) -> Result<(), Incomplete> {
+        let mut open: Vec<&ErrorPath> = paths.collect();
         while !open.is_empty() {
-            let Some(model) = self.any(open.iter().map(|e| e.guard.formula()))? else {
+            let Some(model) = self.any(open.iter().map(|e| e.formula.clone()))? else {
                 break;
             };
-            match self.witness(&model, &open) {
-                Ok(bug) => {
-                    open.retain(|e| (e.kind, e.span) != (bug.kind, bug.span));
-                    bugs.push(bug);
-                }
-                Err(msg) => {
-                    internal.push(msg);
-                    break;
-                }
-            }
-            if !self.config.all_bugs {
+            let Some(at) = found(self, &model, &open) else {
                 break;
-            }
+            };
+            open.retain(|e| (e.kind, e.span) != at);
         }
-        bugs.sort_by_key(|b| (b.span, b.kind));
-        Ok((bugs, internal))
+        Ok(())
     }
 
-    /// Replays the input `model` describes; it must end at one of `errors`.
-    fn witness(&self, model: &Model, errors: &[&ErrorPath]) -> Result<Bug, String> {
-        let ir = self.ir;
-        let mut input = input_from_model(ir, model, self.unrolled.max_reads);
+    /// The input `model` describes, replayed to the error path it reaches.
+    fn witness(&self, model: &Model, open: &[&ErrorPath]) -> Result<Bug, String> {
+        let Some(e) = holding(model, open) else {
+            return Err(
+                "internal error: the bounded model checker's model satisfies no error guard".into(),
+            );
+        };
+        let input = input_from_model(self.ir, model, e.reads);
+        let expected = Expected {
+            kind: e.kind,
+            span: e.span,
+            stack: e.stack.clone(),
+            path_condition: e.guard.conditions(),
+        };
         let max_steps = self.unrolled.max_steps + 1;
-        let run = concrete::run_with(ir, &input, max_steps, self.config.options);
-        input.reads.truncate(run.read_types.len());
-        for (v, ty) in input.reads.iter_mut().zip(&run.read_types) {
-            *v = ty.wrap(v);
+        match replay(self.ir, input, expected, max_steps, self.config.options) {
+            Replay::Confirmed(bug) => Ok(*bug),
+            Replay::Mismatch(msg) => Err(msg),
+            // `replay` answers only the two above.
+            Replay::Infeasible | Replay::Undecided => Err(
+                "internal error: the bounded model checker's witness could not be replayed".into(),
+            ),
         }
-        match run.outcome {
-            Outcome::Error { kind, span, stack } => {
-                let reached: Vec<&&ErrorPath> = errors
-                    .iter()
-                    .filter(|e| (e.kind, e.span) == (kind, span))
-                    .collect();
-                let Some(path) = reached
-                    .iter()
-                    .find(|e| model.holds(&e.guard.formula()))
-                    .or(reached.first())
-                else {
-                    return Err(mismatch(&input, kind, span));
-                };
-                Ok(Bug {
-                    kind,
-                    span,
-                    stack,
-                    path_condition: path.guard.conditions(),
-                    read_pcs: run.read_pcs,
-                    input,
-                })
-            }
-            other => Err(format!(
-                "internal error: the bounded model checker's witness {input:?} replays as {other:?}"
-            )),
-        }
-    }
-
-    /// Reachable errors outside the property, one per kind and location.
-    fn outside_property(&mut self) -> Result<Vec<(ErrorKind, Span)>, Incomplete> {
-        let property = self.config.property;
-        let mut open: Vec<&ErrorPath> = self
-            .unrolled
-            .errors
-            .iter()
-            .filter(|e| !property.contains(e.kind))
-            .collect();
-        let mut found = Vec::new();
-        while !open.is_empty() {
-            let Some(model) = self.any(open.iter().map(|e| e.guard.formula()))? else {
-                break;
-            };
-            let mut here: Vec<(ErrorKind, Span)> = open
-                .iter()
-                .filter(|e| model.holds(&e.guard.formula()))
-                .map(|e| (e.kind, e.span))
-                .collect();
-            if here.is_empty() {
-                // The model satisfies the disjunction, so some guard holds
-                // under it; evaluation disagreeing is not expected, but
-                // must not loop.
-                here.push((open[0].kind, open[0].span));
-            }
-            open.retain(|e| !here.contains(&(e.kind, e.span)));
-            found.extend(here);
-        }
-        found.sort_by_key(|&(kind, span)| (span, kind));
-        found.dedup();
-        Ok(found)
-    }
-
-    /// Can no path exceed the bound (the unwinding assertions hold)?
-    fn bound_unreachable(&mut self) -> Result<bool, Incomplete> {
-        let cut = self.unrolled.cut.iter().map(|g| g.formula());
-        Ok(self.any(cut)?.is_none())
     }
 }
 
-fn mismatch(input: &wiser_semantics::Input, kind: ErrorKind, span: Span) -> String {
-    format!(
-        "internal error: the bounded model checker's witness {input:?} replays to a {} at bytes {}..{}, which no unrolled path reaches",
-        kind.name(),
-        span.lo,
-        span.hi
-    )
+/// The first of `paths` whose guard holds under `model`.
+fn holding<'e>(model: &Model, paths: &[&'e ErrorPath]) -> Option<&'e ErrorPath> {
+    paths.iter().copied().find(|e| model.holds(&e.formula))
 }

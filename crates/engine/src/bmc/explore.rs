@@ -8,13 +8,18 @@ use crate::report::Incomplete;
 use crate::symbolic::Symbolic;
 use std::sync::Arc;
 use wiser_ir::{Cfg, ErrorKind, Ir, Span};
-use wiser_semantics::{Machine, Options, State, Status};
+use wiser_semantics::{CallSite, Machine, Options, State, Status};
+use wiser_smt::Term;
 
-/// An error state: where, and under which guard.
+/// An error state: where, with which call stack and reads, and under
+/// which guard (as one formula, made once).
 pub(super) struct ErrorPath {
     pub kind: ErrorKind,
     pub span: Span,
+    pub stack: Vec<CallSite>,
+    pub reads: u32,
     pub guard: Guard,
+    pub formula: Term,
 }
 
 /// What unrolling to one bound found.
@@ -28,8 +33,7 @@ pub(super) struct Unrolled {
     pub states: u64,
     /// Merges made.
     pub merges: u64,
-    /// The most reads and steps of any path (a replay's budget).
-    pub max_reads: u32,
+    /// The most steps of any path (a replay's budget).
     pub max_steps: u64,
     /// Why unrolling stopped early, if it did.
     pub stopped: Option<Incomplete>,
@@ -62,12 +66,14 @@ pub(super) fn unroll(
                 break;
             }
         }
-        found.max_reads = found.max_reads.max(state.reads);
         found.max_steps = found.max_steps.max(state.steps);
         if let Status::Error { kind, span } = state.status {
             found.errors.push(ErrorPath {
                 kind,
                 span,
+                stack: state.call_stack(ir),
+                reads: state.reads,
+                formula: state.path.formula(),
                 guard: state.path,
             });
             continue;
