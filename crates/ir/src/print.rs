@@ -57,7 +57,7 @@ impl Ir {
             if std::mem::replace(&mut mine[pc as usize], true) {
                 continue;
             }
-            stack.extend(successors(&self.code[pc as usize].instr));
+            stack.extend(crate::cfg::successors(&self.code[pc as usize].instr));
         }
         for (pc, loc) in self.code.iter().enumerate().filter(|(pc, _)| mine[*pc]) {
             let names = |p: Place| place(r, self, p);
@@ -123,22 +123,6 @@ impl Ir {
             }
         }
         Ok(())
-    }
-}
-
-fn successors(instr: &Instr) -> Vec<u32> {
-    match instr {
-        Instr::Assign { next, .. }
-        | Instr::Havoc { next, .. }
-        | Instr::Store { next, .. }
-        | Instr::Assert { next, .. }
-        | Instr::Assume { next, .. }
-        | Instr::Call { next, .. }
-        | Instr::Skip { next } => vec![*next],
-        Instr::Branch {
-            then_to, else_to, ..
-        } => vec![*then_to, *else_to],
-        Instr::Fail | Instr::Halt | Instr::Return { .. } => vec![],
     }
 }
 
