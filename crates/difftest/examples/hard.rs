@@ -6,7 +6,12 @@ fn main() {
         solver_timeout: std::time::Duration::from_secs(2),
         ..Default::default()
     };
-    match wiser_difftest::compare_text(&text, wiser_engine::Strategy::Bfs, &limits) {
+    match wiser_difftest::compare_text(
+        &text,
+        wiser_engine::Strategy::Bfs,
+        wiser_engine::MergeMode::None,
+        &limits,
+    ) {
         Err(e) => println!("invalid {e}"),
         Ok(c) => println!(
             "verdict {:?} incomplete {:?} dis {}",

@@ -190,6 +190,24 @@ pub(crate) fn replay_witness(
     (run, dis)
 }
 
+/// The engine's configuration for a comparison: every bug, within the
+/// limits.
+pub(crate) fn engine_config(
+    strategy: Strategy,
+    merge: MergeMode,
+    limits: &Limits,
+    options: wiser_semantics::Options,
+) -> Config {
+    Config::default()
+        .with_strategy(strategy)
+        .with_merge(merge)
+        .with_all_bugs(true)
+        .with_max_states(limits.max_states)
+        .with_timeout(Some(limits.timeout))
+        .with_solver_timeout(Some(limits.solver_timeout))
+        .with_options(options)
+}
+
 /// Compares the engine with enumeration on a program text whose
 /// specification is `spec`.
 pub fn compare(
@@ -222,14 +240,7 @@ pub fn compare(
     let enum_time = t0.elapsed();
 
     let t1 = Instant::now();
-    let config = Config::default()
-        .with_strategy(strategy)
-        .with_merge(merge)
-        .with_all_bugs(true)
-        .with_max_states(limits.max_states)
-        .with_timeout(Some(limits.timeout))
-        .with_solver_timeout(Some(limits.solver_timeout))
-        .with_options(options);
+    let config = engine_config(strategy, merge, limits, options);
     let report = check(&ir, &config);
     let engine_time = t1.elapsed();
 
@@ -321,8 +332,9 @@ pub fn compare(
 pub fn compare_text(
     text: &str,
     strategy: Strategy,
+    merge: MergeMode,
     limits: &Limits,
 ) -> Result<Comparison, Invalid> {
     let spec = Spec::parse(text).map_err(Invalid::Spec)?;
-    compare(text, &spec, strategy, MergeMode::None, limits)
+    compare(text, &spec, strategy, merge, limits)
 }

@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use wiser_c::DataModel;
-use wiser_engine::{check, Config, MergeMode, Strategy, Verdict};
+use wiser_engine::{check, MergeMode, Strategy, Verdict};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ErrorKind, Input};
 use wiser_testkit::{
@@ -186,14 +186,7 @@ pub fn compare_c(
     } else {
         Verdict::Safe
     };
-    let config = Config::default()
-        .with_strategy(strategy)
-        .with_merge(merge)
-        .with_all_bugs(true)
-        .with_max_states(limits.max_states)
-        .with_timeout(Some(limits.timeout))
-        .with_solver_timeout(Some(limits.solver_timeout))
-        .with_options(options);
+    let config = crate::compare::engine_config(strategy, merge, limits, options);
 
     let t1 = Instant::now();
     let mut verdict = Verdict::Unknown;

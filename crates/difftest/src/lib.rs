@@ -190,8 +190,9 @@ pub fn c_reproducer_text(
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "/* wiser-difftest --lang c reproducer: seed {seed}, program {index}, strategy {}, data model {:?}",
+        "/* wiser-difftest --lang c reproducer: seed {seed}, program {index}, strategy {}, merge {}, data model {:?}",
         strategy_name(strategy),
+        merge_for(index).name(),
         data_model_for(index)
     );
     for d in dis {

@@ -1,10 +1,11 @@
 //! Every program in `regressions/` (reproducers written by
 //! `wiser-difftest`, and hand-written ones) goes through the same
-//! comparison, with both search strategies: the engine must agree with
-//! enumeration and decide (no `unknown`).
+//! comparison, with both search strategies and with each kind of state
+//! merging: the engine must agree with enumeration and decide (no
+//! `unknown`).
 
 use wiser_difftest::{compare_text, regressions_dir, strategy_name, Class, Limits};
-use wiser_engine::Strategy;
+use wiser_engine::{MergeMode, Strategy};
 
 #[test]
 fn every_regression_agrees_with_enumeration() {
@@ -21,9 +22,20 @@ fn every_regression_agrees_with_enumeration() {
     let mut failures = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).expect("readable");
-        for strategy in [Strategy::Bfs, Strategy::Dfs] {
-            let what = format!("{} [{}]", path.display(), strategy_name(strategy));
-            match compare_text(&text, strategy, &limits) {
+        let searches = [
+            (Strategy::Bfs, MergeMode::None),
+            (Strategy::Dfs, MergeMode::None),
+            (Strategy::Bfs, MergeMode::Joins),
+            (Strategy::Bfs, MergeMode::Auto),
+        ];
+        for (strategy, merge) in searches {
+            let what = format!(
+                "{} [{}, merge {}]",
+                path.display(),
+                strategy_name(strategy),
+                merge.name()
+            );
+            match compare_text(&text, strategy, merge, &limits) {
                 Err(e) => failures.push(format!("{what}: cannot compare: {e}")),
                 Ok(c) => {
                     for d in &c.disagreements {
@@ -48,7 +60,8 @@ fn every_regression_agrees_with_enumeration() {
 fn hand_written_negative_division_has_bugs() {
     let text = std::fs::read_to_string(regressions_dir().join("hand_negative_division.imp"))
         .expect("the hand-written regression exists");
-    let c = compare_text(&text, Strategy::Bfs, &Limits::default()).expect("comparable");
+    let c = compare_text(&text, Strategy::Bfs, MergeMode::None, &Limits::default())
+        .expect("comparable");
     assert!(c.disagreements.is_empty(), "{:?}", c.disagreements);
     assert_eq!(c.class, Class::Common);
     assert_eq!(c.verdict, wiser_engine::Verdict::Bug);
