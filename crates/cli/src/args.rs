@@ -151,8 +151,9 @@ impl LangArgs {
     }
 }
 
+/// What `check` and `bmc` look at, and how they answer.
 #[derive(Args, Debug)]
-pub struct CheckArgs {
+pub struct TargetArgs {
     /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is checked with its property and data model.
     pub file: PathBuf,
     #[command(flatten)]
@@ -166,6 +167,29 @@ pub struct CheckArgs {
     /// IMP only: only consider inputs satisfying this condition, e.g. 'x >= 1 and x <= 12'.
     #[arg(long, value_name = "BEXPR")]
     pub assume: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+impl TargetArgs {
+    /// The target as the shared verification code takes it.
+    pub fn target(&self) -> Target<'_> {
+        Target {
+            file: &self.file,
+            lang: &self.lang,
+            assume: self.assume.as_deref(),
+            property: self.property.as_deref(),
+            harness: self.harness.as_deref(),
+            format: self.format,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
     /// Search strategy.
     #[arg(long, value_enum, default_value = "bfs")]
     pub strategy: StrategyArg,
@@ -210,22 +234,12 @@ pub struct CheckArgs {
     /// worker until the run's time limit).
     #[arg(long, hide = true)]
     pub in_process_solver: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
 }
 
 impl CheckArgs {
     /// What to check.
     pub fn target(&self) -> Target<'_> {
-        Target {
-            file: &self.file,
-            lang: &self.lang,
-            assume: self.assume.as_deref(),
-            property: self.property.as_deref(),
-            harness: self.harness.as_deref(),
-            format: self.format,
-        }
+        self.target.target()
     }
 
     /// The number of workers: as asked, at most 64; by default the number
@@ -269,19 +283,8 @@ fn limits(timeout: f64, solver_timeout: u64) -> (Option<Duration>, Option<Durati
 
 #[derive(Args, Debug)]
 pub struct BmcArgs {
-    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml).
-    pub file: PathBuf,
     #[command(flatten)]
-    pub lang: LangArgs,
-    /// What is a bug: `all`, `unreach-call` or an SV-COMP .prp file [default: all, or the task's].
-    #[arg(long, value_name = "all|unreach-call|FILE.prp")]
-    pub property: Option<String>,
-    /// C only: when a bug is found, write a C file that replays its witness (see `check --harness`).
-    #[arg(long, value_name = "OUT.c")]
-    pub harness: Option<PathBuf>,
-    /// IMP only: only consider inputs satisfying this condition.
-    #[arg(long, value_name = "BEXPR")]
-    pub assume: Option<String>,
+    pub target: TargetArgs,
     /// The bound: how often each loop's back edge may be taken per entry into the loop, and how deep a procedure may recurse; a path that would go further is cut.
     #[arg(long, value_name = "K", default_value_t = 8)]
     pub unwind: u32,
@@ -315,22 +318,12 @@ pub struct BmcArgs {
     /// Run Z3 inside this process instead of in a child process.
     #[arg(long, hide = true)]
     pub in_process_solver: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
 }
 
 impl BmcArgs {
     /// What to check.
     pub fn target(&self) -> Target<'_> {
-        Target {
-            file: &self.file,
-            lang: &self.lang,
-            assume: self.assume.as_deref(),
-            property: self.property.as_deref(),
-            harness: self.harness.as_deref(),
-            format: self.format,
-        }
+        self.target.target()
     }
 
     /// The engine configuration (limits, property, solver).

@@ -96,12 +96,7 @@ fn input_text(out: &mut String, program: &Program, bug: &Bug) {
             let _ = writeln!(out, "  input: {}", reads.join(", "));
         }
         if !input.vars.is_empty() {
-            let vars: Vec<String> = input
-                .vars
-                .iter()
-                .map(|(n, v)| format!("{n} = {v}"))
-                .collect();
-            let _ = writeln!(out, "  globals: {}", vars.join(", "));
+            let _ = writeln!(out, "  globals: {}", vars_text(input));
         }
         for (name, a) in &input.arrays {
             let _ = writeln!(out, "  array {name}: {}", array_text(a));
@@ -112,12 +107,7 @@ fn input_text(out: &mut String, program: &Program, bug: &Bug) {
         let _ = writeln!(out, "  input: (none: every run reaches it)");
     }
     if !input.vars.is_empty() {
-        let vars: Vec<String> = input
-            .vars
-            .iter()
-            .map(|(n, v)| format!("{n} = {v}"))
-            .collect();
-        let _ = writeln!(out, "  input: {}", vars.join(", "));
+        let _ = writeln!(out, "  input: {}", vars_text(input));
     }
     if !input.reads.is_empty() {
         let reads: Vec<String> = input.reads.iter().map(|v| v.to_string()).collect();
@@ -476,4 +466,14 @@ pub fn unsupported_json(message: &str) -> String {
         "stats": {"states": 0, "solver_ms": 0, "elapsed_ms": 0},
     })
     .to_string()
+}
+
+/// An input's variables: `x = 3, y = 2`.
+pub(crate) fn vars_text(input: &Input) -> String {
+    let vars: Vec<String> = input
+        .vars
+        .iter()
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect();
+    vars.join(", ")
 }

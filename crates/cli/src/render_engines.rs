@@ -11,12 +11,7 @@ use wiser_semantics::Input;
 fn input_line(input: &Input) -> String {
     let mut parts = Vec::new();
     if !input.vars.is_empty() {
-        let vars: Vec<String> = input
-            .vars
-            .iter()
-            .map(|(n, v)| format!("{n} = {v}"))
-            .collect();
-        parts.push(vars.join(", "));
+        parts.push(crate::render::vars_text(input));
     }
     if !input.reads.is_empty() {
         let reads: Vec<String> = input.reads.iter().map(|v| v.to_string()).collect();

@@ -1,7 +1,7 @@
-//! `wiser concolic` and `wiser fuzz` end to end: the done-when results of
-//! seed 004 (foo's two branches and their flips; SAGE's `top` from
-//! "good" in at most 10 runs with full coverage), JSON shapes, usage
-//! errors.
+//! `wiser concolic`, `wiser fuzz` and `wiser bmc` end to end: the
+//! done-when results of seed 004 (foo's two branches and their flips;
+//! SAGE's `top` from "good" in at most 10 runs with full coverage; the two
+//! bounded-model-checking examples), JSON shapes, usage errors.
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -177,4 +177,56 @@ fn an_unknown_input_name_is_a_usage_error() {
             "{err}"
         );
     }
+}
+
+/// Seed 004's first BMC example: deepening from bound 1 finds the bug at
+/// bound 2, with a witness that `wiser run` replays into the assertion.
+#[test]
+fn bmc_finds_the_wraparound_at_bound_two_and_its_witness_replays() {
+    let file = example("bmc_uchar_sum.imp");
+    let f = file.to_str().unwrap();
+    let (code, v) = json(&["bmc", f, "--unwind", "1", "--unwind-max", "10"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(
+        (v["engine"].as_str(), v["bound"].as_u64()),
+        (Some("bmc"), Some(2))
+    );
+    let reads: Vec<String> = v["bugs"][0]["reads"]
+        .as_array()
+        .expect("reads")
+        .iter()
+        .map(|r| r.to_string())
+        .collect();
+    assert_eq!(reads.len(), 3, "{v}");
+    let (code, out, _) = wiser(&["run", f, "--reads", &reads.join(",")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("assertion failed"), "{out}");
+}
+
+/// The second example is safe with unwinding assertions at 256, and "no
+/// bug up to the bound" is `unknown` with its reason below.
+#[test]
+fn bmc_proves_the_second_example_safe_and_says_when_the_bound_is_short() {
+    let file = example("c/bmc_uint_sum.c");
+    let f = file.to_str().unwrap();
+    let (code, v) = json(&["bmc", f, "--unwind", "256", "--unwinding-assertions"]);
+    assert_eq!((code, v["verdict"].as_str()), (0, Some("safe")), "{v}");
+    let (code, v) = json(&["bmc", f, "--unwind", "100", "--unwinding-assertions"]);
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["incomplete"][0].as_str(), Some("unwind_bound"), "{v}");
+}
+
+#[test]
+fn bmc_usage_errors_are_clear() {
+    let file = example("bmc_uchar_sum.imp");
+    let f = file.to_str().unwrap();
+    let (code, _, err) = wiser(&["bmc", f, "--unwind-loop", "99:3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no loop has its head on line 99"), "{err}");
+    let (code, _, err) = wiser(&["bmc", f, "--unwind-loop", "x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not LINE:K"), "{err}");
+    let (code, _, err) = wiser(&["bmc", f, "--unwind", "5", "--unwind-max", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("below --unwind"), "{err}");
 }
