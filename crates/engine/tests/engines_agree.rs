@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 use wiser_engine::concolic::{fuzz, FuzzEnd, FuzzLimits};
-use wiser_engine::{bmc, check, Bmc, Config, Incomplete, Monitor, Verdict};
+use wiser_engine::{bmc, check, Bmc, BmcReport, Config, Incomplete, Monitor, Verdict};
 use wiser_ir::{ErrorKind, Ir};
 use wiser_semantics::{Input, Options};
 use wiser_testkit::{compile, generate, GenConfig};
@@ -30,11 +30,7 @@ fn verdicts(ir: &Ir, options: Options) -> (Option<bool>, Option<bool>, Option<bo
         Verdict::Safe => Some(false),
         Verdict::Unknown => None,
     };
-    let bounds = Bmc {
-        unwind: 12,
-        unwinding_assertions: true,
-        ..Bmc::default()
-    };
+    let bounds = asserted(12);
     let ir = Arc::new(ir.clone());
     let bmc_config = config.clone().with_timeout(Some(Duration::from_secs(20)));
     let model_checked = bmc(ir.clone(), &bmc_config, &bounds, Arc::new(Monitor::new()));
@@ -154,22 +150,29 @@ fn imp(name: &str) -> Arc<Ir> {
     Arc::new(wiser_imp::compile(&std::fs::read_to_string(path).unwrap()).unwrap())
 }
 
+/// `bmc` with the default configuration and `bounds`.
+fn bmc_with(ir: &Arc<Ir>, bounds: Bmc) -> BmcReport {
+    bmc(
+        ir.clone(),
+        &Config::default(),
+        &bounds,
+        Arc::new(Monitor::new()),
+    )
+}
+
+/// Bound `k` with unwinding assertions.
+fn asserted(k: u32) -> Bmc {
+    Bmc {
+        unwind: k,
+        unwinding_assertions: true,
+        ..Bmc::default()
+    }
+}
+
 #[test]
 fn seed_004_example_1_is_a_bug_at_bound_2_and_not_before() {
     let ir = imp("bmc_uchar_sum.imp");
-    let run = |k| {
-        let bounds = Bmc {
-            unwind: k,
-            unwinding_assertions: true,
-            ..Bmc::default()
-        };
-        bmc(
-            ir.clone(),
-            &Config::default(),
-            &bounds,
-            Arc::new(Monitor::new()),
-        )
-    };
+    let run = |k| bmc_with(&ir, asserted(k));
     let one = run(1);
     assert_eq!(one.report.verdict, Verdict::Unknown);
     assert_eq!(one.report.incomplete, vec![Incomplete::UnwindBound]);
@@ -181,15 +184,13 @@ fn seed_004_example_1_is_a_bug_at_bound_2_and_not_before() {
     assert_eq!(bug.input.reads.len(), 3);
     assert_eq!(bug.input.reads[0], 2.into());
     // Deepening from 1 stops at the same bound.
-    let deepened = bmc(
-        ir.clone(),
-        &Config::default(),
-        &Bmc {
+    let deepened = bmc_with(
+        &ir,
+        Bmc {
             unwind: 1,
             unwind_max: Some(10),
             ..Bmc::default()
         },
-        Arc::new(Monitor::new()),
     );
     assert_eq!((deepened.report.verdict, deepened.bound), (Verdict::Bug, 2));
 }
@@ -197,20 +198,7 @@ fn seed_004_example_1_is_a_bug_at_bound_2_and_not_before() {
 #[test]
 fn seed_004_example_2_is_safe_at_bound_256_with_unwinding_assertions() {
     let ir = imp("bmc_uint_sum.imp");
-    let run = |k| {
-        let bounds = Bmc {
-            unwind: k,
-            unwinding_assertions: true,
-            ..Bmc::default()
-        };
-        bmc(
-            ir.clone(),
-            &Config::default(),
-            &bounds,
-            Arc::new(Monitor::new()),
-        )
-        .report
-    };
+    let run = |k| bmc_with(&ir, asserted(k)).report;
     assert_eq!(run(256).verdict, Verdict::Safe);
     // n can be 255: at bound 100 paths go beyond it.
     let short = run(100);
