@@ -50,7 +50,8 @@ fn end(o: &Outcome) -> End {
         Outcome::Halted => End::Halted,
         Outcome::Error { kind, .. } => End::Error(*kind),
         Outcome::AssumeFailed { .. } => End::AssumeFailed,
-        Outcome::OutOfSteps => End::OutOfSteps,
+        // Nothing stops these runs from outside.
+        Outcome::OutOfSteps | Outcome::Interrupted => End::OutOfSteps,
     }
 }
 

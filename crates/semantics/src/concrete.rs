@@ -11,6 +11,8 @@ use crate::policy::{Fork, Policy};
 use crate::state::{CallSite, State};
 use crate::step::{Machine, Options};
 use rpds::RedBlackTreeMapSync;
+use crate::trace::{Recorder, Trace, TraceOptions};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use wiser_ir::{ArrayTy, ErrorKind, Instr, Ir, Pc, ScalarTy, Site, Span};
 use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
@@ -254,6 +256,9 @@ pub enum Outcome {
     },
     /// The step limit was reached first.
     OutOfSteps,
+    /// The run was stopped from outside ([`Watch::stop`]: Ctrl-C, SIGTERM)
+    /// before it ended.
+    Interrupted,
 }
 
 /// A concrete state (values are owned: nothing borrows the input).
@@ -277,7 +282,28 @@ pub struct Run {
     /// [`Instr::Havoc`] (whose span tells a front end which source
     /// construct read it, e.g. which C call of `__VERIFIER_nondet_int`).
     pub read_pcs: Vec<Pc>,
+    /// The run's trace, when [`Watch::trace`] asked for one.
+    pub trace: Option<Trace>,
 }
+
+/// What watches a run besides its step limit: a trace recorder, a switch
+/// that stops it, a counter of its steps (for a progress display).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Watch<'a> {
+    /// Record a trace with these options.
+    pub trace: Option<TraceOptions>,
+    /// Stop (with [`Outcome::Interrupted`]) once this is set; looked at
+    /// every [`WATCH_EVERY`] steps.
+    pub stop: Option<&'a AtomicBool>,
+    /// Kept up to date with the number of steps taken, every
+    /// [`WATCH_EVERY`] steps.
+    pub steps: Option<&'a AtomicU64>,
+}
+
+/// How many steps a watched run takes between looks at its stop switch
+/// and updates of its step counter (an atomic per step would cost more
+/// than the step).
+pub const WATCH_EVERY: u64 = 4096;
 
 impl Run {
     /// The main program's variables and their final values, in slot order
@@ -319,6 +345,18 @@ pub fn run(ir: &Ir, input: &Input, max_steps: u64) -> Run {
 
 /// Runs `ir` on `input` for at most `max_steps` steps.
 pub fn run_with(ir: &Ir, input: &Input, max_steps: u64, options: Options) -> Run {
+    run_watched(ir, input, max_steps, options, Watch::default())
+}
+
+/// Runs `ir` on `input` for at most `max_steps` steps, recording a trace,
+/// looking at a stop switch or counting steps as `watch` asks.
+pub fn run_watched(
+    ir: &Ir,
+    input: &Input,
+    max_steps: u64,
+    options: Options,
+    watch: Watch<'_>,
+) -> Run {
     // The algebra borrows the input only while stepping; states own their
     // values, so the result can outlive the borrow.
     let mut alg = Concrete::new(input);
@@ -328,8 +366,13 @@ pub fn run_with(ir: &Ir, input: &Input, max_steps: u64, options: Options) -> Run
     let mut out = Vec::with_capacity(2);
     let mut steps = 0u64;
     let mut read_pcs = Vec::new();
+    let mut recorder = watch.trace.map(|o| Recorder::new(ir, o));
+    let watched = watch.stop.is_some() || watch.steps.is_some();
     let outcome = loop {
         if let Some((kind, span)) = state.error() {
+            if let Some(r) = &mut recorder {
+                r.error(kind, span);
+            }
             let stack = state.call_stack(ir);
             break Outcome::Error { kind, span, stack };
         }
@@ -339,7 +382,18 @@ pub fn run_with(ir: &Ir, input: &Input, max_steps: u64, options: Options) -> Run
         if steps >= max_steps {
             break Outcome::OutOfSteps;
         }
+        if watched && steps % WATCH_EVERY == 0 {
+            if let Some(n) = watch.steps {
+                n.store(steps, Ordering::Relaxed);
+            }
+            if watch.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                break Outcome::Interrupted;
+            }
+        }
         let loc = ir.at(state.pc);
+        let pending = recorder
+            .as_mut()
+            .map(|r| r.before(&mut machine, &mut alg, &state));
         // Keep the state for the report only where an `assume` may end the
         // run: a clone elsewhere would make every later write copy locals.
         let before = matches!(loc.instr, Instr::Assume { .. }).then(|| state.clone());
@@ -349,6 +403,9 @@ pub fn run_with(ir: &Ir, input: &Input, max_steps: u64, options: Options) -> Run
             read_pcs.push(pc);
         }
         steps += 1;
+        if let (Some(r), Some(p)) = (&mut recorder, pending) {
+            r.after(p, out.last());
+        }
         match out.pop() {
             Some(next) => {
                 drop(before);
@@ -374,6 +431,7 @@ pub fn run_with(ir: &Ir, input: &Input, max_steps: u64, options: Options) -> Run
         wrapped_inputs: alg.wrapped,
         read_types: alg.read_types,
         read_pcs,
+        trace: recorder.map(Recorder::finish),
     }
 }
 

@@ -9,7 +9,10 @@
 //! * [`Machine::step`]: the small-step semantics of the IR over any
 //!   algebra and policy, recording each state's [`Trail`] of decisions;
 //! * [`concrete`]: the concrete algebra and policy and the interpreter
-//!   built on them.
+//!   built on them;
+//! * [`trace`]: the steps of a concrete run in the program's terms
+//!   (assignments, reads, branches, calls, the error), recorded while the
+//!   interpreter runs.
 //!
 //! ```
 //! use wiser_semantics::{concrete, Input};
@@ -26,6 +29,7 @@ mod policy;
 mod stack;
 mod state;
 mod step;
+pub mod trace;
 
 pub use algebra::Algebra;
 pub use concrete::{ArrayInput, Input};
@@ -33,4 +37,5 @@ pub use policy::{Fork, Policy};
 pub use stack::Stack;
 pub use state::{CallSite, Decision, Frame, State, Status, Trail};
 pub use step::{Machine, Options};
+pub use trace::{Trace, TraceOptions, TraceStep};
 pub use wiser_ir::ErrorKind;
