@@ -40,8 +40,10 @@ pub enum Command {
 pub enum Format {
     /// For people.
     Text,
-    /// One JSON object on stdout.
+    /// One JSON object on stdout (docs/schemas/wiser-report.schema.json).
     Json,
+    /// SARIF 2.1.0 on stdout, for code scanning: a result per bug, its trace as a code flow.
+    Sarif,
 }
 
 /// The search strategies; `docs/ENGINES.md` says how each orders states.
@@ -170,6 +172,9 @@ pub struct TargetArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Show each bug's trace: its witness's run step by step (assignments with their values, branches with the side taken, calls, returns), ending at the error.
+    #[arg(long)]
+    pub trace: bool,
 }
 
 impl TargetArgs {
@@ -182,6 +187,7 @@ impl TargetArgs {
             property: self.property.as_deref(),
             harness: self.harness.as_deref(),
             format: self.format,
+            trace: self.trace,
         }
     }
 }
@@ -403,6 +409,12 @@ pub struct RunArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Show the run step by step: assignments with their values, branches with the side taken, calls and returns (the first and last 500 steps of a long run).
+    #[arg(long)]
+    pub trace: bool,
+    /// No progress display on stderr (it is shown only on a terminal, after a second).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// The hidden first argument that makes `wiser` serve the solver protocol

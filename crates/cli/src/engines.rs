@@ -2,7 +2,7 @@
 //! the engines of `wiser_engine::concolic`, output, exit codes.
 
 use crate::args::{ConcolicArgs, Format, FuzzArgs};
-use crate::{emit, exit, inputs, load, progress, render_engines};
+use crate::{emit, exit, inputs, load, machine, progress, render_engines, sarif};
 use wiser_engine::concolic::{self, FuzzLimits, RunOutcome};
 
 /// `wiser concolic`: returns the exit code (as `run`'s).
@@ -18,9 +18,18 @@ pub fn concolic(args: &ConcolicArgs) -> Result<u8, String> {
         Format::Text => emit(&render_engines::concolic_text(&program, &report)),
         Format::Json => emit(&format!(
             "{}\n",
-            render_engines::concolic_json(&program, &report)
+            machine::stamp(render_engines::concolic_json(&program, &report), &args.file)
         )),
+        Format::Sarif => {
+            let bugs: Vec<&wiser_engine::Bug> = match &report.run.outcome {
+                RunOutcome::Bug(b) => vec![b],
+                _ => Vec::new(),
+            };
+            let doc = sarif::bugs_sarif(&args.file, &program, &bugs, config.options, "concolic");
+            emit(&format!("{doc}\n"));
+        }
     }
+    machine::reported();
     Ok(match report.run.outcome {
         RunOutcome::Halted => exit::OK,
         RunOutcome::Bug(_) => exit::BUG,
@@ -49,9 +58,15 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(u8, bool), String> {
         Format::Text => emit(&render_engines::fuzz_text(&program, &report, args.max_runs)),
         Format::Json => emit(&format!(
             "{}\n",
-            render_engines::fuzz_json(&program, &report)
+            machine::stamp(render_engines::fuzz_json(&program, &report), &args.file)
         )),
+        Format::Sarif => {
+            let bugs: Vec<&wiser_engine::Bug> = report.bugs.iter().map(|b| &b.bug).collect();
+            let doc = sarif::bugs_sarif(&args.file, &program, &bugs, config.options, "fuzz");
+            emit(&format!("{doc}\n"));
+        }
     }
+    machine::reported();
     for e in &report.internal_errors {
         eprintln!("wiser: {e}");
     }

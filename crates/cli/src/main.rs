@@ -6,18 +6,20 @@ mod args;
 mod engines;
 mod inputs;
 mod load;
+mod machine;
 mod progress;
 mod render;
 mod render_engines;
+mod run_cmd;
+mod sarif;
 mod task;
+mod trace_render;
 mod verify;
 
-use args::{Cli, Command, Format, SOLVER_SERVER};
+use args::{Cli, Command, SOLVER_SERVER};
 use clap::Parser;
 use std::io::Write;
 use std::process::ExitCode;
-use wiser_semantics::concrete::{self, Outcome};
-use wiser_semantics::Options;
 
 // Exploration allocates and frees many small shared nodes, often on
 // another thread than the one that allocated them (work stealing);
@@ -48,6 +50,10 @@ fn main() -> ExitCode {
         };
     }
     let cli = Cli::parse();
+    let (format, file) = (
+        machine::format_of(&cli.command),
+        machine::file_of(&cli.command).to_path_buf(),
+    );
     let (code, leave_now) = match run(cli) {
         Ok(r) => r,
         Err(message) => {
@@ -55,6 +61,9 @@ fn main() -> ExitCode {
             if !message.ends_with('\n') {
                 eprintln!();
             }
+            // Under --format json or sarif a program reads stdout: the
+            // error goes there too, in that format.
+            machine::print_error(format, &file, &message);
             (exit::USAGE, false)
         }
     };
@@ -109,46 +118,7 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
         }
         Command::Concolic(args) => Ok((engines::concolic(&args)?, false)),
         Command::Fuzz(args) => engines::fuzz(&args),
-        Command::Run(args) => {
-            let program = load::load_any(&args.file, &args.lang.options(None))?;
-            let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
-            for name in inputs::defaulted(&program.ir, &input) {
-                eprintln!("note: input `{name}` not given; it is 0");
-            }
-            let options = Options {
-                wrap_signed: args.wrap_signed,
-            };
-            let run = concrete::run_with(&program.ir, &input, args.max_steps, options);
-            if run.missing_reads > 0 {
-                let what = if program.c.is_some() {
-                    "nondeterministic read(s) (`__VERIFIER_nondet_*()` or an uninitialised local)"
-                } else {
-                    "read(s) of `x = *`"
-                };
-                eprintln!(
-                    "note: {} {what} had no value in --reads; they read 0",
-                    run.missing_reads
-                );
-            }
-            for (what, given, wrapped) in &run.wrapped_inputs {
-                eprintln!(
-                    "note: {what}: {given} is not a value of its type; it was read as {wrapped}"
-                );
-            }
-            match args.format {
-                Format::Text => print!("{}", render::run_text(&program, &run, args.max_steps)),
-                Format::Json => println!("{}", render::run_json(&program, &run)),
-            }
-            Ok((
-                match run.outcome {
-                    Outcome::Halted => exit::OK,
-                    Outcome::Error { .. } => exit::BUG,
-                    Outcome::AssumeFailed { .. } => exit::ASSUME_FAILED,
-                    Outcome::OutOfSteps => exit::OUT_OF_STEPS,
-                },
-                false,
-            ))
-        }
+        Command::Run(args) => Ok((run_cmd::run(&args)?, false)),
     }
 }
 

@@ -73,7 +73,7 @@ pub struct Asked {
 
 /// A C witness's reads in order: `__VERIFIER_nondet_int() = 5`, or
 /// `x (uninitialised) = 3`.
-fn c_reads(program: &Program, bug: &Bug) -> Vec<String> {
+pub(crate) fn c_reads(program: &Program, bug: &Bug) -> Vec<String> {
     bug.input
         .reads
         .iter()
@@ -149,7 +149,7 @@ fn path_text(bug: &Bug) -> String {
         .join(" and ")
 }
 
-fn incomplete_hint(i: Incomplete, config: &Config) -> String {
+pub(crate) fn incomplete_hint(i: Incomplete, config: &Config) -> String {
     match i {
         Incomplete::MaxStates => format!(
             "state limit reached ({} states; raise --max-states)",
@@ -172,11 +172,24 @@ fn incomplete_hint(i: Incomplete, config: &Config) -> String {
     }
 }
 
-/// The text report of a check.
-pub fn check_text(program: &Program, report: &Report, config: &Config, asked: Asked) -> String {
+/// The text report of a check (with each bug's trace when `trace`).
+pub fn check_text(
+    program: &Program,
+    report: &Report,
+    config: &Config,
+    asked: Asked,
+    trace: bool,
+) -> String {
     let mut out = String::new();
     for bug in &report.bugs {
         bug_text(&mut out, program, bug);
+        if trace {
+            out.push_str(&crate::trace_render::bug_trace_text(
+                program,
+                bug,
+                config.options,
+            ));
+        }
     }
     for &(kind, span) in &report.outside_property {
         let lc = program.line_col(span);
@@ -309,6 +322,8 @@ pub(crate) fn bug_json(program: &Program, b: &Bug) -> Value {
         "arrays": arrays,
         "call_stack": stack,
         "path_condition": path_text(b),
+        "file": program.sources.get(b.span.file).name(),
+        "message": crate::machine::bug_message(program, b),
     });
     if program.c.is_some() {
         bug["nondet"] = nondet_json(program, b);
@@ -371,8 +386,22 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
 }
 
 fn store_lines(program: &Program, run: &concrete::Run) -> Vec<(String, String)> {
-    let mut lines: Vec<(String, String)> = run
-        .final_store(&program.ir)
+    scope_lines(program, run, run.final_store(&program.ir))
+}
+
+/// The values where a run stopped early (a runtime error, an interrupt):
+/// the running routine's variables, then the globals and arrays.
+fn stopped_lines(program: &Program, run: &concrete::Run) -> (String, Vec<(String, String)>) {
+    let (routine, values) = run.current_store(&program.ir);
+    (routine.to_string(), scope_lines(program, run, values))
+}
+
+fn scope_lines(
+    program: &Program,
+    run: &concrete::Run,
+    values: Vec<(std::sync::Arc<str>, wiser_num::Int)>,
+) -> Vec<(String, String)> {
+    let mut lines: Vec<(String, String)> = values
         .into_iter()
         .chain(run.final_globals(&program.ir))
         .map(|(n, v)| (n.to_string(), v.to_string()))
@@ -414,6 +443,22 @@ pub fn run_text(program: &Program, run: &concrete::Run, max_steps: u64) -> Strin
             if let Some(s) = stack_text(program, stack) {
                 let _ = writeln!(out, "  call stack: {s}");
             }
+            let (routine, lines) = stopped_lines(program, run);
+            let _ = writeln!(out, "  values at the error (in {routine}):");
+            for (n, v) in lines {
+                let _ = writeln!(out, "    {n} = {v}");
+            }
+        }
+        Outcome::Interrupted => {
+            let (routine, lines) = stopped_lines(program, run);
+            let _ = writeln!(
+                out,
+                "interrupted after {} steps (Ctrl-C or SIGTERM); values so far (in {routine}):",
+                run.steps
+            );
+            for (n, v) in lines {
+                let _ = writeln!(out, "    {n} = {v}");
+            }
         }
         Outcome::AssumeFailed { span } => {
             let _ = writeln!(
@@ -436,6 +481,7 @@ pub fn run_json(program: &Program, run: &concrete::Run) -> Value {
         Outcome::Error { kind, span, .. } => (kind.name().to_string(), Some(*span)),
         Outcome::AssumeFailed { span } => ("assume_failed".into(), Some(*span)),
         Outcome::OutOfSteps => ("out_of_steps".into(), None),
+        Outcome::Interrupted => ("interrupted".into(), None),
     };
     let at = at.map(|s| program.line_col(s));
     let store: serde_json::Map<String, Value> = run
@@ -454,7 +500,7 @@ pub fn run_json(program: &Program, run: &concrete::Run) -> Value {
 
 /// The JSON report of a task whose program is outside the C subset: the
 /// verdict `unknown`, the reason `unsupported`, and the front end's message.
-pub fn unsupported_json(message: &str) -> String {
+pub fn unsupported_json(message: &str) -> Value {
     let first = message.lines().next().unwrap_or("").to_string();
     serde_json::json!({
         "verdict": "unknown",
@@ -465,7 +511,6 @@ pub fn unsupported_json(message: &str) -> String {
         "internal_errors": [],
         "stats": {"states": 0, "solver_ms": 0, "elapsed_ms": 0},
     })
-    .to_string()
 }
 
 /// An input's variables: `x = 3, y = 2`.

@@ -18,6 +18,8 @@ pub struct Target<'a> {
     pub property: Option<&'a str>,
     pub harness: Option<&'a Path>,
     pub format: Format,
+    /// Show each bug's trace (`--trace`).
+    pub trace: bool,
 }
 
 /// A loaded target, or an answer given without running an engine.
@@ -41,7 +43,11 @@ pub fn prepare(t: &Target<'_>) -> Result<Prepared, String> {
                 Format::Text => {
                     println!("verdict: unknown (the task's program is outside the C subset)")
                 }
-                Format::Json => println!("{}", render::unsupported_json(&message)),
+                Format::Json => println!(
+                    "{}",
+                    crate::machine::stamp(render::unsupported_json(&message), t.file)
+                ),
+                Format::Sarif => println!("{}", crate::sarif::unsupported_sarif(t.file, &message)),
             }
             return Ok(Prepared::Answered(exit::UNKNOWN));
         }
@@ -106,7 +112,7 @@ pub fn finish(
                     }
                 ));
             }
-            crate::emit(&render::check_text(program, report, config, asked));
+            crate::emit(&render::check_text(program, report, config, asked, t.trace));
         }
         Format::Json => {
             let mut json = render::check_json(program, report, asked);
@@ -115,9 +121,24 @@ pub fn finish(
                 obj.insert("bound".into(), b.bound.into());
                 obj.insert("unwinding_assertions".into(), b.unwinding_assertions.into());
             }
+            if t.trace {
+                crate::trace_render::add_json_traces(
+                    &mut json,
+                    program,
+                    &report.bugs,
+                    config.options,
+                );
+            }
+            let json = crate::machine::stamp(json, t.file);
             crate::emit(&format!("{json}\n"));
         }
+        Format::Sarif => {
+            let engine = if bmc.is_some() { "bmc" } else { "check" };
+            let doc = crate::sarif::check_sarif(t.file, program, report, config, asked, engine);
+            crate::emit(&format!("{doc}\n"));
+        }
     }
+    crate::machine::reported();
     for e in &report.internal_errors {
         eprintln!("wiser: {e}");
     }

@@ -10,8 +10,8 @@ use crate::algebra::Algebra;
 use crate::policy::{Fork, Policy};
 use crate::state::{CallSite, State};
 use crate::step::{Machine, Options};
-use rpds::RedBlackTreeMapSync;
 use crate::trace::{Recorder, Trace, TraceOptions};
+use rpds::RedBlackTreeMapSync;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use wiser_ir::{ArrayTy, ErrorKind, Instr, Ir, Pc, ScalarTy, Site, Span};
@@ -317,6 +317,22 @@ impl Run {
             .filter(|(s, _)| !s.is_temporary())
             .map(|(s, v)| (s.name.clone(), v.clone()))
             .collect()
+    }
+
+    /// The routine running when the run stopped (on an error, where the
+    /// error is) and its variables' values, in slot order; temporaries
+    /// are left out.
+    pub fn current_store(&self, ir: &Ir) -> (Arc<str>, Vec<(Arc<str>, Int)>) {
+        let frame = &self.state.frame;
+        let routine = ir.routine(frame.proc);
+        let values = routine
+            .slots
+            .iter()
+            .zip(frame.locals.iter())
+            .filter(|(s, _)| !s.is_temporary())
+            .map(|(s, v)| (s.name.clone(), v.clone()))
+            .collect();
+        (routine.name.clone(), values)
     }
 
     /// The globals' final values.

@@ -134,7 +134,12 @@ fn a_long_run_keeps_its_first_and_last_steps_and_counts_the_rest() {
     let last: Vec<String> = trace.tail.iter().map(|s| show(src, s)).collect();
     assert_eq!(
         last,
-        ["i = 1000", "while: false", "error assertion at assert i < 1000"].map(String::from)
+        [
+            "i = 1000",
+            "while: false",
+            "error assertion at assert i < 1000"
+        ]
+        .map(String::from)
     );
 }
 
@@ -147,7 +152,10 @@ fn hiding_the_main_routine_keeps_its_error() {
     };
     let (_, trace) = traced(src, Input::default(), options);
     let steps: Vec<String> = trace.steps().map(|s| show(src, s)).collect();
-    assert_eq!(steps, ["error assertion at assert y == 3"].map(String::from));
+    assert_eq!(
+        steps,
+        ["error assertion at assert y == 3"].map(String::from)
+    );
 }
 
 #[test]

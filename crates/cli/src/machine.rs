@@ -1,0 +1,247 @@
+//! What makes `--format json` (and SARIF) usable by programs: a schema
+//! version, the tool and the file on every report, a one-line message per
+//! bug, and static errors as a report of their own on stdout.
+//!
+//! The JSON reports are described by `docs/schemas/wiser-report.schema.json`
+//! (JSON Schema, draft 2020-12); the tests check every output against it.
+
+use crate::args::{Command, Format};
+use crate::load::Program;
+use crate::render;
+use serde_json::{json, Map, Value};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use wiser_engine::Bug;
+
+/// The version of the JSON report format (`schema_version`): raised when
+/// a field changes meaning or is removed; new optional fields keep it.
+pub const SCHEMA_VERSION: u64 = 1;
+
+/// `{"name": "wiser", "version": ...}`.
+pub fn tool() -> Value {
+    json!({"name": "wiser", "version": env!("CARGO_PKG_VERSION")})
+}
+
+/// `report` with `schema_version`, `tool` and `file` (the path as given)
+/// in front of its own fields.
+pub fn stamp(report: Value, file: &Path) -> Value {
+    let mut out = Map::new();
+    out.insert("schema_version".into(), json!(SCHEMA_VERSION));
+    out.insert("tool".into(), tool());
+    out.insert("file".into(), json!(file.display().to_string()));
+    if let Value::Object(fields) = report {
+        out.extend(fields);
+    }
+    Value::Object(out)
+}
+
+/// A bug on one line: `assertion failed at examples/x.imp:21:1 with input
+/// x = 1`.
+pub fn bug_message(program: &Program, bug: &Bug) -> String {
+    format!(
+        "{} at {} with {}",
+        bug.kind.describe(),
+        program.location(bug.span),
+        witness_line(program, bug)
+    )
+}
+
+/// The witness input on one line: `input x = 1`, `reads 3, 4`,
+/// `__VERIFIER_nondet_int() = 5`, or `any input`.
+pub fn witness_line(program: &Program, bug: &Bug) -> String {
+    let input = &bug.input;
+    let mut parts = Vec::new();
+    if program.c.is_some() {
+        let reads = render::c_reads(program, bug);
+        if !reads.is_empty() {
+            parts.push(reads.join(", "));
+        }
+        if !input.vars.is_empty() {
+            parts.push(format!("globals {}", render::vars_text(input)));
+        }
+    } else {
+        if !input.vars.is_empty() {
+            parts.push(format!("input {}", render::vars_text(input)));
+        }
+        if !input.reads.is_empty() {
+            let reads: Vec<String> = input.reads.iter().map(|v| v.to_string()).collect();
+            parts.push(format!("reads {}", reads.join(", ")));
+        }
+    }
+    for (name, a) in &input.arrays {
+        parts.push(format!("array {name}: {}", render::array_text(a)));
+    }
+    if parts.is_empty() {
+        "any input".into()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// The output format a command was asked for.
+pub fn format_of(command: &Command) -> Format {
+    match command {
+        Command::Check(a) => a.target.format,
+        Command::Bmc(a) => a.target.format,
+        Command::Run(a) => a.format,
+        Command::Concolic(a) => a.format,
+        Command::Fuzz(a) => a.format,
+    }
+}
+
+/// The file a command was given.
+pub fn file_of(command: &Command) -> &Path {
+    match command {
+        Command::Check(a) => &a.target.file,
+        Command::Bmc(a) => &a.target.file,
+        Command::Run(a) => &a.file,
+        Command::Concolic(a) => &a.file,
+        Command::Fuzz(a) => &a.file,
+    }
+}
+
+/// Set once a report is on stdout: an error after it (a harness that
+/// cannot be written) must not print a second document.
+static REPORTED: AtomicBool = AtomicBool::new(false);
+
+/// Notes that a report was printed.
+pub fn reported() {
+    REPORTED.store(true, Ordering::SeqCst);
+}
+
+/// One static error, as the JSON report and SARIF give it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diag {
+    /// What went wrong.
+    pub message: String,
+    /// The file it is in (as named in the message), if it has a place.
+    pub file: Option<String>,
+    /// Its line and column.
+    pub line: Option<u32>,
+    /// Column, from 1.
+    pub column: Option<u32>,
+    /// What to do.
+    pub help: Option<String>,
+}
+
+/// Reads the diagnostics out of an error as `wiser` prints it on stderr:
+/// rustc's style, `FILE:LINE:COL: error: MESSAGE` (or `wiser: MESSAGE`,
+/// `error: MESSAGE`), then the source line with a caret, then `= help:`
+/// lines. Parsing its own fixed format keeps every error path as it is
+/// and gives each the same structured form.
+pub fn diagnostics(text: &str) -> Vec<Diag> {
+    let mut out: Vec<Diag> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if let Some(help) = trimmed.strip_prefix("= help: ") {
+            if let Some(d) = out.last_mut() {
+                d.help = Some(match d.help.take() {
+                    Some(h) => format!("{h}; {help}"),
+                    None => help.to_string(),
+                });
+            }
+            continue;
+        }
+        if let Some(d) = header(line) {
+            out.push(d);
+        }
+    }
+    if out.is_empty() {
+        let message = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        out.push(Diag {
+            message: message.trim().to_string(),
+            file: None,
+            line: None,
+            column: None,
+            help: None,
+        });
+    }
+    out
+}
+
+/// A diagnostic's first line, if `line` is one.
+fn header(line: &str) -> Option<Diag> {
+    let plain = |message: &str| Diag {
+        message: message.trim().to_string(),
+        file: None,
+        line: None,
+        column: None,
+        help: None,
+    };
+    if let Some(m) = line.strip_prefix("wiser: ") {
+        return Some(plain(m.strip_prefix("error: ").unwrap_or(m)));
+    }
+    if let Some(m) = line.strip_prefix("error: ") {
+        return Some(plain(m));
+    }
+    let (place, message) = line.split_once(": error: ")?;
+    let mut parts = place.rsplitn(3, ':');
+    let column = parts.next()?.parse().ok()?;
+    let line_no = parts.next()?.parse().ok()?;
+    let file = parts.next()?.to_string();
+    Some(Diag {
+        message: message.trim().to_string(),
+        file: Some(file),
+        line: Some(line_no),
+        column: Some(column),
+        help: None,
+    })
+}
+
+/// The JSON report of a static error: verdict `error` and its
+/// diagnostics.
+pub fn error_json(file: &Path, text: &str) -> Value {
+    let diags: Vec<Value> = diagnostics(text)
+        .into_iter()
+        .map(|d| {
+            json!({
+                "severity": "error",
+                "message": d.message,
+                "file": d.file,
+                "line": d.line,
+                "column": d.column,
+                "help": d.help,
+            })
+        })
+        .collect();
+    stamp(json!({"verdict": "error", "diagnostics": diags}), file)
+}
+
+/// Prints a static error on stdout in the machine formats (its text is on
+/// stderr), unless a report is already there.
+pub fn print_error(command_format: Format, file: &Path, text: &str) {
+    if REPORTED.load(Ordering::SeqCst) {
+        return;
+    }
+    let doc = match command_format {
+        Format::Text => return,
+        Format::Json => error_json(file, text),
+        Format::Sarif => crate::sarif::error_sarif(file, &diagnostics(text)),
+    };
+    crate::emit(&format!("{doc}\n"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rendered_errors_read_back_as_diagnostics() {
+        let text = "examples/x.imp:2:5: error: expected an expression, found ';'\n  |\n2 | y = ;\n  |     ^\n  = help: write a value after '='\n";
+        assert_eq!(
+            diagnostics(text),
+            [Diag {
+                message: "expected an expression, found ';'".into(),
+                file: Some("examples/x.imp".into()),
+                line: Some(2),
+                column: Some(5),
+                help: Some("write a value after '='".into()),
+            }]
+        );
+        let d = &diagnostics("wiser: cannot read `x`: No such file\n  = help: check the path\n")[0];
+        assert_eq!(d.message, "cannot read `x`: No such file");
+        assert_eq!(d.file, None);
+        assert_eq!(d.help.as_deref(), Some("check the path"));
+        assert_eq!(diagnostics("something odd")[0].message, "something odd");
+    }
+}

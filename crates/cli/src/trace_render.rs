@@ -1,0 +1,387 @@
+//! Traces (`--trace`) for people and programs: one line per step in text,
+//! typed objects in JSON, and the steps SARIF's `codeFlows` are made of.
+//!
+//! The steps come from [`wiser_semantics::trace`], recorded while the
+//! concrete interpreter runs the input (a bug's witness, or `wiser run`'s
+//! input). Conditions are shown in the program's own syntax: the source
+//! text of the branching statement, cut down to its condition.
+
+use crate::load::Program;
+use serde_json::{json, Value};
+use wiser_engine::Bug;
+use wiser_ir::{FileId, Span};
+use wiser_semantics::concrete::{self, Watch};
+use wiser_semantics::{Input, Options, Trace, TraceOptions, TraceStep};
+
+/// The longest condition shown; longer ones end in `…`.
+const MAX_CONDITION: usize = 100;
+
+/// How a program's traces are recorded: C's start-up code (the IR main
+/// routine that runs global initialisers and calls C's `main`) is hidden,
+/// as it is in call stacks.
+pub fn options(program: &Program) -> TraceOptions {
+    TraceOptions {
+        hide_main: program.c.is_some(),
+        ..TraceOptions::default()
+    }
+}
+
+/// The trace of a confirmed witness: its input replayed with the
+/// recorder. A witness was replayed to its error before it was reported,
+/// so the run ends there; the step limit is only a guard.
+pub fn witness_trace(program: &Program, input: &Input, semantics: Options) -> Trace {
+    let watch = Watch {
+        trace: Some(options(program)),
+        ..Watch::default()
+    };
+    concrete::run_watched(&program.ir, input, u64::MAX, semantics, watch)
+        .trace
+        .unwrap_or_default()
+}
+
+/// The source text of a span.
+fn snippet(program: &Program, span: Span) -> &str {
+    let text = program.sources.get(span.file).text();
+    let (lo, hi) = (span.lo as usize, (span.hi as usize).min(text.len()));
+    text.get(lo..hi).unwrap_or("")
+}
+
+/// Collapses runs of white space (line breaks included) to one space and
+/// shortens what is too long.
+fn one_line(text: &str) -> String {
+    let mut s = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if s.chars().count() > MAX_CONDITION {
+        s = s.chars().take(MAX_CONDITION - 1).collect::<String>() + "…";
+    }
+    s
+}
+
+/// IMP: the text between `if`/`while` and `then`/`do` (expressions hold
+/// no keyword that ends a condition; comments run from `#` to the line's
+/// end).
+fn imp_condition(stmt: &str) -> Option<(&'static str, String)> {
+    let (keyword, end) = if stmt.starts_with("if") {
+        ("if", "then")
+    } else if stmt.starts_with("while") {
+        ("while", "do")
+    } else {
+        return None;
+    };
+    let body = &stmt[keyword.len()..];
+    let mut cond = String::new();
+    for line in body.lines() {
+        let code = line.split('#').next().unwrap_or("");
+        let mut words = code.split_whitespace().peekable();
+        let mut done = false;
+        for w in words.by_ref() {
+            if w == end {
+                done = true;
+                break;
+            }
+            cond.push_str(w);
+            cond.push(' ');
+        }
+        if done {
+            return Some((keyword, one_line(&cond)));
+        }
+    }
+    None
+}
+
+/// The text inside the parentheses that open at `open` (a byte index of
+/// `(`), balanced; character and string literals are skipped.
+fn parenthesised(text: &str, open: usize) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return text.get(open + 1..i);
+                }
+            }
+            q @ (b'\'' | b'"') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// C: the condition of `if (c)`, `while (c)`, `for (i; c; s)`, `do ...
+/// while (c);`, `switch (v)`.
+fn c_condition(stmt: &str) -> Option<(&'static str, String)> {
+    let word = stmt
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("");
+    let open = |from: usize| stmt[from..].find('(').map(|i| i + from);
+    match word {
+        "if" | "while" | "switch" => {
+            let inner = parenthesised(stmt, open(word.len())?)?;
+            let keyword = match word {
+                "if" => "if",
+                "while" => "while",
+                _ => "switch",
+            };
+            Some((keyword, one_line(inner)))
+        }
+        "for" => {
+            let inner = parenthesised(stmt, open(3)?)?;
+            let cond = inner.split(';').nth(1)?;
+            Some(("for", one_line(cond)))
+        }
+        "do" => {
+            let at = stmt.rfind("while")?;
+            let inner = parenthesised(stmt, open(at)?)?;
+            Some(("while", one_line(inner)))
+        }
+        _ => None,
+    }
+}
+
+/// How a decision reads: `if x > 10`, `while i < n`, `assert y >= 0`, or
+/// the statement's text for anything else (a `case` label, `&&`).
+pub fn decision_text(program: &Program, span: Span) -> String {
+    let stmt = snippet(program, span).trim_start();
+    let parsed = if program.c.is_some() {
+        c_condition(stmt)
+    } else {
+        imp_condition(stmt)
+    };
+    match parsed {
+        Some((keyword, cond)) => format!("{keyword} {cond}"),
+        None => {
+            let s = one_line(stmt);
+            // A C statement's text may end in its `;`.
+            s.strip_suffix(';').map(str::to_string).unwrap_or(s)
+        }
+    }
+}
+
+/// A variable's name as the program wrote it: the C front end qualifies
+/// the names of locals that live outside a frame (arrays, statics) with
+/// their function's, `main::input`.
+fn user_name(name: &str) -> &str {
+    name.rsplit("::").next().unwrap_or(name)
+}
+
+/// What a read is: `x = *`, `__VERIFIER_nondet_int()`, `x (uninitialised)`.
+fn read_text(program: &Program, span: Span, target: Option<&str>) -> String {
+    if let Some(c) = &program.c {
+        if let Some(f) = c.nondet_reads.get(&span) {
+            return format!("{}()", f.name);
+        }
+        return format!("{} (uninitialised)", target.unwrap_or("a local"));
+    }
+    match target {
+        Some(t) => format!("{t} = *"),
+        None => "*".into(),
+    }
+}
+
+/// `line:col` of a step, or `file:line:col` when it is not in the
+/// program's own file (the `--assume` text, a header).
+pub fn place(program: &Program, span: Span) -> String {
+    if span.file == FileId(0) {
+        program.line_col(span).to_string()
+    } else {
+        program.location(span)
+    }
+}
+
+fn values(vs: &[wiser_num::Int]) -> String {
+    vs.iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A step as people read it, without its place: `x = 5`, `if x > 10:
+/// true`, `call f(3)`, `return 9`, `error: assertion failed`.
+pub fn step_text(program: &Program, step: &TraceStep) -> String {
+    match step {
+        TraceStep::Assign { name, value, .. } => format!("{} = {value}", user_name(name)),
+        TraceStep::Store {
+            array,
+            index,
+            value,
+            ..
+        } => format!("{}[{index}] = {value}", user_name(array)),
+        TraceStep::Read {
+            span,
+            target,
+            value,
+            ..
+        } => format!(
+            "{} -> {value}",
+            read_text(program, *span, target.as_deref())
+        ),
+        TraceStep::Branch { span, taken } => {
+            format!("{}: {taken}", decision_text(program, *span))
+        }
+        TraceStep::Assert { span } => format!("{}: true", decision_text(program, *span)),
+        TraceStep::Assume { span, holds } => {
+            let text = decision_text(program, *span);
+            // The `--assume` text is a bare condition.
+            if text.starts_with("assume") || text.contains("assume") {
+                format!("{text}: {holds}")
+            } else {
+                format!("assume {text}: {holds}")
+            }
+        }
+        TraceStep::Call { routine, args, .. } => format!("call {routine}({})", values(args)),
+        TraceStep::Return { value, .. } => match value {
+            Some(v) => format!("return {v}"),
+            None => "return".into(),
+        },
+        TraceStep::Error { kind, .. } => format!("error: {}", kind.describe()),
+    }
+}
+
+/// The trace in text: a header, then one indented line per step, `line:col
+/// text`, with a line for the steps left out.
+pub fn trace_text(program: &Program, trace: &Trace) -> String {
+    let line = |s: &TraceStep| (place(program, s.span()), step_text(program, s));
+    let lines: Vec<(String, String)> = trace.steps().map(line).collect();
+    let split = trace.head.len();
+    let width = lines.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
+    let n = trace.len();
+    let mut out = format!(
+        "  trace ({n} step{}{}):\n",
+        if n == 1 { "" } else { "s" },
+        if trace.elided > 0 {
+            format!(", {} not shown", trace.elided)
+        } else {
+            String::new()
+        }
+    );
+    for (i, (p, t)) in lines.iter().enumerate() {
+        if i == split && trace.elided > 0 {
+            out.push_str(&format!(
+                "    {:width$}  ... {} steps ...\n",
+                "", trace.elided
+            ));
+        }
+        out.push_str(&format!("    {p:width$}  {t}\n"));
+    }
+    out
+}
+
+/// A step as a JSON object: `step` (its kind), `line`, `column`, `text`
+/// (as in the text trace) and the kind's own fields.
+pub fn step_json(program: &Program, step: &TraceStep) -> Value {
+    let lc = program.line_col(step.span());
+    let mut v = match step {
+        TraceStep::Assign { name, value, .. } => {
+            json!({"step": "assign", "variable": &**name, "value": value})
+        }
+        TraceStep::Store {
+            array,
+            index,
+            value,
+            ..
+        } => json!({"step": "store", "array": &**array, "index": index, "value": value}),
+        TraceStep::Read {
+            span,
+            index,
+            target,
+            value,
+        } => {
+            let function = program
+                .c
+                .as_ref()
+                .and_then(|c| c.nondet_reads.get(span))
+                .map(|f| f.name.clone());
+            json!({"step": "read", "index": index, "variable": target.as_deref(), "function": function, "value": value})
+        }
+        TraceStep::Branch { span, taken } => {
+            json!({"step": "branch", "condition": decision_text(program, *span), "taken": taken})
+        }
+        TraceStep::Assert { span } => {
+            json!({"step": "assert", "condition": decision_text(program, *span), "holds": true})
+        }
+        TraceStep::Assume { span, holds } => {
+            json!({"step": "assume", "condition": decision_text(program, *span), "holds": holds})
+        }
+        TraceStep::Call { routine, args, .. } => {
+            json!({"step": "call", "routine": &**routine, "args": args})
+        }
+        TraceStep::Return { routine, value, .. } => {
+            json!({"step": "return", "routine": &**routine, "value": value})
+        }
+        TraceStep::Error { kind, .. } => {
+            json!({"step": "error", "kind": kind.name(), "message": kind.describe()})
+        }
+    };
+    v["line"] = json!(lc.line);
+    v["column"] = json!(lc.column);
+    v["text"] = json!(step_text(program, step));
+    v
+}
+
+/// The trace as a JSON array of steps; the steps left out are one element
+/// `{"step": "elided", "count": N}` where they were.
+pub fn trace_json(program: &Program, trace: &Trace) -> Value {
+    let mut steps: Vec<Value> = trace.head.iter().map(|s| step_json(program, s)).collect();
+    if trace.elided > 0 {
+        steps.push(json!({"step": "elided", "count": trace.elided}));
+    }
+    steps.extend(trace.tail.iter().map(|s| step_json(program, s)));
+    Value::Array(steps)
+}
+
+/// A bug's trace in text (its witness replayed with the recorder).
+pub fn bug_trace_text(program: &Program, bug: &Bug, semantics: Options) -> String {
+    trace_text(program, &witness_trace(program, &bug.input, semantics))
+}
+
+/// Adds each bug's trace to a report's `bugs` (`"trace": [...]`).
+pub fn add_json_traces(report: &mut Value, program: &Program, bugs: &[Bug], semantics: Options) {
+    let Some(items) = report.get_mut("bugs").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for (item, bug) in items.iter_mut().zip(bugs) {
+        let trace = witness_trace(program, &bug.input, semantics);
+        item["trace"] = trace_json(program, &trace);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conditions_are_cut_from_their_statements() {
+        assert_eq!(
+            imp_condition("if x > 10 # big\n then y = 1 else skip fi"),
+            Some(("if", "x > 10".into()))
+        );
+        assert_eq!(
+            imp_condition("while s <= x and\n t do s = s + 1 od"),
+            Some(("while", "s <= x and t".into()))
+        );
+        assert_eq!(
+            c_condition("if (c == ')' && (x > 0)) { y = 1; }"),
+            Some(("if", "c == ')' && (x > 0)".into()))
+        );
+        assert_eq!(
+            c_condition("for (int i = 0; i < 4; i++) a[i] = 0;"),
+            Some(("for", "i < 4".into()))
+        );
+        assert_eq!(
+            c_condition("do { x--; } while (x > 0);"),
+            Some(("while", "x > 0".into()))
+        );
+        assert_eq!(c_condition("case 3"), None);
+        assert_eq!(one_line(&"x".repeat(200)).chars().count(), MAX_CONDITION);
+    }
+}
