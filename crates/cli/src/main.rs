@@ -10,6 +10,7 @@ mod progress;
 mod render;
 mod render_engines;
 mod task;
+mod testfile;
 mod verify;
 
 use args::{Cli, Command, Format, SOLVER_SERVER};
@@ -76,7 +77,18 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(u8, bool), String> {
     match cli.command {
         Command::Check(args) => {
-            let target = args.target();
+            if let Some(dir) = &args.replay {
+                let code = testfile::replay::replay_dir(
+                    dir,
+                    &args.replay_overrides(),
+                    args.target.format,
+                )?;
+                return Ok((code, false));
+            }
+            let target = args.target()?;
+            if let Some(dir) = &args.tests {
+                testfile::check_dir(dir)?;
+            }
             let (program, asked, property) = match verify::prepare(&target)? {
                 verify::Prepared::Ready(p) => *p,
                 verify::Prepared::Answered(code) => return Ok((code, false)),
@@ -90,10 +102,14 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                 );
             }
             let report = progress::check(program.ir.clone(), &config, args.quiet);
-            verify::finish(&target, &program, &report, &config, asked, None)
+            let done = verify::finish(&target, &program, &report, &config, asked, None)?;
+            if let Some(dir) = &args.tests {
+                testfile::write_for_check(dir, &args, &program, &report, asked.property)?;
+            }
+            Ok(done)
         }
         Command::Bmc(args) => {
-            let target = args.target();
+            let target = args.target()?;
             let (program, asked, property) = match verify::prepare(&target)? {
                 verify::Prepared::Ready(p) => *p,
                 verify::Prepared::Answered(code) => return Ok((code, false)),
@@ -110,7 +126,14 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
         Command::Concolic(args) => Ok((engines::concolic(&args)?, false)),
         Command::Fuzz(args) => engines::fuzz(&args),
         Command::Run(args) => {
-            let program = load::load_any(&args.file, &args.lang.options(None))?;
+            if let Some(test) = &args.test {
+                let code = testfile::replay::run_test(test, &args.replay_overrides(), args.format)?;
+                return Ok((code, false));
+            }
+            let file = args.file.as_ref().ok_or(
+                "wiser: no FILE given\n  = help: `wiser run FILE`, or `wiser run --test TEST`\n",
+            )?;
+            let program = load::load_any(file, &args.lang.options(None))?;
             let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
             for name in inputs::defaulted(&program.ir, &input) {
                 eprintln!("note: input `{name}` not given; it is 0");
