@@ -320,3 +320,139 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .map(|b| format!("{b:02x}"))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use wiser_semantics::ArrayInput;
+
+    fn sample(expected: Outcome) -> TestFile {
+        let big: Int = "123456789012345678901234567890".parse().unwrap();
+        let input = Input {
+            vars: vec![
+                (Arc::from("x"), Int::from(-5)),
+                (Arc::from("n"), big.clone()),
+            ],
+            reads: vec![Int::from(7), big.clone()],
+            arrays: vec![(
+                Arc::from("a"),
+                ArrayInput {
+                    default: Int::from(3),
+                    entries: vec![(Int::from(0), Int::from(9)), (big, Int::from(1))],
+                },
+            )],
+        };
+        TestFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            program: ProgramRef {
+                file: "examples/p.imp".into(),
+                sha256: sha256_hex(b"x = 1\n"),
+                language: Language::Imp,
+            },
+            options: TestOptions {
+                wrap_signed: true,
+                data_model: Some(DataModelName::Lp64),
+                property: "unreach-call".into(),
+                assume: Some("x > 0".into()),
+            },
+            input: TestInput::from_input(&input),
+            expected,
+            origin: Some(Origin {
+                kind: "bug".into(),
+                path_condition: Some("x == -5".into()),
+                producer: "wiser test".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn every_outcome_survives_a_round_trip() {
+        let outcomes = [
+            Outcome::Halted,
+            Outcome::AssumeFailed { line: 2, column: 1 },
+            Outcome::Error {
+                kind: "division_by_zero".into(),
+                line: 3,
+                column: 9,
+                call_stack: vec![
+                    Frame {
+                        routine: "f".into(),
+                        line: Some(7),
+                        column: Some(3),
+                    },
+                    Frame {
+                        routine: "main".into(),
+                        line: None,
+                        column: None,
+                    },
+                ],
+            },
+        ];
+        for expected in outcomes {
+            let test = sample(expected);
+            let text = test.to_text();
+            assert_eq!(TestFile::parse(&text), Ok(test), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_input_survives_a_round_trip_and_big_values_are_strings() {
+        let test = sample(Outcome::Halted);
+        let input = test.input.to_input();
+        assert_eq!(TestInput::from_input(&input), test.input);
+        let v: serde_json::Value = serde_json::from_str(&test.to_text()).unwrap();
+        assert_eq!(v["input"]["vars"]["x"], -5);
+        assert_eq!(v["input"]["vars"]["n"], "123456789012345678901234567890");
+        assert_eq!(v["input"]["reads"][1], "123456789012345678901234567890");
+        assert_eq!(v["input"]["arrays"]["a"]["default"], 3);
+        assert_eq!(
+            v["input"]["arrays"]["a"]["entries"][0],
+            serde_json::json!([0, 9])
+        );
+    }
+
+    #[test]
+    fn a_hand_written_test_may_leave_out_defaults() {
+        let text = r#"{"format": "wiser-test", "version": 1,
+            "program": {"file": "p.imp", "sha256": "00", "language": "imp"},
+            "options": {},
+            "input": {"vars": {"x": "42"}, "arrays": {"a": {"entries": [[1, 2]]}}},
+            "expected": {"outcome": "halted"}}"#;
+        let test = TestFile::parse(text).unwrap();
+        assert_eq!(test.options.property, "all");
+        assert!(!test.options.wrap_signed);
+        assert_eq!(test.input.vars["x"], TestInt(Int::from(42)));
+        assert_eq!(test.input.arrays["a"].default, TestInt(Int::ZERO));
+        assert_eq!(test.origin, None);
+    }
+
+    #[test]
+    fn wrong_files_are_refused_with_a_reason() {
+        let base = sample(Outcome::Halted).to_text();
+        let cases = [
+            ("[1", "not JSON"),
+            (r#"{"version": 1}"#, "not a wiser test"),
+            (r#"{"format": "ktest", "version": 1}"#, "`ktest`"),
+            (r#"{"format": "wiser-test", "version": 9}"#, "version 9"),
+            (
+                &base.replace("\"halted\"", "\"out_of_steps\""),
+                "out_of_steps",
+            ),
+            (
+                &base.replace("\"wrap_signed\"", "\"wrap\""),
+                "unknown field `wrap`",
+            ),
+            (&base.replace("\"x\": -5", "\"x\": 1.5"), "not an integer"),
+            (
+                &base.replace("\"x\": -5", "\"x\": \"five\""),
+                "not a decimal integer",
+            ),
+        ];
+        for (text, reason) in cases {
+            let err = TestFile::parse(text).expect_err(text);
+            assert!(err.contains(reason), "{reason}: {err}");
+        }
+    }
+}
