@@ -605,6 +605,8 @@ fn a_c_bug_is_also_a_testcomp_test_case_whose_inputs_reproduce_it() {
 fn a_reach_error_test_covers_the_error_and_keeps_its_call_stack() {
     let dir = folder("c-sage");
     let t = dir.to_str().unwrap();
+    let harness =
+        std::env::temp_dir().join(format!("wiser-test-files-{}-sage-h.c", std::process::id()));
     let (code, out, err) = check(&[
         "examples/c/sage_top_bad.c",
         "--property",
@@ -613,6 +615,8 @@ fn a_reach_error_test_covers_the_error_and_keeps_its_call_stack() {
         "lp64",
         "--tests",
         t,
+        "--harness",
+        harness.to_str().unwrap(),
     ]);
     assert_eq!(code, 1, "{out}\n{err}");
     assert_eq!(json_tests(&dir), ["bug-001-fail-17-5.json"]);
@@ -650,4 +654,20 @@ fn a_reach_error_test_covers_the_error_and_keeps_its_call_stack() {
         .arg(dir.join("bug-001-fail-17-5.json")));
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("call stack: top (called at"), "{out}");
+    // The harness written beside the suite makes gcc's build reach the
+    // same error (exit 101) with the same reads.
+    let harness_text = std::fs::read_to_string(&harness).unwrap();
+    for v in ["98", "97", "100", "33"] {
+        assert!(harness_text.contains(v), "{harness_text}");
+    }
+    let exe = harness.with_extension("exe");
+    let (code, _, err) = run(Command::new("gcc")
+        .args(["-m64", "-w"])
+        .arg(root().join("examples/c/sage_top_bad.c"))
+        .arg(&harness)
+        .arg("-o")
+        .arg(&exe));
+    assert_eq!(code, 0, "gcc: {err}");
+    let (code, _, err) = run(&mut Command::new(&exe));
+    assert_eq!(code, 101, "{err}");
 }
