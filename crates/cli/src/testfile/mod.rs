@@ -409,7 +409,10 @@ pub fn write_for_check(
     property: PropertySpec,
 ) -> Result<(), String> {
     let cases = if args.all_paths {
-        path_cases(program, report)
+        let options = Options {
+            wrap_signed: args.wrap_signed,
+        };
+        path_cases(program, report, options)
     } else {
         bug_cases(program, report)
     };
@@ -423,6 +426,18 @@ pub fn write_for_check(
     };
     let written = write_suite(program, &suite, &cases)?;
     note_written(dir, &written, args.all_paths);
+    if args.all_paths {
+        if report.paths_dropped > 0 {
+            eprintln!(
+                "note: {} more paths ended beyond the {} kept; they have no test",
+                report.paths_dropped,
+                cases.len()
+            );
+        }
+        if !report.incomplete.is_empty() {
+            eprintln!("note: the search was not exhaustive (see `not covered`); the suite has tests for the paths explored only");
+        }
+    }
     Ok(())
 }
 
@@ -459,7 +474,67 @@ impl crate::args::RunArgs {
     }
 }
 
-/// The cases of a report's ended paths (`--all-paths`).
-pub fn path_cases(_program: &Program, _report: &wiser_engine::Report) -> Vec<Case> {
-    Vec::new()
+/// The engine configuration of a check with `--tests`: with `--all-paths`
+/// every path is explored (as with `--all`) and every ended path is kept.
+pub fn configure(
+    args: &crate::args::CheckArgs,
+    mut config: wiser_engine::Config,
+) -> wiser_engine::Config {
+    if args.all_paths {
+        config.record.paths = true;
+        config = config.with_all_bugs(true);
+    }
+    config
+}
+
+/// The cases of a report's ended paths (`--all-paths`), in the report's
+/// order (by trail, so the numbering does not depend on `--jobs`): every
+/// path that halted or stopped on an error and has an input. Cut and
+/// merged paths have none.
+pub fn path_cases(program: &Program, report: &wiser_engine::Report, options: Options) -> Vec<Case> {
+    use wiser_engine::PathEndKind;
+    report
+        .paths
+        .iter()
+        .filter_map(|p| {
+            let input = p.input.clone()?;
+            let expected = match p.end {
+                PathEndKind::Halted => Outcome::Halted,
+                PathEndKind::Error { kind, span } | PathEndKind::OutsideProperty { kind, span } => {
+                    // A path end carries no call stack; the engine replayed
+                    // the input to end at the same place with the same
+                    // stack, so the concrete run gives it.
+                    let run = concrete::run_with(&program.ir, &input, STEPS, options);
+                    match &run.outcome {
+                        concrete::Outcome::Error {
+                            kind: k,
+                            span: s,
+                            stack,
+                        } if *k == kind && *s == span => error_outcome(program, kind, span, stack),
+                        // Disagreement is reported when the suite is
+                        // written; the claim keeps the place.
+                        _ => {
+                            let lc = program.line_col(span);
+                            Outcome::Error {
+                                kind: kind.name().to_string(),
+                                line: lc.line,
+                                column: lc.column,
+                                call_stack: vec![Frame {
+                                    routine: "main".into(),
+                                    line: None,
+                                    column: None,
+                                }],
+                            }
+                        }
+                    }
+                }
+                PathEndKind::Cut(_) | PathEndKind::Merged => return None,
+            };
+            Some(Case {
+                input,
+                expected,
+                path_condition: render::path_condition_text(&p.path_condition),
+            })
+        })
+        .collect()
 }
