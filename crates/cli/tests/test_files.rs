@@ -8,6 +8,9 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "testcomp/xml.rs"]
+mod xml;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -368,107 +371,6 @@ fn bad_test_files_are_usage_errors() {
 
 // ---- C programs: Test-Comp's format ----
 
-/// A parsed XML element: name, attributes, child elements, text.
-#[derive(Debug)]
-struct Element {
-    name: String,
-    attrs: Vec<(String, String)>,
-    children: Vec<Element>,
-    text: String,
-}
-
-/// Parses an XML file into its DOCTYPE and root element; panics if it is
-/// not well-formed.
-fn parse_xml(text: &str) -> (String, Element) {
-    use quick_xml::events::Event;
-    let mut reader = quick_xml::Reader::from_str(text);
-    let mut doctype = String::new();
-    let mut stack: Vec<Element> = Vec::new();
-    let mut root = None;
-    let open = |e: &quick_xml::events::BytesStart<'_>| Element {
-        name: e.name().0.to_string(),
-        attrs: e
-            .attributes()
-            .map(|a| {
-                let a = a.unwrap();
-                (
-                    a.key.0.to_string(),
-                    a.normalized_value(quick_xml::XmlVersion::Explicit1_0)
-                        .unwrap()
-                        .into_owned(),
-                )
-            })
-            .collect(),
-        children: Vec::new(),
-        text: String::new(),
-    };
-    loop {
-        match reader.read_event().expect("well-formed XML") {
-            Event::DocType(d) => doctype = d.to_string(),
-            Event::Start(e) => stack.push(open(&e)),
-            Event::Empty(e) => {
-                let el = open(&e);
-                match stack.last_mut() {
-                    Some(parent) => parent.children.push(el),
-                    None => root = Some(el),
-                }
-            }
-            Event::Text(t) => {
-                if let Some(top) = stack.last_mut() {
-                    top.text.push_str(&t);
-                }
-            }
-            Event::GeneralRef(r) => {
-                if let Some(top) = stack.last_mut() {
-                    let name = r.to_string();
-                    let ch = match name.as_str() {
-                        "amp" => "&",
-                        "lt" => "<",
-                        "gt" => ">",
-                        "quot" => "\"",
-                        "apos" => "'",
-                        other => panic!("unexpected entity {other}"),
-                    };
-                    top.text.push_str(ch);
-                }
-            }
-            Event::End(_) => {
-                let el = stack.pop().expect("balanced");
-                match stack.last_mut() {
-                    Some(parent) => parent.children.push(el),
-                    None => root = Some(el),
-                }
-            }
-            Event::Eof => break,
-            _ => {}
-        }
-    }
-    assert!(stack.is_empty());
-    (doctype, root.expect("a root element"))
-}
-
-/// Checks `file` with xmllint against the restated DTD `dtd` (in
-/// tests/testcomp/). xmllint is installed by .ci/run; without it the test
-/// fails rather than skip.
-fn xmllint(file: &Path, dtd: &str) {
-    let dtd = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/testcomp")
-        .join(dtd);
-    let out = Command::new("xmllint")
-        .args(["--nonet", "--noout", "--dtdvalid"])
-        .arg(&dtd)
-        .arg(file)
-        .output()
-        .expect("xmllint runs (Debian's libxml2-utils; .ci/run installs it)");
-    assert!(
-        out.status.success(),
-        "{} does not follow {}:\n{}",
-        file.display(),
-        dtd.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// Checks a Test-Comp suite folder: metadata.xml and one testcase-N.xml
 /// per JSON test, each following its DTD; returns the inputs of each test
 /// case in order, with whether it covers the error.
@@ -479,8 +381,8 @@ fn check_testcomp(
     spec: &str,
 ) -> Vec<(Vec<String>, bool)> {
     let meta_path = dir.join("metadata.xml");
-    xmllint(&meta_path, "test-metadata.dtd");
-    let (doctype, meta) = parse_xml(&std::fs::read_to_string(&meta_path).unwrap());
+    xml::xmllint(&meta_path, "test-metadata.dtd");
+    let (doctype, meta) = xml::parse_xml(&std::fs::read_to_string(&meta_path).unwrap());
     assert!(
         doctype.contains(
             "test-metadata PUBLIC \"+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN\""
@@ -515,7 +417,7 @@ fn check_testcomp(
     assert_eq!(text("specification"), spec);
     assert_eq!(text("programfile"), program);
     let source = std::fs::read(root().join(program)).unwrap();
-    let sha = sha2_hex(&source);
+    let sha = xml::sha2_hex(&source);
     assert_eq!(text("programhash"), sha);
     assert_eq!(text("entryfunction"), "main");
     assert_eq!(text("architecture"), architecture);
@@ -526,8 +428,8 @@ fn check_testcomp(
     let mut cases = Vec::new();
     for i in 1..=n {
         let path = dir.join(format!("testcase-{i}.xml"));
-        xmllint(&path, "testcase.dtd");
-        let (doctype, tc) = parse_xml(&std::fs::read_to_string(&path).unwrap());
+        xml::xmllint(&path, "testcase.dtd");
+        let (doctype, tc) = xml::parse_xml(&std::fs::read_to_string(&path).unwrap());
         assert!(
             doctype.contains(
                 "testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\""
@@ -554,14 +456,6 @@ fn check_testcomp(
     }
     assert_eq!(files(dir).len(), 2 * n + 1, "{:?}", files(dir));
     cases
-}
-
-fn sha2_hex(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 #[test]
