@@ -245,7 +245,7 @@ pub struct CheckArgs {
     #[arg(long, requires = "tests")]
     pub all_paths: bool,
     /// Replay every test file (*.json) in DIR on the concrete interpreter, against the program each names (or FILE if given); exit 0 all pass, 1 a mismatch, 2 a test could not be run.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["tests", "all_paths"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["tests", "all_paths", "assume", "harness", "property"])]
     pub replay: Option<PathBuf>,
 }
 

@@ -740,3 +740,12 @@ fn all_paths_needs_tests() {
     assert_eq!(code, 2);
     assert!(err.contains("--tests"), "{err}");
 }
+
+#[test]
+fn replay_takes_the_assumption_from_each_test() {
+    // The test holds the --assume of its check; another on the command
+    // line would be silently ignored, so it is refused.
+    let (code, _, err) = check(&["--replay", "t", "--assume", "x > 0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--assume"), "{err}");
+}
