@@ -414,6 +414,44 @@ mod tests {
     }
 
     #[test]
+    fn every_outcome_and_input_shape_follows_the_schema() {
+        let schema: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../../docs/schemas/wiser-test.schema.json"
+        ))
+        .unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let outcomes = [
+            Outcome::Halted,
+            Outcome::AssumeFailed { line: 2, column: 1 },
+            Outcome::Error {
+                kind: "out_of_bounds".into(),
+                line: 3,
+                column: 9,
+                call_stack: vec![Frame {
+                    routine: "main".into(),
+                    line: None,
+                    column: None,
+                }],
+            },
+        ];
+        for expected in outcomes {
+            let v: serde_json::Value = serde_json::from_str(&sample(expected).to_text()).unwrap();
+            let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();
+            assert!(errors.is_empty(), "{errors:?}\n{v:#}");
+        }
+        // And the schema is not vacuous: a wrong kind or a missing field fails.
+        let mut v: serde_json::Value =
+            serde_json::from_str(&sample(Outcome::Halted).to_text()).unwrap();
+        v["expected"] = serde_json::json!({"outcome": "error", "kind": "oops", "line": 1, "column": 1, "call_stack": []});
+        assert!(!validator.is_valid(&v));
+        v["expected"] = serde_json::json!({"outcome": "assume_failed"});
+        assert!(!validator.is_valid(&v));
+        v["expected"] = serde_json::json!({"outcome": "halted"});
+        v["input"]["reads"] = serde_json::json!([1.5]);
+        assert!(!validator.is_valid(&v));
+    }
+
+    #[test]
     fn a_hand_written_test_may_leave_out_defaults() {
         let text = r#"{"format": "wiser-test", "version": 1,
             "program": {"file": "p.imp", "sha256": "00", "language": "imp"},

@@ -334,6 +334,13 @@ pub fn write_suite(
                     },
                 })
                 .collect::<Vec<_>>();
+            if !case.input.vars.is_empty() || !case.input.arrays.is_empty() {
+                eprintln!(
+                    "note: test {} gives inputs other than reads (globals or arrays), which Test-Comp's format cannot carry: `testcase-{}.xml` holds its reads only; its JSON test holds all",
+                    i + 1,
+                    i + 1
+                );
+            }
             let covers_error = matches!(&case.expected, Outcome::Error { kind, .. } if kind == ErrorKind::Fail.name());
             xml_cases.push((inputs, covers_error));
         }
@@ -537,4 +544,61 @@ pub fn path_cases(program: &Program, report: &wiser_engine::Report, options: Opt
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_files_are_recognised_by_name() {
+        for name in [
+            "bug-001-assertion-21-1.json",
+            "path-0001-halted.json",
+            "metadata.xml",
+            "testcase-12.xml",
+        ] {
+            assert!(is_own_file(name), "{name}");
+        }
+        for name in [
+            "bug-.json",
+            "notes.json",
+            "path-x.json",
+            "testcase-.xml",
+            "testcase-1a.xml",
+            "bug-001-assertion-21-1.json~",
+            "metadata.xml.bak",
+        ] {
+            assert!(!is_own_file(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn names_say_what_a_test_expects_and_sort_by_number() {
+        let error = Outcome::Error {
+            kind: "division_by_zero".into(),
+            line: 7,
+            column: 12,
+            call_stack: Vec::new(),
+        };
+        assert_eq!(
+            file_name(false, 2, 5, &error),
+            "bug-002-division-by-zero-7-12.json"
+        );
+        assert_eq!(
+            file_name(true, 3, 21, &Outcome::Halted),
+            "path-0003-halted.json"
+        );
+        // Wider numbers when there are more tests, so names still sort.
+        assert_eq!(
+            file_name(true, 7, 12_345, &Outcome::Halted),
+            "path-00007-halted.json"
+        );
+        assert!(is_own_file(&file_name(
+            true,
+            1,
+            1,
+            &Outcome::AssumeFailed { line: 1, column: 2 }
+        )));
+    }
 }
