@@ -156,8 +156,8 @@ impl LangArgs {
 /// What `check` and `bmc` look at, and how they answer.
 #[derive(Args, Debug)]
 pub struct TargetArgs {
-    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is checked with its property and data model.
-    pub file: PathBuf,
+    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is checked with its property and data model. `check --replay DIR` needs none (each test names its program).
+    pub file: Option<PathBuf>,
     #[command(flatten)]
     pub lang: LangArgs,
     /// What is a bug: `all` (every runtime error), `unreach-call` (only a call of reach_error()/__VERIFIER_error(), or IMP's `fail`; other errors make a path unknown), or an SV-COMP .prp file [default: all, or the task's].
@@ -178,17 +178,21 @@ pub struct TargetArgs {
 }
 
 impl TargetArgs {
-    /// The target as the shared verification code takes it.
-    pub fn target(&self) -> Target<'_> {
-        Target {
-            file: &self.file,
+    /// The target as the shared verification code takes it; an error if
+    /// no FILE was given.
+    pub fn target(&self) -> Result<Target<'_>, String> {
+        let file = self.file.as_ref().ok_or_else(|| {
+            "wiser: no FILE given\n  = help: give the program to check: `wiser check FILE` (or `wiser check --replay DIR` to replay a test suite)\n".to_string()
+        })?;
+        Ok(Target {
+            file,
             lang: &self.lang,
             assume: self.assume.as_deref(),
             property: self.property.as_deref(),
             harness: self.harness.as_deref(),
             format: self.format,
             trace: self.trace,
-        }
+        })
     }
 }
 
@@ -240,11 +244,20 @@ pub struct CheckArgs {
     /// worker until the run's time limit).
     #[arg(long, hide = true)]
     pub in_process_solver: bool,
+    /// Write one test file per bug into DIR (created if missing; a folder holding only an earlier suite is replaced), for `wiser run --test`; for C also Test-Comp's XML test suite. See docs/TESTS.md.
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
+    /// With --tests: explore every path and write one test per path that ends (test-suite generation).
+    #[arg(long, requires = "tests")]
+    pub all_paths: bool,
+    /// Replay every test file (*.json) in DIR on the concrete interpreter, against the program each names (or FILE if given); exit 0 all pass, 1 a mismatch, 2 a test could not be run.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["tests", "all_paths", "assume", "harness", "property"])]
+    pub replay: Option<PathBuf>,
 }
 
 impl CheckArgs {
     /// What to check.
-    pub fn target(&self) -> Target<'_> {
+    pub fn target(&self) -> Result<Target<'_>, String> {
         self.target.target()
     }
 
@@ -328,7 +341,7 @@ pub struct BmcArgs {
 
 impl BmcArgs {
     /// What to check.
-    pub fn target(&self) -> Target<'_> {
+    pub fn target(&self) -> Result<Target<'_>, String> {
         self.target.target()
     }
 
@@ -390,8 +403,12 @@ impl BmcArgs {
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is run.
-    pub file: PathBuf,
+    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is run. With --test: the program the test names, unless given.
+    #[arg(required_unless_present = "test")]
+    pub file: Option<PathBuf>,
+    /// Replay a test file written by `check --tests`: run its input and compare the outcome with the expected one (exit 0 as expected, 1 not).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["input", "reads"])]
+    pub test: Option<PathBuf>,
     #[command(flatten)]
     pub lang: LangArgs,
     /// An input value: NAME=INT for a variable, NAME[INDEX]=INT for an array element. Repeatable; inputs not given are 0.

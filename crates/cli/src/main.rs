@@ -13,6 +13,7 @@ mod render_engines;
 mod run_cmd;
 mod sarif;
 mod task;
+mod testfile;
 mod trace_render;
 mod verify;
 
@@ -85,12 +86,23 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(u8, bool), String> {
     match cli.command {
         Command::Check(args) => {
-            let target = args.target();
+            if let Some(dir) = &args.replay {
+                let code = testfile::replay::replay_dir(
+                    dir,
+                    &args.replay_overrides(),
+                    args.target.format,
+                )?;
+                return Ok((code, false));
+            }
+            let target = args.target()?;
+            if let Some(dir) = &args.tests {
+                testfile::check_dir(dir)?;
+            }
             let (program, asked, property) = match verify::prepare(&target)? {
                 verify::Prepared::Ready(p) => *p,
                 verify::Prepared::Answered(code) => return Ok((code, false)),
             };
-            let config = args.config().with_property(property);
+            let config = testfile::configure(&args, args.config().with_property(property));
             if args.jobs.is_some_and(|j| j as usize > config.jobs) {
                 eprintln!(
                     "note: using {} workers, the most a run uses (--jobs {} asked for more)",
@@ -99,10 +111,14 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                 );
             }
             let report = progress::check(program.ir.clone(), &config, args.quiet);
-            verify::finish(&target, &program, &report, &config, asked, None)
+            let done = verify::finish(&target, &program, &report, &config, asked, None)?;
+            if let Some(dir) = &args.tests {
+                testfile::write_for_check(dir, &args, &program, &report, asked.property)?;
+            }
+            Ok(done)
         }
         Command::Bmc(args) => {
-            let target = args.target();
+            let target = args.target()?;
             let (program, asked, property) = match verify::prepare(&target)? {
                 verify::Prepared::Ready(p) => *p,
                 verify::Prepared::Answered(code) => return Ok((code, false)),
@@ -118,7 +134,13 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
         }
         Command::Concolic(args) => Ok((engines::concolic(&args)?, false)),
         Command::Fuzz(args) => engines::fuzz(&args),
-        Command::Run(args) => Ok((run_cmd::run(&args)?, false)),
+        Command::Run(args) => {
+            if let Some(test) = &args.test {
+                let code = testfile::replay::run_test(test, &args.replay_overrides(), args.format)?;
+                return Ok((code, false));
+            }
+            Ok((run_cmd::run(&args)?, false))
+        }
     }
 }
 

@@ -32,7 +32,7 @@ pub(crate) fn array_text(a: &ArrayInput) -> String {
 /// The frames of a call stack that the program wrote: a C program's IR
 /// main routine is start-up code (global initialisers, then the call of
 /// C's `main`), left out.
-fn user_stack<'s>(program: &Program, stack: &'s [CallSite]) -> &'s [CallSite] {
+pub(crate) fn user_stack<'s>(program: &Program, stack: &'s [CallSite]) -> &'s [CallSite] {
     match stack {
         [inner @ .., _startup] if program.c.is_some() && !inner.is_empty() => inner,
         _ => stack,
@@ -135,10 +135,15 @@ pub(crate) fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
 }
 
 fn path_text(bug: &Bug) -> String {
-    if bug.path_condition.is_empty() {
+    path_condition_text(&bug.path_condition)
+}
+
+/// A path condition as reports print it: its conjuncts joined by `and`.
+pub(crate) fn path_condition_text(path_condition: &[wiser_smt::Term]) -> String {
+    if path_condition.is_empty() {
         return "true".into();
     }
-    bug.path_condition
+    path_condition
         .iter()
         .map(|t| match t.kind() {
             // `and` binds tighter than `or` when the conjuncts are joined.

@@ -21,7 +21,10 @@ const QUIET_START: Duration = Duration::from_secs(1);
 
 /// Runs `wiser run`; returns the exit code.
 pub fn run(args: &RunArgs) -> Result<u8, String> {
-    let program = load::load_any(&args.file, &args.lang.options(None))?;
+    let file = args.file.as_deref().ok_or(
+        "error: no FILE given\n  = help: `wiser run FILE`, or `wiser run --test TEST`\n",
+    )?;
+    let program = load::load_any(file, &args.lang.options(None))?;
     let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
     for name in inputs::defaulted(&program.ir, &input) {
         eprintln!("note: input `{name}` not given; it is 0");
@@ -83,10 +86,10 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
             if let (true, Some(t)) = (args.trace, &trace) {
                 doc["trace"] = trace_render::trace_json(&program, t);
             }
-            emit(&format!("{}\n", machine::stamp(doc, &args.file)));
+            emit(&format!("{}\n", machine::stamp(doc, file)));
         }
         Format::Sarif => {
-            let doc = sarif::run_sarif(&args.file, &program, &run, trace.as_ref());
+            let doc = sarif::run_sarif(file, &program, &run, trace.as_ref());
             emit(&format!("{doc}\n"));
         }
     }

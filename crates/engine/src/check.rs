@@ -14,6 +14,7 @@
 use crate::config::Config;
 use crate::memory::{peak_resident_bytes, resident_bytes};
 use crate::parallel::{work, Finisher, Monitor, Shared};
+use crate::record::{sort_paths, PathEnd, PathEndKind, Recorded};
 use crate::report::{Incomplete, Report, Stats, Verdict};
 use crate::symbolic::Symbolic;
 use std::sync::atomic::Ordering;
@@ -148,11 +149,16 @@ fn supervise(shared: &Shared, config: &Config) -> usize {
 fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     let monitor = &shared.monitor;
     let mut stats = Stats::default();
-    {
-        let totals = shared.totals();
+    let (recorded, coverage, held) = {
+        let mut totals = shared.totals();
         stats.branches = totals.branches.clone();
         stats.solver = totals.solver.clone();
-    }
+        (
+            std::mem::take(&mut totals.recorded),
+            totals.coverage.take(),
+            std::mem::take(&mut totals.held),
+        )
+    };
     // A worker that drew a ticket past the limit did not expand its state.
     stats.states = monitor.states.load(Ordering::SeqCst).min(config.max_states);
     stats.max_frontier = shared.max_pending.load(Ordering::Relaxed) as usize;
@@ -161,12 +167,22 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     let mut found = shared.found();
     let mut bugs = std::mem::take(&mut found.bugs);
     let mut incomplete = std::mem::take(&mut found.incomplete);
-    let internal_errors = std::mem::take(&mut found.internal_errors);
+    let mut internal_errors = std::mem::take(&mut found.internal_errors);
     let mut outside_property: Vec<_> = std::mem::take(&mut found.outside_property)
         .into_iter()
         .collect();
     outside_property.sort_by_key(|&(kind, span)| (span, kind));
     drop(found);
+    let (paths, paths_dropped) = if config.record.paths {
+        let recorded = record_cut(shared, config, recorded, held, &incomplete, abandoned);
+        if !recorded.mismatches.is_empty() {
+            internal_errors.extend(recorded.mismatches);
+            incomplete.push(Incomplete::InternalError);
+        }
+        (recorded.paths, recorded.dropped)
+    } else {
+        (Vec::new(), 0)
+    };
     if !outside_property.is_empty() {
         incomplete.push(Incomplete::OutsideProperty);
     }
@@ -196,5 +212,65 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
         internal_errors,
         outside_property,
         stats,
+        paths,
+        paths_dropped,
+        coverage: coverage.filter(|_| config.record.coverage),
     }
+}
+
+/// Adds to the paths the workers recorded those the run cut (left
+/// waiting, or held by a worker when it stopped) and those merged into
+/// others, and sorts them by trail.
+fn record_cut(
+    shared: &Shared,
+    config: &Config,
+    mut recorded: Recorded,
+    held: Vec<crate::witness::SymState>,
+    incomplete: &[Incomplete],
+    abandoned: usize,
+) -> Recorded {
+    // The limit that stopped the run: the first one a worker or the
+    // supervisor reported.
+    let stopped_by = incomplete
+        .iter()
+        .copied()
+        .find(|i| {
+            matches!(
+                i,
+                Incomplete::MaxStates
+                    | Incomplete::Timeout
+                    | Incomplete::MaxMemory
+                    | Incomplete::Interrupted
+                    | Incomplete::StoppedAtFirstBug
+            )
+        })
+        .unwrap_or(if abandoned > 0 {
+            Incomplete::Timeout
+        } else {
+            Incomplete::Interrupted
+        });
+    let cap = config.record.cap();
+    let kept = &shared.kept_paths;
+    let mut keep = |state: &crate::witness::SymState, end: PathEndKind| {
+        if kept.fetch_add(1, Ordering::Relaxed) < cap {
+            recorded.paths.push(PathEnd::of(state, end, None));
+        } else {
+            recorded.dropped += 1;
+        }
+    };
+    for s in &held {
+        keep(s, PathEndKind::Cut(stopped_by));
+    }
+    let room = cap.saturating_sub(kept.load(Ordering::Relaxed));
+    let left = shared
+        .pool
+        .drain(room, |s| keep(&s, PathEndKind::Cut(stopped_by)));
+    // Too many to keep: counted without taking them one by one.
+    kept.fetch_add(left, Ordering::Relaxed);
+    for s in shared.pool.take_merged() {
+        keep(&s, PathEndKind::Merged);
+    }
+    recorded.dropped += left as u64;
+    sort_paths(&mut recorded.paths);
+    recorded
 }

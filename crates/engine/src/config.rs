@@ -1,6 +1,7 @@
 //! How to run a check (egg-style builder: `Config::default().with_...`).
 
 use crate::merge::MergeMode;
+use crate::record::Record;
 use crate::searcher::{Strategy, DEFAULT_SEED};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -126,6 +127,8 @@ pub struct Config {
     pub backend: Backend,
     /// When states are merged.
     pub merge: MergeMode,
+    /// What to keep besides bugs: ended paths, coverage (default: nothing).
+    pub record: Record,
 }
 
 /// The most workers a run uses: more than the cores gains nothing, and
@@ -151,6 +154,7 @@ impl Default for Config {
             options: Options::default(),
             backend: Backend::InProcess,
             merge: MergeMode::None,
+            record: Record::default(),
         }
     }
 }
@@ -221,6 +225,12 @@ impl Config {
     /// Sets when states are merged.
     pub fn with_merge(mut self, merge: MergeMode) -> Self {
         self.merge = merge;
+        self
+    }
+
+    /// Sets what to keep besides bugs (ended paths, coverage).
+    pub fn with_record(mut self, record: Record) -> Self {
+        self.record = record;
         self
     }
 

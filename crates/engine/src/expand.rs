@@ -9,8 +9,11 @@
 
 use crate::config::Property;
 use crate::path::PathCond;
+use crate::record::{self, PathEnd, PathEndKind, Record, Recorded, Recorder};
 use crate::symbolic::{Feasible, Symbolic};
 use crate::witness::{self, Bug, Replay, SymState};
+use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
 use wiser_ir::{ErrorKind, Ir, Span};
 use wiser_semantics::{Machine, Options, State};
 use wiser_smt::Solver;
@@ -47,6 +50,8 @@ pub struct Expander<'ir, S: Solver> {
     alg: Symbolic,
     policy: Feasible<S>,
     property: Property,
+    /// Ended paths, when asked for.
+    recorder: Option<Box<Recorder>>,
 }
 
 impl<'ir, S: Solver> Expander<'ir, S> {
@@ -57,6 +62,87 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             alg: Symbolic::new(),
             policy,
             property: Property::all(),
+            recorder: None,
+        }
+    }
+
+    /// Records what `record` asks for: the coverage (in the policy), and
+    /// every path that ends here (see [`Expander::take_recorded`]), up to
+    /// `record`'s cap on paths.
+    pub fn with_record(self, record: Record) -> Self {
+        self.with_shared_record(record, Arc::new(AtomicUsize::new(0)))
+    }
+
+    /// Like [`Expander::with_record`], with a count of kept paths shared
+    /// with other expanders (the workers of one run), so that the cap
+    /// holds for the whole run.
+    pub(crate) fn with_shared_record(mut self, record: Record, kept: Arc<AtomicUsize>) -> Self {
+        if record.coverage && self.policy.coverage.is_none() {
+            let ir = self.machine.ir();
+            self.policy = self.policy.with_coverage(ir);
+        }
+        if record.paths {
+            self.policy = self.policy.with_trails(true);
+            self.recorder = Some(Box::new(Recorder::new(record, kept)));
+        }
+        self
+    }
+
+    /// The paths recorded so far (taken: the expander starts afresh).
+    pub fn take_recorded(&mut self) -> Recorded {
+        self.recorder
+            .as_mut()
+            .map(|r| std::mem::take(&mut r.recorded))
+            .unwrap_or_default()
+    }
+
+    /// Records `state`'s path as cut for `why` (a state left waiting when
+    /// the run stopped), if paths are recorded.
+    pub fn record_cut(&mut self, state: &SymState, why: crate::Incomplete) {
+        self.record_end(state, PathEndKind::Cut(why), None);
+    }
+
+    fn record_end(
+        &mut self,
+        state: &SymState,
+        end: PathEndKind,
+        input: Option<wiser_semantics::Input>,
+    ) {
+        if let Some(r) = &mut self.recorder {
+            if r.admit() {
+                r.push(PathEnd::of(state, end, input));
+            }
+        }
+    }
+
+    /// Records an error state's path; `outside`: its kind is outside the
+    /// property.
+    fn record_error(&mut self, state: &SymState, replay: &Replay, outside: bool) {
+        if let Some((end, input)) = record::error_end(replay, outside) {
+            self.record_end(state, end, input);
+        }
+    }
+
+    /// Records a normally ended path with an input that replays to its end.
+    fn record_halt(&mut self, state: &SymState) {
+        if !self.recorder.as_mut().is_some_and(|r| r.admit()) {
+            return;
+        }
+        let ir = self.machine.ir();
+        let options = self.machine.options();
+        let (end, input) = match record::halting_input(ir, state, self.policy.solver(), options) {
+            Ok(input) => (PathEndKind::Halted, input),
+            // Infeasible after all: not a path.
+            Err(None) => return,
+            Err(Some(msg)) => {
+                if let Some(r) = &mut self.recorder {
+                    r.recorded.mismatches.push(msg);
+                }
+                (PathEndKind::Cut(crate::Incomplete::InternalError), None)
+            }
+        };
+        if let Some(r) = &mut self.recorder {
+            r.push(PathEnd::of(state, end, input));
         }
     }
 
@@ -79,16 +165,29 @@ impl<'ir, S: Solver> Expander<'ir, S> {
     /// Expands `state`, pushing its successors onto `out`.
     pub fn expand(&mut self, state: SymState, out: &mut Vec<SymState>) -> Expansion {
         let ir = self.machine.ir();
+        if let Some(c) = &mut self.policy.coverage {
+            c.reach(state.pc);
+        }
         if let Some((kind, span)) = state.error() {
             if !self.property.contains(kind) {
                 // Not a bug, so no witness: the policy found the error side
                 // feasible, unless a solver `unknown` on the way leaves
                 // that open.
-                return if state.path.unknown {
-                    Expansion::Undecided
-                } else {
-                    Expansion::OutsideProperty(kind, span)
-                };
+                if state.path.unknown {
+                    self.record_end(
+                        &state,
+                        PathEndKind::Cut(crate::Incomplete::SolverUnknown),
+                        None,
+                    );
+                    return Expansion::Undecided;
+                }
+                if self.recorder.is_some() {
+                    // A recorded path gets an input all the same.
+                    let options = self.machine.options();
+                    let replay = record::confirm(ir, &state, self.policy.solver(), options);
+                    self.record_error(&state, &replay, true);
+                }
+                return Expansion::OutsideProperty(kind, span);
             }
             if self.policy.is_known(kind, span, &|| state.call_stack(ir)) {
                 return Expansion::Known;
@@ -96,7 +195,11 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             // A path replays in exactly as many steps as led to it.
             let max_steps = state.steps + 1;
             let options = self.machine.options();
-            return match witness::confirm(ir, &state, self.policy.solver(), max_steps, options) {
+            let replay = witness::confirm(ir, &state, self.policy.solver(), max_steps, options);
+            if self.recorder.is_some() {
+                self.record_error(&state, &replay, false);
+            }
+            return match replay {
                 Replay::Confirmed(bug) => Expansion::Bug(bug),
                 Replay::Infeasible => Expansion::Infeasible,
                 Replay::Undecided => Expansion::Undecided,
@@ -104,6 +207,9 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             };
         }
         if state.is_final(ir) {
+            if self.recorder.is_some() {
+                self.record_halt(&state);
+            }
             return Expansion::Final(Box::new(state));
         }
         self.machine

@@ -12,6 +12,7 @@ use crate::config::Property;
 use crate::expand::{Expander, Expansion};
 use crate::frontier::{Arena, Frontier};
 use crate::merge::{MergeFrontier, MergeMode};
+use crate::record::{Record, Recorded};
 use crate::searcher::{Search, Strategy, DEFAULT_SEED};
 use crate::symbolic::Feasible;
 use crate::witness::{Bug, SymState};
@@ -141,6 +142,19 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
         }
         self.frontier = Box::new(frontier);
         self
+    }
+
+    /// Records what `record` asks for (see [`Expander::with_record`]): read
+    /// it with [`Explorer::take_recorded`], and the coverage in
+    /// [`Feasible::coverage`] of [`Explorer::policy`].
+    pub fn with_record(mut self, record: Record) -> Self {
+        self.expander = self.expander.with_record(record);
+        self
+    }
+
+    /// The paths recorded so far (taken).
+    pub fn take_recorded(&mut self) -> Recorded {
+        self.expander.take_recorded()
     }
 
     /// Reports each normally ended path as [`Event::Final`].

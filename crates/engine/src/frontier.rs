@@ -38,6 +38,11 @@ pub trait Frontier<T>: Send {
     fn merges(&self) -> u64 {
         0
     }
+    /// The states merged into others so far, as they were before the
+    /// merge, if the frontier keeps them (for recording paths); taken.
+    fn take_merged(&mut self) -> Vec<T> {
+        Vec::new()
+    }
 }
 
 impl<T: Searchable + Send> Frontier<T> for Arena<T> {
@@ -247,6 +252,31 @@ impl<T> Pool<T> {
     /// Is every arena empty (a snapshot)?
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Hands up to `max` waiting states to `f` (for recording the paths a
+    /// cut run left); returns how many more were waiting (left in place).
+    pub fn drain(&self, max: usize, mut f: impl FnMut(T)) -> usize {
+        let mut given = 0;
+        let mut left = 0;
+        for i in 0..self.arenas.len() {
+            let mut a = self.arena(i);
+            while given < max {
+                let Some(s) = a.pop() else { break };
+                f(s);
+                given += 1;
+            }
+            left += a.len();
+        }
+        left
+    }
+
+    /// The states the frontiers merged into others, as they were before
+    /// the merge (see [`Frontier::take_merged`]).
+    pub fn take_merged(&self) -> Vec<T> {
+        (0..self.arenas.len())
+            .flat_map(|i| self.arena(i).take_merged())
+            .collect()
     }
 
     /// Drops every waiting state.

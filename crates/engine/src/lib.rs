@@ -31,6 +31,7 @@ mod chain;
 mod check;
 pub mod concolic;
 mod config;
+mod coverage;
 mod expand;
 mod explorer;
 mod frontier;
@@ -39,6 +40,7 @@ mod memory;
 pub mod merge;
 mod parallel;
 pub mod path;
+mod record;
 mod report;
 mod searcher;
 mod symbolic;
@@ -54,6 +56,7 @@ pub use known::KnownBugs;
 pub use memory::{peak_resident_bytes, resident_bytes};
 pub use merge::MergeMode;
 pub use parallel::Monitor;
+pub use record::{sort_paths, Coverage, PathEnd, PathEndKind, Record, Recorded, DEFAULT_MAX_PATHS};
 pub use report::{Incomplete, Report, Stats, Verdict};
 pub use searcher::{
     BranchCoverage, BreadthFirst, CoverageGuided, DepthFirst, Info, Interleaved, Parent,

@@ -22,12 +22,13 @@ use crate::expand::{Expander, Expansion};
 use crate::frontier::{Frontier, Pool};
 use crate::known::KnownBugs;
 use crate::merge::{MergeFrontier, MergeMode};
+use crate::record::{Coverage, Recorded};
 use crate::report::Incomplete;
 use crate::searcher::Search;
 use crate::symbolic::{BranchStats, Feasible};
 use crate::witness::{Bug, SymState};
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use wiser_ir::{Cfg, ErrorKind, Ir, Span};
@@ -68,11 +69,18 @@ pub(crate) struct Found {
     pub outside_property: BTreeSet<(ErrorKind, Span)>,
 }
 
-/// Counters of the workers that finished.
+/// Counters of the workers that finished, and what they recorded.
 #[derive(Default)]
 pub(crate) struct Totals {
     pub branches: BranchStats,
     pub solver: SolverStats,
+    /// Ended paths (when recorded).
+    pub recorded: Recorded,
+    /// The union of the workers' coverage (when recorded).
+    pub coverage: Option<Coverage>,
+    /// States a worker held when the run stopped (successors of the state
+    /// it was expanding, or the state past the limit): cut paths.
+    pub held: Vec<SymState>,
 }
 
 /// What the supervisor and the workers share.
@@ -92,6 +100,8 @@ pub(crate) struct Shared {
     pub known: Arc<KnownBugs>,
     /// The largest `pending` seen at a flush.
     pub max_pending: AtomicU64,
+    /// Paths recorded so far, by every worker (for the cap).
+    pub kept_paths: Arc<AtomicUsize>,
     /// Set when the state count nears `max_states`: from then on workers
     /// count every state at once.
     near_limit: AtomicBool,
@@ -125,6 +135,7 @@ impl Shared {
             solvers: Solvers::new(config, deadline),
             known: Arc::new(KnownBugs::new()),
             max_pending: AtomicU64::new(1),
+            kept_paths: Arc::new(AtomicUsize::new(0)),
             near_limit: AtomicBool::new(config.max_states < 4 * BATCH * 64),
             running: Mutex::new(0),
             finished: Condvar::new(),
@@ -164,12 +175,14 @@ fn pool(ir: &Arc<Ir>, config: &Config) -> Pool<SymState> {
     Pool::with_frontiers(
         (0..config.jobs.max(1))
             .map(|_| {
-                Box::new(MergeFrontier::new(
-                    ir.clone(),
-                    cfg.clone(),
-                    config.merge,
-                    FAIR_POPS,
-                )) as Box<dyn Frontier<SymState>>
+                Box::new(
+                    MergeFrontier::new(ir.clone(), cfg.clone(), config.merge, FAIR_POPS)
+                        .keeping_merged(if config.record.paths {
+                            config.record.cap()
+                        } else {
+                            0
+                        }),
+                ) as Box<dyn Frontier<SymState>>
             })
             .collect(),
     )
@@ -191,7 +204,8 @@ impl Drop for Finisher {
 pub(crate) fn work(me: usize, shared: &Shared) {
     let config = &shared.config;
     let mut policy = Feasible::new(shared.solvers.chain()).with_trails(config.trails);
-    if config.all_bugs {
+    // Recorded paths are followed to every error, known or not.
+    if config.all_bugs && !config.record.paths {
         policy = policy.with_known(shared.known.clone());
     }
     if config.validate {
@@ -199,6 +213,10 @@ pub(crate) fn work(me: usize, shared: &Shared) {
     }
     let ir = shared.ir.clone();
     let mut expander = Expander::new(&ir, policy, config.options).with_property(config.property);
+    if config.record.any() {
+        expander = expander.with_shared_record(config.record, shared.kept_paths.clone());
+    }
+    let mut held: Vec<SymState> = Vec::new();
     let monitor = &shared.monitor;
     let mut out: Vec<SymState> = Vec::with_capacity(4);
     let mut unflushed = 0u64;
@@ -241,6 +259,9 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             // exceed the limit.
             if taken > config.max_states {
                 shared.halt(Incomplete::MaxStates);
+                if config.record.paths {
+                    held.push(state);
+                }
                 break;
             }
         }
@@ -260,6 +281,9 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             // answers of queries the end of the run cut short.
             let policy = expander.policy();
             policy.stats.unknown = unknown_before.min(policy.stats.unknown);
+            if config.record.paths {
+                held.append(&mut out);
+            }
             break;
         }
         match expansion {
@@ -301,9 +325,23 @@ pub(crate) fn work(me: usize, shared: &Shared) {
         found.internal_errors.append(&mut policy.mismatches);
         found.incomplete.push(Incomplete::InternalError);
     }
+    let coverage = policy.coverage.take();
     let mut totals = shared.totals();
     totals.branches.add(&policy.stats);
     policy.solver().stats(&mut totals.solver);
+    if let Some(c) = coverage {
+        match &mut totals.coverage {
+            Some(all) => all.add(&c),
+            None => totals.coverage = Some(*c),
+        }
+    }
+    totals.held.append(&mut held);
+    let mut recorded = expander.take_recorded();
+    totals.recorded.paths.append(&mut recorded.paths);
+    totals.recorded.dropped += recorded.dropped;
+    if !recorded.mismatches.is_empty() {
+        totals.recorded.mismatches.append(&mut recorded.mismatches);
+    }
 }
 
 fn z3_queries(solver: &dyn Solver) -> u64 {

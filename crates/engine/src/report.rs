@@ -1,10 +1,12 @@
 //! What a run found: the verdict, typed stop reasons, bugs and counters.
 
+pub use crate::coverage::Coverage;
 use crate::symbolic::BranchStats;
 use crate::witness::Bug;
 use std::time::Duration;
 use wiser_ir::{ErrorKind, Span};
-use wiser_smt::SolverStats;
+use wiser_semantics::{Decision, Input};
+use wiser_smt::{SolverStats, Term};
 
 /// The answer of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,4 +117,82 @@ pub struct Report {
     pub outside_property: Vec<(ErrorKind, Span)>,
     /// Counters.
     pub stats: Stats,
+    /// Every ended or cut path, sorted by trail, when
+    /// [`crate::Record::paths`] asked for them (else empty).
+    pub paths: Vec<PathEnd>,
+    /// Ended paths beyond [`crate::Record::max_paths`]: counted, not kept.
+    pub paths_dropped: u64,
+    /// What the run covered, when [`crate::Record::coverage`] asked.
+    pub coverage: Option<Coverage>,
+}
+
+/// How a recorded path ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathEndKind {
+    /// The program ended normally.
+    Halted,
+    /// A reachable error of a kind in the property (a bug).
+    Error {
+        /// What goes wrong.
+        kind: ErrorKind,
+        /// Where.
+        span: Span,
+    },
+    /// The path was not followed to its end: it was left waiting when a
+    /// limit stopped the run, or its end could not be decided (the solver
+    /// answered unknown, or a replay failed: an engine fault).
+    Cut(Incomplete),
+    /// The state was merged into another (`--merge`): its path goes on in
+    /// the merged state, whose trail keeps the decisions both share.
+    Merged,
+    /// A reachable error of a kind outside the property: not a bug, and
+    /// its path ends here.
+    OutsideProperty {
+        /// What goes wrong.
+        kind: ErrorKind,
+        /// Where.
+        span: Span,
+    },
+}
+
+impl PathEndKind {
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            PathEndKind::Halted => "halted",
+            PathEndKind::Error { .. } => "error",
+            PathEndKind::Cut(_) => "cut",
+            PathEndKind::Merged => "merged",
+            PathEndKind::OutsideProperty { .. } => "outside_property",
+        }
+    }
+
+    /// A rank for a stable order of ends with the same trail.
+    pub(crate) fn rank(self) -> u8 {
+        match self {
+            PathEndKind::Halted => 0,
+            PathEndKind::Error { .. } => 1,
+            PathEndKind::OutsideProperty { .. } => 2,
+            PathEndKind::Cut(_) => 3,
+            PathEndKind::Merged => 4,
+        }
+    }
+}
+
+/// One ended or cut path.
+#[derive(Clone, Debug)]
+pub struct PathEnd {
+    /// The path's decisions, root first (only those whose condition was
+    /// not a constant).
+    pub trail: Vec<Decision<Term>>,
+    /// How it ended.
+    pub end: PathEndKind,
+    /// Its path condition.
+    pub path_condition: Vec<Term>,
+    /// For a path that halted or stopped on an error: an input from a
+    /// model of the path, replayed on the concrete interpreter to end the
+    /// same way (same error, place and call stack; or halting after as
+    /// many steps). `None` if the solver could not decide the path, and
+    /// for cut and merged paths.
+    pub input: Option<Input>,
 }

@@ -55,10 +55,11 @@ pub trait Policy<A: Algebra> {
     /// [`Policy::folded`]).
     fn branch(&mut self, path: &Self::Path, site: Site, cond: &A::Value) -> Fork<Self::Path>;
 
-    /// A decision at `site` whose condition was a constant, taken without
-    /// a question (for counters).
-    fn folded(&mut self, site: Site) {
-        let _ = site;
+    /// A decision at `site` whose condition was the constant `holds`,
+    /// taken without a question (for counters and coverage; for a check,
+    /// `holds` means the check faults).
+    fn folded(&mut self, site: Site, holds: bool) {
+        let _ = (site, holds);
     }
 
     /// The path on which `cond` holds, if it may: the `then` side alone,

@@ -93,7 +93,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 check: Some(k as u16),
             };
             if let Some(faults) = alg.as_bool(&fault) {
-                pol.folded(site);
+                pol.folded(site, faults);
                 if faults {
                     state.status = Status::Error {
                         kind: check.kind,
@@ -168,7 +168,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
             } => {
                 let c = self.eval(alg, cond, &state);
                 if let Some(holds) = alg.as_bool(&c) {
-                    pol.folded(site);
+                    pol.folded(site, holds);
                     state.pc = if holds { *then_to } else { *else_to };
                     out.push(state);
                     return;
@@ -188,7 +188,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
             Instr::Assert { cond, next } => {
                 let c = self.eval(alg, cond, &state);
                 if let Some(holds) = alg.as_bool(&c) {
-                    pol.folded(site);
+                    pol.folded(site, holds);
                     if holds {
                         state.pc = *next;
                     } else {
@@ -229,7 +229,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
             Instr::Assume { cond, next } => {
                 let c = self.eval(alg, cond, &state);
                 if let Some(holds) = alg.as_bool(&c) {
-                    pol.folded(site);
+                    pol.folded(site, holds);
                     if holds {
                         state.pc = *next;
                         out.push(state);

@@ -114,6 +114,9 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Bm
             internal_errors: outcome.internal_errors,
             outside_property: outcome.outside_property,
             stats,
+            paths: Vec::new(),
+            paths_dropped: 0,
+            coverage: None,
         },
         bound: k,
     }

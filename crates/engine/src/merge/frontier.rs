@@ -44,6 +44,10 @@ pub struct MergeFrontier<P> {
     pops: u64,
     fair: u64,
     merges: u64,
+    /// The states merged into others, as they were, when kept (for
+    /// recording paths), up to `keep_merged` of them.
+    merged: Vec<MState<P>>,
+    keep_merged: usize,
 }
 
 impl<P: JoinPath> MergeFrontier<P> {
@@ -63,7 +67,16 @@ impl<P: JoinPath> MergeFrontier<P> {
             pops: 0,
             fair,
             merges: 0,
+            merged: Vec::new(),
+            keep_merged: 0,
         }
+    }
+
+    /// Keeps (a copy of) up to `n` of the states merged into others, for
+    /// [`Frontier::take_merged`].
+    pub fn keeping_merged(mut self, n: usize) -> Self {
+        self.keep_merged = n;
+        self
     }
 
     /// Merges `state` into a waiting state at its place, if there is one
@@ -82,6 +95,12 @@ impl<P: JoinPath> MergeFrontier<P> {
         if self.mode == MergeMode::Auto && !self.hot.pays(&self.ir, &self.states[id].state, &state)
         {
             return Err(state);
+        }
+        if self.merged.len() + 2 <= self.keep_merged {
+            // Both paths end here; the merge goes on with the decisions
+            // they share.
+            self.merged.push(self.states[id].state.clone());
+            self.merged.push(state.clone());
         }
         let entry = &mut self.states[id];
         // Keep the older state first: its model becomes the merge's.
@@ -175,5 +194,10 @@ where
 
     fn merges(&self) -> u64 {
         self.merges
+    }
+
+    fn take_merged(&mut self) -> Vec<MState<P>> {
+        self.keep_merged = self.keep_merged.saturating_sub(self.merged.len());
+        std::mem::take(&mut self.merged)
     }
 }

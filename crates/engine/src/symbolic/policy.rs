@@ -24,6 +24,7 @@
 use super::decide::{decide_by_enumeration, decide_by_points};
 use super::range::refuted_by_box;
 use super::Symbolic;
+use crate::coverage::Coverage;
 use crate::known::KnownBugs;
 use crate::path::{as_bound, PathCond};
 use std::sync::Arc;
@@ -77,6 +78,9 @@ pub struct Feasible<S> {
     pub mismatches: Vec<String>,
     /// Counters.
     pub stats: BranchStats,
+    /// The sides of decisions taken (and instructions reached, marked by
+    /// the expander), when asked for ([`Feasible::with_coverage`]).
+    pub coverage: Option<Box<Coverage>>,
 }
 
 impl<S: Solver> Feasible<S> {
@@ -89,6 +93,19 @@ impl<S: Solver> Feasible<S> {
             trails: true,
             mismatches: Vec::new(),
             stats: BranchStats::default(),
+            coverage: None,
+        }
+    }
+
+    /// Records the coverage of `ir` in [`Feasible::coverage`].
+    pub fn with_coverage(mut self, ir: &wiser_ir::Ir) -> Self {
+        self.coverage = Some(Box::new(Coverage::new(ir)));
+        self
+    }
+
+    fn cover(&mut self, site: Site, side: bool) {
+        if let Some(c) = &mut self.coverage {
+            c.take(site, side);
         }
     }
 
@@ -294,28 +311,44 @@ fn extend(path: &PathCond, c: &Term, model: Option<Arc<Model>>) -> PathCond {
 impl<S: Solver> Policy<Symbolic> for Feasible<S> {
     type Path = PathCond;
 
-    fn branch(&mut self, path: &PathCond, _site: Site, cond: &Term) -> Fork<PathCond> {
+    fn branch(&mut self, path: &PathCond, site: Site, cond: &Term) -> Fork<PathCond> {
         if let Some(b) = cond.as_bool() {
-            self.stats.folded += 1;
+            self.folded(site, b);
             return Fork::one(b, path.clone());
         }
         let then = self.side(path, cond);
         let otherwise = self.side(path, &Term::not(cond));
+        if self.coverage.is_some() {
+            if then.is_some() {
+                self.cover(site, true);
+            }
+            if otherwise.is_some() {
+                self.cover(site, false);
+            }
+        }
         Fork { then, otherwise }
     }
 
-    fn assume(&mut self, path: &PathCond, _site: Site, cond: &Term) -> Option<PathCond> {
-        match cond.as_bool() {
+    fn assume(&mut self, path: &PathCond, site: Site, cond: &Term) -> Option<PathCond> {
+        // The machine assumes a check's passing side (its condition is the
+        // negated fault), and the holding side of anything else.
+        let side = site.check.is_none();
+        let taken = match cond.as_bool() {
             Some(b) => {
                 self.stats.folded += 1;
                 b.then(|| path.clone())
             }
             None => self.side(path, cond),
+        };
+        if taken.is_some() {
+            self.cover(site, side);
         }
+        taken
     }
 
-    fn folded(&mut self, _site: Site) {
+    fn folded(&mut self, site: Site, holds: bool) {
         self.stats.folded += 1;
+        self.cover(site, holds);
     }
 
     fn seeks_error(
