@@ -91,14 +91,19 @@ pub fn format_of(command: &Command) -> Format {
 
 /// What `file_of` says when the command names no file (`run --test`,
 /// `check --replay`).
-const NO_FILE: &Path = Path::new("");
+fn or_none(file: &Option<std::path::PathBuf>) -> &Path {
+    match file {
+        Some(f) => f,
+        None => Path::new(""),
+    }
+}
 
 /// The file a command was given.
 pub fn file_of(command: &Command) -> &Path {
     match command {
-        Command::Check(a) => a.target.file.as_deref().unwrap_or(NO_FILE),
-        Command::Bmc(a) => a.target.file.as_deref().unwrap_or(NO_FILE),
-        Command::Run(a) => a.file.as_deref().unwrap_or(NO_FILE),
+        Command::Check(a) => or_none(&a.target.file),
+        Command::Bmc(a) => or_none(&a.target.file),
+        Command::Run(a) => or_none(&a.file),
         Command::Concolic(a) => &a.file,
         Command::Fuzz(a) => &a.file,
     }

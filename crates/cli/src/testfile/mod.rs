@@ -69,7 +69,9 @@ pub fn run_outcome(program: &Program, outcome: &concrete::Outcome) -> Outcome {
                 column: lc.column,
             }
         }
-        concrete::Outcome::OutOfSteps => Outcome::OutOfSteps,
+        // Replays run without a stop switch: an interrupted run cannot
+        // happen here, and would mean the same as running out of steps.
+        concrete::Outcome::OutOfSteps | concrete::Outcome::Interrupted => Outcome::OutOfSteps,
     }
 }
 
