@@ -345,7 +345,7 @@ impl BmcArgs {
         if let Some(max) = self.unwind_max {
             if max < self.unwind {
                 return Err(format!(
-                    "wiser: --unwind-max {max} is below --unwind {}\n  = help: --unwind-max deepens the bound from --unwind up to K\n",
+                    "error: --unwind-max {max} is below --unwind {}\n  = help: --unwind-max deepens the bound from --unwind up to K\n",
                     self.unwind
                 ));
             }
@@ -358,7 +358,7 @@ impl BmcArgs {
             });
             let Some((line, k)) = parsed else {
                 return Err(format!(
-                    "wiser: --unwind-loop `{item}` is not LINE:K\n  = help: e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations\n"
+                    "error: --unwind-loop `{item}` is not LINE:K\n  = help: e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations\n"
                 ));
             };
             let heads: Vec<Pc> = (0..program.ir.code.len() as Pc)
@@ -367,7 +367,7 @@ impl BmcArgs {
                 .collect();
             if heads.is_empty() {
                 return Err(format!(
-                    "wiser: --unwind-loop {item}: no loop has its head on line {line} of `{}`\n  = help: give the line of the loop's `while` or `for`\n",
+                    "error: --unwind-loop {item}: no loop has its head on line {line} of `{}`\n  = help: give the line of the loop's `while` or `for`\n",
                     program.file.display()
                 ));
             }

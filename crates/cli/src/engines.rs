@@ -25,7 +25,7 @@ pub fn concolic(args: &ConcolicArgs) -> Result<u8, String> {
         RunOutcome::Halted => exit::OK,
         RunOutcome::Bug(_) => exit::BUG,
         RunOutcome::Mismatch(m) => {
-            eprintln!("wiser: {m}");
+            eprintln!("error: {m}");
             exit::UNKNOWN
         }
         RunOutcome::AssumeFailed { .. } => exit::ASSUME_FAILED,
@@ -53,7 +53,7 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(u8, bool), String> {
         )),
     }
     for e in &report.internal_errors {
-        eprintln!("wiser: {e}");
+        eprintln!("error: {e}");
     }
     let code = if report.bugs.is_empty() {
         exit::UNKNOWN

@@ -13,13 +13,13 @@ pub fn parse(ir: &Ir, items: &[String], reads: Option<&str>) -> Result<Input, St
     for item in items {
         let (lhs, rhs) = item
             .split_once('=')
-            .ok_or_else(|| format!("wiser: --input `{item}` is not NAME=INT or NAME[INDEX]=INT"))?;
+            .ok_or_else(|| format!("error: --input `{item}` is not NAME=INT or NAME[INDEX]=INT"))?;
         let value = int(rhs.trim(), item)?;
         let lhs = lhs.trim();
         if let Some((name, rest)) = lhs.split_once('[') {
             let index = rest
                 .strip_suffix(']')
-                .ok_or_else(|| format!("wiser: --input `{item}`: missing `]`"))?;
+                .ok_or_else(|| format!("error: --input `{item}`: missing `]`"))?;
             let index = int(index.trim(), item)?;
             let name = name.trim();
             let Some(decl) = ir
@@ -78,7 +78,7 @@ fn input_names(ir: &Ir) -> impl Iterator<Item = &Arc<str>> {
 
 fn int(s: &str, item: &str) -> Result<Int, String> {
     s.parse()
-        .map_err(|_| format!("wiser: `{s}` in `{item}` is not an integer"))
+        .map_err(|_| format!("error: `{s}` in `{item}` is not an integer"))
 }
 
 fn fits(v: &Int, ty: ScalarTy, item: &str) -> Result<(), String> {
@@ -86,7 +86,7 @@ fn fits(v: &Int, ty: ScalarTy, item: &str) -> Result<(), String> {
         return Ok(());
     }
     Err(format!(
-        "wiser: `{v}` in `{item}` is not a value of type `{ty}`\n  = help: give a value of the variable's type{}\n",
+        "error: `{v}` in `{item}` is not a value of type `{ty}`\n  = help: give a value of the variable's type{}\n",
         match ty.int().and_then(|t| Some((t.min()?, t.max()?))) {
             Some((lo, hi)) => format!(" ({lo} to {hi})"),
             None => String::new(),
@@ -107,7 +107,7 @@ fn unknown(ir: &Ir, name: &str, what: &str) -> String {
         .map(|a| &*a.name)
         .collect();
     format!(
-        "wiser: `{name}` is not an {what} of this program\n  = help: its input variables are [{}] and its arrays are [{}]\n",
+        "error: `{name}` is not an {what} of this program\n  = help: its input variables are [{}] and its arrays are [{}]\n",
         scalars.join(", "),
         arrays.join(", ")
     )

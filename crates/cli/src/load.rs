@@ -151,14 +151,14 @@ pub fn load_c(path: &Path, data_model: DataModel, assume: Option<&str>) -> Resul
     let name = path.display().to_string();
     if assume.is_some() {
         return Err(format!(
-            "wiser: --assume is for IMP programs; `{name}` is C
+            "error: --assume is for IMP programs; `{name}` is C
   = help: constrain the inputs in the program: `__VERIFIER_assume(cond);` after the reads
 "
         ));
     }
     if let Err(e) = std::fs::File::open(path) {
         return Err(format!(
-            "wiser: cannot read `{name}`: {e}
+            "error: cannot read `{name}`: {e}
   = help: check the path; wiser takes one C source file (.c, or .i when preprocessed)
 "
         ));
@@ -171,7 +171,7 @@ pub fn load_c(path: &Path, data_model: DataModel, assume: Option<&str>) -> Resul
         wiser_c::compile_file(&mut sources, path, &options)
     }))
     .map_err(|_| {
-        format!("wiser: internal error: the C front end failed on `{name}` (a bug in wiser; please report it with the file)
+        format!("error: internal error: the C front end failed on `{name}` (a bug in wiser; please report it with the file)
 ")
     })?;
     let compiled = compiled.map_err(|d| sources.render(&d))?;
@@ -193,12 +193,12 @@ pub fn load_c(path: &Path, data_model: DataModel, assume: Option<&str>) -> Resul
 pub fn load(path: &std::path::Path, assume: Option<&str>) -> Result<Program, String> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| {
-        format!("wiser: cannot read `{name}`: {e}\n  = help: check the path; wiser takes one IMP source file, a C file (.c, .i) or an SV-COMP task (.yml)\n")
+        format!("error: cannot read `{name}`: {e}\n  = help: check the path; wiser takes one IMP source file, a C file (.c, .i) or an SV-COMP task (.yml)\n")
     })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = SourceMap::new(&name, String::from_utf8_lossy(e.as_bytes()).into_owned())
             .line_col(e.utf8_error().valid_up_to() as u32);
-        format!("{name}:{at}: error: the file is not valid UTF-8\n")
+        format!("error: the file is not valid UTF-8\n --> {name}:{at}\n")
     })?;
     let mut sources = Sources::new();
     let file = sources.add(SourceMap::new(&name, text));

@@ -49,7 +49,7 @@ pub fn prepare(t: &Target<'_>) -> Result<Prepared, String> {
     };
     if t.harness.is_some() && program.c.is_none() {
         return Err(format!(
-            "wiser: --harness writes a C file for gcc; `{}` is not a C program\n",
+            "error: --harness writes a C file for gcc; `{}` is not a C program\n",
             program.file.display()
         ));
     }
@@ -119,7 +119,7 @@ pub fn finish(
         }
     }
     for e in &report.internal_errors {
-        eprintln!("wiser: {e}");
+        eprintln!("error: {e}");
     }
     if let Some(out) = t.harness {
         write_harness(program, report, out)?;
@@ -169,7 +169,7 @@ pub fn write_harness(
     let text = wiser_c::harness::harness(compiled, &file, &reads, program.data_model);
     std::fs::write(out, text).map_err(|e| {
         format!(
-            "wiser: cannot write the harness to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
+            "error: cannot write the harness to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
             out.display()
         )
     })?;
