@@ -20,6 +20,12 @@ use wiser_semantics::Options;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// When to colour `error:`, `warning:`, `bug:` and verdicts: `auto` on a terminal unless NO_COLOR is set.
+    #[arg(long, value_enum, global = true, default_value = "auto", value_name = "WHEN")]
+    pub color: crate::out::ColorArg,
+    /// Say more: the configuration used and the engine's and solver's statistics (on stderr).
+    #[arg(long, short = 'v', global = true)]
+    pub verbose: bool,
 }
 
 #[derive(Subcommand, Debug)]

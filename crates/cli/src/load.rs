@@ -176,7 +176,7 @@ pub fn load_c(path: &Path, data_model: DataModel, assume: Option<&str>) -> Resul
     })?;
     let compiled = compiled.map_err(|d| sources.render(&d))?;
     for w in &compiled.warnings {
-        eprint!("{}", sources.render_warning(w));
+        crate::out::err(&sources.render_warning(w));
     }
     Ok(Program {
         ir: Arc::new(compiled.ir.clone()),

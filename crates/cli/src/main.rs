@@ -6,6 +6,7 @@ mod args;
 mod engines;
 mod inputs;
 mod load;
+mod out;
 mod progress;
 mod render;
 mod render_engines;
@@ -48,16 +49,21 @@ fn main() -> ExitCode {
         };
     }
     let cli = Cli::parse();
-    let (code, leave_now) = match run(cli) {
+    out::set_color(cli.color);
+    let (mut code, leave_now) = match run(cli) {
         Ok(r) => r,
         Err(message) => {
-            eprint!("{message}");
+            out::err(&message);
             if !message.ends_with('\n') {
-                eprintln!();
+                out::err("\n");
             }
             (exit::USAGE, false)
         }
     };
+    if let Some(e) = out::stdout_failure() {
+        out::errln!("error: cannot write the output: {e}\n  = help: check that the disk or pipe that standard output goes to can take it");
+        code = exit::USAGE;
+    }
     if leave_now {
         // A worker is still inside one slow step that the run's limits cut
         // short; the report is out, so end the process without waiting for
@@ -83,7 +89,7 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             };
             let config = args.config().with_property(property);
             if args.jobs.is_some_and(|j| j as usize > config.jobs) {
-                eprintln!(
+                crate::out::errln!(
                     "note: using {} workers, the most a run uses (--jobs {} asked for more)",
                     config.jobs,
                     args.jobs.unwrap_or_default()
@@ -113,7 +119,7 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             let program = load::load_any(&args.file, &args.lang.options(None))?;
             let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
             for name in inputs::defaulted(&program.ir, &input) {
-                eprintln!("note: input `{name}` not given; it is 0");
+                crate::out::errln!("note: input `{name}` not given; it is 0");
             }
             let options = Options {
                 wrap_signed: args.wrap_signed,
@@ -125,19 +131,19 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                 } else {
                     "read(s) of `x = *`"
                 };
-                eprintln!(
+                crate::out::errln!(
                     "note: {} {what} had no value in --reads; they read 0",
                     run.missing_reads
                 );
             }
             for (what, given, wrapped) in &run.wrapped_inputs {
-                eprintln!(
+                crate::out::errln!(
                     "note: {what}: {given} is not a value of its type; it was read as {wrapped}"
                 );
             }
             match args.format {
-                Format::Text => print!("{}", render::run_text(&program, &run, args.max_steps)),
-                Format::Json => println!("{}", render::run_json(&program, &run)),
+                Format::Text => emit(&render::run_text(&program, &run, args.max_steps)),
+                Format::Json => emit(&format!("{}\n", render::run_json(&program, &run))),
             }
             Ok((
                 match run.outcome {
@@ -153,8 +159,7 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
 }
 
 /// Prints `text` on stdout; a closed pipe (`wiser ... | head`) is not an
-/// error worth a panic: the reader has what it wanted.
+/// error worth a panic: the reader has what it wanted ([`out::out`]).
 pub(crate) fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    out::out(text);
 }

@@ -298,7 +298,7 @@ mod tests {
     fn every_development_task_reads() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/svcomp-dev");
         let Ok(dirs) = std::fs::read_dir(&root) else {
-            eprintln!("note: {} not found; skipped", root.display());
+            crate::out::errln!("note: {} not found; skipped", root.display());
             return;
         };
         let mut n = 0;

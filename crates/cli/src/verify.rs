@@ -36,12 +36,12 @@ pub fn prepare(t: &Target<'_>) -> Result<Prepared, String> {
         // SV-COMP mode: a task outside the subset is answered `unknown`
         // (with the reason), not refused.
         Err(message) if load::is_task(t.file) && message.contains(wiser_c::UNSUPPORTED) => {
-            eprint!("{message}");
+            crate::out::err(&message);
             match t.format {
                 Format::Text => {
-                    println!("verdict: unknown (the task's program is outside the C subset)")
+                    crate::emit("verdict: unknown (the task's program is outside the C subset)\n")
                 }
-                Format::Json => println!("{}", render::unsupported_json(&message)),
+                Format::Json => crate::emit(&format!("{}\n", render::unsupported_json(&message))),
             }
             return Ok(Prepared::Answered(exit::UNKNOWN));
         }
@@ -119,7 +119,7 @@ pub fn finish(
         }
     }
     for e in &report.internal_errors {
-        eprintln!("error: {e}");
+        crate::out::errln!("error: {e}");
     }
     if let Some(out) = t.harness {
         write_harness(program, report, out)?;
@@ -149,7 +149,7 @@ pub fn write_harness(
         )
     };
     let Some(bug) = report.bugs.iter().find(detectable).or(report.bugs.first()) else {
-        eprintln!(
+        crate::out::errln!(
             "note: no bug found, so no harness was written to `{}`",
             out.display()
         );
@@ -184,7 +184,7 @@ pub fn write_harness(
             bug.kind.describe()
         )
     };
-    eprintln!(
+    crate::out::errln!(
         "note: harness written to `{}`: `gcc {} {file} {} -o replay && ./replay` replays the witness; {note}",
         out.display(),
         program.data_model.gcc_flag(),
