@@ -205,11 +205,11 @@ pub struct CheckArgs {
     /// Seed of the random choices of random-path search (same seed, same order with one worker).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Stop after exploring this many states (verdict unknown if states remain).
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    /// Stop after exploring this many states (verdict unknown if states remain; 0: no limit, the default: the run is bounded by --timeout and --max-memory).
+    #[arg(long, value_name = "N", default_value_t = 0)]
     pub max_states: u64,
-    /// Stop after this many seconds of wall time (0: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    /// Stop after this many seconds of wall time (0 or `none`: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
     pub timeout: f64,
     /// Give each solver query at most this many milliseconds; a query that
     /// runs out answers unknown (never taken as unsatisfiable).
@@ -221,7 +221,7 @@ pub struct CheckArgs {
     /// Worker threads, each with its own solver process (1 to 64) [default: the number of cores].
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub jobs: Option<u64>,
-    /// Stop exploring when the process uses this many MiB of memory (verdict unknown).
+    /// Stop exploring when the process (with its solver processes) uses this many MiB of memory (verdict unknown; 0: no limit) [default: 4096].
     #[arg(long, value_name = "MB")]
     pub max_memory: Option<u64>,
     /// Cross-check every answer of the solver layers against bare Z3 (slow);
@@ -264,18 +264,55 @@ impl CheckArgs {
         Config::default()
             .with_strategy(self.strategy.strategy())
             .with_seed(self.seed)
-            .with_max_states(self.max_states)
+            .with_max_states(match self.max_states {
+                0 => u64::MAX,
+                n => n,
+            })
             .with_timeout(timeout)
             .with_solver_timeout(solver_timeout)
             .with_all_bugs(self.all)
             .with_jobs(self.jobs())
-            .with_max_memory(self.max_memory.map(|mb| mb.saturating_mul(1 << 20)))
+            .with_max_memory(memory_limit(self.max_memory))
             .with_validation(self.validate)
             .with_options(Options {
                 wrap_signed: self.wrap_signed,
             })
             .with_backend(backend(self.in_process_solver))
             .with_merge(self.merge.mode())
+    }
+}
+
+/// Parses a time limit in seconds: a finite number, at least 0; `0` and
+/// `none` mean no limit. `inf` and `nan` are refused rather than read as
+/// "no limit" by accident.
+pub fn seconds(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(0.0);
+    }
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        Ok(v) if v.is_finite() => Err(format!("{text} is negative; for no limit give 0 or `none`")),
+        Ok(_) => Err(format!(
+            "{text} is not a number of seconds; for no limit give 0 or `none`"
+        )),
+        Err(_) => Err(format!("{text} is not a number of seconds (e.g. 60 or 0.5)")),
+    }
+}
+
+/// `check`'s memory limit when `--max-memory` is not given, in MiB.
+///
+/// With no state limit by default (a fixed number of states is used up in
+/// half a second by a concrete loop, yet never reached in a minute by a
+/// solver-bound search), memory is what a long breadth-first run exhausts
+/// first: about 1 KB per waiting state, so 4 GiB holds some four million.
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
+
+/// The memory limit in bytes (`--max-memory`, its default, 0: none).
+fn memory_limit(mb: Option<u64>) -> Option<u64> {
+    match mb.unwrap_or(DEFAULT_MAX_MEMORY_MB) {
+        0 => None,
+        mb => Some(mb.saturating_mul(1 << 20)),
     }
 }
 
@@ -306,8 +343,8 @@ pub struct BmcArgs {
     /// Report every bug (one per location) instead of the first.
     #[arg(long)]
     pub all: bool,
-    /// Stop after this many seconds of wall time (0: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    /// Stop after this many seconds of wall time (0 or `none`: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
     pub timeout: f64,
     /// Give each solver query at most this many milliseconds (0: no limit; the run's time limit still applies).
     #[arg(long, value_name = "MS", default_value_t = 0)]
@@ -494,8 +531,8 @@ pub struct FuzzArgs {
     /// Stop after this many runs (the seed's run is run 1).
     #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_runs: u64,
-    /// Stop after this many seconds of wall time (0: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    /// Stop after this many seconds of wall time (0 or `none`: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
     pub timeout: f64,
     /// Worker threads flipping decisions and running the new inputs, each with its own solver (1 to 64) [default: the number of cores].
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]

@@ -125,6 +125,22 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                 wrap_signed: args.wrap_signed,
             };
             let run = concrete::run_with(&program.ir, &input, args.max_steps, options);
+            if let Some(unused) = inputs::unused_reads(&input, run.read_pcs.len()) {
+                let said = format!(
+                    "{unused} of the {} values of --reads were not read (the run made {} read(s))",
+                    input.reads.len(),
+                    run.read_pcs.len()
+                );
+                // A run that ended normally shows the values were too many:
+                // a mistake in the input. One cut short by an error may
+                // simply not have got to them.
+                if matches!(run.outcome, Outcome::Halted) {
+                    return Err(format!(
+                        "error: {said}\n  = help: give one value per read the run makes\n"
+                    ));
+                }
+                out::errln!("warning: {said}; the run ended first");
+            }
             if run.missing_reads > 0 {
                 let what = if program.c.is_some() {
                     "nondeterministic read(s) (`__VERIFIER_nondet_*()` or an uninitialised local)"
