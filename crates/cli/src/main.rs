@@ -10,6 +10,7 @@ mod out;
 mod progress;
 mod render;
 mod render_engines;
+mod setup;
 mod task;
 mod verify;
 
@@ -95,6 +96,7 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                     args.jobs.unwrap_or_default()
                 );
             }
+            setup::check_assumption(&program, &config)?;
             let report = progress::check(program.ir.clone(), &config, args.quiet);
             verify::finish(&target, &program, &report, &config, asked, None)
         }
@@ -106,6 +108,7 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             };
             let config = args.config().with_property(property);
             let bounds = args.bounds(&program)?;
+            setup::check_assumption(&program, &config)?;
             let found = progress::bmc(program.ir.clone(), &config, &bounds, args.quiet);
             let info = verify::BmcInfo {
                 bound: found.bound,

@@ -110,6 +110,9 @@ pub fn finish(
         }
         Format::Json => {
             let mut json = render::check_json(program, report, asked);
+            if let Some(obj) = json.as_object_mut() {
+                obj.insert("warnings".into(), crate::setup::warnings().into());
+            }
             if let (Some(b), Some(obj)) = (&bmc, json.as_object_mut()) {
                 obj.insert("engine".into(), "bmc".into());
                 obj.insert("bound".into(), b.bound.into());

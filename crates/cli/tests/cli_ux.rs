@@ -147,3 +147,119 @@ fn colour_only_when_asked_or_on_a_terminal() {
         text(&never.stdout).lines().next()
     );
 }
+
+// ----- --assume ----------------------------------------------------------
+
+#[test]
+fn an_assumption_on_a_name_that_is_no_input_is_an_error_in_its_text() {
+    let isqrt = examples().join("isqrt.imp");
+    let isqrt = isqrt.to_str().unwrap();
+    let err = usage_error(
+        &["check", isqrt, "--assume", "y > 0"],
+        "the program has no input `y`",
+    );
+    assert!(
+        err.contains(" --> --assume:1:1\n  |\n1 | y > 0\n  | ^\n"),
+        "{err}"
+    );
+    assert!(err.contains("= help: did you mean `x`?"), "{err}");
+    // `r` is a local the program assigns before it reads it.
+    let err = usage_error(
+        &["check", isqrt, "--assume", "x > 0 and r > 100"],
+        "`r` is not an input of the program",
+    );
+    assert!(err.contains(" --> --assume:1:11\n"), "{err}");
+}
+
+#[test]
+fn an_assumption_no_input_satisfies_gives_safe_with_a_warning() {
+    let isqrt = examples().join("isqrt.imp");
+    let out = wiser()
+        .args(["check", "--quiet", "--assume", "x > 5 and x < 3"])
+        .arg(&isqrt)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(text(&out.stdout).starts_with("verdict: safe"));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("warning: no input satisfies --assume `x > 5 and x < 3`"),
+        "{err}"
+    );
+    let out = wiser()
+        .args(["check", "--quiet", "--format", "json", "--assume", "x > 5 and x < 3"])
+        .arg(&isqrt)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["verdict"], "safe");
+    let warnings = json["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{json}");
+    assert!(warnings[0].as_str().unwrap().contains("no input satisfies"));
+    // A satisfiable assumption has no warning.
+    let out = wiser()
+        .args(["check", "--quiet", "--format", "json", "--assume", "x <= 20"])
+        .arg(&isqrt)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["warnings"], serde_json::json!([]), "{json}");
+    assert!(text(&out.stderr).is_empty(), "{}", describe(&out));
+}
+
+#[test]
+fn an_assumption_that_can_fail_is_its_own_error_not_a_bug_of_the_program() {
+    let isqrt = examples().join("isqrt.imp");
+    for format in ["text", "json"] {
+        let out = wiser()
+            .args(["check", "--quiet", "--format", format, "--assume", "10 / x > 100"])
+            .arg(&isqrt)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+        let err = text(&out.stderr);
+        assert!(
+            err.starts_with("error: the assumption itself can fail: division by zero\n --> --assume:1:4\n"),
+            "{err}"
+        );
+        assert!(err.contains("for the input x = 0"), "{err}");
+        assert!(!text(&out.stdout).contains("\"bug\""), "{}", describe(&out));
+    }
+    // Guarded, it is fine.
+    let out = wiser()
+        .args(["check", "--quiet", "--assume", "x != 0 and 10 / x > 1"])
+        .arg(&isqrt)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+}
+
+// ----- arguments ---------------------------------------------------------
+
+#[test]
+fn malformed_and_unused_arguments_are_errors() {
+    let havoc = examples().join("havoc.imp");
+    let havoc = havoc.to_str().unwrap();
+    let isqrt = examples().join("isqrt.imp");
+    let isqrt = isqrt.to_str().unwrap();
+    usage_error(&["run", havoc, "--reads", "1,,2"], "item 2 is empty");
+    usage_error(&["run", havoc, "--reads", "1,2,"], "item 3 is empty");
+    usage_error(&["run", isqrt, "--reads", "1,2"], "this program never reads");
+    usage_error(
+        &["run", havoc, "--reads", "1,2,3,4,5,6,7,8,9"],
+        "values of --reads were not read",
+    );
+    usage_error(&["run", isqrt, "-i", "x=1", "--input", "x=2"], "gives `x` twice");
+    usage_error(&["concolic", isqrt, "-i", "x=1", "-i", "x=1"], "gives `x` twice");
+    for t in ["nan", "inf", "-1", "-0.5", "soon"] {
+        let err = usage_error(&["check", isqrt, "--timeout", t], "--timeout");
+        assert!(err.contains(t), "{err}");
+    }
+    usage_error(&["check", isqrt, "--jobs", "0"], "--jobs");
+    usage_error(&["fuzz", isqrt, "--jobs", "0"], "--jobs");
+    // `none` and 0 are no limit.
+    for t in ["none", "0"] {
+        let out = run(&["check", isqrt, "--quiet", "--assume", "x <= 3", "--timeout", t]);
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    }
+}
