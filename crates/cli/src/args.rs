@@ -40,6 +40,14 @@ pub enum Command {
     Concolic(ConcolicArgs),
     /// Whitebox fuzzing (SAGE) from a seed input: flip the decisions of each run's path, run every new input, report bugs and branch coverage. Never says `safe`. Exit: 1 bug, 3 no bug found, 2 usage or input error.
     Fuzz(FuzzArgs),
+    /// Print a shell completion script for wiser (e.g. `wiser completions bash > /etc/bash_completion.d/wiser`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print wiser's man page in roff (e.g. `wiser man > wiser.1 && man ./wiser.1`).
+    Man,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -15,7 +15,7 @@ mod task;
 mod verify;
 
 use args::{Cli, Command, Format, SOLVER_SERVER};
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use std::io::Write;
 use std::process::ExitCode;
 use wiser_semantics::concrete::{self, Outcome};
@@ -49,7 +49,7 @@ fn main() -> ExitCode {
             Err(_) => ExitCode::FAILURE,
         };
     }
-    let cli = Cli::parse();
+    let cli = parse_args();
     out::set_color(cli.color);
     let (mut code, leave_now) = match run(cli) {
         Ok(r) => r,
@@ -77,10 +77,25 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
+/// The command line, with `--version` naming the Z3 it was built with.
+fn parse_args() -> Cli {
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// wiser's clap command, with its version (and Z3's).
+fn command() -> clap::Command {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let version = VERSION
+        .get_or_init(|| format!("{} (Z3 {})", env!("CARGO_PKG_VERSION"), z3::full_version()));
+    Cli::command().version(version.as_str())
+}
+
 /// Runs a command; returns the exit code and whether to leave without
 /// waiting for stray workers. `Err` is a usage or input error, already
 /// worded for people.
 fn run(cli: Cli) -> Result<(u8, bool), String> {
+    let verbose = cli.verbose;
     match cli.command {
         Command::Check(args) => {
             let target = args.target();
@@ -96,8 +111,14 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                     args.jobs.unwrap_or_default()
                 );
             }
+            if verbose {
+                out::errln!("note: configuration: {config:?}");
+            }
             setup::check_assumption(&program, &config)?;
             let report = progress::check(program.ir.clone(), &config, args.quiet);
+            if verbose {
+                out::errln!("note: statistics: {:?}", report.stats);
+            }
             verify::finish(&target, &program, &report, &config, asked, None)
         }
         Command::Bmc(args) => {
@@ -115,6 +136,20 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                 unwinding_assertions: bounds.unwinding_assertions,
             };
             verify::finish(&target, &program, &found.report, &config, asked, Some(info))
+        }
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command(), "wiser", &mut script);
+            emit(&String::from_utf8_lossy(&script));
+            Ok((exit::OK, false))
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(command())
+                .render(&mut page)
+                .map_err(|e| format!("error: cannot render the man page: {e}\n"))?;
+            emit(&String::from_utf8_lossy(&page));
+            Ok((exit::OK, false))
         }
         Command::Concolic(args) => Ok((engines::concolic(&args)?, false)),
         Command::Fuzz(args) => engines::fuzz(&args),
