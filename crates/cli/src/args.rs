@@ -168,8 +168,11 @@ impl LangArgs {
 /// What `check` and `bmc` look at, and how they answer.
 #[derive(Args, Debug)]
 pub struct TargetArgs {
-    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is checked with its property and data model.
+    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is checked with its property and data model; `-` reads an IMP program from standard input.
     pub file: PathBuf,
+    /// More programs, checked one after the other with the same options (the exit code is the worst verdict's: 2 error, then 1 bug, 3 unknown, 0 safe).
+    #[arg(value_name = "FILE")]
+    pub more_files: Vec<PathBuf>,
     #[command(flatten)]
     pub lang: LangArgs,
     /// What is a bug: `all` (every runtime error), `unreach-call` (only a call of reach_error()/__VERIFIER_error(), or IMP's `fail`; other errors make a path unknown), or an SV-COMP .prp file [default: all, or the task's].
@@ -187,6 +190,11 @@ pub struct TargetArgs {
 }
 
 impl TargetArgs {
+    /// Every file asked for, in order.
+    pub fn files(&self) -> impl Iterator<Item = &PathBuf> {
+        std::iter::once(&self.file).chain(&self.more_files)
+    }
+
     /// The target as the shared verification code takes it.
     pub fn target(&self) -> Target<'_> {
         Target {

@@ -145,10 +145,20 @@ pub fn load_any(path: &Path, options: &LoadOptions<'_>) -> Result<Program, Strin
     }
 }
 
+/// All of standard input (`-` as the program's file).
+fn read_stdin() -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
+    Ok(bytes)
+}
+
 /// Reads, preprocesses and compiles the C file `path`; its warnings go to
 /// stderr.
 pub fn load_c(path: &Path, data_model: DataModel, assume: Option<&str>) -> Result<Program, String> {
     let name = path.display().to_string();
+    if path == Path::new("-") {
+        return Err("error: standard input is read as IMP; give a C program as a file\n  = help: C goes through the system preprocessor, which reads files\n".into());
+    }
     if assume.is_some() {
         return Err(format!(
             "error: --assume is for IMP programs; `{name}` is C
@@ -192,7 +202,17 @@ pub fn load_c(path: &Path, data_model: DataModel, assume: Option<&str>) -> Resul
 /// inputs (checked as `assume BEXPR` before the main statement).
 pub fn load(path: &std::path::Path, assume: Option<&str>) -> Result<Program, String> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
+    let bytes = if path == Path::new("-") {
+        read_stdin()
+    } else {
+        std::fs::read(path)
+    };
+    let name = if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        name
+    };
+    let bytes = bytes.map_err(|e| {
         format!("error: cannot read `{name}`: {e}\n  = help: check the path; wiser takes one IMP source file, a C file (.c, .i) or an SV-COMP task (.yml)\n")
     })?;
     let text = String::from_utf8(bytes).map_err(|e| {

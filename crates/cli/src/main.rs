@@ -97,8 +97,11 @@ fn command() -> clap::Command {
 fn run(cli: Cli) -> Result<(u8, bool), String> {
     let verbose = cli.verbose;
     match cli.command {
-        Command::Check(args) => {
-            let target = args.target();
+        Command::Check(args) => several(&args.target, |file| {
+            let target = verify::Target {
+                file,
+                ..args.target()
+            };
             let (program, asked, property) = match verify::prepare(&target)? {
                 verify::Prepared::Ready(p) => *p,
                 verify::Prepared::Answered(code) => return Ok((code, false)),
@@ -120,9 +123,12 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                 out::errln!("note: statistics: {:?}", report.stats);
             }
             verify::finish(&target, &program, &report, &config, asked, None)
-        }
-        Command::Bmc(args) => {
-            let target = args.target();
+        }),
+        Command::Bmc(args) => several(&args.target, |file| {
+            let target = verify::Target {
+                file,
+                ..args.target()
+            };
             let (program, asked, property) = match verify::prepare(&target)? {
                 verify::Prepared::Ready(p) => *p,
                 verify::Prepared::Answered(code) => return Ok((code, false)),
@@ -136,7 +142,7 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                 unwinding_assertions: bounds.unwinding_assertions,
             };
             verify::finish(&target, &program, &found.report, &config, asked, Some(info))
-        }
+        }),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut command(), "wiser", &mut script);
@@ -210,6 +216,51 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             ))
         }
     }
+}
+
+/// Checks each file of `target` in turn. With one file, this is `check`
+/// itself. With several, each text report follows a `==> FILE <==` line
+/// (as `tail` heads its files), a JSON report is one line each (JSON
+/// Lines), an error in one file is printed and the others still checked,
+/// and the exit code is the worst: an error (2), then a bug (1), then
+/// unknown (3), then safe (0).
+fn several(
+    target: &args::TargetArgs,
+    mut check: impl FnMut(&std::path::PathBuf) -> Result<(u8, bool), String>,
+) -> Result<(u8, bool), String> {
+    if target.more_files.is_empty() {
+        return check(&target.file);
+    }
+    let badness = |code: u8| match code {
+        exit::USAGE => 3,
+        exit::BUG => 2,
+        exit::UNKNOWN => 1,
+        _ => 0,
+    };
+    let (mut worst, mut leave) = (exit::OK, false);
+    for (i, file) in target.files().enumerate() {
+        if target.format == Format::Text {
+            let gap = if i == 0 { "" } else { "\n" };
+            emit(&format!("{gap}==> {} <==\n", file.display()));
+        }
+        let code = match check(file) {
+            Ok((code, stuck)) => {
+                leave |= stuck;
+                code
+            }
+            Err(message) => {
+                out::err(&message);
+                exit::USAGE
+            }
+        };
+        if badness(code) > badness(worst) {
+            worst = code;
+        }
+        if leave {
+            break;
+        }
+    }
+    Ok((worst, leave))
 }
 
 /// Prints `text` on stdout; a closed pipe (`wiser ... | head`) is not an

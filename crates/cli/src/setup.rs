@@ -33,9 +33,9 @@ pub fn warn(text: String) {
         .push(text);
 }
 
-/// The warnings given so far.
+/// The warnings given since the last call (each file of a run has its own).
 pub fn warnings() -> Vec<String> {
-    WARNINGS.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    std::mem::take(&mut *WARNINGS.lock().unwrap_or_else(|p| p.into_inner()))
 }
 
 /// The text name of the `--assume` condition in [`Program::sources`].

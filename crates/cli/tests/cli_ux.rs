@@ -263,3 +263,70 @@ fn malformed_and_unused_arguments_are_errors() {
         assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     }
 }
+
+// ----- the command line --------------------------------------------------
+
+#[test]
+fn completions_man_page_and_version_are_generated() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = run(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}: {}", describe(&out));
+        let script = text(&out.stdout);
+        assert!(script.contains("wiser"), "{shell}");
+        assert!(script.contains("max-states"), "{shell}: options are listed");
+    }
+    let out = run(&["man"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let page = text(&out.stdout);
+    assert!(page.contains(".TH wiser 1"), "{page}");
+    assert!(page.contains("completions"), "subcommands are listed");
+    let out = run(&["--version"]);
+    let version = text(&out.stdout);
+    assert!(
+        version.starts_with(&format!("wiser {} (Z3 4.", env!("CARGO_PKG_VERSION"))),
+        "{version}"
+    );
+}
+
+#[test]
+fn several_files_per_run_and_standard_input() {
+    let dir = examples();
+    let out = wiser()
+        .current_dir(&dir)
+        .args(["check", "-q", "assume.imp", "div_by_zero.imp", "nosuch.imp"])
+        .output()
+        .unwrap();
+    // The worst verdict: an error beats a bug, a bug beats safe.
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("==> assume.imp <==\nverdict: safe"), "{stdout}");
+    assert!(stdout.contains("\n==> div_by_zero.imp <==\nbug: division by zero"), "{stdout}");
+    assert!(text(&out.stderr).starts_with("error: cannot read `nosuch.imp`"));
+    let out = wiser()
+        .current_dir(&dir)
+        .args(["check", "-q", "--format", "json", "assume.imp", "off_by_one.imp"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let verdicts: Vec<String> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["verdict"].to_string())
+        .collect();
+    assert_eq!(verdicts, ["\"safe\"", "\"bug\""]);
+    // `-` is standard input.
+    let mut child = wiser()
+        .args(["check", "-q", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"x = *;\nassert x != 3\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(text(&out.stdout).starts_with("bug: assertion failed at <stdin>:2:1"));
+}
