@@ -7,6 +7,11 @@ use crate::walk::cond_names;
 use crate::Diagnostic;
 use std::sync::Arc;
 
+/// The keywords a statement can start with: a name where a statement
+/// starts that is close to one of them is likely a slip (`whlie`).
+pub const STATEMENT_KEYWORDS: [&str; 7] =
+    ["skip", "fail", "if", "while", "assert", "assume", "return"];
+
 /// The candidate closest to `name` by edit distance (Damerau–Levenshtein:
 /// a swap of two neighbours, `whlie`, counts one), if it is close enough to
 /// be a likely slip: at most one edit for names of up to four characters,

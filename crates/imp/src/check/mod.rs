@@ -432,10 +432,21 @@ fn check_calls(
                             callee.span,
                             format!("unknown procedure `{}`", callee.name),
                         )
-                        .with_help(format!(
-                            "define it before the main program: `proc {}(...) begin ... end`",
-                            callee.name
-                        )),
+                        .with_help(
+                            match crate::suggest::closest(
+                                &callee.name,
+                                lookup
+                                    .keys()
+                                    .map(|k| &**k)
+                                    .chain(crate::suggest::STATEMENT_KEYWORDS),
+                            ) {
+                                Some(c) => format!("did you mean `{c}`?"),
+                                None => format!(
+                                    "define it before the main program: `proc {}(...) begin ... end`",
+                                    callee.name
+                                ),
+                            },
+                        ),
                     );
                     return;
                 };
