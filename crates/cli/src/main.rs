@@ -122,6 +122,7 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             if verbose {
                 out::errln!("note: statistics: {:?}", report.stats);
             }
+            setup::suggest_header_args(&program, &report, target.assume.is_some());
             verify::finish(&target, &program, &report, &config, asked, None)
         }),
         Command::Bmc(args) => several(&args.target, |file| {

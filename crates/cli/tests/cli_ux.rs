@@ -330,3 +330,23 @@ fn several_files_per_run_and_standard_input() {
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(text(&out.stdout).starts_with("bug: assertion failed at <stdin>:2:1"));
 }
+
+#[test]
+fn unknown_on_an_example_names_the_arguments_of_its_header() {
+    let out = wiser()
+        .args(["check", "-q", "--timeout", "1"])
+        .arg(examples().join("isqrt.imp"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
+    let err = text(&out.stderr);
+    assert!(err.contains("note: "), "{err}");
+    assert!(err.contains("--assume 'x <= 400'"), "{err}");
+    // With an assumption given, the header is not pressed on the user.
+    let out = wiser()
+        .args(["check", "-q", "--timeout", "1", "--assume", "x >= 0"])
+        .arg(examples().join("isqrt.imp"))
+        .output()
+        .unwrap();
+    assert!(!text(&out.stderr).contains("suggests"), "{}", describe(&out));
+}
