@@ -21,7 +21,13 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
     /// When to colour `error:`, `warning:`, `bug:` and verdicts: `auto` on a terminal unless NO_COLOR is set.
-    #[arg(long, value_enum, global = true, default_value = "auto", value_name = "WHEN")]
+    #[arg(
+        long,
+        value_enum,
+        global = true,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
     pub color: crate::out::ColorArg,
     /// Say more: the configuration used and the engine's and solver's statistics (on stderr).
     #[arg(long, short = 'v', global = true)]
@@ -312,7 +318,9 @@ pub fn seconds(text: &str) -> Result<f64, String> {
         Ok(_) => Err(format!(
             "{text} is not a number of seconds; for no limit give 0 or `none`"
         )),
-        Err(_) => Err(format!("{text} is not a number of seconds (e.g. 60 or 0.5)")),
+        Err(_) => Err(format!(
+            "{text} is not a number of seconds (e.g. 60 or 0.5)"
+        )),
     }
 }
 

@@ -118,8 +118,15 @@ fn paint(text: &str) -> String {
                 &rest[word_len..]
             ));
         } else if let Some(at) = line.find("--> ").filter(|&i| line[..i].trim().is_empty()) {
-            out.push_str(&format!("{}{BLUE}-->{BLUE:#}{}", &line[..at], &line[at + 3..]));
-        } else if let Some(at) = line.find("= help:").filter(|&i| line[..i].trim().is_empty()) {
+            out.push_str(&format!(
+                "{}{BLUE}-->{BLUE:#}{}",
+                &line[..at],
+                &line[at + 3..]
+            ));
+        } else if let Some(at) = line
+            .find("= help:")
+            .filter(|&i| line[..i].trim().is_empty())
+        {
             out.push_str(&format!(
                 "{}{BOLD}= help:{BOLD:#}{}",
                 &line[..at],
@@ -144,6 +151,9 @@ mod tests {
         assert_eq!(plain, text);
         assert!(painted.starts_with("\x1b[1m\x1b[31merror"), "{painted:?}");
         assert!(painted.contains("  input: error: no\n"), "{painted:?}");
-        assert!(painted.contains("verdict: \x1b[1m\x1b[32msafe"), "{painted:?}");
+        assert!(
+            painted.contains("verdict: \x1b[1m\x1b[32msafe"),
+            "{painted:?}"
+        );
     }
 }

@@ -248,7 +248,11 @@ pub fn check_text(program: &Program, report: &Report, config: &Config, asked: As
     }
     for i in &report.incomplete {
         if report.verdict != Verdict::Bug || *i != Incomplete::StoppedAtFirstBug {
-            let _ = writeln!(out, "  not covered: {}", incomplete_hint(*i, config, &report.incomplete));
+            let _ = writeln!(
+                out,
+                "  not covered: {}",
+                incomplete_hint(*i, config, &report.incomplete)
+            );
         }
     }
     if let Some(expected) = asked.expected {
@@ -484,7 +488,10 @@ pub fn unsupported_json(message: &str) -> String {
     let mut lines = message.lines();
     let what = lines.next().unwrap_or("");
     let what = what.strip_prefix("error: ").unwrap_or(what);
-    let first = match lines.next().and_then(|l| l.trim_start().strip_prefix("--> ")) {
+    let first = match lines
+        .next()
+        .and_then(|l| l.trim_start().strip_prefix("--> "))
+    {
         Some(at) => format!("{what} ({at})"),
         None => what.to_string(),
     };

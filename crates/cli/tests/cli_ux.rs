@@ -112,10 +112,7 @@ fn a_full_disk_is_an_error_not_a_crash() {
         .unwrap();
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.starts_with("error: cannot write the output"),
-        "{err}"
-    );
+    assert!(err.starts_with("error: cannot write the output"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
 
@@ -124,8 +121,16 @@ fn a_full_disk_is_an_error_not_a_crash() {
 #[test]
 fn colour_only_when_asked_or_on_a_terminal() {
     let file = examples().join("div_by_zero.imp");
-    let plain = wiser().args(["check", "--quiet"]).arg(&file).output().unwrap();
-    assert!(!text(&plain.stdout).contains('\x1b'), "{}", describe(&plain));
+    let plain = wiser()
+        .args(["check", "--quiet"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        !text(&plain.stdout).contains('\x1b'),
+        "{}",
+        describe(&plain)
+    );
     let always = wiser()
         .args(["check", "--quiet", "--color", "always"])
         .arg(&file)
@@ -187,7 +192,14 @@ fn an_assumption_no_input_satisfies_gives_safe_with_a_warning() {
         "{err}"
     );
     let out = wiser()
-        .args(["check", "--quiet", "--format", "json", "--assume", "x > 5 and x < 3"])
+        .args([
+            "check",
+            "--quiet",
+            "--format",
+            "json",
+            "--assume",
+            "x > 5 and x < 3",
+        ])
         .arg(&isqrt)
         .output()
         .unwrap();
@@ -198,7 +210,9 @@ fn an_assumption_no_input_satisfies_gives_safe_with_a_warning() {
     assert!(warnings[0].as_str().unwrap().contains("no input satisfies"));
     // A satisfiable assumption has no warning.
     let out = wiser()
-        .args(["check", "--quiet", "--format", "json", "--assume", "x <= 20"])
+        .args([
+            "check", "--quiet", "--format", "json", "--assume", "x <= 20",
+        ])
         .arg(&isqrt)
         .output()
         .unwrap();
@@ -212,14 +226,23 @@ fn an_assumption_that_can_fail_is_its_own_error_not_a_bug_of_the_program() {
     let isqrt = examples().join("isqrt.imp");
     for format in ["text", "json"] {
         let out = wiser()
-            .args(["check", "--quiet", "--format", format, "--assume", "10 / x > 100"])
+            .args([
+                "check",
+                "--quiet",
+                "--format",
+                format,
+                "--assume",
+                "10 / x > 100",
+            ])
             .arg(&isqrt)
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
         let err = text(&out.stderr);
         assert!(
-            err.starts_with("error: the assumption itself can fail: division by zero\n --> --assume:1:4\n"),
+            err.starts_with(
+                "error: the assumption itself can fail: division by zero\n --> --assume:1:4\n"
+            ),
             "{err}"
         );
         assert!(err.contains("for the input x = 0"), "{err}");
@@ -244,13 +267,22 @@ fn malformed_and_unused_arguments_are_errors() {
     let isqrt = isqrt.to_str().unwrap();
     usage_error(&["run", havoc, "--reads", "1,,2"], "item 2 is empty");
     usage_error(&["run", havoc, "--reads", "1,2,"], "item 3 is empty");
-    usage_error(&["run", isqrt, "--reads", "1,2"], "this program never reads");
+    usage_error(
+        &["run", isqrt, "--reads", "1,2"],
+        "this program never reads",
+    );
     usage_error(
         &["run", havoc, "--reads", "1,2,3,4,5,6,7,8,9"],
         "values of --reads were not read",
     );
-    usage_error(&["run", isqrt, "-i", "x=1", "--input", "x=2"], "gives `x` twice");
-    usage_error(&["concolic", isqrt, "-i", "x=1", "-i", "x=1"], "gives `x` twice");
+    usage_error(
+        &["run", isqrt, "-i", "x=1", "--input", "x=2"],
+        "gives `x` twice",
+    );
+    usage_error(
+        &["concolic", isqrt, "-i", "x=1", "-i", "x=1"],
+        "gives `x` twice",
+    );
     for t in ["nan", "inf", "-1", "-0.5", "soon"] {
         let err = usage_error(&["check", isqrt, "--timeout", t], "--timeout");
         assert!(err.contains(t), "{err}");
@@ -259,7 +291,15 @@ fn malformed_and_unused_arguments_are_errors() {
     usage_error(&["fuzz", isqrt, "--jobs", "0"], "--jobs");
     // `none` and 0 are no limit.
     for t in ["none", "0"] {
-        let out = run(&["check", isqrt, "--quiet", "--assume", "x <= 3", "--timeout", t]);
+        let out = run(&[
+            "check",
+            isqrt,
+            "--quiet",
+            "--assume",
+            "x <= 3",
+            "--timeout",
+            t,
+        ]);
         assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     }
 }
@@ -299,12 +339,25 @@ fn several_files_per_run_and_standard_input() {
     // The worst verdict: an error beats a bug, a bug beats safe.
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
     let stdout = text(&out.stdout);
-    assert!(stdout.starts_with("==> assume.imp <==\nverdict: safe"), "{stdout}");
-    assert!(stdout.contains("\n==> div_by_zero.imp <==\nbug: division by zero"), "{stdout}");
+    assert!(
+        stdout.starts_with("==> assume.imp <==\nverdict: safe"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n==> div_by_zero.imp <==\nbug: division by zero"),
+        "{stdout}"
+    );
     assert!(text(&out.stderr).starts_with("error: cannot read `nosuch.imp`"));
     let out = wiser()
         .current_dir(&dir)
-        .args(["check", "-q", "--format", "json", "assume.imp", "off_by_one.imp"])
+        .args([
+            "check",
+            "-q",
+            "--format",
+            "json",
+            "assume.imp",
+            "off_by_one.imp",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
@@ -348,5 +401,9 @@ fn unknown_on_an_example_names_the_arguments_of_its_header() {
         .arg(examples().join("isqrt.imp"))
         .output()
         .unwrap();
-    assert!(!text(&out.stderr).contains("suggests"), "{}", describe(&out));
+    assert!(
+        !text(&out.stderr).contains("suggests"),
+        "{}",
+        describe(&out)
+    );
 }

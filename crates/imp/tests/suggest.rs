@@ -27,7 +27,10 @@ fn a_misspelt_keyword_gets_did_you_mean_not_a_missing_semicolon() {
 #[test]
 fn an_unknown_procedure_gets_the_closest_defined_one() {
     let text = error("proc inc(v) begin return v + 1 end\nx = 1;\ny = icn(x)\n");
-    assert!(text.starts_with("error: unknown procedure `icn`\n"), "{text}");
+    assert!(
+        text.starts_with("error: unknown procedure `icn`\n"),
+        "{text}"
+    );
     assert!(text.contains("= help: did you mean `inc`?"), "{text}");
     // Nothing close: the advice to define it.
     let text = error("x = 1;\ny = banana(x)\n");
@@ -48,7 +51,10 @@ fn an_assumption_names_only_inputs() {
     let assume = sources.add(SourceMap::new("--assume", "cuont > 0"));
     let d = compile_files(&sources, program, Some(assume)).unwrap_err();
     let text = sources.render(&d);
-    assert!(text.starts_with("error: the program has no input `cuont`\n --> --assume:1:1\n"), "{text}");
+    assert!(
+        text.starts_with("error: the program has no input `cuont`\n --> --assume:1:1\n"),
+        "{text}"
+    );
     assert!(text.contains("did you mean `count`?"), "{text}");
     let assume = sources.add(SourceMap::new("--assume", "r > 100"));
     let d = compile_files(&sources, program, Some(assume)).unwrap_err();
