@@ -438,7 +438,13 @@ fn check_calls(
                                 lookup
                                     .keys()
                                     .map(|k| &**k)
-                                    .chain(crate::suggest::STATEMENT_KEYWORDS),
+                                    // A keyword only for a bare call long
+                                    // enough to be a slip (`skpi`), not `f(1)`.
+                                    .chain(
+                                        crate::suggest::STATEMENT_KEYWORDS
+                                            .into_iter()
+                                            .filter(|_| callee.name.len() >= 3),
+                                    ),
                             ) {
                                 Some(c) => format!("did you mean `{c}`?"),
                                 None => format!(
