@@ -433,19 +433,18 @@ fn check_calls(
                             format!("unknown procedure `{}`", callee.name),
                         )
                         .with_help(
+                            // Only a name long enough to be a slip (`icn`,
+                            // `skpi`): every one-letter name is one edit
+                            // from every other (`g` is not a typo of `f`).
                             match crate::suggest::closest(
                                 &callee.name,
                                 lookup
                                     .keys()
                                     .map(|k| &**k)
-                                    // A keyword only for a bare call long
-                                    // enough to be a slip (`skpi`), not `f(1)`.
-                                    .chain(
-                                        crate::suggest::STATEMENT_KEYWORDS
-                                            .into_iter()
-                                            .filter(|_| callee.name.len() >= 3),
-                                    ),
-                            ) {
+                                    .chain(crate::suggest::STATEMENT_KEYWORDS),
+                            )
+                            .filter(|_| callee.name.len() >= 3)
+                            {
                                 Some(c) => format!("did you mean `{c}`?"),
                                 None => format!(
                                     "define it before the main program: `proc {}(...) begin ... end`",
