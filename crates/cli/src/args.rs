@@ -20,6 +20,18 @@ use wiser_semantics::Options;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// When to colour `error:`, `warning:`, `bug:` and verdicts: `auto` on a terminal unless NO_COLOR is set.
+    #[arg(
+        long,
+        value_enum,
+        global = true,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    pub color: crate::out::ColorArg,
+    /// Say more: the configuration used and the engine's and solver's statistics (on stderr).
+    #[arg(long, short = 'v', global = true)]
+    pub verbose: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -34,6 +46,14 @@ pub enum Command {
     Concolic(ConcolicArgs),
     /// Whitebox fuzzing (SAGE) from a seed input: flip the decisions of each run's path, run every new input, report bugs and branch coverage. Never says `safe`. Exit: 1 bug, 3 no bug found, 2 usage or input error.
     Fuzz(FuzzArgs),
+    /// Print a shell completion script for wiser (e.g. `wiser completions bash > /etc/bash_completion.d/wiser`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print wiser's man page in roff (e.g. `wiser man > wiser.1 && man ./wiser.1`).
+    Man,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -156,8 +176,11 @@ impl LangArgs {
 /// What `check` and `bmc` look at, and how they answer.
 #[derive(Args, Debug)]
 pub struct TargetArgs {
-    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is checked with its property and data model. `check --replay DIR` needs none (each test names its program).
+    /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is checked with its property and data model; `-` reads an IMP program from standard input. `check --replay DIR` needs none (each test names its program).
     pub file: Option<PathBuf>,
+    /// More programs, checked one after the other with the same options (the exit code is the worst verdict's: 2 error, then 1 bug, 3 unknown, 0 safe).
+    #[arg(value_name = "FILE")]
+    pub more_files: Vec<PathBuf>,
     #[command(flatten)]
     pub lang: LangArgs,
     /// What is a bug: `all` (every runtime error), `unreach-call` (only a call of reach_error()/__VERIFIER_error(), or IMP's `fail`; other errors make a path unknown), or an SV-COMP .prp file [default: all, or the task's].
@@ -178,11 +201,16 @@ pub struct TargetArgs {
 }
 
 impl TargetArgs {
+    /// Every file asked for, in order.
+    pub fn files(&self) -> impl Iterator<Item = &PathBuf> {
+        self.file.iter().chain(&self.more_files)
+    }
+
     /// The target as the shared verification code takes it; an error if
     /// no FILE was given.
     pub fn target(&self) -> Result<Target<'_>, String> {
         let file = self.file.as_ref().ok_or_else(|| {
-            "wiser: no FILE given\n  = help: give the program to check: `wiser check FILE` (or `wiser check --replay DIR` to replay a test suite)\n".to_string()
+            "error: no FILE given\n  = help: give the program to check: `wiser check FILE` (or `wiser check --replay DIR` to replay a test suite)\n".to_string()
         })?;
         Ok(Target {
             file,
@@ -209,11 +237,11 @@ pub struct CheckArgs {
     /// Seed of the random choices of random-path search (same seed, same order with one worker).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Stop after exploring this many states (verdict unknown if states remain).
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    /// Stop after exploring this many states (verdict unknown if states remain; 0: no limit, the default: the run is bounded by --timeout and --max-memory).
+    #[arg(long, value_name = "N", default_value_t = 0)]
     pub max_states: u64,
-    /// Stop after this many seconds of wall time (0: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    /// Stop after this many seconds of wall time (0 or `none`: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
     pub timeout: f64,
     /// Give each solver query at most this many milliseconds; a query that
     /// runs out answers unknown (never taken as unsatisfiable).
@@ -225,7 +253,7 @@ pub struct CheckArgs {
     /// Worker threads, each with its own solver process (1 to 64) [default: the number of cores].
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub jobs: Option<u64>,
-    /// Stop exploring when the process uses this many MiB of memory (verdict unknown).
+    /// Stop exploring when the process (with its solver processes) uses this many MiB of memory (verdict unknown; 0: no limit) [default: 4096].
     #[arg(long, value_name = "MB")]
     pub max_memory: Option<u64>,
     /// Cross-check every answer of the solver layers against bare Z3 (slow);
@@ -277,18 +305,57 @@ impl CheckArgs {
         Config::default()
             .with_strategy(self.strategy.strategy())
             .with_seed(self.seed)
-            .with_max_states(self.max_states)
+            .with_max_states(match self.max_states {
+                0 => u64::MAX,
+                n => n,
+            })
             .with_timeout(timeout)
             .with_solver_timeout(solver_timeout)
             .with_all_bugs(self.all)
             .with_jobs(self.jobs())
-            .with_max_memory(self.max_memory.map(|mb| mb.saturating_mul(1 << 20)))
+            .with_max_memory(memory_limit(self.max_memory))
             .with_validation(self.validate)
             .with_options(Options {
                 wrap_signed: self.wrap_signed,
             })
             .with_backend(backend(self.in_process_solver))
             .with_merge(self.merge.mode())
+    }
+}
+
+/// Parses a time limit in seconds: a finite number, at least 0; `0` and
+/// `none` mean no limit. `inf` and `nan` are refused rather than read as
+/// "no limit" by accident.
+pub fn seconds(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(0.0);
+    }
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        Ok(v) if v.is_finite() => Err(format!("{text} is negative; for no limit give 0 or `none`")),
+        Ok(_) => Err(format!(
+            "{text} is not a number of seconds; for no limit give 0 or `none`"
+        )),
+        Err(_) => Err(format!(
+            "{text} is not a number of seconds (e.g. 60 or 0.5)"
+        )),
+    }
+}
+
+/// `check`'s memory limit when `--max-memory` is not given, in MiB.
+///
+/// With no state limit by default (a fixed number of states is used up in
+/// half a second by a concrete loop, yet never reached in a minute by a
+/// solver-bound search), memory is what a long breadth-first run exhausts
+/// first: about 1 KB per waiting state, so 4 GiB holds some four million.
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
+
+/// The memory limit in bytes (`--max-memory`, its default, 0: none).
+fn memory_limit(mb: Option<u64>) -> Option<u64> {
+    match mb.unwrap_or(DEFAULT_MAX_MEMORY_MB) {
+        0 => None,
+        mb => Some(mb.saturating_mul(1 << 20)),
     }
 }
 
@@ -319,8 +386,8 @@ pub struct BmcArgs {
     /// Report every bug (one per location) instead of the first.
     #[arg(long)]
     pub all: bool,
-    /// Stop after this many seconds of wall time (0: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    /// Stop after this many seconds of wall time (0 or `none`: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
     pub timeout: f64,
     /// Give each solver query at most this many milliseconds (0: no limit; the run's time limit still applies).
     #[arg(long, value_name = "MS", default_value_t = 0)]
@@ -364,7 +431,7 @@ impl BmcArgs {
         if let Some(max) = self.unwind_max {
             if max < self.unwind {
                 return Err(format!(
-                    "wiser: --unwind-max {max} is below --unwind {}\n  = help: --unwind-max deepens the bound from --unwind up to K\n",
+                    "error: --unwind-max {max} is below --unwind {}\n  = help: --unwind-max deepens the bound from --unwind up to K\n",
                     self.unwind
                 ));
             }
@@ -377,7 +444,7 @@ impl BmcArgs {
             });
             let Some((line, k)) = parsed else {
                 return Err(format!(
-                    "wiser: --unwind-loop `{item}` is not LINE:K\n  = help: e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations\n"
+                    "error: --unwind-loop `{item}` is not LINE:K\n  = help: e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations\n"
                 ));
             };
             let heads: Vec<Pc> = (0..program.ir.code.len() as Pc)
@@ -386,7 +453,7 @@ impl BmcArgs {
                 .collect();
             if heads.is_empty() {
                 return Err(format!(
-                    "wiser: --unwind-loop {item}: no loop has its head on line {line} of `{}`\n  = help: give the line of the loop's `while` or `for`\n",
+                    "error: --unwind-loop {item}: no loop has its head on line {line} of `{}`\n  = help: give the line of the loop's `while` or `for`\n",
                     program.file.display()
                 ));
             }
@@ -517,8 +584,8 @@ pub struct FuzzArgs {
     /// Stop after this many runs (the seed's run is run 1).
     #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_runs: u64,
-    /// Stop after this many seconds of wall time (0: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    /// Stop after this many seconds of wall time (0 or `none`: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
     pub timeout: f64,
     /// Worker threads flipping decisions and running the new inputs, each with its own solver (1 to 64) [default: the number of cores].
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]

@@ -10,7 +10,7 @@ pub fn concolic(args: &ConcolicArgs) -> Result<u8, String> {
     let program = load::load_any(&args.file, &args.lang.options(None))?;
     let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
     for name in inputs::defaulted(&program.ir, &input) {
-        eprintln!("note: input `{name}` not given; it is 0");
+        crate::out::errln!("note: input `{name}` not given; it is 0");
     }
     let config = args.solver.config();
     let report = concolic::concolic(&program.ir, &input, &config, args.solver.max_steps);
@@ -34,7 +34,7 @@ pub fn concolic(args: &ConcolicArgs) -> Result<u8, String> {
         RunOutcome::Halted => exit::OK,
         RunOutcome::Bug(_) => exit::BUG,
         RunOutcome::Mismatch(m) => {
-            eprintln!("wiser: {m}");
+            crate::out::errln!("error: {m}");
             exit::UNKNOWN
         }
         RunOutcome::AssumeFailed { .. } => exit::ASSUME_FAILED,
@@ -68,7 +68,7 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(u8, bool), String> {
     }
     machine::reported();
     for e in &report.internal_errors {
-        eprintln!("wiser: {e}");
+        crate::out::errln!("error: {e}");
     }
     let code = if report.bugs.is_empty() {
         exit::UNKNOWN

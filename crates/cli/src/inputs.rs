@@ -13,13 +13,13 @@ pub fn parse(ir: &Ir, items: &[String], reads: Option<&str>) -> Result<Input, St
     for item in items {
         let (lhs, rhs) = item
             .split_once('=')
-            .ok_or_else(|| format!("wiser: --input `{item}` is not NAME=INT or NAME[INDEX]=INT"))?;
+            .ok_or_else(|| format!("error: --input `{item}` is not NAME=INT or NAME[INDEX]=INT"))?;
         let value = int(rhs.trim(), item)?;
         let lhs = lhs.trim();
         if let Some((name, rest)) = lhs.split_once('[') {
             let index = rest
                 .strip_suffix(']')
-                .ok_or_else(|| format!("wiser: --input `{item}`: missing `]`"))?;
+                .ok_or_else(|| format!("error: --input `{item}`: missing `]`"))?;
             let index = int(index.trim(), item)?;
             let name = name.trim();
             let Some(decl) = ir
@@ -38,25 +38,70 @@ pub fn parse(ir: &Ir, items: &[String], reads: Option<&str>) -> Result<Input, St
                     &mut input.arrays.last_mut().expect("just pushed").1
                 }
             };
-            entry.entries.retain(|(i, _)| *i != index);
+            if entry.entries.iter().any(|(i, _)| *i == index) {
+                return Err(given_twice(&format!("{name}[{index}]")));
+            }
             entry.entries.push((index, value));
         } else {
             let Some(ty) = ir.input_type(lhs) else {
                 return Err(unknown(ir, lhs, "input variable"));
             };
             fits(&value, ty, item)?;
-            input.vars.retain(|(n, _)| &**n != lhs);
+            if input.vars.iter().any(|(n, _)| &**n == lhs) {
+                return Err(given_twice(lhs));
+            }
             input.vars.push((Arc::from(lhs), value));
         }
     }
     if let Some(list) = reads {
-        input.reads = list
-            .split(',')
-            .filter(|s| !s.trim().is_empty())
-            .map(|s| int(s.trim(), list))
-            .collect::<Result<_, _>>()?;
+        input.reads = read_list(list)?;
+        if !input.reads.is_empty() && !reads_anything(ir) {
+            return Err(format!(
+                "error: --reads gives {} value(s), but this program never reads (it has no `x = *`, `__VERIFIER_nondet_*()` call or uninitialised local)\n  = help: give its inputs with --input NAME=INT\n",
+                input.reads.len()
+            ));
+        }
     }
     Ok(input)
+}
+
+/// The values of a `--reads` list: integers separated by commas; an empty
+/// list is no reads, an empty item (`1,,2`, `1,2,`) is a mistake.
+fn read_list(list: &str) -> Result<Vec<Int>, String> {
+    if list.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    list.split(',')
+        .enumerate()
+        .map(|(i, s)| {
+            if s.trim().is_empty() {
+                Err(format!(
+                    "error: --reads `{list}`: item {} is empty\n  = help: give one integer per read, separated by commas: --reads 1,0,2\n",
+                    i + 1
+                ))
+            } else {
+                int(s.trim(), list)
+            }
+        })
+        .collect()
+}
+
+/// Does the program read anything (`x = *`, a nondeterministic call, an
+/// uninitialised C local)? All of them are `Havoc` instructions.
+fn reads_anything(ir: &Ir) -> bool {
+    ir.code
+        .iter()
+        .any(|loc| matches!(loc.instr, wiser_ir::Instr::Havoc { .. }))
+}
+
+/// The values a run was given with `--reads` but never read; `Some` when
+/// there were such values.
+pub fn unused_reads(input: &Input, reads_made: usize) -> Option<usize> {
+    (input.reads.len() > reads_made).then(|| input.reads.len() - reads_made)
+}
+
+fn given_twice(what: &str) -> String {
+    format!("error: --input gives `{what}` twice\n  = help: give each input once\n")
 }
 
 /// Input variables of the program that `input` does not give.
@@ -78,7 +123,7 @@ fn input_names(ir: &Ir) -> impl Iterator<Item = &Arc<str>> {
 
 fn int(s: &str, item: &str) -> Result<Int, String> {
     s.parse()
-        .map_err(|_| format!("wiser: `{s}` in `{item}` is not an integer"))
+        .map_err(|_| format!("error: `{s}` in `{item}` is not an integer"))
 }
 
 fn fits(v: &Int, ty: ScalarTy, item: &str) -> Result<(), String> {
@@ -86,7 +131,7 @@ fn fits(v: &Int, ty: ScalarTy, item: &str) -> Result<(), String> {
         return Ok(());
     }
     Err(format!(
-        "wiser: `{v}` in `{item}` is not a value of type `{ty}`\n  = help: give a value of the variable's type{}\n",
+        "error: `{v}` in `{item}` is not a value of type `{ty}`\n  = help: give a value of the variable's type{}\n",
         match ty.int().and_then(|t| Some((t.min()?, t.max()?))) {
             Some((lo, hi)) => format!(" ({lo} to {hi})"),
             None => String::new(),
@@ -107,7 +152,7 @@ fn unknown(ir: &Ir, name: &str, what: &str) -> String {
         .map(|a| &*a.name)
         .collect();
     format!(
-        "wiser: `{name}` is not an {what} of this program\n  = help: its input variables are [{}] and its arrays are [{}]\n",
+        "error: `{name}` is not an {what} of this program\n  = help: its input variables are [{}] and its arrays are [{}]\n",
         scalars.join(", "),
         arrays.join(", ")
     )

@@ -145,20 +145,30 @@ pub fn load_any(path: &Path, options: &LoadOptions<'_>) -> Result<Program, Strin
     }
 }
 
+/// All of standard input (`-` as the program's file).
+fn read_stdin() -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
+    Ok(bytes)
+}
+
 /// Reads, preprocesses and compiles the C file `path`; its warnings go to
 /// stderr.
 pub fn load_c(path: &Path, data_model: DataModel, assume: Option<&str>) -> Result<Program, String> {
     let name = path.display().to_string();
+    if path == Path::new("-") {
+        return Err("error: standard input is read as IMP; give a C program as a file\n  = help: C goes through the system preprocessor, which reads files\n".into());
+    }
     if assume.is_some() {
         return Err(format!(
-            "wiser: --assume is for IMP programs; `{name}` is C
+            "error: --assume is for IMP programs; `{name}` is C
   = help: constrain the inputs in the program: `__VERIFIER_assume(cond);` after the reads
 "
         ));
     }
     if let Err(e) = std::fs::File::open(path) {
         return Err(format!(
-            "wiser: cannot read `{name}`: {e}
+            "error: cannot read `{name}`: {e}
   = help: check the path; wiser takes one C source file (.c, or .i when preprocessed)
 "
         ));
@@ -171,12 +181,12 @@ pub fn load_c(path: &Path, data_model: DataModel, assume: Option<&str>) -> Resul
         wiser_c::compile_file(&mut sources, path, &options)
     }))
     .map_err(|_| {
-        format!("wiser: internal error: the C front end failed on `{name}` (a bug in wiser; please report it with the file)
+        format!("error: internal error: the C front end failed on `{name}` (a bug in wiser; please report it with the file)
 ")
     })?;
     let compiled = compiled.map_err(|d| sources.render(&d))?;
     for w in &compiled.warnings {
-        eprint!("{}", sources.render_warning(w));
+        crate::out::err(&sources.render_warning(w));
     }
     Ok(Program {
         ir: Arc::new(compiled.ir.clone()),
@@ -192,13 +202,23 @@ pub fn load_c(path: &Path, data_model: DataModel, assume: Option<&str>) -> Resul
 /// inputs (checked as `assume BEXPR` before the main statement).
 pub fn load(path: &std::path::Path, assume: Option<&str>) -> Result<Program, String> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
-        format!("wiser: cannot read `{name}`: {e}\n  = help: check the path; wiser takes one IMP source file, a C file (.c, .i) or an SV-COMP task (.yml)\n")
+    let bytes = if path == Path::new("-") {
+        read_stdin()
+    } else {
+        std::fs::read(path)
+    };
+    let name = if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        name
+    };
+    let bytes = bytes.map_err(|e| {
+        format!("error: cannot read `{name}`: {e}\n  = help: check the path; wiser takes one IMP source file, a C file (.c, .i) or an SV-COMP task (.yml)\n")
     })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = SourceMap::new(&name, String::from_utf8_lossy(e.as_bytes()).into_owned())
             .line_col(e.utf8_error().valid_up_to() as u32);
-        format!("{name}:{at}: error: the file is not valid UTF-8\n")
+        format!("error: the file is not valid UTF-8\n --> {name}:{at}\n")
     })?;
     let mut sources = Sources::new();
     let file = sources.add(SourceMap::new(&name, text));

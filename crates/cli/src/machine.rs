@@ -86,11 +86,12 @@ pub fn format_of(command: &Command) -> Format {
         Command::Run(a) => a.format,
         Command::Concolic(a) => a.format,
         Command::Fuzz(a) => a.format,
+        Command::Completions { .. } | Command::Man => Format::Text,
     }
 }
 
-/// What `file_of` says when the command names no file (`run --test`,
-/// `check --replay`).
+/// A file that may not be given (`run --test`, `check --replay`), or the
+/// empty path.
 fn or_none(file: &Option<std::path::PathBuf>) -> &Path {
     match file {
         Some(f) => f,
@@ -106,6 +107,7 @@ pub fn file_of(command: &Command) -> &Path {
         Command::Run(a) => or_none(&a.file),
         Command::Concolic(a) => &a.file,
         Command::Fuzz(a) => &a.file,
+        Command::Completions { .. } | Command::Man => Path::new(""),
     }
 }
 
@@ -134,9 +136,8 @@ pub struct Diag {
 }
 
 /// Reads the diagnostics out of an error as `wiser` prints it on stderr:
-/// rustc's style, `FILE:LINE:COL: error: MESSAGE` (or `wiser: MESSAGE`,
-/// `error: MESSAGE`), then the source line with a caret, then `= help:`
-/// lines. Parsing its own fixed format keeps every error path as it is
+/// rustc's style, `error: MESSAGE`, then ` --> FILE:LINE:COL`, the source
+/// line with a caret, then `= help:` lines. Parsing its own fixed format keeps every error path as it is
 /// and gives each the same structured form.
 pub fn diagnostics(text: &str) -> Vec<Diag> {
     let mut out: Vec<Diag> = Vec::new();
@@ -148,6 +149,14 @@ pub fn diagnostics(text: &str) -> Vec<Diag> {
                     Some(h) => format!("{h}; {help}"),
                     None => help.to_string(),
                 });
+            }
+            continue;
+        }
+        if let Some(place) = trimmed.strip_prefix("--> ") {
+            if let Some(d) = out.last_mut().filter(|d| d.file.is_none()) {
+                if let Some((file, line, column)) = place_of(place) {
+                    (d.file, d.line, d.column) = (Some(file), Some(line), Some(column));
+                }
             }
             continue;
         }
@@ -168,33 +177,24 @@ pub fn diagnostics(text: &str) -> Vec<Diag> {
     out
 }
 
-/// A diagnostic's first line, if `line` is one.
+/// A diagnostic's first line (`error: MESSAGE`), if `line` is one.
 fn header(line: &str) -> Option<Diag> {
-    let plain = |message: &str| Diag {
+    let message = line.strip_prefix("error: ")?;
+    Some(Diag {
         message: message.trim().to_string(),
         file: None,
         line: None,
         column: None,
         help: None,
-    };
-    if let Some(m) = line.strip_prefix("wiser: ") {
-        return Some(plain(m.strip_prefix("error: ").unwrap_or(m)));
-    }
-    if let Some(m) = line.strip_prefix("error: ") {
-        return Some(plain(m));
-    }
-    let (place, message) = line.split_once(": error: ")?;
-    let mut parts = place.rsplitn(3, ':');
-    let column = parts.next()?.parse().ok()?;
-    let line_no = parts.next()?.parse().ok()?;
-    let file = parts.next()?.to_string();
-    Some(Diag {
-        message: message.trim().to_string(),
-        file: Some(file),
-        line: Some(line_no),
-        column: Some(column),
-        help: None,
     })
+}
+
+/// `FILE:LINE:COL` (the file may hold colons).
+fn place_of(place: &str) -> Option<(String, u32, u32)> {
+    let mut parts = place.trim().rsplitn(3, ':');
+    let column = parts.next()?.parse().ok()?;
+    let line = parts.next()?.parse().ok()?;
+    Some((parts.next()?.to_string(), line, column))
 }
 
 /// The JSON report of a static error: verdict `error` and its
@@ -236,7 +236,7 @@ mod tests {
 
     #[test]
     fn rendered_errors_read_back_as_diagnostics() {
-        let text = "examples/x.imp:2:5: error: expected an expression, found ';'\n  |\n2 | y = ;\n  |     ^\n  = help: write a value after '='\n";
+        let text = "error: expected an expression, found ';'\n --> examples/x.imp:2:5\n  |\n2 | y = ;\n  |     ^\n  = help: write a value after '='\n";
         assert_eq!(
             diagnostics(text),
             [Diag {
@@ -247,7 +247,7 @@ mod tests {
                 help: Some("write a value after '='".into()),
             }]
         );
-        let d = &diagnostics("wiser: cannot read `x`: No such file\n  = help: check the path\n")[0];
+        let d = &diagnostics("error: cannot read `x`: No such file\n  = help: check the path\n")[0];
         assert_eq!(d.message, "cannot read `x`: No such file");
         assert_eq!(d.file, None);
         assert_eq!(d.help.as_deref(), Some("check the path"));

@@ -3,22 +3,25 @@
 //! SV-COMP task files), output formats, harnesses and exit codes.
 
 mod args;
+mod commands;
 mod engines;
 mod inputs;
 mod load;
 mod machine;
+mod out;
 mod progress;
 mod render;
 mod render_engines;
 mod run_cmd;
 mod sarif;
+mod setup;
 mod task;
 mod testfile;
 mod trace_render;
 mod verify;
 
 use args::{Cli, Command, SOLVER_SERVER};
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -50,17 +53,18 @@ fn main() -> ExitCode {
             Err(_) => ExitCode::FAILURE,
         };
     }
-    let cli = Cli::parse();
+    let cli = parse_args();
+    out::set_color(cli.color);
     let (format, file) = (
         machine::format_of(&cli.command),
         machine::file_of(&cli.command).to_path_buf(),
     );
-    let (code, leave_now) = match run(cli) {
+    let (mut code, leave_now) = match run(cli) {
         Ok(r) => r,
         Err(message) => {
-            eprint!("{message}");
+            out::err(&message);
             if !message.ends_with('\n') {
-                eprintln!();
+                out::err("\n");
             }
             // Under --format json or sarif a program reads stdout: the
             // error goes there too, in that format.
@@ -68,6 +72,10 @@ fn main() -> ExitCode {
             (exit::USAGE, false)
         }
     };
+    if let Some(e) = out::stdout_failure() {
+        out::errln!("error: cannot write the output: {e}\n  = help: check that the disk or pipe that standard output goes to can take it");
+        code = exit::USAGE;
+    }
     if leave_now {
         // A worker is still inside one slow step that the run's limits cut
         // short; the report is out, so end the process without waiting for
@@ -80,58 +88,28 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
+/// The command line, with `--version` naming the Z3 it was built with.
+fn parse_args() -> Cli {
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// wiser's clap command, with its version (and Z3's).
+fn command() -> clap::Command {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let version = VERSION
+        .get_or_init(|| format!("{} (Z3 {})", env!("CARGO_PKG_VERSION"), z3::full_version()));
+    Cli::command().version(version.as_str())
+}
+
 /// Runs a command; returns the exit code and whether to leave without
 /// waiting for stray workers. `Err` is a usage or input error, already
 /// worded for people.
 fn run(cli: Cli) -> Result<(u8, bool), String> {
+    let verbose = cli.verbose;
     match cli.command {
-        Command::Check(args) => {
-            if let Some(dir) = &args.replay {
-                let code = testfile::replay::replay_dir(
-                    dir,
-                    &args.replay_overrides(),
-                    args.target.format,
-                )?;
-                return Ok((code, false));
-            }
-            let target = args.target()?;
-            if let Some(dir) = &args.tests {
-                testfile::check_dir(dir)?;
-            }
-            let (program, asked, property) = match verify::prepare(&target)? {
-                verify::Prepared::Ready(p) => *p,
-                verify::Prepared::Answered(code) => return Ok((code, false)),
-            };
-            let config = testfile::configure(&args, args.config().with_property(property));
-            if args.jobs.is_some_and(|j| j as usize > config.jobs) {
-                eprintln!(
-                    "note: using {} workers, the most a run uses (--jobs {} asked for more)",
-                    config.jobs,
-                    args.jobs.unwrap_or_default()
-                );
-            }
-            let report = progress::check(program.ir.clone(), &config, args.quiet);
-            let done = verify::finish(&target, &program, &report, &config, asked, None)?;
-            if let Some(dir) = &args.tests {
-                testfile::write_for_check(dir, &args, &program, &report, asked.property)?;
-            }
-            Ok(done)
-        }
-        Command::Bmc(args) => {
-            let target = args.target()?;
-            let (program, asked, property) = match verify::prepare(&target)? {
-                verify::Prepared::Ready(p) => *p,
-                verify::Prepared::Answered(code) => return Ok((code, false)),
-            };
-            let config = args.config().with_property(property);
-            let bounds = args.bounds(&program)?;
-            let found = progress::bmc(program.ir.clone(), &config, &bounds, args.quiet);
-            let info = verify::BmcInfo {
-                bound: found.bound,
-                unwinding_assertions: bounds.unwinding_assertions,
-            };
-            verify::finish(&target, &program, &found.report, &config, asked, Some(info))
-        }
+        Command::Check(args) => commands::check(&args, verbose),
+        Command::Bmc(args) => commands::bmc(&args, verbose),
         Command::Concolic(args) => Ok((engines::concolic(&args)?, false)),
         Command::Fuzz(args) => engines::fuzz(&args),
         Command::Run(args) => {
@@ -141,12 +119,25 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
             }
             Ok((run_cmd::run(&args)?, false))
         }
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command(), "wiser", &mut script);
+            emit(&String::from_utf8_lossy(&script));
+            Ok((exit::OK, false))
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(command())
+                .render(&mut page)
+                .map_err(|e| format!("error: cannot render the man page: {e}\n"))?;
+            emit(&String::from_utf8_lossy(&page));
+            Ok((exit::OK, false))
+        }
     }
 }
 
 /// Prints `text` on stdout; a closed pipe (`wiser ... | head`) is not an
-/// error worth a panic: the reader has what it wanted.
+/// error worth a panic: the reader has what it wanted ([`out::out`]).
 pub(crate) fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    out::out(text);
 }

@@ -45,7 +45,7 @@ pub fn fuzz(
 /// SIGHUP set, painting `line` on a terminal meanwhile.
 fn supervised<R>(
     quiet: bool,
-    line: fn(&Monitor) -> String,
+    line: fn(&Monitor, Duration) -> String,
     work: impl FnOnce(Arc<Monitor>) -> R,
 ) -> R {
     let monitor = Arc::new(Monitor::new());
@@ -70,17 +70,34 @@ fn supervised<R>(
     result
 }
 
-fn check_line(monitor: &Monitor) -> String {
+fn check_line(monitor: &Monitor, elapsed: Duration) -> String {
+    let states = monitor.states.load(Ordering::Relaxed);
     format!(
-        "{} states, frontier {}, {} bugs, {} solver queries",
-        monitor.states.load(Ordering::Relaxed),
+        "{states} states ({}/s), frontier {}, {} bugs, {} solver queries",
+        rate(states, elapsed),
         monitor.pending.load(Ordering::Relaxed),
         monitor.bugs.load(Ordering::Relaxed),
         monitor.solver_queries.load(Ordering::Relaxed),
     )
 }
 
-fn fuzz_line(monitor: &Monitor) -> String {
+/// States per second, rounded to what a person reads: `1.2M`, `35k`, `870`.
+fn rate(count: u64, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    if secs <= 0.0 {
+        return "-".into();
+    }
+    let r = count as f64 / secs;
+    if r >= 1e6 {
+        format!("{:.1}M", r / 1e6)
+    } else if r >= 1e4 {
+        format!("{:.0}k", r / 1e3)
+    } else {
+        format!("{r:.0}")
+    }
+}
+
+fn fuzz_line(monitor: &Monitor, _elapsed: Duration) -> String {
     format!(
         "{} runs, {} bugs",
         monitor.states.load(Ordering::Relaxed),
@@ -88,7 +105,8 @@ fn fuzz_line(monitor: &Monitor) -> String {
     )
 }
 
-fn paint(monitor: &Monitor, done: &AtomicBool, line: fn(&Monitor) -> String) {
+fn paint(monitor: &Monitor, done: &AtomicBool, line: fn(&Monitor, Duration) -> String) {
+    let start = std::time::Instant::now();
     // Short runs finish before anything is drawn.
     std::thread::sleep(Duration::from_millis(300));
     if done.load(Ordering::SeqCst) {
@@ -100,9 +118,23 @@ fn paint(monitor: &Monitor, done: &AtomicBool, line: fn(&Monitor) -> String) {
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     while !done.load(Ordering::SeqCst) {
-        bar.set_message(line(monitor));
+        bar.set_message(line(monitor, start.elapsed()));
         bar.tick();
         std::thread::sleep(Duration::from_millis(100));
     }
     bar.finish_and_clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate;
+    use std::time::Duration;
+
+    #[test]
+    fn rates_read_as_people_say_them() {
+        assert_eq!(rate(3_000_000, Duration::from_secs(2)), "1.5M");
+        assert_eq!(rate(70_000, Duration::from_secs(2)), "35k");
+        assert_eq!(rate(870, Duration::from_secs(1)), "870");
+        assert_eq!(rate(5, Duration::ZERO), "-");
+    }
 }

@@ -154,16 +154,14 @@ pub(crate) fn path_condition_text(path_condition: &[wiser_smt::Term]) -> String 
         .join(" and ")
 }
 
-pub(crate) fn incomplete_hint(i: Incomplete, config: &Config) -> String {
+pub(crate) fn incomplete_hint(i: Incomplete, config: &Config, all: &[Incomplete]) -> String {
     match i {
+        Incomplete::SolverUnknown => solver_unknown_hint(config, all),
         Incomplete::MaxStates => format!(
             "state limit reached ({} states; raise --max-states)",
             config.max_states
         ),
         Incomplete::Timeout => "time limit reached (raise --timeout)".into(),
-        Incomplete::SolverUnknown => {
-            "the solver could not decide some queries (raise --solver-timeout)".into()
-        }
         Incomplete::StoppedAtFirstBug => "stopped at the first bug (use --all to go on)".into(),
         Incomplete::MaxMemory => "memory limit reached (raise --max-memory)".into(),
         Incomplete::Interrupted => {
@@ -175,6 +173,33 @@ pub(crate) fn incomplete_hint(i: Incomplete, config: &Config) -> String {
         }
         Incomplete::UnwindBound => "no bug up to the bound, but paths go beyond it (raise --unwind or --unwind-max; --unwinding-assertions says whether the bound suffices)".into(),
     }
+}
+
+/// Why the solver left queries undecided. A query cut short when the whole
+/// run was (its time limit, Ctrl-C, the memory limit) is also undecided:
+/// the hint names the limit that can have cut it, not `--solver-timeout`
+/// when that is longer than the run's own time.
+fn solver_unknown_hint(config: &Config, all: &[Incomplete]) -> String {
+    let what = "the solver could not decide some queries";
+    if all.contains(&Incomplete::Interrupted) {
+        return format!("{what} (the run was interrupted while they ran)");
+    }
+    if all.contains(&Incomplete::MaxMemory) {
+        return format!("{what} (the memory limit cut the run while they ran; raise --max-memory)");
+    }
+    if all.contains(&Incomplete::Timeout) {
+        let per_query_shorter = match (config.timeout, config.solver_timeout) {
+            (Some(run), Some(query)) => query < run,
+            (None, _) => true,
+            (Some(_), None) => false,
+        };
+        return if per_query_shorter {
+            format!("{what} (raise --solver-timeout, or --timeout: the time limit cut the run while some ran)")
+        } else {
+            format!("{what} (the time limit cut the run while they ran; raise --timeout)")
+        };
+    }
+    format!("{what} (raise --solver-timeout)")
 }
 
 /// The text report of a check (with each bug's trace when `trace`).
@@ -241,7 +266,11 @@ pub fn check_text(
     }
     for i in &report.incomplete {
         if report.verdict != Verdict::Bug || *i != Incomplete::StoppedAtFirstBug {
-            let _ = writeln!(out, "  not covered: {}", incomplete_hint(*i, config));
+            let _ = writeln!(
+                out,
+                "  not covered: {}",
+                incomplete_hint(*i, config, &report.incomplete)
+            );
         }
     }
     if let Some(expected) = asked.expected {
@@ -506,7 +535,17 @@ pub fn run_json(program: &Program, run: &concrete::Run) -> Value {
 /// The JSON report of a task whose program is outside the C subset: the
 /// verdict `unknown`, the reason `unsupported`, and the front end's message.
 pub fn unsupported_json(message: &str) -> Value {
-    let first = message.lines().next().unwrap_or("").to_string();
+    // `error: what` and ` --> file:line:col` as one line: `what (file:line:col)`.
+    let mut lines = message.lines();
+    let what = lines.next().unwrap_or("");
+    let what = what.strip_prefix("error: ").unwrap_or(what);
+    let first = match lines
+        .next()
+        .and_then(|l| l.trim_start().strip_prefix("--> "))
+    {
+        Some(at) => format!("{what} ({at})"),
+        None => what.to_string(),
+    };
     serde_json::json!({
         "verdict": "unknown",
         "incomplete": ["unsupported"],
@@ -526,4 +565,24 @@ pub(crate) fn vars_text(input: &Input) -> String {
         .map(|(n, v)| format!("{n} = {v}"))
         .collect();
     vars.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_hint_after_a_timeout_cut_names_the_time_limit() {
+        let config = Config::default()
+            .with_timeout(Some(Duration::from_secs(1)))
+            .with_solver_timeout(Some(Duration::from_secs(10)));
+        let both = [Incomplete::Timeout, Incomplete::SolverUnknown];
+        let hint = incomplete_hint(Incomplete::SolverUnknown, &config, &both);
+        assert!(hint.contains("raise --timeout"), "{hint}");
+        assert!(!hint.contains("--solver-timeout"), "{hint}");
+        // Without a cut, the per-query limit is the one to raise.
+        let hint = incomplete_hint(Incomplete::SolverUnknown, &config, &both[1..]);
+        assert!(hint.contains("raise --solver-timeout"), "{hint}");
+    }
 }

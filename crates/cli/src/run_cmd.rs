@@ -3,7 +3,7 @@
 //! reached so far, and `--trace`.
 
 use crate::args::{Format, RunArgs};
-use crate::{emit, exit, inputs, load, machine, render, sarif, trace_render};
+use crate::{emit, exit, inputs, load, machine, out, render, sarif, trace_render};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -27,7 +27,7 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     let program = load::load_any(file, &args.lang.options(None))?;
     let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
     for name in inputs::defaulted(&program.ir, &input) {
-        eprintln!("note: input `{name}` not given; it is 0");
+        out::errln!("note: input `{name}` not given; it is 0");
     }
     let options = Options {
         wrap_signed: args.wrap_signed,
@@ -58,19 +58,35 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     if let Some(p) = painter {
         let _ = p.join();
     }
+    if let Some(unused) = inputs::unused_reads(&input, run.read_pcs.len()) {
+        let said = format!(
+            "{unused} of the {} values of --reads were not read (the run made {} read(s))",
+            input.reads.len(),
+            run.read_pcs.len()
+        );
+        // A run that ended normally shows the values were too many: a
+        // mistake in the input. One cut short by an error may simply not
+        // have got to them.
+        if matches!(run.outcome, Outcome::Halted) {
+            return Err(format!(
+                "error: {said}\n  = help: give one value per read the run makes\n"
+            ));
+        }
+        out::errln!("warning: {said}; the run ended first");
+    }
     if run.missing_reads > 0 {
         let what = if program.c.is_some() {
             "nondeterministic read(s) (`__VERIFIER_nondet_*()` or an uninitialised local)"
         } else {
             "read(s) of `x = *`"
         };
-        eprintln!(
+        out::errln!(
             "note: {} {what} had no value in --reads; they read 0",
             run.missing_reads
         );
     }
     for (what, given, wrapped) in &run.wrapped_inputs {
-        eprintln!("note: {what}: {given} is not a value of its type; it was read as {wrapped}");
+        out::errln!("note: {what}: {given} is not a value of its type; it was read as {wrapped}");
     }
     let trace = run.trace.take();
     match args.format {

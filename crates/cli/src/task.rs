@@ -41,7 +41,7 @@ pub fn property_arg(arg: &str) -> Result<PropertySpec, String> {
             let p = Path::new(path);
             if !p.exists() && !path.ends_with(".prp") {
                 return Err(format!(
-                    "wiser: unknown property `{path}`\n  = help: give `all`, `unreach-call`, or the path of an SV-COMP property file (.prp)\n"
+                    "error: unknown property `{path}`\n  = help: give `all`, `unreach-call`, or the path of an SV-COMP property file (.prp)\n"
                 ));
             }
             read_prp(p)
@@ -53,13 +53,13 @@ pub fn property_arg(arg: &str) -> Result<PropertySpec, String> {
 pub fn read_prp(path: &Path) -> Result<PropertySpec, String> {
     let name = path.display();
     let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("wiser: cannot read property file `{name}`: {e}\n"))?;
+        .map_err(|e| format!("error: cannot read property file `{name}`: {e}\n"))?;
     if is_unreach_call(&text) {
         Ok(PropertySpec::UnreachCall)
     } else {
         let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
         Err(format!(
-            "wiser: unsupported property in `{name}`: {}\n{UNREACH_CALL_HELP}",
+            "error: unsupported property in `{name}`: {}\n{UNREACH_CALL_HELP}",
             first.trim()
         ))
     }
@@ -104,19 +104,19 @@ fn field<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
 pub fn read_task(path: &Path) -> Result<Task, String> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| {
-        format!("wiser: cannot read `{name}`: {e}\n  = help: check the path of the task file\n")
+        format!("error: cannot read `{name}`: {e}\n  = help: check the path of the task file\n")
     })?;
     let bad = |what: &str| {
         format!(
-            "wiser: `{name}` is not an SV-COMP task file: {what}\n  = help: a task file has `input_files`, `properties` (a list of `property_file` and `expected_verdict`) and `options` (`language: C`, `data_model: ILP32` or `LP64`)\n"
+            "error: `{name}` is not an SV-COMP task file: {what}\n  = help: a task file has `input_files`, `properties` (a list of `property_file` and `expected_verdict`) and `options` (`language: C`, `data_model: ILP32` or `LP64`)\n"
         )
     };
     let doc: Value = serde_norway::from_str(&text).map_err(|e| {
         let at = e
             .location()
-            .map(|l| format!("{name}:{}:{}: ", l.line(), l.column()))
+            .map(|l| format!(" --> {name}:{}:{}\n", l.line(), l.column()))
             .unwrap_or_default();
-        format!("{at}error: invalid YAML: {e}\n")
+        format!("error: invalid YAML: {e}\n{at}")
     })?;
     if doc.as_mapping().is_none() {
         return Err(bad("it is not a mapping"));
@@ -132,7 +132,7 @@ pub fn read_task(path: &Path) -> Result<Task, String> {
         [] => return Err(bad("`input_files` is empty")),
         _ => {
             return Err(format!(
-                "wiser: `{name}` has {} input files; wiser reads one\n  = help: merge them into one C file\n",
+                "error: `{name}` has {} input files; wiser reads one\n  = help: merge them into one C file\n",
                 inputs.len()
             ))
         }
@@ -142,7 +142,7 @@ pub fn read_task(path: &Path) -> Result<Task, String> {
         let lang = lang.as_str().unwrap_or("");
         if !lang.eq_ignore_ascii_case("c") {
             return Err(format!(
-                "wiser: `{name}` is a task in language `{lang}`; wiser reads C tasks\n"
+                "error: `{name}` is a task in language `{lang}`; wiser reads C tasks\n"
             ));
         }
     }
@@ -193,7 +193,7 @@ pub fn read_task(path: &Path) -> Result<Task, String> {
 /// The error for a task without the one property `wiser` checks.
 pub fn no_supported_property(task: &Task) -> String {
     format!(
-        "wiser: task `{}` has no property wiser checks (it lists: {})\n{UNREACH_CALL_HELP}",
+        "error: task `{}` has no property wiser checks (it lists: {})\n{UNREACH_CALL_HELP}",
         task.path.display(),
         if task.property_files.is_empty() {
             "none".to_string()
@@ -298,7 +298,7 @@ mod tests {
     fn every_development_task_reads() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/svcomp-dev");
         let Ok(dirs) = std::fs::read_dir(&root) else {
-            eprintln!("note: {} not found; skipped", root.display());
+            crate::out::errln!("note: {} not found; skipped", root.display());
             return;
         };
         let mut n = 0;

@@ -38,16 +38,19 @@ pub fn prepare(t: &Target<'_>) -> Result<Prepared, String> {
         // SV-COMP mode: a task outside the subset is answered `unknown`
         // (with the reason), not refused.
         Err(message) if load::is_task(t.file) && message.contains(wiser_c::UNSUPPORTED) => {
-            eprint!("{message}");
+            crate::out::err(&message);
             match t.format {
                 Format::Text => {
-                    println!("verdict: unknown (the task's program is outside the C subset)")
+                    crate::emit("verdict: unknown (the task's program is outside the C subset)\n")
                 }
-                Format::Json => println!(
-                    "{}",
+                Format::Json => crate::emit(&format!(
+                    "{}\n",
                     crate::machine::stamp(render::unsupported_json(&message), t.file)
-                ),
-                Format::Sarif => println!("{}", crate::sarif::unsupported_sarif(t.file, &message)),
+                )),
+                Format::Sarif => crate::emit(&format!(
+                    "{}\n",
+                    crate::sarif::unsupported_sarif(t.file, &message)
+                )),
             }
             return Ok(Prepared::Answered(exit::UNKNOWN));
         }
@@ -55,7 +58,7 @@ pub fn prepare(t: &Target<'_>) -> Result<Prepared, String> {
     };
     if t.harness.is_some() && program.c.is_none() {
         return Err(format!(
-            "wiser: --harness writes a C file for gcc; `{}` is not a C program\n",
+            "error: --harness writes a C file for gcc; `{}` is not a C program\n",
             program.file.display()
         ));
     }
@@ -116,6 +119,9 @@ pub fn finish(
         }
         Format::Json => {
             let mut json = render::check_json(program, report, asked);
+            if let Some(obj) = json.as_object_mut() {
+                obj.insert("warnings".into(), crate::setup::warnings().into());
+            }
             if let (Some(b), Some(obj)) = (&bmc, json.as_object_mut()) {
                 obj.insert("engine".into(), "bmc".into());
                 obj.insert("bound".into(), b.bound.into());
@@ -140,7 +146,7 @@ pub fn finish(
     }
     crate::machine::reported();
     for e in &report.internal_errors {
-        eprintln!("wiser: {e}");
+        crate::out::errln!("error: {e}");
     }
     if let Some(out) = t.harness {
         write_harness(program, report, out)?;
@@ -170,7 +176,7 @@ pub fn write_harness(
         )
     };
     let Some(bug) = report.bugs.iter().find(detectable).or(report.bugs.first()) else {
-        eprintln!(
+        crate::out::errln!(
             "note: no bug found, so no harness was written to `{}`",
             out.display()
         );
@@ -190,7 +196,7 @@ pub fn write_harness(
     let text = wiser_c::harness::harness(compiled, &file, &reads, program.data_model);
     std::fs::write(out, text).map_err(|e| {
         format!(
-            "wiser: cannot write the harness to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
+            "error: cannot write the harness to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
             out.display()
         )
     })?;
@@ -205,7 +211,7 @@ pub fn write_harness(
             bug.kind.describe()
         )
     };
-    eprintln!(
+    crate::out::errln!(
         "note: harness written to `{}`: `gcc {} {file} {} -o replay && ./replay` replays the witness; {note}",
         out.display(),
         program.data_model.gcc_flag(),

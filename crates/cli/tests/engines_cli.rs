@@ -169,7 +169,7 @@ fn an_unknown_input_name_is_a_usage_error() {
         assert_eq!(code, 2);
         assert!(out.is_empty());
         assert!(
-            err.starts_with("wiser: `z` is not an input variable of this program"),
+            err.starts_with("error: `z` is not an input variable of this program"),
             "{err}"
         );
         assert!(

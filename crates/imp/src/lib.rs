@@ -31,6 +31,7 @@ mod lexer;
 mod lower;
 mod parser;
 mod print;
+mod suggest;
 mod typer;
 mod types;
 mod walk;
@@ -68,6 +69,9 @@ pub fn compile_files(
     let mut ast = parse_program_in(program, sources.get(program).text())?;
     if let Some(file) = assume {
         let cond = parse_cond_in(file, sources.get(file).text())?;
+        // The program's own errors come first; then every name of the
+        // condition must be one of its inputs.
+        suggest::check_assumption(&cond, &check(ast.clone())?)?;
         let span = cond.span();
         let assume = Stmt::Assume { cond, span };
         ast.main = match ast.main {

@@ -157,7 +157,8 @@ fn compile_files_checks_the_assumption_first_in_its_own_text() {
     let bad = sources.add(SourceMap::new("--assume", "x < 300"));
     let d = compile_files(&sources, program, Some(bad)).unwrap_err();
     expect_test::expect![[r#"
-        --assume:1:5: error: `300` does not fit `u8`
+        error: `300` does not fit `u8`
+         --> --assume:1:5
           |
         1 | x < 300
           |     ^^^

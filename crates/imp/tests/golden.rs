@@ -387,7 +387,8 @@ fn macro_assigning_a_parameter_through_another_macro() {
          macro wrap(w) begin set(w, 1) end\n\
          wrap(x + 1)",
         expect![[r#"
-            test.imp:3:6: error: parameter `w` of macro `wrap` is assigned in its body, so its argument must be a variable
+            error: parameter `w` of macro `wrap` is assigned in its body, so its argument must be a variable
+             --> test.imp:3:6
               |
             3 | wrap(x + 1)
               |      ^^^^^
@@ -588,51 +589,56 @@ fn lexical_errors() {
     check(
         "x = 1 @ 2",
         expect![[r#"
-        test.imp:1:7: error: unexpected character '@'
-          |
-        1 | x = 1 @ 2
-          |       ^
-    "#]],
+            error: unexpected character '@'
+             --> test.imp:1:7
+              |
+            1 | x = 1 @ 2
+              |       ^
+        "#]],
     );
     check(
         "x := 1",
         expect![[r#"
-        test.imp:1:3: error: unexpected `:=`
-          |
-        1 | x := 1
-          |   ^^
-          = help: assignment is written `=`
-    "#]],
+            error: unexpected `:=`
+             --> test.imp:1:3
+              |
+            1 | x := 1
+              |   ^^
+              = help: assignment is written `=`
+        "#]],
     );
     check(
         "if !(x < 1) then skip else skip fi",
         expect![[r#"
-        test.imp:1:4: error: unexpected character '!'
-          |
-        1 | if !(x < 1) then skip else skip fi
-          |    ^
-          = help: use `not`
-    "#]],
+            error: unexpected character '!'
+             --> test.imp:1:4
+              |
+            1 | if !(x < 1) then skip else skip fi
+              |    ^
+              = help: use `not`
+        "#]],
     );
     check(
         "assert x < 1 && y < 2",
         expect![[r#"
-        test.imp:1:14: error: unexpected `&&`
-          |
-        1 | assert x < 1 && y < 2
-          |              ^^
-          = help: use `and`
-    "#]],
+            error: unexpected `&&`
+             --> test.imp:1:14
+              |
+            1 | assert x < 1 && y < 2
+              |              ^^
+              = help: use `and`
+        "#]],
     );
     check(
         "x = 1;\n1x = 2",
         expect![[r#"
-        test.imp:2:1: error: invalid name `1x`
-          |
-        2 | 1x = 2
-          | ^^
-          = help: names start with a letter or `_`
-    "#]],
+            error: invalid name `1x`
+             --> test.imp:2:1
+              |
+            2 | 1x = 2
+              | ^^
+              = help: names start with a letter or `_`
+        "#]],
     );
 }
 
@@ -641,17 +647,19 @@ fn empty_programs() {
     check(
         "",
         expect![[r#"
-        test.imp:1:1: error: expected a statement, found end of input
-          |
-        1 | 
-          | ^
-          = help: a program needs at least one statement, e.g. `skip`
-    "#]],
+            error: expected a statement, found end of input
+             --> test.imp:1:1
+              |
+            1 | 
+              | ^
+              = help: a program needs at least one statement, e.g. `skip`
+        "#]],
     );
     check(
         "# only a comment\n",
         expect![[r#"
-            test.imp:1:17: error: expected a statement, found end of input
+            error: expected a statement, found end of input
+             --> test.imp:1:17
               |
             1 | # only a comment
               |                 ^
@@ -661,11 +669,12 @@ fn empty_programs() {
     check(
         "proc f() begin skip end",
         expect![[r#"
-        test.imp:1:24: error: expected a statement, found end of input
-          |
-        1 | proc f() begin skip end
-          |                        ^
-    "#]],
+            error: expected a statement, found end of input
+             --> test.imp:1:24
+              |
+            1 | proc f() begin skip end
+              |                        ^
+        "#]],
     );
 }
 
@@ -674,35 +683,39 @@ fn missing_and_mismatched_keywords() {
     check(
         "if x < 1 then skip fi",
         expect![[r#"
-        test.imp:1:20: error: expected 'else' in the 'if' at 1:1, found 'fi'
-          |
-        1 | if x < 1 then skip fi
-          |                    ^^
-          = help: an `if` needs an `else` branch: write `else skip fi`
-    "#]],
+            error: expected 'else' in the 'if' at 1:1, found 'fi'
+             --> test.imp:1:20
+              |
+            1 | if x < 1 then skip fi
+              |                    ^^
+              = help: an `if` needs an `else` branch: write `else skip fi`
+        "#]],
     );
     check(
         "while x < 1 do\n  skip\nfi",
         expect![[r#"
-        test.imp:3:1: error: expected 'od' to close the 'while' at 1:1, found 'fi'
-          |
-        3 | fi
-          | ^^
-    "#]],
+            error: expected 'od' to close the 'while' at 1:1, found 'fi'
+             --> test.imp:3:1
+              |
+            3 | fi
+              | ^^
+        "#]],
     );
     check(
         "if x < 1 then\n  while x < 1 do skip\nelse skip fi",
         expect![[r#"
-        test.imp:3:1: error: expected 'od' to close the 'while' at 2:3, found 'else'
-          |
-        3 | else skip fi
-          | ^^^^
-    "#]],
+            error: expected 'od' to close the 'while' at 2:3, found 'else'
+             --> test.imp:3:1
+              |
+            3 | else skip fi
+              | ^^^^
+        "#]],
     );
     check(
         "proc f() begin\n  skip\n",
         expect![[r#"
-            test.imp:2:7: error: expected 'end' to close the 'begin' at 1:10, found end of input
+            error: expected 'end' to close the 'begin' at 1:10, found end of input
+             --> test.imp:2:7
               |
             2 |   skip
               |       ^
@@ -711,21 +724,23 @@ fn missing_and_mismatched_keywords() {
     check(
         "if x < 1 skip else skip fi",
         expect![[r#"
-        test.imp:1:10: error: expected 'then' after the condition, found 'skip'
-          |
-        1 | if x < 1 skip else skip fi
-          |          ^^^^
-    "#]],
+            error: expected 'then' after the condition, found 'skip'
+             --> test.imp:1:10
+              |
+            1 | if x < 1 skip else skip fi
+              |          ^^^^
+        "#]],
     );
     check(
         "skip fi",
         expect![[r#"
-        test.imp:1:6: error: expected ';' or end of input, found 'fi'
-          |
-        1 | skip fi
-          |      ^^
-          = help: there is no open 'if' here
-    "#]],
+            error: expected ';' or end of input, found 'fi'
+             --> test.imp:1:6
+              |
+            1 | skip fi
+              |      ^^
+              = help: there is no open 'if' here
+        "#]],
     );
 }
 
@@ -734,99 +749,109 @@ fn statement_errors() {
     check(
         "x = 1 y = 2",
         expect![[r#"
-        test.imp:1:7: error: expected ';' or end of input, found `y`
-          |
-        1 | x = 1 y = 2
-          |       ^
-          = help: separate statements with `;`
-    "#]],
+            error: expected ';' or end of input, found `y`
+             --> test.imp:1:7
+              |
+            1 | x = 1 y = 2
+              |       ^
+              = help: separate statements with `;`
+        "#]],
     );
     check(
         "x = 1;; y = 2",
         expect![[r#"
-        test.imp:1:7: error: expected a statement, found ';'
-          |
-        1 | x = 1;; y = 2
-          |       ^
-          = help: remove the extra `;`
-    "#]],
+            error: expected a statement, found ';'
+             --> test.imp:1:7
+              |
+            1 | x = 1;; y = 2
+              |       ^
+              = help: remove the extra `;`
+        "#]],
     );
     check(
         "x = ;",
         expect![[r#"
-        test.imp:1:5: error: expected an expression, found ';'
-          |
-        1 | x = ;
-          |     ^
-    "#]],
+            error: expected an expression, found ';'
+             --> test.imp:1:5
+              |
+            1 | x = ;
+              |     ^
+        "#]],
     );
     check(
         "x == 1",
         expect![[r#"
-        test.imp:1:3: error: expected '=' after `x`, found '=='
-          |
-        1 | x == 1
-          |   ^^
-          = help: assignment is written `=`
-    "#]],
+            error: expected '=' after `x`, found '=='
+             --> test.imp:1:3
+              |
+            1 | x == 1
+              |   ^^
+              = help: assignment is written `=`
+        "#]],
     );
     check(
         "x = (1 + 2",
         expect![[r#"
-        test.imp:1:11: error: expected ')' to close the '(' at 1:5, found end of input
-          |
-        1 | x = (1 + 2
-          |           ^
-    "#]],
+            error: expected ')' to close the '(' at 1:5, found end of input
+             --> test.imp:1:11
+              |
+            1 | x = (1 + 2
+              |           ^
+        "#]],
     );
     check(
         "x = f(1) + 2",
         expect![[r#"
-        test.imp:1:5: error: a procedure call cannot be part of an expression
-          |
-        1 | x = f(1) + 2
-          |     ^^^^
-          = help: call it in a statement of its own, `t = f(...)`, then use `t`
-    "#]],
+            error: a procedure call cannot be part of an expression
+             --> test.imp:1:5
+              |
+            1 | x = f(1) + 2
+              |     ^^^^
+              = help: call it in a statement of its own, `t = f(...)`, then use `t`
+        "#]],
     );
     check(
         "a[1 = 2",
         expect![[r#"
-        test.imp:1:5: error: expected ']' to close the '[' at 1:2, found '='
-          |
-        1 | a[1 = 2
-          |     ^
-    "#]],
+            error: expected ']' to close the '[' at 1:2, found '='
+             --> test.imp:1:5
+              |
+            1 | a[1 = 2
+              |     ^
+        "#]],
     );
     check(
         "skip; proc f() begin skip end",
         expect![[r#"
-        test.imp:1:7: error: expected a statement, found 'proc'
-          |
-        1 | skip; proc f() begin skip end
-          |       ^^^^
-          = help: definitions must come before the main program
-    "#]],
+            error: expected a statement, found 'proc'
+             --> test.imp:1:7
+              |
+            1 | skip; proc f() begin skip end
+              |       ^^^^
+              = help: definitions must come before the main program
+        "#]],
     );
     check(
         "if x < 1 then else skip fi",
         expect![[r#"
-        test.imp:1:15: error: expected a statement, found 'else'
-          |
-        1 | if x < 1 then else skip fi
-          |               ^^^^
-          = help: write `skip` for a branch or body that does nothing
-    "#]],
+            error: expected a statement, found 'else'
+             --> test.imp:1:15
+              |
+            1 | if x < 1 then else skip fi
+              |               ^^^^
+              = help: write `skip` for a branch or body that does nothing
+        "#]],
     );
     check(
         "x = true",
         expect![[r#"
-        test.imp:1:5: error: expected an arithmetic expression, found 'true'
-          |
-        1 | x = true
-          |     ^^^^
-          = help: variables hold integers; use `1` and `0` for truth values
-    "#]],
+            error: expected an arithmetic expression, found 'true'
+             --> test.imp:1:5
+              |
+            1 | x = true
+              |     ^^^^
+              = help: variables hold integers; use `1` and `0` for truth values
+        "#]],
     );
 }
 
@@ -835,51 +860,56 @@ fn condition_errors() {
     check(
         "if x = 1 then skip else skip fi",
         expect![[r#"
-        test.imp:1:6: error: expected a comparison operator (==, !=, <, <=, >, >=), found '='
-          |
-        1 | if x = 1 then skip else skip fi
-          |      ^
-          = help: comparison is written `==`
-    "#]],
+            error: expected a comparison operator (==, !=, <, <=, >, >=), found '='
+             --> test.imp:1:6
+              |
+            1 | if x = 1 then skip else skip fi
+              |      ^
+              = help: comparison is written `==`
+        "#]],
     );
     check(
         "if x then skip else skip fi",
         expect![[r#"
-        test.imp:1:6: error: expected a comparison operator (==, !=, <, <=, >, >=), found 'then'
-          |
-        1 | if x then skip else skip fi
-          |      ^^^^
-          = help: a condition compares two values, e.g. `x != 0`
-    "#]],
+            error: expected a comparison operator (==, !=, <, <=, >, >=), found 'then'
+             --> test.imp:1:6
+              |
+            1 | if x then skip else skip fi
+              |      ^^^^
+              = help: a condition compares two values, e.g. `x != 0`
+        "#]],
     );
     check(
         "assert a < b < c",
         expect![[r#"
-        test.imp:1:14: error: comparison operators cannot be chained
-          |
-        1 | assert a < b < c
-          |              ^
-          = help: write `a < b and b < c` instead of `a < b < c`
-    "#]],
+            error: comparison operators cannot be chained
+             --> test.imp:1:14
+              |
+            1 | assert a < b < c
+              |              ^
+              = help: write `a < b and b < c` instead of `a < b < c`
+        "#]],
     );
     check(
         "assert (x) and y < 1",
         expect![[r#"
-        test.imp:1:12: error: expected a comparison operator (==, !=, <, <=, >, >=), found 'and'
-          |
-        1 | assert (x) and y < 1
-          |            ^^^
-          = help: a condition compares two values, e.g. `x != 0`
-    "#]],
+            error: expected a comparison operator (==, !=, <, <=, >, >=), found 'and'
+             --> test.imp:1:12
+              |
+            1 | assert (x) and y < 1
+              |            ^^^
+              = help: a condition compares two values, e.g. `x != 0`
+        "#]],
     );
     check(
         "assert (x < 1) + 1 < 2",
         expect![[r#"
-        test.imp:1:16: error: expected ';' or end of input, found '+'
-          |
-        1 | assert (x < 1) + 1 < 2
-          |                ^
-    "#]],
+            error: expected ';' or end of input, found '+'
+             --> test.imp:1:16
+              |
+            1 | assert (x < 1) + 1 < 2
+              |                ^
+        "#]],
     );
 }
 
@@ -890,7 +920,8 @@ fn duplicate_definitions_and_parameters() {
     check(
         "macro f begin skip end\nproc f() begin return 1 end\nskip",
         expect![[r#"
-            test.imp:2:6: error: `f` is defined twice
+            error: `f` is defined twice
+             --> test.imp:2:6
               |
             2 | proc f() begin return 1 end
               |      ^
@@ -900,12 +931,13 @@ fn duplicate_definitions_and_parameters() {
     check(
         "proc f(a, b, a) begin return a end\nskip",
         expect![[r#"
-        test.imp:1:14: error: duplicate parameter `a` of procedure `f`
-          |
-        1 | proc f(a, b, a) begin return a end
-          |              ^
-          = help: give each parameter a different name
-    "#]],
+            error: duplicate parameter `a` of procedure `f`
+             --> test.imp:1:14
+              |
+            1 | proc f(a, b, a) begin return a end
+              |              ^
+              = help: give each parameter a different name
+        "#]],
     );
 }
 
@@ -914,7 +946,8 @@ fn recursive_macros() {
     check(
         "macro m(x) begin m(x) end\nm(1)",
         expect![[r#"
-            test.imp:1:18: error: recursive macro: `m` calls itself
+            error: recursive macro: `m` calls itself
+             --> test.imp:1:18
               |
             1 | macro m(x) begin m(x) end
               |                  ^
@@ -924,7 +957,8 @@ fn recursive_macros() {
     check(
         "macro a begin b end\nmacro b begin c end\nmacro c begin a end\nskip",
         expect![[r#"
-            test.imp:3:15: error: recursive macros: `a` calls `b`, which calls `c`, which calls `a`
+            error: recursive macros: `a` calls `b`, which calls `c`, which calls `a`
+             --> test.imp:3:15
               |
             3 | macro c begin a end
               |               ^
@@ -938,49 +972,54 @@ fn call_errors() {
     check(
         "x = 1; f(x)",
         expect![[r#"
-        test.imp:1:8: error: unknown procedure `f`
-          |
-        1 | x = 1; f(x)
-          |        ^
-          = help: define it before the main program: `proc f(...) begin ... end`
-    "#]],
+            error: unknown procedure `f`
+             --> test.imp:1:8
+              |
+            1 | x = 1; f(x)
+              |        ^
+              = help: define it before the main program: `proc f(...) begin ... end`
+        "#]],
     );
     check(
         "proc f(a, b) begin return a end\nx = f(1, 2, 3)",
         expect![[r#"
-        test.imp:2:1: error: procedure `f` expects 2 arguments, found 3
-          |
-        2 | x = f(1, 2, 3)
-          | ^^^^^^^^^^^^^^
-    "#]],
+            error: procedure `f` expects 2 arguments, found 3
+             --> test.imp:2:1
+              |
+            2 | x = f(1, 2, 3)
+              | ^^^^^^^^^^^^^^
+        "#]],
     );
     check(
         "proc f(a) begin return a end\nx = f()",
         expect![[r#"
-        test.imp:2:1: error: procedure `f` expects 1 argument, found 0
-          |
-        2 | x = f()
-          | ^^^^^^^
-    "#]],
+            error: procedure `f` expects 1 argument, found 0
+             --> test.imp:2:1
+              |
+            2 | x = f()
+              | ^^^^^^^
+        "#]],
     );
     check(
         "macro m(a, b) begin a = b end\nm(x)",
         expect![[r#"
-        test.imp:2:1: error: macro `m` expects 2 arguments, found 1
-          |
-        2 | m(x)
-          | ^^^^
-    "#]],
+            error: macro `m` expects 2 arguments, found 1
+             --> test.imp:2:1
+              |
+            2 | m(x)
+              | ^^^^
+        "#]],
     );
     check(
         "macro m begin skip end\nx = m()",
         expect![[r#"
-        test.imp:2:1: error: macro `m` does not return a value
-          |
-        2 | x = m()
-          | ^^^^^^^
-          = help: call it as a statement of its own; a macro can assign variables passed as its arguments
-    "#]],
+            error: macro `m` does not return a value
+             --> test.imp:2:1
+              |
+            2 | x = m()
+              | ^^^^^^^
+              = help: call it as a statement of its own; a macro can assign variables passed as its arguments
+        "#]],
     );
 }
 
@@ -989,32 +1028,35 @@ fn macro_parameter_errors() {
     check(
         "macro inc(v) begin v = v + 1 end\ninc(3)",
         expect![[r#"
-        test.imp:2:5: error: parameter `v` of macro `inc` is assigned in its body, so its argument must be a variable
-          |
-        2 | inc(3)
-          |     ^
-          = help: pass a variable; to pass a value, copy it into a variable first
-    "#]],
+            error: parameter `v` of macro `inc` is assigned in its body, so its argument must be a variable
+             --> test.imp:2:5
+              |
+            2 | inc(3)
+              |     ^
+              = help: pass a variable; to pass a value, copy it into a variable first
+        "#]],
     );
     check(
         "macro clear(v) begin v = * end\nclear(a[0])",
         expect![[r#"
-        test.imp:2:7: error: parameter `v` of macro `clear` is assigned in its body, so its argument must be a variable
-          |
-        2 | clear(a[0])
-          |       ^^^^
-          = help: pass a variable; to pass a value, copy it into a variable first
-    "#]],
+            error: parameter `v` of macro `clear` is assigned in its body, so its argument must be a variable
+             --> test.imp:2:7
+              |
+            2 | clear(a[0])
+              |       ^^^^
+              = help: pass a variable; to pass a value, copy it into a variable first
+        "#]],
     );
     check(
         "macro get(p) begin x = p[0] end\nget(y)",
         expect![[r#"
-        test.imp:1:24: error: parameter `p` of macro `get` is used as an array
-          |
-        1 | macro get(p) begin x = p[0] end
-          |                        ^
-          = help: parameters are scalars; arrays are global, so use the array by its own name
-    "#]],
+            error: parameter `p` of macro `get` is used as an array
+             --> test.imp:1:24
+              |
+            1 | macro get(p) begin x = p[0] end
+              |                        ^
+              = help: parameters are scalars; arrays are global, so use the array by its own name
+        "#]],
     );
 }
 
@@ -1023,42 +1065,46 @@ fn arrays_versus_scalars() {
     check(
         "a[0] = 1;\nx = a + 1",
         expect![[r#"
-        test.imp:2:5: error: `a` is used as an array elsewhere but as a scalar here
-          |
-        2 | x = a + 1
-          |     ^
-          = help: arrays and scalars need different names; an element of the array is written `a[i]`
-    "#]],
+            error: `a` is used as an array elsewhere but as a scalar here
+             --> test.imp:2:5
+              |
+            2 | x = a + 1
+              |     ^
+              = help: arrays and scalars need different names; an element of the array is written `a[i]`
+        "#]],
     );
     check(
         "a = 1;\na[0] = 2",
         expect![[r#"
-        test.imp:1:1: error: `a` is used as an array elsewhere but as a scalar here
-          |
-        1 | a = 1;
-          | ^
-          = help: arrays and scalars need different names; an element of the array is written `a[i]`
-    "#]],
+            error: `a` is used as an array elsewhere but as a scalar here
+             --> test.imp:1:1
+              |
+            1 | a = 1;
+              | ^
+              = help: arrays and scalars need different names; an element of the array is written `a[i]`
+        "#]],
     );
     check(
         "proc f(a) begin return a end\nx = b[0]; b = *; a[1] = 0",
         expect![[r#"
-        test.imp:1:8: error: `a` is used as an array elsewhere but as a scalar here
-          |
-        1 | proc f(a) begin return a end
-          |        ^
-          = help: arrays and scalars need different names; an element of the array is written `a[i]`
-    "#]],
+            error: `a` is used as an array elsewhere but as a scalar here
+             --> test.imp:1:8
+              |
+            1 | proc f(a) begin return a end
+              |        ^
+              = help: arrays and scalars need different names; an element of the array is written `a[i]`
+        "#]],
     );
     check(
         "proc f(v) begin return v end\nx = a[0]; y = f(a)\n",
         expect![[r#"
-        test.imp:2:17: error: `a` is used as an array elsewhere but as a scalar here
-          |
-        2 | x = a[0]; y = f(a)
-          |                 ^
-          = help: arrays and scalars need different names; an element of the array is written `a[i]`
-    "#]],
+            error: `a` is used as an array elsewhere but as a scalar here
+             --> test.imp:2:17
+              |
+            2 | x = a[0]; y = f(a)
+              |                 ^
+              = help: arrays and scalars need different names; an element of the array is written `a[i]`
+        "#]],
     );
 }
 
@@ -1067,22 +1113,24 @@ fn return_outside_procedures() {
     check(
         "x = 1;\nreturn x",
         expect![[r#"
-        test.imp:2:1: error: `return` outside a procedure
-          |
-        2 | return x
-          | ^^^^^^^^
-          = help: only a procedure can return; the main program simply ends
-    "#]],
+            error: `return` outside a procedure
+             --> test.imp:2:1
+              |
+            2 | return x
+              | ^^^^^^^^
+              = help: only a procedure can return; the main program simply ends
+        "#]],
     );
     check(
         "macro done begin return 0 end\nproc f() begin done end\nx = f(); done",
         expect![[r#"
-        test.imp:3:10: error: macro `done` contains `return`, which is only allowed in a procedure
-          |
-        3 | x = f(); done
-          |          ^^^^
-          = help: only a procedure can return; the main program simply ends
-    "#]],
+            error: macro `done` contains `return`, which is only allowed in a procedure
+             --> test.imp:3:10
+              |
+            3 | x = f(); done
+              |          ^^^^
+              = help: only a procedure can return; the main program simply ends
+        "#]],
     );
 }
 
@@ -1091,22 +1139,24 @@ fn procedures_cannot_see_main_variables() {
     check(
         "proc f() begin return x end\nx = 1; y = f()",
         expect![[r#"
-        test.imp:1:23: error: `x` may be read before it is assigned in procedure `f`
-          |
-        1 | proc f() begin return x end
-          |                       ^
-          = help: assign it first; a procedure cannot see the main program's variables
-    "#]],
+            error: `x` may be read before it is assigned in procedure `f`
+             --> test.imp:1:23
+              |
+            1 | proc f() begin return x end
+              |                       ^
+              = help: assign it first; a procedure cannot see the main program's variables
+        "#]],
     );
     check(
         "proc f() begin x = x + 1; return x end\nskip",
         expect![[r#"
-        test.imp:1:20: error: `x` may be read before it is assigned in procedure `f`
-          |
-        1 | proc f() begin x = x + 1; return x end
-          |                    ^
-          = help: assign it first; a procedure cannot see the main program's variables
-    "#]],
+            error: `x` may be read before it is assigned in procedure `f`
+             --> test.imp:1:20
+              |
+            1 | proc f() begin x = x + 1; return x end
+              |                    ^
+              = help: assign it first; a procedure cannot see the main program's variables
+        "#]],
     );
 }
 
@@ -1116,7 +1166,8 @@ fn definite_assignment_in_procedures() {
     check(
         "proc f(c) begin\n  if c > 0 then r = 1 else skip fi;\n  return r\nend\nskip",
         expect![[r#"
-            test.imp:3:10: error: `r` may be read before it is assigned in procedure `f`
+            error: `r` may be read before it is assigned in procedure `f`
+             --> test.imp:3:10
               |
             3 |   return r
               |          ^
@@ -1154,7 +1205,8 @@ fn definite_assignment_in_procedures() {
     check(
         "proc f(n) begin\n  while n > 0 do r = n; n = n - 1 od;\n  return r\nend\nskip",
         expect![[r#"
-            test.imp:3:10: error: `r` may be read before it is assigned in procedure `f`
+            error: `r` may be read before it is assigned in procedure `f`
+             --> test.imp:3:10
               |
             3 |   return r
               |          ^
@@ -1166,7 +1218,8 @@ fn definite_assignment_in_procedures() {
     check(
         "proc f(n) begin\n  while n > 0 do r = n; n = r - 1 od;\n  while r > 0 do r = 0 od;\n  return 0\nend\nskip",
         expect![[r#"
-            test.imp:3:9: error: `r` may be read before it is assigned in procedure `f`
+            error: `r` may be read before it is assigned in procedure `f`
+             --> test.imp:3:9
               |
             3 |   while r > 0 do r = 0 od;
               |         ^
@@ -1195,7 +1248,8 @@ fn definite_assignment_in_procedures() {
     check(
         "proc f(n) begin return n; x = y end\nz = f(1)",
         expect![[r#"
-            test.imp:1:31: error: `y` may be read before it is assigned in procedure `f`
+            error: `y` may be read before it is assigned in procedure `f`
+             --> test.imp:1:31
               |
             1 | proc f(n) begin return n; x = y end
               |                               ^
@@ -1220,7 +1274,8 @@ fn definite_assignment_in_procedures() {
     check(
         "macro show begin out = shown end\nproc f() begin show; return out end\nskip",
         expect![[r#"
-            test.imp:1:24: error: `shown` may be read before it is assigned in procedure `f`
+            error: `shown` may be read before it is assigned in procedure `f`
+             --> test.imp:1:24
               |
             1 | macro show begin out = shown end
               |                        ^^^^^
@@ -1231,12 +1286,13 @@ fn definite_assignment_in_procedures() {
     check(
         "proc f(n) begin assert m > n; return n end\nskip",
         expect![[r#"
-        test.imp:1:24: error: `m` may be read before it is assigned in procedure `f`
-          |
-        1 | proc f(n) begin assert m > n; return n end
-          |                        ^
-          = help: assign it first; a procedure cannot see the main program's variables
-    "#]],
+            error: `m` may be read before it is assigned in procedure `f`
+             --> test.imp:1:24
+              |
+            1 | proc f(n) begin assert m > n; return n end
+              |                        ^
+              = help: assign it first; a procedure cannot see the main program's variables
+        "#]],
     );
 }
 
@@ -1245,7 +1301,8 @@ fn first_error_in_source_order() {
     check(
         "proc f(a) begin return a end\nproc h(b, b) begin return b end\nx = g(1)",
         expect![[r#"
-            test.imp:2:11: error: duplicate parameter `b` of procedure `h`
+            error: duplicate parameter `b` of procedure `h`
+             --> test.imp:2:11
               |
             2 | proc h(b, b) begin return b end
               |           ^
@@ -1255,7 +1312,8 @@ fn first_error_in_source_order() {
     check(
         "proc f(a) begin x = g(a); return x end\nproc h(b, b) begin return b end\nskip",
         expect![[r#"
-            test.imp:1:21: error: unknown procedure `g`
+            error: unknown procedure `g`
+             --> test.imp:1:21
               |
             1 | proc f(a) begin x = g(a); return x end
               |                     ^

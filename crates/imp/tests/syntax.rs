@@ -188,40 +188,44 @@ fn syntax_errors() {
     check(
         "x = u8(1, 2)",
         expect![[r#"
-        test.imp:1:9: error: expected ')' to close the '(' at 1:7, found ','
-          |
-        1 | x = u8(1, 2)
-          |         ^
-    "#]],
+            error: expected ')' to close the '(' at 1:7, found ','
+             --> test.imp:1:9
+              |
+            1 | x = u8(1, 2)
+              |         ^
+        "#]],
     );
     check(
         "x = a && b",
         expect![[r#"
-        test.imp:1:7: error: unexpected `&&`
-          |
-        1 | x = a && b
-          |       ^^
-          = help: use `and`
-    "#]],
+            error: unexpected `&&`
+             --> test.imp:1:7
+              |
+            1 | x = a && b
+              |       ^^
+              = help: use `and`
+        "#]],
     );
     check(
         "x: = 1",
         expect![[r#"
-        test.imp:1:4: error: expected a type, found '='
-          |
-        1 | x: = 1
-          |    ^
-          = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded
-    "#]],
+            error: expected a type, found '='
+             --> test.imp:1:4
+              |
+            1 | x: = 1
+              |    ^
+              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded
+        "#]],
     );
     check(
         "proc f(a) : begin skip end\nskip",
         expect![[r#"
-        test.imp:1:13: error: expected a type, found 'begin'
-          |
-        1 | proc f(a) : begin skip end
-          |             ^^^^^
-          = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded
-    "#]],
+            error: expected a type, found 'begin'
+             --> test.imp:1:13
+              |
+            1 | proc f(a) : begin skip end
+              |             ^^^^^
+              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded
+        "#]],
     );
 }

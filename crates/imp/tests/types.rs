@@ -211,31 +211,34 @@ fn unknown_types() {
     check(
         "x: u7 = 1",
         expect![[r#"
-        test.imp:1:4: error: unknown type `u7`
-          |
-        1 | x: u7 = 1
-          |    ^^
-          = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded
-    "#]],
+            error: unknown type `u7`
+             --> test.imp:1:4
+              |
+            1 | x: u7 = 1
+              |    ^^
+              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded
+        "#]],
     );
     check(
         "proc f(a: bool) begin return a end\nskip",
         expect![[r#"
-        test.imp:1:11: error: unknown type `bool`
-          |
-        1 | proc f(a: bool) begin return a end
-          |           ^^^^
-          = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded
-    "#]],
+            error: unknown type `bool`
+             --> test.imp:1:11
+              |
+            1 | proc f(a: bool) begin return a end
+              |           ^^^^
+              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded
+        "#]],
     );
     check(
         "var a: u8[; skip",
         expect![[r#"
-        test.imp:1:11: error: expected ']' after '[' in an array declaration, found ';'
-          |
-        1 | var a: u8[; skip
-          |           ^
-    "#]],
+            error: expected ']' after '[' in an array declaration, found ';'
+             --> test.imp:1:11
+              |
+            1 | var a: u8[; skip
+              |           ^
+        "#]],
     );
 }
 
@@ -244,62 +247,68 @@ fn declaration_syntax_errors() {
     check(
         "var x = 1",
         expect![[r#"
-        test.imp:1:7: error: expected ':' and a type after `var x`, found '='
-          |
-        1 | var x = 1
-          |       ^
-          = help: a declaration gives the variable a type, e.g. `var x: int = 0`
-    "#]],
+            error: expected ':' and a type after `var x`, found '='
+             --> test.imp:1:7
+              |
+            1 | var x = 1
+              |       ^
+              = help: a declaration gives the variable a type, e.g. `var x: int = 0`
+        "#]],
     );
     check(
         "x: u8",
         expect![[r#"
-        test.imp:1:6: error: expected '=' after `x: u8`, found end of input
-          |
-        1 | x: u8
-          |      ^
-          = help: to declare `x` without a value, write `var x: u8`
-    "#]],
+            error: expected '=' after `x: u8`, found end of input
+             --> test.imp:1:6
+              |
+            1 | x: u8
+              |      ^
+              = help: to declare `x` without a value, write `var x: u8`
+        "#]],
     );
     check(
         "a: u8[]",
         expect![[r#"
-        test.imp:1:6: error: expected '=' after `a: u8`, found '['
-          |
-        1 | a: u8[]
-          |      ^
-          = help: an array is declared with `var`: `var a: u8[]`
-    "#]],
+            error: expected '=' after `a: u8`, found '['
+             --> test.imp:1:6
+              |
+            1 | a: u8[]
+              |      ^
+              = help: an array is declared with `var`: `var a: u8[]`
+        "#]],
     );
     check(
         "var a: u8[] = 0",
         expect![[r#"
-        test.imp:1:13: error: an array declaration has no value
-          |
-        1 | var a: u8[] = 0
-          |             ^
-          = help: arrays start with arbitrary contents; assign elements one by one
-    "#]],
+            error: an array declaration has no value
+             --> test.imp:1:13
+              |
+            1 | var a: u8[] = 0
+              |             ^
+              = help: arrays start with arbitrary contents; assign elements one by one
+        "#]],
     );
     check(
         "proc f() begin return 1 end\nx: u8 = f()",
         expect![[r#"
-        test.imp:2:9: error: a declaration cannot call a procedure
-          |
-        2 | x: u8 = f()
-          |         ^
-          = help: declare the variable first, then call: `var x: u8; x = f(...)`
-    "#]],
+            error: a declaration cannot call a procedure
+             --> test.imp:2:9
+              |
+            2 | x: u8 = f()
+              |         ^
+              = help: declare the variable first, then call: `var x: u8; x = f(...)`
+        "#]],
     );
     check(
         "macro m(a: u8) begin skip end\nskip",
         expect![[r#"
-        test.imp:1:10: error: macro parameters have no type
-          |
-        1 | macro m(a: u8) begin skip end
-          |          ^
-          = help: a macro substitutes its arguments as written; declare the variables they name, or use a `proc`
-    "#]],
+            error: macro parameters have no type
+             --> test.imp:1:10
+              |
+            1 | macro m(a: u8) begin skip end
+              |          ^
+              = help: a macro substitutes its arguments as written; declare the variables they name, or use a `proc`
+        "#]],
     );
 }
 
@@ -308,27 +317,30 @@ fn conflicting_declarations() {
     check(
         "var x: u8 = 1;\nif x > 0 then var x: u16 = 2 else skip fi",
         expect![[r#"
-        test.imp:2:19: error: `x` is already declared as `u8`
-          |
-        2 | if x > 0 then var x: u16 = 2 else skip fi
-          |                   ^
-          = help: a variable has one type in its whole routine (the main program or a procedure); remove one of the declarations or rename one of the variables
-    "#]],
+            error: `x` is already declared as `u8`
+             --> test.imp:2:19
+              |
+            2 | if x > 0 then var x: u16 = 2 else skip fi
+              |                   ^
+              = help: a variable has one type in its whole routine (the main program or a procedure); remove one of the declarations or rename one of the variables
+        "#]],
     );
     check(
         "var a: u8[];\nvar a: i8[]; a[0] = 1",
         expect![[r#"
-        test.imp:2:5: error: array `a` is already declared with elements of type `u8`
-          |
-        2 | var a: i8[]; a[0] = 1
-          |     ^
-          = help: an array has one element type in the whole program; remove one of the declarations or rename one of the arrays
-    "#]],
+            error: array `a` is already declared with elements of type `u8`
+             --> test.imp:2:5
+              |
+            2 | var a: i8[]; a[0] = 1
+              |     ^
+              = help: an array has one element type in the whole program; remove one of the declarations or rename one of the arrays
+        "#]],
     );
     check(
         "macro zero(v) begin var v: u8 = 0 end\nvar x: i8 = 1; zero(x)",
         expect![[r#"
-            test.imp:2:21: error: `x` is already declared as `i8`
+            error: `x` is already declared as `i8`
+             --> test.imp:2:21
               |
             2 | var x: i8 = 1; zero(x)
               |                     ^
@@ -342,7 +354,8 @@ fn declaring_a_parameter() {
     check(
         "proc f(p: u8) begin var p: u8 = 1; return p end\ny = f(1)",
         expect![[r#"
-            test.imp:1:25: error: `p` is a parameter of `f` and cannot be declared
+            error: `p` is a parameter of `f` and cannot be declared
+             --> test.imp:1:25
               |
             1 | proc f(p: u8) begin var p: u8 = 1; return p end
               |                         ^
@@ -356,22 +369,24 @@ fn mismatched_operand_types() {
     check(
         "var a: i32 = *; var b: u32 = *; c = a + b",
         expect![[r#"
-        test.imp:1:39: error: mismatched types `i32` and `u32` in `+`
-          |
-        1 | var a: i32 = *; var b: u32 = *; c = a + b
-          |                                       ^
-          = help: convert one operand with a cast, e.g. `u32(a)`
-    "#]],
+            error: mismatched types `i32` and `u32` in `+`
+             --> test.imp:1:39
+              |
+            1 | var a: i32 = *; var b: u32 = *; c = a + b
+              |                                       ^
+              = help: convert one operand with a cast, e.g. `u32(a)`
+        "#]],
     );
     check(
         "var a: i8 = *; var b: u8 = *; assert a < b",
         expect![[r#"
-        test.imp:1:38: error: mismatched types `i8` and `u8` in `<`
-          |
-        1 | var a: i8 = *; var b: u8 = *; assert a < b
-          |                                      ^^^^^
-          = help: convert one operand with a cast, e.g. `u8(a)`
-    "#]],
+            error: mismatched types `i8` and `u8` in `<`
+             --> test.imp:1:38
+              |
+            1 | var a: i8 = *; var b: u8 = *; assert a < b
+              |                                      ^^^^^
+              = help: convert one operand with a cast, e.g. `u8(a)`
+        "#]],
     );
 }
 
@@ -380,27 +395,30 @@ fn lossy_conversions_need_a_cast() {
     check(
         "var a: i32 = *; var b: u8 = 0; b = a",
         expect![[r#"
-        test.imp:1:36: error: cannot assign an `i32` to `u8` without a cast
-          |
-        1 | var a: i32 = *; var b: u8 = 0; b = a
-          |                                    ^
-          = help: convert it with a cast, e.g. `u8(a)`
-    "#]],
+            error: cannot assign an `i32` to `u8` without a cast
+             --> test.imp:1:36
+              |
+            1 | var a: i32 = *; var b: u8 = 0; b = a
+              |                                    ^
+              = help: convert it with a cast, e.g. `u8(a)`
+        "#]],
     );
     check(
         "x = *; y: u64 = x",
         expect![[r#"
-        test.imp:1:17: error: cannot assign an `int` to `u64` without a cast
-          |
-        1 | x = *; y: u64 = x
-          |                 ^
-          = help: convert it with a cast, e.g. `u64(x)`
-    "#]],
+            error: cannot assign an `int` to `u64` without a cast
+             --> test.imp:1:17
+              |
+            1 | x = *; y: u64 = x
+              |                 ^
+              = help: convert it with a cast, e.g. `u64(x)`
+        "#]],
     );
     check(
         "proc f(p: u8) begin return p end\nx: u16 = *; y = f(x)",
         expect![[r#"
-            test.imp:2:19: error: cannot pass a `u16` as parameter `p: u8` of `f` without a cast
+            error: cannot pass a `u16` as parameter `p: u8` of `f` without a cast
+             --> test.imp:2:19
               |
             2 | x: u16 = *; y = f(x)
               |                   ^
@@ -410,7 +428,8 @@ fn lossy_conversions_need_a_cast() {
     check(
         "proc f(p: u16) : u8 begin return p end\ny = f(1)",
         expect![[r#"
-            test.imp:1:34: error: cannot return a `u16` as a `u8` without a cast
+            error: cannot return a `u16` as a `u8` without a cast
+             --> test.imp:1:34
               |
             1 | proc f(p: u16) : u8 begin return p end
               |                                  ^
@@ -420,17 +439,19 @@ fn lossy_conversions_need_a_cast() {
     check(
         "var a: i8[]; x: u8 = *; a[0] = x",
         expect![[r#"
-        test.imp:1:32: error: cannot store a `u8` in an array of `i8` without a cast
-          |
-        1 | var a: i8[]; x: u8 = *; a[0] = x
-          |                                ^
-          = help: convert it with a cast, e.g. `i8(x)`
-    "#]],
+            error: cannot store a `u8` in an array of `i8` without a cast
+             --> test.imp:1:32
+              |
+            1 | var a: i8[]; x: u8 = *; a[0] = x
+              |                                ^
+              = help: convert it with a cast, e.g. `i8(x)`
+        "#]],
     );
     check(
         "proc f() : u16 begin return 1 end\nvar x: u8 = 0; x = f()",
         expect![[r#"
-            test.imp:2:16: error: cannot assign a `u16` to `u8` without a cast
+            error: cannot assign a `u16` to `u8` without a cast
+             --> test.imp:2:16
               |
             2 | var x: u8 = 0; x = f()
               |                ^^^^^^^
@@ -444,52 +465,57 @@ fn bitwise_operators_on_int() {
     check(
         "x = *; y = x & 1",
         expect![[r#"
-        test.imp:1:12: error: bitwise operators need fixed-width operands; `x` is `int`
-          |
-        1 | x = *; y = x & 1
-          |            ^
-          = help: declare `x` with a fixed-width type, e.g. `var x: u32`, or convert it with a cast, e.g. `u32(x)`
-    "#]],
+            error: bitwise operators need fixed-width operands; `x` is `int`
+             --> test.imp:1:12
+              |
+            1 | x = *; y = x & 1
+              |            ^
+              = help: declare `x` with a fixed-width type, e.g. `var x: u32`, or convert it with a cast, e.g. `u32(x)`
+        "#]],
     );
     check(
         "x: u8 = *; y = *; z = x | y",
         expect![[r#"
-        test.imp:1:27: error: bitwise operators need fixed-width operands; `y` is `int`
-          |
-        1 | x: u8 = *; y = *; z = x | y
-          |                           ^
-          = help: declare `y` with a fixed-width type, e.g. `var y: u32`, or convert it with a cast, e.g. `u32(y)`
-    "#]],
+            error: bitwise operators need fixed-width operands; `y` is `int`
+             --> test.imp:1:27
+              |
+            1 | x: u8 = *; y = *; z = x | y
+              |                           ^
+              = help: declare `y` with a fixed-width type, e.g. `var y: u32`, or convert it with a cast, e.g. `u32(y)`
+        "#]],
     );
     check(
         "x = *; y = ~x",
         expect![[r#"
-        test.imp:1:13: error: bitwise operators need fixed-width operands; `x` is `int`
-          |
-        1 | x = *; y = ~x
-          |             ^
-          = help: declare `x` with a fixed-width type, e.g. `var x: u32`, or convert it with a cast, e.g. `u32(x)`
-    "#]],
+            error: bitwise operators need fixed-width operands; `x` is `int`
+             --> test.imp:1:13
+              |
+            1 | x = *; y = ~x
+              |             ^
+              = help: declare `x` with a fixed-width type, e.g. `var x: u32`, or convert it with a cast, e.g. `u32(x)`
+        "#]],
     );
     check(
         "x = *; y = x << 2",
         expect![[r#"
-        test.imp:1:12: error: bitwise operators need fixed-width operands; `x` is `int`
-          |
-        1 | x = *; y = x << 2
-          |            ^
-          = help: declare `x` with a fixed-width type, e.g. `var x: u32`, or convert it with a cast, e.g. `u32(x)`
-    "#]],
+            error: bitwise operators need fixed-width operands; `x` is `int`
+             --> test.imp:1:12
+              |
+            1 | x = *; y = x << 2
+              |            ^
+              = help: declare `x` with a fixed-width type, e.g. `var x: u32`, or convert it with a cast, e.g. `u32(x)`
+        "#]],
     );
     check(
         "z = 1 << 3",
         expect![[r#"
-        test.imp:1:5: error: bitwise operators need fixed-width operands; `1` is `int`
-          |
-        1 | z = 1 << 3
-          |     ^
-          = help: convert it with a cast, e.g. `u32(1)`
-    "#]],
+            error: bitwise operators need fixed-width operands; `1` is `int`
+             --> test.imp:1:5
+              |
+            1 | z = 1 << 3
+              |     ^
+              = help: convert it with a cast, e.g. `u32(1)`
+        "#]],
     );
 }
 
@@ -498,42 +524,46 @@ fn literals_out_of_range() {
     check(
         "x: u8 = 256",
         expect![[r#"
-        test.imp:1:9: error: `256` does not fit `u8`
-          |
-        1 | x: u8 = 256
-          |         ^^^
-          = help: `u8` holds 0 to 255; to wrap the value, cast it: `u8(256)`
-    "#]],
+            error: `256` does not fit `u8`
+             --> test.imp:1:9
+              |
+            1 | x: u8 = 256
+              |         ^^^
+              = help: `u8` holds 0 to 255; to wrap the value, cast it: `u8(256)`
+        "#]],
     );
     check(
         "x: i8 = -129",
         expect![[r#"
-        test.imp:1:9: error: `-129` does not fit `i8`
-          |
-        1 | x: i8 = -129
-          |         ^^^^
-          = help: `i8` holds -128 to 127; to wrap the value, cast it: `i8(-129)`
-    "#]],
+            error: `-129` does not fit `i8`
+             --> test.imp:1:9
+              |
+            1 | x: i8 = -129
+              |         ^^^^
+              = help: `i8` holds -128 to 127; to wrap the value, cast it: `i8(-129)`
+        "#]],
     );
     check(
         "x: u8 = -1",
         expect![[r#"
-        test.imp:1:9: error: `-1` does not fit `u8`
-          |
-        1 | x: u8 = -1
-          |         ^^
-          = help: `u8` holds 0 to 255; to wrap the value, cast it: `u8(-1)`
-    "#]],
+            error: `-1` does not fit `u8`
+             --> test.imp:1:9
+              |
+            1 | x: u8 = -1
+              |         ^^
+              = help: `u8` holds 0 to 255; to wrap the value, cast it: `u8(-1)`
+        "#]],
     );
     check(
         "x: u8 = *; assert x < 300",
         expect![[r#"
-        test.imp:1:23: error: `300` does not fit `u8`
-          |
-        1 | x: u8 = *; assert x < 300
-          |                       ^^^
-          = help: `u8` holds 0 to 255; to wrap the value, cast it: `u8(300)`
-    "#]],
+            error: `300` does not fit `u8`
+             --> test.imp:1:23
+              |
+            1 | x: u8 = *; assert x < 300
+              |                       ^^^
+              = help: `u8` holds 0 to 255; to wrap the value, cast it: `u8(300)`
+        "#]],
     );
 }
 
@@ -542,21 +572,23 @@ fn shifting_a_literal_without_a_type() {
     check(
         "assert 1 << 2 == 4",
         expect![[r#"
-        test.imp:1:8: error: cannot infer a fixed-width type for `1`
-          |
-        1 | assert 1 << 2 == 4
-          |        ^
-          = help: bitwise operators need fixed-width operands, and nothing here gives this literal a type; write a cast, e.g. `u32(1)`
-    "#]],
+            error: cannot infer a fixed-width type for `1`
+             --> test.imp:1:8
+              |
+            1 | assert 1 << 2 == 4
+              |        ^
+              = help: bitwise operators need fixed-width operands, and nothing here gives this literal a type; write a cast, e.g. `u32(1)`
+        "#]],
     );
     check(
         "x: u8 = u8(1 << 7)",
         expect![[r#"
-        test.imp:1:12: error: cannot infer a fixed-width type for `1`
-          |
-        1 | x: u8 = u8(1 << 7)
-          |            ^
-          = help: bitwise operators need fixed-width operands, and nothing here gives this literal a type; write a cast, e.g. `u32(1)`
-    "#]],
+            error: cannot infer a fixed-width type for `1`
+             --> test.imp:1:12
+              |
+            1 | x: u8 = u8(1 << 7)
+              |            ^
+              = help: bitwise operators need fixed-width operands, and nothing here gives this literal a type; write a cast, e.g. `u32(1)`
+        "#]],
     );
 }

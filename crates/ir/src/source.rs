@@ -140,14 +140,20 @@ impl SourceMap {
         self.text[start as usize..end].trim_end_matches(['\n', '\r'])
     }
 
-    /// Renders a diagnostic the way compilers do: `file:line:col: error:
-    /// message`, the offending line, a caret under the span, then any help.
+    /// Renders a diagnostic the way rustc does: `error: message`, then
+    /// ` --> file:line:col`, the offending line, a caret under the span,
+    /// then any help.
     pub fn render(&self, diag: &Diagnostic) -> String {
         self.render_as(diag, "error")
     }
 
     /// Renders a diagnostic as [`SourceMap::render`] does, with another
     /// severity (`warning`, `note`).
+    ///
+    /// Tabs in the shown line are expanded to the next multiple of
+    /// [`TAB_WIDTH`] columns, and the caret is placed by the same rule, so
+    /// it stands under the span whatever the terminal's tab stops are.
+    /// The column in `file:line:col` stays a count of characters.
     pub fn render_as(&self, diag: &Diagnostic, severity: &str) -> String {
         let at = self.line_col(diag.span.lo);
         let line = self.line_text(at.line);
@@ -156,22 +162,25 @@ impl SourceMap {
         } else {
             at
         };
+        let (shown, start) = expand_tabs(line, at.column as usize - 1);
         let width = if end.line == at.line && end.column > at.column {
-            (end.column - at.column) as usize
+            let (_, stop) = expand_tabs(line, end.column as usize - 1);
+            stop.saturating_sub(start).max(1)
         } else {
             1
         };
         let gutter = at.line.to_string().len();
         let mut out = format!(
-            "{}:{}: {severity}: {}\n{:gutter$} |\n{} | {}\n{:gutter$} | {}{}\n",
-            self.name,
-            at,
+            "{severity}: {}\n{:gutter$}--> {}:{}\n{:gutter$} |\n{} | {}\n{:gutter$} | {}{}\n",
             diag.message,
             "",
-            at.line,
-            line,
+            self.name,
+            at,
             "",
-            " ".repeat(at.column as usize - 1),
+            at.line,
+            shown,
+            "",
+            " ".repeat(start),
             "^".repeat(width),
         );
         if let Some(help) = &diag.help {
@@ -179,6 +188,33 @@ impl SourceMap {
         }
         out
     }
+}
+
+/// The tab stops of a shown source line (rustc's choice).
+pub const TAB_WIDTH: usize = 4;
+
+/// `line` with its tabs expanded to the next multiple of [`TAB_WIDTH`],
+/// and the display column of its character number `chars` (0-based).
+fn expand_tabs(line: &str, chars: usize) -> (String, usize) {
+    let mut shown = String::with_capacity(line.len());
+    let mut column = None;
+    let mut width = 0;
+    for (i, c) in line.chars().enumerate() {
+        if i == chars {
+            column = Some(width);
+        }
+        if c == '\t' {
+            let n = TAB_WIDTH - width % TAB_WIDTH;
+            shown.extend(std::iter::repeat_n(' ', n));
+            width += n;
+        } else {
+            shown.push(c);
+            width += 1;
+        }
+    }
+    // A position at or past the end of the line (an error at end of input).
+    let column = column.unwrap_or(width + chars.saturating_sub(line.chars().count()));
+    (shown, column)
 }
 
 /// An error in a program, with the place it refers to and, when there is
@@ -293,10 +329,26 @@ mod tests {
             .with_help("write a value after '='");
         let text = map.render(&d);
         assert!(
-            text.starts_with("t.imp:2:5: error: expected an expression"),
+            text.starts_with("error: expected an expression, found ';'\n --> t.imp:2:5\n"),
             "{text}"
         );
         assert!(text.contains("2 | y = ;\n  |     ^\n"), "{text}");
         assert!(text.contains("help: write a value"), "{text}");
+    }
+
+    #[test]
+    fn caret_stands_under_the_span_on_lines_with_tabs() {
+        // `\ty\t;`: the error is at the `;` (character 4 of the line).
+        let map = SourceMap::new("t.imp", "x = 1;\n\ty\t;\n");
+        let d = Diagnostic::new(Span::new(10, 11), "expected an expression, found ';'");
+        let text = map.render(&d);
+        assert!(text.contains(" --> t.imp:2:4\n"), "{text}");
+        // The first tab fills columns 0..4, the second 5..8.
+        assert!(text.contains("2 |     y   ;\n  |         ^\n"), "{text}");
+        assert!(!text.contains('\t'), "{text}");
+        // A span over a tab is as wide as the tab is shown.
+        let d = Diagnostic::new(Span::new(8, 11), "here");
+        let text = map.render(&d);
+        assert!(text.contains("\n  |     ^^^^^\n"), "{text}");
     }
 }

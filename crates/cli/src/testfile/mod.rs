@@ -180,13 +180,13 @@ pub fn check_dir(dir: &Path) -> Result<(), String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) if dir.is_file() => {
             return Err(format!(
-                "wiser: --tests `{}` is a file, not a folder ({e})\n  = help: give a folder for the test files (it is created if missing)\n",
+                "error: --tests `{}` is a file, not a folder ({e})\n  = help: give a folder for the test files (it is created if missing)\n",
                 dir.display()
             ))
         }
         Err(e) => {
             return Err(format!(
-                "wiser: cannot read the folder `{}` given to --tests: {e}\n",
+                "error: cannot read the folder `{}` given to --tests: {e}\n",
                 dir.display()
             ))
         }
@@ -204,7 +204,7 @@ pub fn check_dir(dir: &Path) -> Result<(), String> {
     foreign.sort();
     let shown: Vec<String> = foreign.iter().take(3).map(|n| format!("`{n}`")).collect();
     Err(format!(
-        "wiser: --tests `{}` holds files that wiser did not write ({}{}); refusing to write a test suite among them\n  = help: give an empty or new folder; a folder holding only an earlier suite (bug-*.json, path-*.json, metadata.xml, testcase-*.xml) is replaced\n",
+        "error: --tests `{}` holds files that wiser did not write ({}{}); refusing to write a test suite among them\n  = help: give an empty or new folder; a folder holding only an earlier suite (bug-*.json, path-*.json, metadata.xml, testcase-*.xml) is replaced\n",
         dir.display(),
         shown.join(", "),
         if foreign.len() > 3 { ", ..." } else { "" }
@@ -245,7 +245,7 @@ pub fn write_suite(
     check_dir(s.dir)?;
     let cannot = |what: &Path, e: std::io::Error| {
         format!(
-            "wiser: cannot write `{}`: {e}\n  = help: check that the folder given to --tests is writable\n",
+            "error: cannot write `{}`: {e}\n  = help: check that the folder given to --tests is writable\n",
             what.display()
         )
     };
@@ -280,8 +280,8 @@ pub fn write_suite(
         );
         let actual = run_outcome(program, &run.outcome);
         if actual != case.expected {
-            eprintln!(
-                "wiser: internal error: the input of test {} does not give the outcome the engine found (expected {}, the concrete run gave {}); the test is written with the engine's outcome",
+            crate::out::errln!(
+                "error: internal error: the input of test {} does not give the outcome the engine found (expected {}, the concrete run gave {}); the test is written with the engine's outcome",
                 i + 1,
                 describe(&case.expected),
                 describe(&actual)
@@ -337,7 +337,7 @@ pub fn write_suite(
                 })
                 .collect::<Vec<_>>();
             if !case.input.vars.is_empty() || !case.input.arrays.is_empty() {
-                eprintln!(
+                crate::out::errln!(
                     "note: test {} gives inputs other than reads (globals or arrays), which Test-Comp's format cannot carry: `testcase-{}.xml` holds its reads only; its JSON test holds all",
                     i + 1,
                     i + 1
@@ -390,16 +390,16 @@ pub fn note_written(dir: &Path, written: &[PathBuf], all_paths: bool) {
         .collect();
     let what = if all_paths { "path" } else { "bug" };
     match tests.as_slice() {
-        [] => eprintln!(
+        [] => crate::out::errln!(
             "note: no {what} to write a test for; `{}` holds no test",
             dir.display()
         ),
-        [one] => eprintln!(
+        [one] => crate::out::errln!(
             "note: wrote 1 test to `{}`; `wiser run --test {}` replays it",
             dir.display(),
             one.display()
         ),
-        many => eprintln!(
+        many => crate::out::errln!(
             "note: wrote {} tests to `{}`; `wiser check --replay {}` replays them",
             many.len(),
             dir.display(),
@@ -437,14 +437,14 @@ pub fn write_for_check(
     note_written(dir, &written, args.all_paths);
     if args.all_paths {
         if report.paths_dropped > 0 {
-            eprintln!(
+            crate::out::errln!(
                 "note: {} more paths ended beyond the {} kept; they have no test",
                 report.paths_dropped,
                 cases.len()
             );
         }
         if !report.incomplete.is_empty() {
-            eprintln!("note: the search was not exhaustive (see `not covered`); the suite has tests for the paths explored only");
+            crate::out::errln!("note: the search was not exhaustive (see `not covered`); the suite has tests for the paths explored only");
         }
     }
     Ok(())

@@ -34,13 +34,13 @@ pub struct Overrides<'a> {
 pub fn read_test(path: &Path) -> Result<TestFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         format!(
-            "wiser: cannot read the test `{}`: {e}\n  = help: give a test file written by `wiser check --tests DIR`\n",
+            "error: cannot read the test `{}`: {e}\n  = help: give a test file written by `wiser check --tests DIR`\n",
             path.display()
         )
     })?;
     TestFile::parse(&text).map_err(|e| {
         format!(
-            "wiser: `{}` is not a valid test file: {e}\n  = help: docs/TESTS.md describes the format\n",
+            "error: `{}` is not a valid test file: {e}\n  = help: docs/TESTS.md describes the format\n",
             path.display()
         )
     })
@@ -139,12 +139,12 @@ fn input(program: &Program, test: &TestFile) -> Result<Input, String> {
             .find(|d| &*d.name == name && d.init.is_none())
         else {
             return Err(format!(
-                "wiser: `{name}` is not an input array of this program\n"
+                "error: `{name}` is not an input array of this program\n"
             ));
         };
         if !decl.ty.elem.contains(&a.default.0) {
             return Err(format!(
-                "wiser: the default `{}` of array `{name}` is not a value of type `{}`\n",
+                "error: the default `{}` of array `{name}` is not a value of type `{}`\n",
                 a.default.0, decl.ty.elem
             ));
         }
@@ -226,7 +226,7 @@ pub fn run_test(test_path: &Path, o: &Overrides<'_>, format: Format) -> Result<u
     let mut programs = Programs::default();
     let r = replay(&mut programs, &test, test_path, o)?;
     if r.changed {
-        eprintln!("{}", changed_warning(r.program));
+        crate::out::errln!("{}", changed_warning(r.program));
     }
     let pass = r.actual == test.expected;
     match format {
@@ -267,7 +267,7 @@ pub fn run_test(test_path: &Path, o: &Overrides<'_>, format: Format) -> Result<u
 fn suite_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         format!(
-            "wiser: cannot read the folder `{}` given to --replay: {e}\n  = help: give a folder of tests written by `wiser check --tests DIR`\n",
+            "error: cannot read the folder `{}` given to --replay: {e}\n  = help: give a folder of tests written by `wiser check --tests DIR`\n",
             dir.display()
         )
     })?;
@@ -279,7 +279,7 @@ fn suite_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     files.sort();
     if files.is_empty() {
         return Err(format!(
-            "wiser: `{}` holds no test files (*.json)\n  = help: write a suite with `wiser check FILE --tests {}`\n",
+            "error: `{}` holds no test files (*.json)\n  = help: write a suite with `wiser check FILE --tests {}`\n",
             dir.display(),
             dir.display()
         ));
@@ -307,7 +307,7 @@ pub fn replay_dir(dir: &Path, o: &Overrides<'_>, format: Format) -> Result<u8, S
             let r = replay(&mut programs, &test, path, o)?;
             if r.changed && !warned.contains(&r.program.file) {
                 warned.push(r.program.file.clone());
-                eprintln!("{}", changed_warning(r.program));
+                crate::out::errln!("{}", changed_warning(r.program));
             }
             Ok((test.expected, r.actual))
         });
@@ -334,7 +334,7 @@ pub fn replay_dir(dir: &Path, o: &Overrides<'_>, format: Format) -> Result<u8, S
                     .lines()
                     .next()
                     .unwrap_or("")
-                    .trim_start_matches("wiser: ");
+                    .trim_start_matches("error: ");
                 lines.push_str(&format!("error     {name}: {first}\n"));
                 results.push(json!({"file": name, "status": "error", "message": message}));
             }

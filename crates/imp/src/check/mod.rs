@@ -432,10 +432,26 @@ fn check_calls(
                             callee.span,
                             format!("unknown procedure `{}`", callee.name),
                         )
-                        .with_help(format!(
-                            "define it before the main program: `proc {}(...) begin ... end`",
-                            callee.name
-                        )),
+                        .with_help(
+                            // Only a name long enough to be a slip (`icn`,
+                            // `skpi`): every one-letter name is one edit
+                            // from every other (`g` is not a typo of `f`).
+                            match crate::suggest::closest(
+                                &callee.name,
+                                lookup
+                                    .keys()
+                                    .map(|k| &**k)
+                                    .chain(crate::suggest::STATEMENT_KEYWORDS),
+                            )
+                            .filter(|_| callee.name.len() >= 3)
+                            {
+                                Some(c) => format!("did you mean `{c}`?"),
+                                None => format!(
+                                    "define it before the main program: `proc {}(...) begin ... end`",
+                                    callee.name
+                                ),
+                            },
+                        ),
                     );
                     return;
                 };

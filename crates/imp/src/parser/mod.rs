@@ -590,6 +590,15 @@ impl<'s> Parser<'s> {
                 .expected(&format!("'=' after `{}`", name.name))
                 .with_help("assignment is written `=`")),
             _ => {
+                if let Some(kw) =
+                    crate::suggest::closest(&name.name, crate::suggest::STATEMENT_KEYWORDS)
+                {
+                    return Err(Diagnostic::new(
+                        name.span,
+                        format!("expected a statement, found `{}`", name.name),
+                    )
+                    .with_help(format!("did you mean `{kw}`?")));
+                }
                 let d = self.expected(&format!("'=', '[' or '(' after `{}`", name.name));
                 Err(if self.starts_statement() {
                     d.with_help("separate statements with `;`")

@@ -1,0 +1,159 @@
+//! Everything `wiser` prints goes through here, for two reasons:
+//!
+//! * a stream that cannot be written is not a crash: `wiser check ... |
+//!   head -c 10` closes the pipe early, which is what the reader wanted,
+//!   and `wiser run big.imp > /dev/full` fails to write, which is reported
+//!   once as an error (exit 2) instead of a panic of `print!` (exit 101);
+//! * the words people look for (`error:`, `warning:`, `bug:`, the verdict)
+//!   are coloured on a terminal. `anstream` decides per stream whether to
+//!   keep the colours: `--color always|never`, else not when the stream is
+//!   not a terminal or `NO_COLOR` is set (so tests and pipes see plain text).
+
+use anstream::ColorChoice;
+use anstyle::{AnsiColor, Style};
+use std::io::{ErrorKind, Write};
+use std::sync::Mutex;
+
+/// The first error met writing standard output (other than a closed pipe).
+static STDOUT_FAILED: Mutex<Option<String>> = Mutex::new(None);
+
+/// `--color`: when to colour the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorArg {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    /// Always (even into a pipe).
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Sets when to colour, for every stream of the process.
+pub fn set_color(choice: ColorArg) {
+    ColorChoice::write_global(match choice {
+        ColorArg::Auto => ColorChoice::Auto,
+        ColorArg::Always => ColorChoice::Always,
+        ColorArg::Never => ColorChoice::Never,
+    });
+}
+
+/// Prints `text` on standard output. A closed pipe ends the output
+/// silently; any other failure is remembered for [`stdout_failure`].
+pub fn out(text: &str) {
+    let mut stream = anstream::stdout().lock();
+    let result = stream
+        .write_all(paint(text).as_bytes())
+        .and_then(|()| stream.flush());
+    if let Err(e) = result {
+        if e.kind() != ErrorKind::BrokenPipe {
+            let mut failed = STDOUT_FAILED.lock().unwrap_or_else(|p| p.into_inner());
+            failed.get_or_insert_with(|| e.to_string());
+        }
+    }
+}
+
+/// Prints `text` on standard error. Nothing is left to tell anyone if
+/// that fails, so a failure is ignored.
+pub fn err(text: &str) {
+    let mut stream = anstream::stderr().lock();
+    let _ = stream
+        .write_all(paint(text).as_bytes())
+        .and_then(|()| stream.flush());
+}
+
+/// Why standard output could not be written, if it could not (a closed
+/// pipe excepted).
+pub fn stdout_failure() -> Option<String> {
+    STDOUT_FAILED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone()
+}
+
+/// `eprintln!` through [`err`].
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::out::err(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(crate) use errln;
+
+const RED: Style = AnsiColor::Red.on_default().bold();
+const YELLOW: Style = AnsiColor::Yellow.on_default().bold();
+const GREEN: Style = AnsiColor::Green.on_default().bold();
+const BLUE: Style = AnsiColor::Blue.on_default().bold();
+const BOLD: Style = Style::new().bold();
+
+/// `text` with the leading word of each line that says what the line is
+/// (`error`, `warning`, `note`, `bug`, a verdict, rustc's ` --> ` and
+/// `= help`) coloured. The escapes are removed again by `anstream` where
+/// colour is off.
+fn paint(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let styled = [
+            ("error", RED),
+            ("warning", YELLOW),
+            ("note", GREEN),
+            ("bug", RED),
+        ]
+        .iter()
+        .find(|(word, _)| {
+            line.strip_prefix(word)
+                .is_some_and(|rest| rest.starts_with(':'))
+        });
+        if let Some((word, style)) = styled {
+            out.push_str(&format!("{style}{word}{style:#}"));
+            out.push_str(&line[word.len()..]);
+        } else if let Some(rest) = line.strip_prefix("verdict: ") {
+            let word_len = rest.find([' ', '\n']).unwrap_or(rest.len());
+            let style = match &rest[..word_len] {
+                "safe" => GREEN,
+                "bug" => RED,
+                _ => YELLOW,
+            };
+            out.push_str(&format!(
+                "verdict: {style}{}{style:#}{}",
+                &rest[..word_len],
+                &rest[word_len..]
+            ));
+        } else if let Some(at) = line.find("--> ").filter(|&i| line[..i].trim().is_empty()) {
+            out.push_str(&format!(
+                "{}{BLUE}-->{BLUE:#}{}",
+                &line[..at],
+                &line[at + 3..]
+            ));
+        } else if let Some(at) = line
+            .find("= help:")
+            .filter(|&i| line[..i].trim().is_empty())
+        {
+            out.push_str(&format!(
+                "{}{BOLD}= help:{BOLD:#}{}",
+                &line[..at],
+                &line[at + 7..]
+            ));
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paint;
+
+    #[test]
+    fn paint_colours_the_leading_words_and_nothing_else() {
+        let text = "error: x\n --> f.imp:1:2\nbug: y at f.imp:3:1\n  input: error: no\nverdict: safe (every path)\n";
+        let painted = paint(text);
+        let plain = anstream::adapter::strip_str(&painted).to_string();
+        assert_eq!(plain, text);
+        assert!(painted.starts_with("\x1b[1m\x1b[31merror"), "{painted:?}");
+        assert!(painted.contains("  input: error: no\n"), "{painted:?}");
+        assert!(
+            painted.contains("verdict: \x1b[1m\x1b[32msafe"),
+            "{painted:?}"
+        );
+    }
+}
