@@ -194,7 +194,7 @@ fn code_flow(program: &Program, trace: &Trace) -> Value {
                 "message": {"text": trace_render::step_text(program, s)},
             },
             "nestingLevel": depth.max(0),
-            "kinds": [kind_of(s)],
+            "kinds": kinds_of(s),
         });
         match s {
             TraceStep::Call { .. } => depth += 1,
@@ -220,15 +220,20 @@ fn code_flow(program: &Program, trace: &Trace) -> Value {
     })
 }
 
-/// SARIF's words for a step (`threadFlowLocation.kinds`).
-fn kind_of(s: &TraceStep) -> &'static str {
+/// SARIF's words for a step (`threadFlowLocation.kinds`, from the
+/// well-known values of the specification, §3.38.8).
+fn kinds_of(s: &TraceStep) -> Vec<&'static str> {
+    let side = |b: bool| if b { "true" } else { "false" };
     match s {
-        TraceStep::Assign { .. } | TraceStep::Store { .. } => "assignment",
-        TraceStep::Read { .. } => "acquire",
-        TraceStep::Branch { .. } | TraceStep::Assert { .. } | TraceStep::Assume { .. } => "branch",
-        TraceStep::Call { .. } => "call",
-        TraceStep::Return { .. } => "return",
-        TraceStep::Error { .. } => "exit",
+        TraceStep::Assign { .. } | TraceStep::Store { .. } => vec!["value"],
+        // An input value enters the program.
+        TraceStep::Read { .. } => vec!["taint", "value"],
+        TraceStep::Branch { taken, .. } => vec!["branch", side(*taken)],
+        TraceStep::Assert { .. } => vec!["branch", "true"],
+        TraceStep::Assume { holds, .. } => vec!["branch", side(*holds)],
+        TraceStep::Call { .. } => vec!["call"],
+        TraceStep::Return { .. } => vec!["return"],
+        TraceStep::Error { .. } => vec!["danger"],
     }
 }
 

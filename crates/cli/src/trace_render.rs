@@ -231,8 +231,10 @@ pub fn step_text(program: &Program, step: &TraceStep) -> String {
         TraceStep::Assert { span } => format!("{}: true", decision_text(program, *span)),
         TraceStep::Assume { span, holds } => {
             let text = decision_text(program, *span);
-            // The `--assume` text is a bare condition.
-            if text.starts_with("assume") || text.contains("assume") {
+            // The `--assume` text is a bare condition; the program's own
+            // assumptions show their statement (`assume x > 0`,
+            // `__VERIFIER_assume(x > 0)`, `abort()`).
+            if span.file == FileId(0) {
                 format!("{text}: {holds}")
             } else {
                 format!("assume {text}: {holds}")

@@ -106,7 +106,9 @@ fn static_errors_are_json_reports_on_stdout_with_exit_2() {
     .unwrap();
     let bad = bad.to_str().unwrap();
     let unsupported = unsupported.to_str().unwrap();
-    let cases: [(&[&str], Option<(u64, u64)>); 5] = [
+    // Each command, and the line and column its diagnostic must name.
+    type Case<'a> = (&'a [&'a str], Option<(u64, u64)>);
+    let cases: [Case; 5] = [
         (&["check", bad], Some((2, 5))),
         (&["check", unsupported], Some((1, 18))),
         (&["check", "no/such/file.imp"], None),

@@ -398,7 +398,7 @@ pub fn run_watched(
         if steps >= max_steps {
             break Outcome::OutOfSteps;
         }
-        if watched && steps % WATCH_EVERY == 0 {
+        if watched && steps.is_multiple_of(WATCH_EVERY) {
             if let Some(n) = watch.steps {
                 n.store(steps, Ordering::Relaxed);
             }
