@@ -37,6 +37,7 @@ mod frontier;
 mod known;
 mod memory;
 pub mod merge;
+pub mod minimise;
 mod parallel;
 pub mod path;
 mod report;
