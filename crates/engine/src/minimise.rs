@@ -152,6 +152,11 @@ impl Search<'_> {
         if let Some(v) = self.from_bounds(cell) {
             return Some(v);
         }
+        // A value the constraints state outright (`input[1] == 97`).
+        let v = cell.value(&self.model);
+        if self.query.contains(&cell.equals(&v)) {
+            return Some(v);
+        }
         let zero = Int::ZERO;
         if self.sat(cell.equals(&zero), queries)? {
             return Some(zero);
