@@ -149,7 +149,7 @@ impl Search<'_> {
     }
 
     fn smallest(&mut self, cell: &Cell, queries: &mut u32) -> Option<Int> {
-        if let Some(v) = self.from_bounds(cell) {
+        if let Some(v) = self.nearest_in_bounds(cell) {
             return Some(v);
         }
         // A value the constraints state outright (`input[1] == 97`).
@@ -200,7 +200,7 @@ impl Search<'_> {
     /// `x <= 12`, `x != 3`; no other constraint mentions it) takes the
     /// member of their set nearest 0, with no query: nothing else
     /// depends on it. The model is updated to it.
-    fn from_bounds(&mut self, cell: &Cell) -> Option<Int> {
+    fn nearest_in_bounds(&mut self, cell: &Cell) -> Option<Int> {
         let Kind::Var(name, _) = cell.term.kind() else {
             return None;
         };
