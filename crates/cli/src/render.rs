@@ -131,27 +131,35 @@ pub(crate) fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
     if let Some(s) = stack_text(program, &bug.stack) {
         let _ = writeln!(out, "  call stack: {s}");
     }
-    let _ = writeln!(out, "  path condition: {}", path_text(bug));
-}
-
-fn path_text(bug: &Bug) -> String {
-    path_condition_text(&bug.path_condition)
-}
-
-/// A path condition as reports print it: its conjuncts joined by `and`.
-pub(crate) fn path_condition_text(path_condition: &[wiser_smt::Term]) -> String {
-    if path_condition.is_empty() {
-        return "true".into();
+    if bug.other_stacks > 0 {
+        let n = bug.other_stacks;
+        let s = if n == 1 { "" } else { "s" };
+        let _ = writeln!(out, "  also reached with {n} other call stack{s}");
     }
-    path_condition
-        .iter()
-        .map(|t| match t.kind() {
-            // `and` binds tighter than `or` when the conjuncts are joined.
-            wiser_smt::Kind::Or(_) => format!("({t})"),
-            _ => t.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(" and ")
+    let _ = writeln!(out, "  path condition: {}", path_text(program, bug));
+}
+
+/// The bug's path condition, simplified ([`wiser_engine::readable`]), with
+/// a C program's reads named by their calls as the witness names them
+/// (`__VERIFIER_nondet_int()#1`: the first read).
+fn path_text(program: &Program, bug: &Bug) -> String {
+    let rename = |v: &str| -> Option<String> {
+        let k: usize = v.strip_prefix("read#")?.parse().ok()?;
+        program.c.as_ref()?;
+        let pc = *bug.read_pcs.get(k.checked_sub(1)?)?;
+        match program.read_site(pc) {
+            ReadSite::Call(f) => Some(format!("{}()#{k}", f.name)),
+            ReadSite::Uninitialised(name) => Some(name.to_string()),
+            ReadSite::Imp => None,
+        }
+    };
+    wiser_engine::readable::path_text(&bug.path_condition, &rename)
+}
+
+/// A path condition as reports print it, simplified, without names for
+/// reads (test files, whose paths carry no read sites).
+pub(crate) fn path_condition_text(path_condition: &[wiser_smt::Term]) -> String {
+    wiser_engine::readable::path_text(path_condition, &|_| None)
 }
 
 pub(crate) fn incomplete_hint(i: Incomplete, config: &Config, all: &[Incomplete]) -> String {
@@ -355,7 +363,8 @@ pub(crate) fn bug_json(program: &Program, b: &Bug) -> Value {
         "reads": reads,
         "arrays": arrays,
         "call_stack": stack,
-        "path_condition": path_text(b),
+        "path_condition": path_text(program, b),
+        "other_call_stacks": b.other_stacks,
         "file": program.sources.get(b.span.file).name(),
         "message": crate::machine::bug_message(program, b),
     });

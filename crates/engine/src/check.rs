@@ -17,6 +17,7 @@ use crate::parallel::{work, Finisher, Monitor, Shared};
 use crate::record::{sort_paths, PathEnd, PathEndKind, Recorded};
 use crate::report::{Incomplete, Report, Stats, Verdict};
 use crate::symbolic::Symbolic;
+use crate::witness::Bug;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -146,6 +147,30 @@ fn supervise(shared: &Shared, config: &Config) -> usize {
     }
 }
 
+/// The bugs a run reports, whatever order the workers found them in: with
+/// `all`, the least ([`Bug::key`]) at each place (kind and location),
+/// counting the other call stacks that reach it; otherwise only the least
+/// bug. By location.
+fn canonical_bugs(mut bugs: Vec<Bug>, all: bool) -> Vec<Bug> {
+    bugs.sort_by(|a, b| a.key().cmp(&b.key()));
+    if !all {
+        bugs.truncate(1);
+        return bugs;
+    }
+    let mut out: Vec<Bug> = Vec::with_capacity(bugs.len());
+    for bug in bugs {
+        match out
+            .iter_mut()
+            .find(|b| (b.kind, b.span) == (bug.kind, bug.span))
+        {
+            Some(first) => first.other_stacks += 1,
+            None => out.push(bug),
+        }
+    }
+    out.sort_by_key(|b| (b.span, b.kind));
+    out
+}
+
 fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     let monitor = &shared.monitor;
     let mut stats = Stats::default();
@@ -165,13 +190,21 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     stats.abandoned_workers = abandoned;
     stats.merges = shared.pool.merges();
     let mut found = shared.found();
-    let mut bugs = std::mem::take(&mut found.bugs);
+    let bugs = std::mem::take(&mut found.bugs);
     let mut incomplete = std::mem::take(&mut found.incomplete);
     let mut internal_errors = std::mem::take(&mut found.internal_errors);
+    // A run that finished the level of its first bug reports what it
+    // found up to that level: deeper finds depend on timing.
+    let cutoff = shared.cutoff.load(Ordering::SeqCst);
     let mut outside_property: Vec<_> = std::mem::take(&mut found.outside_property)
         .into_iter()
+        .filter(|&(_, steps)| steps <= cutoff)
+        .map(|(place, _)| place)
         .collect();
     outside_property.sort_by_key(|&(kind, span)| (span, kind));
+    if found.cut_level {
+        incomplete.push(Incomplete::StoppedAtFirstBug);
+    }
     drop(found);
     let (paths, paths_dropped) = if config.record.paths {
         let recorded = record_cut(shared, config, recorded, held, &incomplete, abandoned);
@@ -196,8 +229,7 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     }
     incomplete.sort();
     incomplete.dedup();
-    // Workers find bugs in no fixed order; report them by location.
-    bugs.sort_by_key(|b| (b.span, b.kind));
+    let bugs = canonical_bugs(bugs, config.all_bugs);
     let verdict = if !bugs.is_empty() {
         Verdict::Bug
     } else if incomplete.is_empty() {

@@ -189,7 +189,14 @@ impl<'ir, S: Solver> Expander<'ir, S> {
                 }
                 return Expansion::OutsideProperty(kind, span);
             }
-            if self.policy.is_known(kind, span, &|| state.call_stack(ir)) {
+            let path = || state.path.terms();
+            if self.policy.is_known(
+                kind,
+                span,
+                &|| state.call_stack(ir),
+                state.steps,
+                Some(&path),
+            ) {
                 return Expansion::Known;
             }
             // A path replays in exactly as many steps as led to it.
@@ -200,7 +207,12 @@ impl<'ir, S: Solver> Expander<'ir, S> {
                 self.record_error(&state, &replay, false);
             }
             return match replay {
-                Replay::Confirmed(bug) => Expansion::Bug(bug),
+                Replay::Confirmed(mut bug) => {
+                    // The symbolic path's length, which the search orders
+                    // by (the replay's may count differently).
+                    bug.steps = state.steps;
+                    Expansion::Bug(bug)
+                }
                 Replay::Infeasible => Expansion::Infeasible,
                 Replay::Undecided => Expansion::Undecided,
                 Replay::Mismatch(msg) => Expansion::Internal(msg),

@@ -15,6 +15,8 @@
 //! * [`check`]: one whole supervised run under a [`Config`], on several
 //!   workers, giving a [`Report`];
 //! * [`witness`]: inputs from models, replayed before any bug is reported;
+//!   [`minimise`] makes them small and canonical, [`readable`] prints path
+//!   conditions for people;
 //! * [`concolic`]: concolic execution and whitebox fuzzing (SAGE).
 //!
 //! ```
@@ -38,8 +40,10 @@ mod frontier;
 mod known;
 mod memory;
 pub mod merge;
+pub mod minimise;
 mod parallel;
 pub mod path;
+pub mod readable;
 mod record;
 mod report;
 mod searcher;

@@ -9,8 +9,12 @@
 //!
 //! On an exhaustive run every reachable state is expanded whatever the
 //! interleaving, so the verdict and (with `--all`) the set of bug
-//! locations do not depend on the number of workers. Which bug is found
-//! first, and how far a run cut by a bound gets, do.
+//! locations do not depend on the number of workers; nor does the path
+//! reported for each (the least one, see [`crate::known`]), nor its
+//! witness ([`crate::minimise`]). A breadth-first run that stops at its
+//! first bug finishes the bug's level first ([`finishes_level`]) and
+//! reports the least bug of it. Which bug another strategy finds first,
+//! and how far a run cut by a bound gets, depend on the interleaving.
 //!
 //! Workers own everything they use (`Arc`s), so the supervisor
 //! ([`crate::check`]) can end a run on time even while a worker is inside
@@ -24,10 +28,10 @@ use crate::known::KnownBugs;
 use crate::merge::{MergeFrontier, MergeMode};
 use crate::record::{Coverage, Recorded};
 use crate::report::Incomplete;
-use crate::searcher::Search;
+use crate::searcher::{Search, Strategy};
 use crate::symbolic::{BranchStats, Feasible};
 use crate::witness::{Bug, SymState};
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -65,8 +69,12 @@ pub(crate) struct Found {
     pub bugs: Vec<Bug>,
     pub incomplete: Vec<Incomplete>,
     pub internal_errors: Vec<String>,
-    /// Reachable errors outside the property, by kind and location.
-    pub outside_property: BTreeSet<(ErrorKind, Span)>,
+    /// Reachable errors outside the property, by kind and location, with
+    /// the length of the shortest path found to each.
+    pub outside_property: BTreeMap<(ErrorKind, Span), u64>,
+    /// Did a run that finishes the level of its first bug drop states
+    /// beyond it?
+    pub cut_level: bool,
 }
 
 /// Counters of the workers that finished, and what they recorded.
@@ -102,6 +110,10 @@ pub(crate) struct Shared {
     pub max_pending: AtomicU64,
     /// Paths recorded so far, by every worker (for the cap).
     pub kept_paths: Arc<AtomicUsize>,
+    /// In a run that stops at its first bug breadth-first: the length of
+    /// the shortest bug's path so far. States beyond it are dropped, the
+    /// rest of the level is finished (see [`finishes_level`]).
+    pub cutoff: AtomicU64,
     /// Set when the state count nears `max_states`: from then on workers
     /// count every state at once.
     near_limit: AtomicBool,
@@ -136,6 +148,7 @@ impl Shared {
             known: Arc::new(KnownBugs::new()),
             max_pending: AtomicU64::new(1),
             kept_paths: Arc::new(AtomicUsize::new(0)),
+            cutoff: AtomicU64::new(u64::MAX),
             near_limit: AtomicBool::new(config.max_states < 4 * BATCH * 64),
             running: Mutex::new(0),
             finished: Condvar::new(),
@@ -223,6 +236,7 @@ pub(crate) fn work(me: usize, shared: &Shared) {
     let mut queries_flushed = 0u64;
     let mut idle_spins = 0u32;
     let jobs = config.jobs as u64;
+    let level = finishes_level(config);
     while !shared.stopped() {
         let Some(state) = shared.pool.pop(me) else {
             if monitor.pending.load(Ordering::SeqCst) == 0 {
@@ -237,6 +251,11 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             continue;
         };
         idle_spins = 0;
+        if level && beyond_cutoff(&state, shared.cutoff.load(Ordering::SeqCst)) {
+            shared.found().cut_level = true;
+            monitor.pending.fetch_sub(1, Ordering::SeqCst);
+            continue;
+        }
         // Interrupts, time and memory are the supervisor's: it sets `stop`,
         // which the loop reads before every state.
         unflushed += 1;
@@ -266,6 +285,7 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             }
         }
         let unknown_before = expander.policy().stats.unknown;
+        let steps = state.steps;
         let expansion = match expander.expand(state, &mut out) {
             // A confirmed bug is kept whatever happens next.
             Expansion::Bug(bug) => {
@@ -308,7 +328,9 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             | Expansion::Bug(_) => {}
             Expansion::Undecided => shared.found().incomplete.push(Incomplete::SolverUnknown),
             Expansion::OutsideProperty(kind, span) => {
-                shared.found().outside_property.insert((kind, span));
+                let mut found = shared.found();
+                let least = found.outside_property.entry((kind, span)).or_insert(steps);
+                *least = steps.min(*least);
             }
             Expansion::Internal(msg) => {
                 let mut found = shared.found();
@@ -350,20 +372,59 @@ fn z3_queries(solver: &dyn Solver) -> u64 {
     s.z3_queries
 }
 
+/// Does a run with `config` stop at its first bug by finishing the
+/// breadth-first level it is on? Then the bug it reports is the least
+/// ([`Bug::key`]) of the shortest ones, whatever the number of workers
+/// and their timing. Other strategies stop at once (they are not
+/// level by level: finishing every path as short as the bug's could
+/// cost as much as a breadth-first search).
+pub(crate) fn finishes_level(config: &Config) -> bool {
+    !config.all_bugs && config.strategy == Strategy::Bfs && config.merge == MergeMode::None
+}
+
+/// Is `state` beyond the level of the shortest bug (`cutoff` steps)? An
+/// error state of that length is still confirmed; any other state of
+/// that length only leads to longer paths.
+fn beyond_cutoff(state: &SymState, cutoff: u64) -> bool {
+    if state.error().is_some() {
+        state.steps > cutoff
+    } else {
+        state.steps >= cutoff
+    }
+}
+
 fn record_bug(shared: &Shared, bug: Bug) {
     let mut found = shared.found();
-    let new = !found
+    let all = shared.config.all_bugs;
+    if all {
+        shared.known.insert(
+            bug.kind,
+            bug.span,
+            bug.stack.clone(),
+            bug.steps,
+            bug.path_condition.clone(),
+        );
+    }
+    if finishes_level(&shared.config) {
+        shared.cutoff.fetch_min(bug.steps, Ordering::SeqCst);
+    }
+    let same = found
         .bugs
         .iter()
-        .any(|b| (b.kind, b.span, &b.stack) == (bug.kind, bug.span, &bug.stack));
-    if new {
-        if shared.config.all_bugs {
-            shared.known.insert(bug.kind, bug.span, bug.stack.clone());
+        .position(|b| (b.kind, b.span, &b.stack) == (bug.kind, bug.span, &bug.stack));
+    match same {
+        // Keep the least path to each bug: the one every run reports.
+        Some(i) => {
+            if bug.key() < found.bugs[i].key() {
+                found.bugs[i] = bug;
+            }
         }
-        found.bugs.push(bug);
-        shared.monitor.bugs.fetch_add(1, Ordering::Relaxed);
+        None => {
+            found.bugs.push(bug);
+            shared.monitor.bugs.fetch_add(1, Ordering::Relaxed);
+        }
     }
-    if !shared.config.all_bugs {
+    if !all && !finishes_level(&shared.config) {
         // The bug's own state is still counted as pending.
         if shared.monitor.pending.load(Ordering::SeqCst) > 1 {
             found.incomplete.push(Incomplete::StoppedAtFirstBug);

@@ -33,6 +33,31 @@ pub struct Bug {
     /// `Havoc` (for C, the span of a `__VERIFIER_nondet_*` call or of an
     /// uninitialised local).
     pub read_pcs: Vec<Pc>,
+    /// The length of the path in steps (the replay's).
+    pub steps: u64,
+    /// How many other call stacks reach the same error at the same place
+    /// (filled in by drivers that report each place once).
+    pub other_stacks: usize,
+}
+
+impl Bug {
+    /// The order in which bugs are canonical: the shortest path first,
+    /// then by place, call stack, path condition and input. Independent of
+    /// which worker found a bug when, so a run that reports "the first"
+    /// bug, or one per place, reports the least in this order.
+    pub fn key(&self) -> impl Ord + '_ {
+        (
+            self.steps,
+            self.span,
+            self.kind,
+            self.stack
+                .iter()
+                .map(|c| (c.call_site, c.routine.clone()))
+                .collect::<Vec<_>>(),
+            &self.path_condition,
+            format!("{:?}", self.input),
+        )
+    }
 }
 
 /// The outcome of confirming an error state.
@@ -62,23 +87,89 @@ pub fn confirm<S: Solver + ?Sized>(
     let Some((kind, span)) = state.error() else {
         return Replay::Mismatch("internal error: confirming a state with no error".into());
     };
+    let terms = state.path.terms();
     let model = match state.path.effective_model() {
         Some(m) => m,
-        None => match solver.solve(&state.path.terms()) {
+        None => match solver.solve(&terms) {
             Answer::Sat(m) => m,
             Answer::Unsat => return Replay::Infeasible,
             Answer::Unknown(_) => return Replay::Undecided,
         },
     };
+    let model = small_model(ir, solver, &terms, model, state.reads, max_steps, options);
     let input = input_from_model(ir, &model, state.reads);
     let stack = state.call_stack(ir);
     let expected = Expected {
         kind,
         span,
         stack,
-        path_condition: state.path.terms(),
+        path_condition: terms,
     };
     replay(ir, input, expected, max_steps, options)
+}
+
+/// The canonical small model of `constraints` ([`crate::minimise`]), from
+/// `model`, a model of them that reaches the error: the types of its
+/// reads (which say which are unsigned) are those of a run of `model`'s
+/// input.
+pub fn small_model<S: Solver + ?Sized>(
+    ir: &Ir,
+    solver: &mut S,
+    constraints: &[Term],
+    model: Model,
+    reads: u32,
+    max_steps: u64,
+    options: Options,
+) -> Model {
+    let run = concrete::run_with(ir, &input_from_model(ir, &model, reads), max_steps, options);
+    let mut order: Vec<String> = Vec::new();
+    let mut unsigned: Vec<String> = Vec::new();
+    let mut note = |name: &str, ty: ScalarTy, order: &mut Vec<String>| {
+        order.push(name.to_string());
+        if matches!(ty, ScalarTy::Int(t) if !t.is_signed()) {
+            unsigned.push(name.to_string());
+        }
+    };
+    for i in &ir.inputs {
+        note(&i.name, i.ty, &mut order);
+    }
+    for g in ir.globals.iter().filter(|g| g.init.is_none()) {
+        note(&g.name, g.ty, &mut order);
+    }
+    for k in 0..reads {
+        let ty = run
+            .read_types
+            .get(k as usize)
+            .copied()
+            .unwrap_or(ScalarTy::Int(IntTy::INT));
+        note(&read_symbol(k), ty, &mut order);
+    }
+    for a in ir.arrays.iter().filter(|a| a.init.is_none()) {
+        note(&a.name, a.ty.elem, &mut order);
+    }
+    let inputs = crate::minimise::Inputs {
+        order: &order,
+        unsigned: &|name| unsigned.iter().any(|u| u == name),
+    };
+    crate::minimise::minimise(&mut SolverRef(solver), constraints, model, &inputs)
+}
+
+/// A `&mut S` as a `dyn Solver`, for any `S`, sized or not.
+struct SolverRef<'a, S: ?Sized>(&'a mut S);
+
+impl<S: Solver + ?Sized> Solver for SolverRef<'_, S> {
+    fn solve(&mut self, constraints: &[Term]) -> Answer {
+        self.0.solve(constraints)
+    }
+    fn stats(&self, out: &mut wiser_smt::SolverStats) {
+        self.0.stats(out)
+    }
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.0.set_deadline(deadline)
+    }
+    fn deadline(&self) -> Option<std::time::Instant> {
+        self.0.deadline()
+    }
 }
 
 /// The error a witness must reproduce, and the path condition of the path
@@ -130,6 +221,8 @@ pub fn replay(
             input,
             path_condition,
             read_pcs: run.read_pcs,
+            steps: run.steps,
+            other_stacks: 0,
         })),
         other => Replay::Mismatch(format!(
             "internal error: the witness {input:?} for a {} at bytes {}..{} replays as {other:?}",

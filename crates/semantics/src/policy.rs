@@ -70,18 +70,21 @@ pub trait Policy<A: Algebra> {
     }
 
     /// Does this path still look for the error `kind` at `span` with the
-    /// call stack `stack` gives (innermost first)? A driver that reports
-    /// each bug once, and has confirmed this one, says no: the machine then
+    /// call stack `stack` gives (innermost first), reached in `steps`
+    /// steps? A driver that reports each bug once, and has confirmed this
+    /// one on a path no longer than `steps`, says no: the machine then
     /// decides only the side on which the error does not happen, and saves
-    /// the work of deciding (and replaying) an error already known. The
+    /// the work of deciding (and replaying) an error already known. (A
+    /// shorter path still looks: the driver reports the shortest.) The
     /// stack is computed only if asked for.
     fn seeks_error(
         &mut self,
         kind: ErrorKind,
         span: Span,
+        steps: u64,
         stack: &dyn Fn() -> Vec<CallSite>,
     ) -> bool {
-        let _ = (kind, span, stack);
+        let _ = (kind, span, steps, stack);
         true
     }
 

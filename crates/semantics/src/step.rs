@@ -104,7 +104,9 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 }
                 continue;
             }
-            let fork = if pol.seeks_error(check.kind, check.span, &|| state.call_stack(ir)) {
+            let fork = if pol.seeks_error(check.kind, check.span, state.steps, &|| {
+                state.call_stack(ir)
+            }) {
                 pol.branch(&state.path, site, &fault)
             } else {
                 let passes = alg.not(fault.clone());
@@ -200,15 +202,16 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                     out.push(state);
                     return;
                 }
-                let fork =
-                    if pol.seeks_error(ErrorKind::Assertion, loc.span, &|| state.call_stack(ir)) {
-                        pol.branch(&state.path, site, &c)
-                    } else {
-                        Fork {
-                            then: pol.assume(&state.path, site, &c),
-                            otherwise: None,
-                        }
-                    };
+                let fork = if pol.seeks_error(ErrorKind::Assertion, loc.span, state.steps, &|| {
+                    state.call_stack(ir)
+                }) {
+                    pol.branch(&state.path, site, &c)
+                } else {
+                    Fork {
+                        then: pol.assume(&state.path, site, &c),
+                        otherwise: None,
+                    }
+                };
                 let record = pol.records_trail();
                 if let Some(path) = fork.otherwise {
                     let mut err = error_state(&state, path, ErrorKind::Assertion, loc.span);

@@ -52,12 +52,13 @@ fn write_term(out: &mut String, t: &Term, parent: u8, signed: bool, depth: u32) 
         Kind::Mul(a, b) => binary(out, a, " * ", b, 10, false, d)?,
         Kind::Div(a, b) => binary(out, a, " / ", b, 10, false, d)?,
         Kind::Rem(a, b) => binary(out, a, " % ", b, 10, false, d)?,
+        // IMP's `if` read as an expression, in parentheses of its own.
         Kind::Ite(c, a, b) => {
-            out.push_str("ite(");
+            out.push_str("(if ");
             write_term(out, c, 0, false, d)?;
-            out.push_str(", ");
+            out.push_str(" then ");
             write_term(out, a, 0, signed, d)?;
-            out.push_str(", ");
+            out.push_str(" else ");
             write_term(out, b, 0, signed, d)?;
             out.push(')');
         }

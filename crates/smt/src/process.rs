@@ -354,4 +354,8 @@ impl Solver for ProcessSolver {
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
     }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
 }

@@ -99,6 +99,12 @@ pub trait Solver {
     fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         let _ = deadline;
     }
+
+    /// The deadline set by [`Solver::set_deadline`], so that a caller can
+    /// narrow it for a few queries and restore it. The default: none.
+    fn deadline(&self) -> Option<std::time::Instant> {
+        None
+    }
 }
 
 impl<S: Solver + ?Sized> Solver for Box<S> {
@@ -110,6 +116,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         (**self).set_deadline(deadline)
+    }
+    fn deadline(&self) -> Option<std::time::Instant> {
+        (**self).deadline()
     }
 }
 
@@ -167,6 +176,10 @@ impl<S: Solver> Solver for QueryCache<S> {
     fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         self.inner.set_deadline(deadline);
     }
+
+    fn deadline(&self) -> Option<std::time::Instant> {
+        self.inner.deadline()
+    }
 }
 
 /// Tries recent models on each query before asking the inner solver: a
@@ -218,5 +231,9 @@ impl<S: Solver> Solver for CexCache<S> {
 
     fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         self.inner.set_deadline(deadline);
+    }
+
+    fn deadline(&self) -> Option<std::time::Instant> {
+        self.inner.deadline()
     }
 }

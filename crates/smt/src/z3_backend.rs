@@ -494,6 +494,10 @@ impl Solver for Z3Solver {
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
     }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
 }
 
 /// The earlier of two optional instants (`None` is no limit).

@@ -9,7 +9,7 @@ use crate::config::Config;
 use crate::memory::peak_resident_bytes;
 use crate::parallel::Monitor;
 use crate::report::{Incomplete, Report, Stats, Verdict};
-use crate::witness::{input_from_model, replay, Bug, Expected, Replay};
+use crate::witness::{input_from_model, replay, small_model, Bug, Expected, Replay};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -226,7 +226,7 @@ impl Queries<'_> {
     fn each_reachable<'e>(
         &mut self,
         paths: impl Iterator<Item = &'e ErrorPath>,
-        mut found: impl FnMut(&Self, &Model, &[&'e ErrorPath]) -> Option<(ErrorKind, Span)>,
+        mut found: impl FnMut(&mut Self, &Model, &[&'e ErrorPath]) -> Option<(ErrorKind, Span)>,
     ) -> Result<(), Incomplete> {
         let mut open: Vec<&ErrorPath> = paths.collect();
         while !open.is_empty() {
@@ -242,20 +242,31 @@ impl Queries<'_> {
     }
 
     /// The input `model` describes, replayed to the error path it reaches.
-    fn witness(&self, model: &Model, open: &[&ErrorPath]) -> Result<Bug, String> {
+    fn witness(&mut self, model: &Model, open: &[&ErrorPath]) -> Result<Bug, String> {
         let Some(e) = holding(model, open) else {
             return Err(
                 "internal error: the bounded model checker's model satisfies no error guard".into(),
             );
         };
-        let input = input_from_model(self.ir, model, e.reads);
+        let max_steps = self.unrolled.max_steps + 1;
+        // The same small, canonical witness as `check` gives, under this
+        // error path's formula.
+        let model = small_model(
+            self.ir,
+            &mut *self.solver,
+            std::slice::from_ref(&e.formula),
+            model.clone(),
+            e.reads,
+            max_steps,
+            self.config.options,
+        );
+        let input = input_from_model(self.ir, &model, e.reads);
         let expected = Expected {
             kind: e.kind,
             span: e.span,
             stack: e.stack.clone(),
             path_condition: e.guard.conditions(),
         };
-        let max_steps = self.unrolled.max_steps + 1;
         match replay(self.ir, input, expected, max_steps, self.config.options) {
             Replay::Confirmed(bug) => Ok(*bug),
             Replay::Mismatch(msg) => Err(msg),

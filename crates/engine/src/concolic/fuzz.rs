@@ -34,8 +34,8 @@ use crate::witness::Bug;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use wiser_ir::Ir;
-use wiser_semantics::Input;
+use wiser_ir::{ErrorKind, Ir, Span};
+use wiser_semantics::{CallSite, Input};
 
 /// Limits of a fuzzing session besides the [`Config`]'s time limit.
 #[derive(Clone, Copy, Debug)]
@@ -169,6 +169,7 @@ pub fn fuzz(
         monitor: monitor.clone(),
         deadline,
         ended: None,
+        stacks: Vec::new(),
     };
     let solvers = Solvers::new(config, deadline);
     let crew = Crew::start(
@@ -233,6 +234,9 @@ struct Session {
     monitor: Arc<Monitor>,
     deadline: Option<Instant>,
     ended: Option<FuzzEnd>,
+    /// Every (kind, place, call stack) found: a place is reported once,
+    /// with the other stacks that reach it counted.
+    stacks: Vec<(ErrorKind, Span, Vec<CallSite>)>,
 }
 
 impl Session {
@@ -318,10 +322,19 @@ impl Session {
             .add((number - 1) as usize, &run.covered);
         match &run.outcome {
             RunOutcome::Bug(bug) => {
-                let known = self.report.bugs.iter().any(|b| {
-                    (b.bug.kind, b.bug.span, &b.bug.stack) == (bug.kind, bug.span, &bug.stack)
-                });
-                if !known {
+                let seen = (bug.kind, bug.span, bug.stack.clone());
+                let new_stack = !self.stacks.contains(&seen);
+                if new_stack {
+                    self.stacks.push(seen);
+                }
+                let place = self
+                    .report
+                    .bugs
+                    .iter_mut()
+                    .find(|b| (b.bug.kind, b.bug.span) == (bug.kind, bug.span));
+                if let Some(first) = place {
+                    first.bug.other_stacks += usize::from(new_stack);
+                } else {
                     self.report.bugs.push(FuzzBug {
                         bug: (**bug).clone(),
                         run: number,

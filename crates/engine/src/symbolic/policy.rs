@@ -134,11 +134,19 @@ impl<S: Solver> Feasible<S> {
         self
     }
 
-    /// Is this bug already known?
-    pub fn is_known(&self, kind: ErrorKind, span: Span, stack: &dyn Fn() -> Vec<CallSite>) -> bool {
+    /// Is this bug already known from a path before this one (in the
+    /// order of [`KnownBugs::beaten`])?
+    pub fn is_known(
+        &self,
+        kind: ErrorKind,
+        span: Span,
+        stack: &dyn Fn() -> Vec<CallSite>,
+        steps: u64,
+        path: Option<&dyn Fn() -> Vec<Term>>,
+    ) -> bool {
         self.known
             .as_ref()
-            .is_some_and(|k| k.contains(kind, span, stack))
+            .is_some_and(|k| k.beaten(kind, span, stack, steps, path))
     }
 
     /// The solver.
@@ -355,9 +363,10 @@ impl<S: Solver> Policy<Symbolic> for Feasible<S> {
         &mut self,
         kind: ErrorKind,
         span: Span,
+        steps: u64,
         stack: &dyn Fn() -> Vec<CallSite>,
     ) -> bool {
-        !self.is_known(kind, span, stack)
+        !self.is_known(kind, span, stack, steps, None)
     }
 
     fn records_trail(&self) -> bool {

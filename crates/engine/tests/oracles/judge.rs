@@ -372,18 +372,38 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
             report.incomplete
         )));
     }
+    // `--all` reports each place (kind and location) once, with one of
+    // its call stacks and a count of the others.
     let mut reported: BTreeSet<Loc> = BTreeSet::new();
     for bug in &report.bugs {
         let at = loc(bug.kind, bug.span, &bug.stack);
         replays(&ir, &bug.input, &at, options).map_err(fail)?;
+        let stacks = failing
+            .iter()
+            .filter(|(k, s, _)| (*k, *s) == (bug.kind, bug.span))
+            .count();
+        if failing.contains(&at) && stacks != bug.other_stacks + 1 {
+            return Err(fail(format!(
+                "{} is reported with {} other call stacks; failing inputs reach it with {stacks}",
+                show_loc(&at),
+                bug.other_stacks
+            )));
+        }
         reported.insert(at);
     }
+    let places =
+        |locs: &BTreeSet<Loc>| -> BTreeSet<_> { locs.iter().map(|(k, s, _)| (*k, *s)).collect() };
     let expected = if failing.is_empty() {
         Verdict::Safe
     } else {
         Verdict::Bug
     };
-    if report.verdict != expected || reported != failing {
+    let once = reported.len() == places(&reported).len();
+    if report.verdict != expected
+        || !once
+        || !reported.is_subset(&failing)
+        || places(&reported) != places(&failing)
+    {
         return Err(fail(format!(
             "check says {:?} with {:?}; failing inputs reach {:?}",
             report.verdict,

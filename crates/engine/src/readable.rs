@@ -1,0 +1,412 @@
+//! Path conditions for people.
+//!
+//! A path condition as the engine keeps it is a list of normalised terms:
+//! exact, but noisy to read. [`path_text`] prints the same condition
+//! (never a weaker or stronger one) more simply:
+//! * a read of an array through the stores of the path
+//!   (`a{i := a[j]}{j := a[i]}[i]`) is resolved where the indices are
+//!   equal or distinct (syntactically, or by a conjunct of the path), and
+//!   otherwise printed as a conditional, `(if i == j then … else a[i])`;
+//! * repeated conjuncts are printed once;
+//! * identities are dropped: `3*(x / 3) + x % 3 == x` and the bounds of a
+//!   remainder (`x % 3 <= 2`) hold for every `x`;
+//! * the bounds of each integer variable (`k >= 1`, `k != 5`, `k <= 12`)
+//!   are collected into the tightest interval, `1 <= k <= 12 and k != 5`,
+//!   where the variable was first bounded;
+//! * variables are printed under the names the caller gives (a C read
+//!   `read#1` as `__VERIFIER_nondet_int()#1`).
+//!
+//! Every engine's report prints path conditions through here (text and
+//! JSON alike).
+
+use crate::path::{as_bound, ValueSet};
+use rustc_hash::FxHashMap;
+use wiser_num::Int;
+use wiser_smt::{Kind, Sort, Term};
+
+/// The conjunction of `terms`, simplified as the module says, with each
+/// variable `v` printed as `rename(v)` when that gives a name.
+pub fn path_text(terms: &[Term], rename: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut conjuncts: Vec<Term> = Vec::new();
+    for t in terms {
+        flatten(t, &mut conjuncts);
+    }
+    let facts = conjuncts.clone();
+    let mut memo = FxHashMap::default();
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut items: Vec<Item> = Vec::new();
+    let mut bounds: Vec<(Term, ValueSet)> = Vec::new();
+    for c in &conjuncts {
+        let c = resolve(c, &facts, &mut memo);
+        let mut flat = Vec::new();
+        flatten(&c, &mut flat);
+        for c in flat {
+            if c.as_bool() == Some(true) || is_identity(&c) || !seen.insert(c.clone()) {
+                continue;
+            }
+            match as_bound(&c) {
+                Some((x, set)) if x.sort() == Sort::Int && x.as_var().is_some() => {
+                    match bounds.iter_mut().find(|(y, _)| *y == x) {
+                        Some((_, s)) => *s = s.meet(&set),
+                        None => {
+                            items.push(Item::Bounds(bounds.len()));
+                            bounds.push((x, set));
+                        }
+                    }
+                }
+                _ => items.push(Item::Term(c)),
+            }
+        }
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for item in items {
+        match item {
+            Item::Term(t) => parts.push(match t.kind() {
+                // `and` binds tighter than `or` when the conjuncts are joined.
+                Kind::Or(_) => format!("({t})"),
+                _ => t.to_string(),
+            }),
+            Item::Bounds(i) => {
+                let (x, set) = &bounds[i];
+                parts.extend(set_text(&x.to_string(), set));
+            }
+        }
+    }
+    if parts.is_empty() {
+        return "true".into();
+    }
+    renamed(&parts.join(" and "), rename)
+}
+
+enum Item {
+    Term(Term),
+    /// The interval of `bounds[i]`.
+    Bounds(usize),
+}
+
+fn flatten(t: &Term, out: &mut Vec<Term>) {
+    match t.kind() {
+        Kind::And(xs) => xs.iter().for_each(|x| flatten(x, out)),
+        _ => out.push(t.clone()),
+    }
+}
+
+/// `x ∈ set` in words: the hull as an interval, then the gaps.
+fn set_text(x: &str, set: &ValueSet) -> Vec<String> {
+    let parts = set.parts();
+    if parts.is_empty() {
+        return vec!["false".into()];
+    }
+    let hull = set.hull();
+    let mut out = Vec::new();
+    match (&hull.lo, &hull.hi) {
+        (Some(lo), Some(hi)) if lo == hi => out.push(format!("{x} == {lo}")),
+        (Some(lo), Some(hi)) => out.push(format!("{lo} <= {x} <= {hi}")),
+        (Some(lo), None) => out.push(format!("{x} >= {lo}")),
+        (None, Some(hi)) => out.push(format!("{x} <= {hi}")),
+        (None, None) => {}
+    }
+    for pair in parts.windows(2) {
+        let (Some(a), Some(b)) = (&pair[0].hi, &pair[1].lo) else {
+            continue;
+        };
+        let (from, to) = (a.add(&Int::ONE), b.sub(&Int::ONE));
+        if from == to {
+            out.push(format!("{x} != {from}"));
+        } else {
+            out.push(format!("not ({from} <= {x} <= {to})"));
+        }
+    }
+    out
+}
+
+/// `text` with every variable name that `rename` renames replaced (names
+/// are tokens of letters, digits, `_` and `#`).
+fn renamed(text: &str, rename: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        if !token.is_empty() {
+            match rename(token) {
+                Some(n) => out.push_str(&n),
+                None => out.push_str(token),
+            }
+            token.clear();
+        }
+    };
+    for ch in text.chars() {
+        if ch.is_alphanumeric() || ch == '_' || ch == '#' {
+            token.push(ch);
+        } else {
+            flush(&mut token, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
+}
+
+/// Does `c` hold whatever its variables are, by one of the identities
+/// of truncating division? `d*(a / d) + a % d == a`, and `a % d`
+/// between `-(|d| - 1)` and `|d| - 1`.
+fn is_identity(c: &Term) -> bool {
+    match c.kind() {
+        Kind::Eq(lin) => division_identity(lin),
+        Kind::Le(lin) => remainder_bound(lin),
+        _ => false,
+    }
+}
+
+fn division_identity(lin: &Term) -> bool {
+    let Kind::Linear(ms, _) = lin.kind() else {
+        return false;
+    };
+    for (r, cr) in ms.iter() {
+        let Kind::Rem(a, d) = r.kind() else {
+            continue;
+        };
+        let Some(dv) = d.as_int() else {
+            continue;
+        };
+        let q = Term::div(a, d);
+        let Some((_, cq)) = ms.iter().find(|(t, _)| *t == q) else {
+            continue;
+        };
+        if *cq != cr.mul(dv) {
+            continue;
+        }
+        // lin == cr·(d·q + r) + rest, and d·q + r == a: the identity
+        // holds iff rest + cr·a is 0.
+        let scaled = |k: &Int, t: &Term| Term::mul(&Term::int(k.clone()), t);
+        let rest = Term::sub(&Term::sub(lin, &scaled(cq, &q)), &scaled(cr, r));
+        if Term::add(&rest, &scaled(cr, a)).as_int() == Some(&Int::ZERO) {
+            return true;
+        }
+    }
+    false
+}
+
+/// `k·(a % d) + c0 <= 0` with `k = ±1` that every remainder satisfies.
+fn remainder_bound(lin: &Term) -> bool {
+    let Kind::Linear(ms, c0) = lin.kind() else {
+        return false;
+    };
+    let [(r, k)] = &ms[..] else {
+        return false;
+    };
+    let Kind::Rem(_, d) = r.kind() else {
+        return false;
+    };
+    let Some(d) = d.as_int() else {
+        return false;
+    };
+    if d.is_zero() {
+        return false;
+    }
+    let max = d.abs().sub(&Int::ONE);
+    // k = 1: r <= -c0 holds for all r iff max <= -c0; k = -1: r >= c0
+    // holds for all r iff -max >= c0.
+    if *k == Int::ONE {
+        max <= c0.neg()
+    } else if *k == Int::ONE.neg() {
+        max.neg() >= *c0
+    } else {
+        false
+    }
+}
+
+/// `t` with every read of an array through stores resolved as far as
+/// `facts` (the path's conjuncts) decide index equalities, the rest as
+/// conditionals.
+fn resolve(t: &Term, facts: &[Term], memo: &mut FxHashMap<Term, Term>) -> Term {
+    if !mentions_store(t) {
+        return t.clone();
+    }
+    if let Some(r) = memo.get(t) {
+        return r.clone();
+    }
+    let children: Vec<Term> = t
+        .children()
+        .into_iter()
+        .map(|c| resolve(c, facts, memo))
+        .collect();
+    let out = match t.kind() {
+        Kind::Select(..) => read_through(&children[0], &children[1], facts),
+        _ => rebuild(t, &children),
+    };
+    memo.insert(t.clone(), out.clone());
+    out
+}
+
+fn mentions_store(t: &Term) -> bool {
+    let mut stack = vec![t];
+    let mut seen = rustc_hash::FxHashSet::default();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.addr()) {
+            continue;
+        }
+        if let Kind::Store(..) = t.kind() {
+            return true;
+        }
+        stack.extend(t.children());
+    }
+    false
+}
+
+/// `array[index]`, with `array` a chain of stores.
+fn read_through(array: &Term, index: &Term, facts: &[Term]) -> Term {
+    match array.kind() {
+        Kind::Store(inner, i, v) => match equal(i, index, facts) {
+            Some(true) => v.clone(),
+            Some(false) => read_through(inner, index, facts),
+            None => Term::ite(&same(index, i), v, &read_through(inner, index, facts)),
+        },
+        _ => Term::select(array, index),
+    }
+}
+
+fn same(a: &Term, b: &Term) -> Term {
+    if a.sort().is_bv() {
+        Term::bv_eq(a, b)
+    } else {
+        Term::eq(a, b)
+    }
+}
+
+/// Are `a` and `b` equal, by their shape or by a conjunct of the path?
+fn equal(a: &Term, b: &Term, facts: &[Term]) -> Option<bool> {
+    let e = same(a, b);
+    if let Some(v) = e.as_bool() {
+        return Some(v);
+    }
+    if facts.contains(&e) {
+        return Some(true);
+    }
+    let ne = Term::not(&e);
+    facts.contains(&ne).then_some(false)
+}
+
+/// A term of `t`'s kind over new children (in [`Term::children`] order).
+fn rebuild(t: &Term, c: &[Term]) -> Term {
+    if t.children().iter().zip(c).all(|(a, b)| a.ptr_eq(b)) {
+        return t.clone();
+    }
+    match t.kind() {
+        Kind::Linear(ms, k) => ms
+            .iter()
+            .zip(c)
+            .fold(Term::int(k.clone()), |acc, ((_, m), x)| {
+                Term::add(&acc, &Term::mul(&Term::int(m.clone()), x))
+            }),
+        Kind::Mul(..) => Term::mul(&c[0], &c[1]),
+        Kind::Div(..) => Term::div(&c[0], &c[1]),
+        Kind::Rem(..) => Term::rem(&c[0], &c[1]),
+        Kind::Ite(..) => Term::ite(&c[0], &c[1], &c[2]),
+        Kind::Select(..) => Term::select(&c[0], &c[1]),
+        Kind::Store(..) => Term::store(&c[0], &c[1], &c[2]),
+        Kind::ConstArray(sort, _) => Term::const_array(*sort, &c[0]),
+        Kind::Le(_) => Term::le(&c[0], &Term::int(0)),
+        Kind::Eq(_) => Term::eq(&c[0], &Term::int(0)),
+        Kind::Not(_) => Term::not(&c[0]),
+        Kind::And(_) => Term::and_all(c.iter().cloned()),
+        Kind::Or(_) => Term::or_all(c.iter().cloned()),
+        Kind::BvBin(op, ..) => Term::bv_bin(*op, &c[0], &c[1]),
+        Kind::BvNeg(_) => Term::bv_neg(&c[0]),
+        Kind::BvNot(_) => Term::bv_not(&c[0]),
+        Kind::BvCmp(p, ..) => Term::bv_cmp(*p, &c[0], &c[1]),
+        Kind::BvEq(..) => Term::bv_eq(&c[0], &c[1]),
+        Kind::Extend { signed, width, .. } => Term::bv_resize(&c[0], *width, *signed),
+        Kind::Extract { width, .. } => Term::bv_resize(&c[0], *width, false),
+        Kind::BvToInt { signed, .. } => Term::bv_to_int(&c[0], *signed),
+        Kind::IntToBv { width, .. } => Term::int_to_bv(&c[0], *width),
+        Kind::SOvf(op, ..) => Term::signed_overflow(*op, &c[0], &c[1]),
+        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) | Kind::Bv { .. } => t.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::path::Interval;
+
+    fn interval(lo: i64, hi: i64) -> Interval {
+        Interval::range(Int::from(lo), Int::from(hi))
+    }
+
+    fn text(terms: &[Term]) -> String {
+        path_text(terms, &|_| None)
+    }
+
+    #[test]
+    fn bounds_become_intervals_and_repeats_go() {
+        let k = Term::int_var("k");
+        let mut terms = vec![Term::le(&Term::int(1), &k)];
+        for v in [3, 5, 6] {
+            terms.push(Term::ne(&k, &Term::int(v)));
+        }
+        terms.push(Term::le(&k, &Term::int(12)));
+        let y = Term::int_var("y");
+        terms.push(Term::lt(&k, &y));
+        terms.push(Term::lt(&k, &y));
+        assert_eq!(
+            text(&terms),
+            "1 <= k <= 12 and k != 3 and not (5 <= k <= 6) and k < y"
+        );
+        assert_eq!(text(&[Term::eq(&k, &Term::int(4))]), "k == 4");
+        assert_eq!(text(&[]), "true");
+        let s = ValueSet::from_parts([interval(0, 2), interval(4, 4)]);
+        assert_eq!(set_text("x", &s), ["0 <= x <= 4", "x != 3"]);
+    }
+
+    #[test]
+    fn identities_of_division_go() {
+        let x = Term::int_var("x");
+        let three = Term::int(3);
+        let (q, r) = (Term::div(&x, &three), Term::rem(&x, &three));
+        let identity = Term::eq(&x, &Term::add(&Term::mul(&three, &q), &r));
+        let bounds = [Term::le(&Term::int(-2), &r), Term::le(&r, &Term::int(2))];
+        let real = Term::le(&r, &Term::int(0));
+        let mut terms = vec![identity];
+        terms.extend(bounds);
+        terms.push(real);
+        assert_eq!(text(&terms), "x % 3 <= 0");
+        // Not identities: a tighter bound, a different multiple.
+        let off = Term::eq(&x, &Term::add(&Term::mul(&Term::int(2), &q), &r));
+        assert!(!is_identity(&off));
+        assert!(!is_identity(&Term::le(&r, &Term::int(1))));
+    }
+
+    #[test]
+    fn reads_through_stores_are_resolved() {
+        let a = Term::array_var("a");
+        let (i, j) = (Term::int_var("i"), Term::int_var("j"));
+        let a1 = Term::store(&a, &i, &Term::select(&a, &j));
+        let a2 = Term::store(&a1, &j, &Term::select(&a, &i));
+        let read = Term::select(&a2, &i);
+        let c = Term::lt(&read, &Term::int(0));
+        // Nothing known about i and j: a conditional.
+        assert_eq!(
+            text(std::slice::from_ref(&c)),
+            "(if j == i then a[i] else a[j]) <= -1"
+        );
+        // i != j on the path: the read is a[j].
+        let ne = Term::ne(&i, &j);
+        assert_eq!(
+            text(&[ne.clone(), c.clone()]),
+            format!("{ne} and a[j] <= -1")
+        );
+        // Neighbouring indices are distinct by their shape.
+        let i1 = Term::add(&i, &Term::int(1));
+        let b = Term::store(&Term::store(&a, &i, &Term::int(7)), &i1, &Term::int(8));
+        let c = Term::lt(&Term::select(&b, &i), &j);
+        assert_eq!(text(&[c]), "j >= 8", "7 < j, with the read resolved");
+    }
+
+    #[test]
+    fn reads_are_renamed_as_whole_names() {
+        let (r1, r10) = (Term::int_var("read#1"), Term::int_var("read#10"));
+        let t = Term::lt(&r1, &r10);
+        let name = |v: &str| v.strip_prefix("read#").map(|k| format!("f()#{k}"));
+        assert_eq!(path_text(&[t], &name), "f()#1 < f()#10");
+    }
+}
