@@ -153,6 +153,13 @@ impl<'s> Parser<'s> {
         self.toks[self.pos].span
     }
 
+    /// From `start` to the end of the last token consumed: a statement's
+    /// span covers its closing parentheses too, which the span of its
+    /// last expression (the inner one) does not.
+    fn since(&self, start: Span) -> Span {
+        start.to(self.toks[self.pos.saturating_sub(1)].span)
+    }
+
     /// Consumes the current token (never moves past Eof).
     fn bump(&mut self) -> Span {
         let span = self.span();
@@ -429,7 +436,7 @@ impl<'s> Parser<'s> {
                 let kw = self.bump();
                 let (cond, ch) = self.cond()?;
                 let h = self.stmt_height(ch, kw)?;
-                let span = kw.to(cond.span());
+                let span = self.since(kw);
                 let s = if is_assert {
                     Stmt::Assert { cond, span }
                 } else {
@@ -441,7 +448,7 @@ impl<'s> Parser<'s> {
                 let kw = self.bump();
                 let (value, vh) = self.expr()?;
                 let h = self.stmt_height(vh, kw)?;
-                let span = kw.to(value.span());
+                let span = self.since(kw);
                 Ok((Stmt::Return { value, span }, h))
             }
             Tok::Ident(name) if &**name == "var" && matches!(self.peek_at(1), Tok::Ident(_)) => {
@@ -539,7 +546,7 @@ impl<'s> Parser<'s> {
                 }
                 let (value, vh) = self.expr()?;
                 let h = self.stmt_height(vh, name.span)?;
-                let span = name.span.to(value.span());
+                let span = self.since(name.span);
                 Ok((
                     Stmt::Assign {
                         target: name,
@@ -556,7 +563,7 @@ impl<'s> Parser<'s> {
                 self.expect(Tok::Assign, "'=' after the array element")?;
                 let (value, vh) = self.expr()?;
                 let h = self.stmt_height(ih.max(vh), name.span)?;
-                let span = name.span.to(value.span());
+                let span = self.since(name.span);
                 Ok((
                     Stmt::ArrayAssign {
                         array: name,
@@ -691,7 +698,7 @@ impl<'s> Parser<'s> {
         }
         let (value, vh) = self.expr()?;
         let h = self.stmt_height(vh, start)?;
-        let span = start.to(value.span());
+        let span = self.since(start);
         let stmt = Stmt::Decl {
             target,
             ty,
