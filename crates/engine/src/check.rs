@@ -174,7 +174,7 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     outside_property.sort_by_key(|&(kind, span)| (span, kind));
     drop(found);
     let (paths, paths_dropped) = if config.record.paths {
-        let recorded = record_cut(shared, config, recorded, held, &incomplete, abandoned);
+        let recorded = record_cut(shared, recorded, held, &incomplete, abandoned);
         if !recorded.mismatches.is_empty() {
             internal_errors.extend(recorded.mismatches);
             incomplete.push(Incomplete::InternalError);
@@ -223,7 +223,6 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
 /// others, and sorts them by trail.
 fn record_cut(
     shared: &Shared,
-    config: &Config,
     mut recorded: Recorded,
     held: Vec<crate::witness::SymState>,
     incomplete: &[Incomplete],
@@ -249,10 +248,9 @@ fn record_cut(
         } else {
             Incomplete::Interrupted
         });
-    let cap = config.record.cap();
-    let kept = &shared.kept_paths;
+    let budget = &shared.budget;
     let mut keep = |state: &crate::witness::SymState, end: PathEndKind| {
-        if kept.fetch_add(1, Ordering::Relaxed) < cap {
+        if budget.admit(state.trail.len()) {
             recorded.paths.push(PathEnd::of(state, end, None));
         } else {
             recorded.dropped += 1;
@@ -261,12 +259,11 @@ fn record_cut(
     for s in &held {
         keep(s, PathEndKind::Cut(stopped_by));
     }
-    let room = cap.saturating_sub(kept.load(Ordering::Relaxed));
+    // Too many to keep: the rest are counted without taking them one by
+    // one.
     let left = shared
         .pool
-        .drain(room, |s| keep(&s, PathEndKind::Cut(stopped_by)));
-    // Too many to keep: counted without taking them one by one.
-    kept.fetch_add(left, Ordering::Relaxed);
+        .drain(budget.room(), |s| keep(&s, PathEndKind::Cut(stopped_by)));
     for s in shared.pool.take_merged() {
         keep(&s, PathEndKind::Merged);
     }

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::{check, Config, MergeMode};
-use wiser_ir::Pc;
+use wiser_ir::{Pc, Site};
 use wiser_semantics::concrete::Concrete;
 use wiser_semantics::{Fork, Machine, Policy, State};
 
