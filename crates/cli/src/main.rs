@@ -3,13 +3,16 @@
 //! SV-COMP task files), output formats, harnesses and exit codes.
 
 mod args;
+mod coverage;
 mod engines;
 mod inputs;
 mod load;
 mod progress;
 mod render;
 mod render_engines;
+mod sites;
 mod task;
+mod tree;
 mod verify;
 
 use args::{Cli, Command, Format, SOLVER_SERVER};
@@ -89,8 +92,24 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
                     args.jobs.unwrap_or_default()
                 );
             }
-            let report = progress::check(program.ir.clone(), &config, args.quiet);
-            verify::finish(&target, &program, &report, &config, asked, None)
+            if let Some(path) = &args.tree {
+                tree::check_path(path)?;
+            }
+            let mut report = progress::check(program.ir.clone(), &config, args.quiet);
+            // The report shows the coverage only when asked (not for --lcov).
+            let covered = if args.coverage {
+                report.coverage.clone()
+            } else {
+                report.coverage.take()
+            };
+            let done = verify::finish(&target, &program, &report, &config, asked, None)?;
+            if let (Some(path), Some(c)) = (&args.lcov, &covered) {
+                coverage::write_lcov(&program, &coverage::Summary::new(&program, c), path)?;
+            }
+            if let Some(path) = &args.tree {
+                tree::write(&program, &report, path)?;
+            }
+            Ok(done)
         }
         Command::Bmc(args) => {
             let target = args.target();
