@@ -53,9 +53,16 @@ document.querySelectorAll('.node').forEach(function (g) {
     history.replaceState(null, '', '#n' + i);
   });
 });
-// `page.html#n7` opens with node 7 shown (links to a node).
+// `page.html#n7` opens with node 7 shown (links to a node), in view.
 var linked = /^#n(\d+)$/.exec(location.hash);
-show(linked && DETAILS[Number(linked[1])] ? Number(linked[1]) : 0);
+var first = linked && DETAILS[Number(linked[1])] ? Number(linked[1]) : 0;
+show(first);
+var pane = document.getElementById('tree'), shown = document.getElementById('n' + first);
+if (shown) {
+  var b = shown.getBBox();
+  pane.scrollLeft = b.x + b.width / 2 - pane.clientWidth / 2;
+  pane.scrollTop = b.y - 80;
+}
 "#;
 
 /// The page.
