@@ -264,10 +264,11 @@ fn record_cut(
     let left = shared
         .pool
         .drain(budget.room(), |s| keep(&s, PathEndKind::Cut(stopped_by)));
-    for s in shared.pool.take_merged() {
-        keep(&s, PathEndKind::Merged);
+    let (merged, merged_dropped) = shared.pool.take_merged();
+    for s in &merged {
+        keep(s, PathEndKind::Merged);
     }
-    recorded.dropped += left as u64;
+    recorded.dropped += left as u64 + merged_dropped;
     sort_paths(&mut recorded.paths);
     recorded
 }
