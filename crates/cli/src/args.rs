@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 use wiser_c::DataModel;
-use wiser_engine::{Backend, Bmc, Config, MergeMode, Strategy, DEFAULT_SEED, MAX_JOBS};
+use wiser_engine::{Backend, Bmc, Config, MergeMode, Record, Strategy, DEFAULT_SEED, MAX_JOBS};
 use wiser_ir::{Cfg, Pc};
 use wiser_semantics::Options;
 
@@ -281,9 +281,28 @@ pub struct CheckArgs {
     /// Replay every test file (*.json) in DIR on the concrete interpreter, against the program each names (or FILE if given); exit 0 all pass, 1 a mismatch, 2 a test could not be run.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["tests", "all_paths", "assume", "harness", "property"])]
     pub replay: Option<PathBuf>,
+    /// Report coverage after the verdict: statements reached, branches with both, one or no side taken, assertions never reached (JSON: a `coverage` object).
+    #[arg(long)]
+    pub coverage: bool,
+    /// Write the coverage as an lcov tracefile (for genhtml and other lcov viewers).
+    #[arg(long, value_name = "FILE")]
+    pub lcov: Option<PathBuf>,
+    /// Draw the symbolic execution tree into FILE: .svg, .html (click a node for its path condition and witness) or .dot (Graphviz). Beyond 300 nodes, subtrees are summarised.
+    #[arg(long, value_name = "FILE")]
+    pub tree: Option<PathBuf>,
 }
 
 impl CheckArgs {
+    /// What the run keeps besides bugs: paths for --tree, coverage for
+    /// --coverage and --lcov.
+    pub fn record(&self) -> Record {
+        Record {
+            paths: self.tree.is_some(),
+            coverage: self.coverage || self.lcov.is_some(),
+            max_paths: 0,
+        }
+    }
+
     /// What to check.
     pub fn target(&self) -> Result<Target<'_>, String> {
         self.target.target()
@@ -320,6 +339,7 @@ impl CheckArgs {
             })
             .with_backend(backend(self.in_process_solver))
             .with_merge(self.merge.mode())
+            .with_record(self.record())
     }
 }
 

@@ -2,7 +2,7 @@
 //! engine with its progress line, report.
 
 use crate::args::{self, BmcArgs, CheckArgs, Format};
-use crate::{emit, exit, out, progress, setup, testfile, verify};
+use crate::{coverage, emit, exit, out, progress, setup, testfile, tree, verify};
 
 /// `wiser check`: a test-suite replay (`--replay`), or a check of each file.
 pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
@@ -10,10 +10,17 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
         let code = testfile::replay::replay_dir(dir, &args.replay_overrides(), args.target.format)?;
         return Ok((code, false));
     }
-    if let Some(dir) = &args.tests {
+    let one_output = [
+        args.tests.as_ref().map(|_| "--tests"),
+        args.lcov.as_ref().map(|_| "--lcov"),
+        args.tree.as_ref().map(|_| "--tree"),
+    ];
+    if let Some(flag) = one_output.into_iter().flatten().next() {
         if !args.target.more_files.is_empty() {
-            return Err("error: `--tests DIR` takes the tests of one program\n  = help: check the files one at a time, each with its own directory\n".into());
+            return Err(format!("error: `{flag}` writes the results of one program\n  = help: check the files one at a time, each with its own output\n"));
         }
+    }
+    if let Some(dir) = &args.tests {
         testfile::check_dir(dir)?;
     }
     several(&args.target, |file| {
@@ -37,12 +44,27 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
             out::errln!("note: configuration: {config:?}");
         }
         setup::check_assumption(&program, &config)?;
-        let report = progress::check(program.ir.clone(), &config, args.quiet);
+        if let Some(path) = &args.tree {
+            tree::check_path(path)?;
+        }
+        let mut report = progress::check(program.ir.clone(), &config, args.quiet);
         if verbose {
             out::errln!("note: statistics: {:?}", report.stats);
         }
         setup::suggest_header_args(&program, &report, target.assume.is_some());
+        // The report shows the coverage only when asked (not for --lcov).
+        let covered = if args.coverage {
+            report.coverage.clone()
+        } else {
+            report.coverage.take()
+        };
         let done = verify::finish(&target, &program, &report, &config, asked, None)?;
+        if let (Some(path), Some(c)) = (&args.lcov, &covered) {
+            coverage::write_lcov(&program, &coverage::Summary::new(&program, c), path)?;
+        }
+        if let Some(path) = &args.tree {
+            tree::write(&program, &report, path)?;
+        }
         if let Some(dir) = &args.tests {
             testfile::write_for_check(dir, args, &program, &report, asked.property)?;
         }

@@ -4,6 +4,7 @@
 
 mod args;
 mod commands;
+mod coverage;
 mod engines;
 mod inputs;
 mod load;
@@ -15,9 +16,11 @@ mod render_engines;
 mod run_cmd;
 mod sarif;
 mod setup;
+mod sites;
 mod task;
 mod testfile;
 mod trace_render;
+mod tree;
 mod verify;
 
 use args::{Cli, Command, SOLVER_SERVER};

@@ -116,6 +116,10 @@ pub fn finish(
                 ));
             }
             crate::emit(&render::check_text(program, report, config, asked, t.trace));
+            if let Some(c) = &report.coverage {
+                let summary = crate::coverage::Summary::new(program, c);
+                crate::emit(&crate::coverage::text(program, &summary));
+            }
         }
         Format::Json => {
             let mut json = render::check_json(program, report, asked);
@@ -126,6 +130,10 @@ pub fn finish(
                 obj.insert("engine".into(), "bmc".into());
                 obj.insert("bound".into(), b.bound.into());
                 obj.insert("unwinding_assertions".into(), b.unwinding_assertions.into());
+            }
+            if let (Some(c), Some(obj)) = (&report.coverage, json.as_object_mut()) {
+                let summary = crate::coverage::Summary::new(program, c);
+                obj.insert("coverage".into(), crate::coverage::json(program, &summary));
             }
             if t.trace {
                 crate::trace_render::add_json_traces(

@@ -207,7 +207,7 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     }
     drop(found);
     let (paths, paths_dropped) = if config.record.paths {
-        let recorded = record_cut(shared, config, recorded, held, &incomplete, abandoned);
+        let recorded = record_cut(shared, recorded, held, &incomplete, abandoned);
         if !recorded.mismatches.is_empty() {
             internal_errors.extend(recorded.mismatches);
             incomplete.push(Incomplete::InternalError);
@@ -255,7 +255,6 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
 /// others, and sorts them by trail.
 fn record_cut(
     shared: &Shared,
-    config: &Config,
     mut recorded: Recorded,
     held: Vec<crate::witness::SymState>,
     incomplete: &[Incomplete],
@@ -281,10 +280,9 @@ fn record_cut(
         } else {
             Incomplete::Interrupted
         });
-    let cap = config.record.cap();
-    let kept = &shared.kept_paths;
+    let budget = &shared.budget;
     let mut keep = |state: &crate::witness::SymState, end: PathEndKind| {
-        if kept.fetch_add(1, Ordering::Relaxed) < cap {
+        if budget.admit(state.trail.len()) {
             recorded.paths.push(PathEnd::of(state, end, None));
         } else {
             recorded.dropped += 1;
@@ -293,16 +291,16 @@ fn record_cut(
     for s in &held {
         keep(s, PathEndKind::Cut(stopped_by));
     }
-    let room = cap.saturating_sub(kept.load(Ordering::Relaxed));
+    // Too many to keep: the rest are counted without taking them one by
+    // one.
     let left = shared
         .pool
-        .drain(room, |s| keep(&s, PathEndKind::Cut(stopped_by)));
-    // Too many to keep: counted without taking them one by one.
-    kept.fetch_add(left, Ordering::Relaxed);
-    for s in shared.pool.take_merged() {
-        keep(&s, PathEndKind::Merged);
+        .drain(budget.room(), |s| keep(&s, PathEndKind::Cut(stopped_by)));
+    let (merged, merged_dropped) = shared.pool.take_merged();
+    for s in &merged {
+        keep(s, PathEndKind::Merged);
     }
-    recorded.dropped += left as u64;
+    recorded.dropped += left as u64 + merged_dropped;
     sort_paths(&mut recorded.paths);
     recorded
 }

@@ -9,10 +9,9 @@
 
 use crate::config::Property;
 use crate::path::PathCond;
-use crate::record::{self, PathEnd, PathEndKind, Record, Recorded, Recorder};
+use crate::record::{self, Budget, PathEnd, PathEndKind, Record, Recorded, Recorder};
 use crate::symbolic::{Feasible, Symbolic};
 use crate::witness::{self, Bug, Replay, SymState};
-use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use wiser_ir::{ErrorKind, Ir, Span};
 use wiser_semantics::{Machine, Options, State};
@@ -70,20 +69,20 @@ impl<'ir, S: Solver> Expander<'ir, S> {
     /// every path that ends here (see [`Expander::take_recorded`]), up to
     /// `record`'s cap on paths.
     pub fn with_record(self, record: Record) -> Self {
-        self.with_shared_record(record, Arc::new(AtomicUsize::new(0)))
+        self.with_shared_record(record, Arc::new(Budget::new(record)))
     }
 
     /// Like [`Expander::with_record`], with a count of kept paths shared
     /// with other expanders (the workers of one run), so that the cap
     /// holds for the whole run.
-    pub(crate) fn with_shared_record(mut self, record: Record, kept: Arc<AtomicUsize>) -> Self {
+    pub(crate) fn with_shared_record(mut self, record: Record, budget: Arc<Budget>) -> Self {
         if record.coverage && self.policy.coverage.is_none() {
             let ir = self.machine.ir();
             self.policy = self.policy.with_coverage(ir);
         }
         if record.paths {
             self.policy = self.policy.with_trails(true);
-            self.recorder = Some(Box::new(Recorder::new(record, kept)));
+            self.recorder = Some(Box::new(Recorder::new(budget)));
         }
         self
     }
@@ -109,7 +108,7 @@ impl<'ir, S: Solver> Expander<'ir, S> {
         input: Option<wiser_semantics::Input>,
     ) {
         if let Some(r) = &mut self.recorder {
-            if r.admit() {
+            if r.admit(state) {
                 r.push(PathEnd::of(state, end, input));
             }
         }
@@ -125,7 +124,7 @@ impl<'ir, S: Solver> Expander<'ir, S> {
 
     /// Records a normally ended path with an input that replays to its end.
     fn record_halt(&mut self, state: &SymState) {
-        if !self.recorder.as_mut().is_some_and(|r| r.admit()) {
+        if !self.recorder.as_mut().is_some_and(|r| r.admit(state)) {
             return;
         }
         let ir = self.machine.ir();

@@ -39,9 +39,10 @@ pub trait Frontier<T>: Send {
         0
     }
     /// The states merged into others so far, as they were before the
-    /// merge, if the frontier keeps them (for recording paths); taken.
-    fn take_merged(&mut self) -> Vec<T> {
-        Vec::new()
+    /// merge, if the frontier keeps them (for recording paths), and how
+    /// many more it did not keep; taken.
+    fn take_merged(&mut self) -> (Vec<T>, u64) {
+        (Vec::new(), 0)
     }
 }
 
@@ -272,11 +273,17 @@ impl<T> Pool<T> {
     }
 
     /// The states the frontiers merged into others, as they were before
-    /// the merge (see [`Frontier::take_merged`]).
-    pub fn take_merged(&self) -> Vec<T> {
-        (0..self.arenas.len())
-            .flat_map(|i| self.arena(i).take_merged())
-            .collect()
+    /// the merge, and how many more they did not keep (see
+    /// [`Frontier::take_merged`]).
+    pub fn take_merged(&self) -> (Vec<T>, u64) {
+        let mut all = Vec::new();
+        let mut dropped = 0;
+        for i in 0..self.arenas.len() {
+            let (kept, more) = self.arena(i).take_merged();
+            all.extend(kept);
+            dropped += more;
+        }
+        (all, dropped)
     }
 
     /// Drops every waiting state.

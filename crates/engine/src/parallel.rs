@@ -26,13 +26,13 @@ use crate::expand::{Expander, Expansion};
 use crate::frontier::{Frontier, Pool};
 use crate::known::KnownBugs;
 use crate::merge::{MergeFrontier, MergeMode};
-use crate::record::{Coverage, Recorded};
+use crate::record::{Budget, Coverage, Recorded};
 use crate::report::Incomplete;
 use crate::searcher::{Search, Strategy};
 use crate::symbolic::{BranchStats, Feasible};
 use crate::witness::{Bug, SymState};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use wiser_ir::{Cfg, ErrorKind, Ir, Span};
@@ -108,8 +108,8 @@ pub(crate) struct Shared {
     pub known: Arc<KnownBugs>,
     /// The largest `pending` seen at a flush.
     pub max_pending: AtomicU64,
-    /// Paths recorded so far, by every worker (for the cap).
-    pub kept_paths: Arc<AtomicUsize>,
+    /// What recorded paths may still take, shared by every worker.
+    pub budget: Arc<Budget>,
     /// In a run that stops at its first bug breadth-first: the length of
     /// the shortest bug's path so far. States beyond it are dropped, the
     /// rest of the level is finished (see [`finishes_level`]).
@@ -147,7 +147,7 @@ impl Shared {
             solvers: Solvers::new(config, deadline),
             known: Arc::new(KnownBugs::new()),
             max_pending: AtomicU64::new(1),
-            kept_paths: Arc::new(AtomicUsize::new(0)),
+            budget: Arc::new(Budget::new(config.record)),
             cutoff: AtomicU64::new(u64::MAX),
             near_limit: AtomicBool::new(config.max_states < 4 * BATCH * 64),
             running: Mutex::new(0),
@@ -227,7 +227,7 @@ pub(crate) fn work(me: usize, shared: &Shared) {
     let ir = shared.ir.clone();
     let mut expander = Expander::new(&ir, policy, config.options).with_property(config.property);
     if config.record.any() {
-        expander = expander.with_shared_record(config.record, shared.kept_paths.clone());
+        expander = expander.with_shared_record(config.record, shared.budget.clone());
     }
     let mut held: Vec<SymState> = Vec::new();
     let monitor = &shared.monitor;

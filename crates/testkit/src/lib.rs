@@ -17,7 +17,9 @@
 //! * [`shrink`] reduces a program by delta debugging while a predicate
 //!   holds;
 //! * [`typing`] mirrors the typing rules, so that the generator makes only
-//!   well-typed programs.
+//!   well-typed programs;
+//! * [`external_tool`]: tests that need a tool outside Rust skip without
+//!   it, except under CI.
 //!
 //! It does not depend on `wiser-engine`, so the engine's own tests can use
 //! it.
@@ -36,8 +38,11 @@
 //! ```
 #![warn(missing_docs)]
 
+pub use external::external_tool;
+
 pub mod domain;
 pub mod enumerate;
+mod external;
 pub mod gen;
 pub mod program;
 pub mod render;

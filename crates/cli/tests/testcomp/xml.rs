@@ -85,9 +85,12 @@ pub fn parse_xml(text: &str) -> (String, Element) {
 }
 
 /// Checks `file` with xmllint against the restated DTD `dtd` (in
-/// tests/testcomp/). xmllint is installed by .ci/run; without it the test
-/// fails rather than skip.
+/// tests/testcomp/). xmllint is installed by .ci/run; elsewhere, without
+/// it, the check is skipped with a note.
 pub fn xmllint(file: &Path, dtd: &str) {
+    if !wiser_testkit::external_tool("xmllint") {
+        return;
+    }
     let dtd = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/testcomp")
         .join(dtd);

@@ -48,6 +48,8 @@ pub struct MergeFrontier<P> {
     /// recording paths), up to `keep_merged` of them.
     merged: Vec<MState<P>>,
     keep_merged: usize,
+    /// Merged states beyond `keep_merged`: counted, not kept.
+    merged_dropped: u64,
 }
 
 impl<P: JoinPath> MergeFrontier<P> {
@@ -69,6 +71,7 @@ impl<P: JoinPath> MergeFrontier<P> {
             merges: 0,
             merged: Vec::new(),
             keep_merged: 0,
+            merged_dropped: 0,
         }
     }
 
@@ -101,6 +104,8 @@ impl<P: JoinPath> MergeFrontier<P> {
             // they share.
             self.merged.push(self.states[id].state.clone());
             self.merged.push(state.clone());
+        } else if self.keep_merged > 0 {
+            self.merged_dropped += 2;
         }
         let entry = &mut self.states[id];
         // Keep the older state first: its model becomes the merge's.
@@ -196,8 +201,11 @@ where
         self.merges
     }
 
-    fn take_merged(&mut self) -> Vec<MState<P>> {
+    fn take_merged(&mut self) -> (Vec<MState<P>>, u64) {
         self.keep_merged = self.keep_merged.saturating_sub(self.merged.len());
-        std::mem::take(&mut self.merged)
+        (
+            std::mem::take(&mut self.merged),
+            std::mem::take(&mut self.merged_dropped),
+        )
     }
 }

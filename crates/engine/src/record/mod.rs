@@ -12,7 +12,7 @@ pub use crate::report::{Coverage, PathEnd, PathEndKind};
 use crate::witness::{self, input_from_model, Replay, SymState};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use wiser_ir::{Ir, Site};
+use wiser_ir::Ir;
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{Decision, Input, Options};
 use wiser_smt::{Answer, Solver, Term};
@@ -33,6 +33,12 @@ pub struct Record {
 
 /// The number of paths kept when [`Record::max_paths`] is 0.
 pub const DEFAULT_MAX_PATHS: usize = 100_000;
+
+/// The most decisions kept in all the trails of a run's paths together
+/// (about 24 bytes each): a deep loop's paths each repeat the decisions of
+/// the shorter ones, so their trails grow with the square of the depth.
+/// Paths beyond it are dropped (counted) like those beyond the cap.
+pub const MAX_DECISIONS: usize = 8_000_000;
 
 impl Record {
     /// Keeps nothing.
@@ -68,19 +74,22 @@ impl PathEnd {
         }
     }
 
-    /// The key paths are sorted by: the sites and sides of the trail.
-    fn key(&self) -> (Vec<(Site, bool)>, u8) {
-        (
-            self.trail.iter().map(|d| (d.site, d.taken)).collect(),
-            self.end.rank(),
-        )
+    /// The order of paths: by the sites and sides of their trails, then
+    /// by how they ended (compared in place: the trails of a deep loop's
+    /// paths are long).
+    fn order(&self, other: &PathEnd) -> std::cmp::Ordering {
+        self.trail
+            .iter()
+            .map(|d| (d.site, d.taken))
+            .cmp(other.trail.iter().map(|d| (d.site, d.taken)))
+            .then(self.end.rank().cmp(&other.end.rank()))
     }
 }
 
 /// Sorts paths by their trails (a depth-first order of the tree): the
 /// order of a report, whatever the number of workers.
 pub fn sort_paths(paths: &mut [PathEnd]) {
-    paths.sort_by_cached_key(PathEnd::key);
+    paths.sort_by(PathEnd::order);
 }
 
 /// What one expander recorded (see [`crate::Expander::with_record`]).
@@ -94,25 +103,58 @@ pub struct Recorded {
     pub mismatches: Vec<String>,
 }
 
-/// Keeps ended paths, up to a cap shared by the workers of a run.
-pub(crate) struct Recorder {
-    kept: Arc<AtomicUsize>,
+/// What the paths of one run may take, shared by its workers: at most
+/// `cap` paths, with at most [`MAX_DECISIONS`] decisions in all.
+pub(crate) struct Budget {
+    paths: AtomicUsize,
+    decisions: AtomicUsize,
     cap: usize,
+}
+
+impl Budget {
+    pub fn new(record: Record) -> Budget {
+        Budget {
+            paths: AtomicUsize::new(0),
+            decisions: AtomicUsize::new(0),
+            cap: record.cap(),
+        }
+    }
+
+    /// May a path with a trail of `len` decisions be kept?
+    pub fn admit(&self, len: usize) -> bool {
+        if self.paths.fetch_add(1, Ordering::Relaxed) >= self.cap {
+            return false;
+        }
+        if self.decisions.fetch_add(len, Ordering::Relaxed) + len > MAX_DECISIONS {
+            self.decisions.fetch_sub(len, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    /// How many more paths may be kept.
+    pub fn room(&self) -> usize {
+        self.cap.saturating_sub(self.paths.load(Ordering::Relaxed))
+    }
+}
+
+/// Keeps ended paths, within a budget shared by the workers of a run.
+pub(crate) struct Recorder {
+    budget: Arc<Budget>,
     pub recorded: Recorded,
 }
 
 impl Recorder {
-    pub fn new(record: Record, kept: Arc<AtomicUsize>) -> Recorder {
+    pub fn new(budget: Arc<Budget>) -> Recorder {
         Recorder {
-            kept,
-            cap: record.cap(),
+            budget,
             recorded: Recorded::default(),
         }
     }
 
-    /// May one more path be kept? Counts it as dropped if not.
-    pub fn admit(&mut self) -> bool {
-        let ok = self.kept.fetch_add(1, Ordering::Relaxed) < self.cap;
+    /// May the path of `state` be kept? Counts it as dropped if not.
+    pub fn admit(&mut self, state: &SymState) -> bool {
+        let ok = self.budget.admit(state.trail.len());
         if !ok {
             self.recorded.dropped += 1;
         }

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::{check, Config, MergeMode};
-use wiser_ir::Pc;
+use wiser_ir::{Pc, Site};
 use wiser_semantics::concrete::Concrete;
 use wiser_semantics::{Fork, Machine, Policy, State};
 
@@ -240,5 +240,28 @@ fn coverage_counts_reached_instructions_and_folded_sides() {
         assert!(!cov.reached[then_to as usize]);
         assert!(cov.reached[second.pc as usize]);
         assert!(report.paths.is_empty());
+    }
+}
+
+#[test]
+fn under_any_cap_every_path_is_kept_or_counted() {
+    let ir = wiser_imp::compile("if x > 0 then y = 1 else y = 2 fi; assert y > 0").unwrap();
+    for max_paths in 1..=4 {
+        let record = Record {
+            paths: true,
+            max_paths,
+            ..Record::default()
+        };
+        let config = Config::default()
+            .with_merge(MergeMode::Joins)
+            .with_record(record);
+        let report = check(&ir, &config);
+        assert_eq!(report.paths.len(), max_paths.min(3), "cap {max_paths}");
+        // Two merged halves and the merged path's normal end.
+        assert_eq!(
+            report.paths.len() as u64 + report.paths_dropped,
+            3,
+            "cap {max_paths}"
+        );
     }
 }

@@ -1,0 +1,270 @@
+//! Decision sites and statements in the program's own terms: what the user
+//! wrote at an instruction (`a <= b` for the branch of `if a <= b then`,
+//! `assert min <= a`, the operator of a check), and which instructions are
+//! statements of the program's file at all (lowering helpers without a
+//! source span of their own are not). Coverage and the pictures of the
+//! symbolic execution tree speak through these.
+
+use crate::load::Program;
+use wiser_ir::{FileId, Instr, LineCol, Pc, Site, Span};
+
+/// The longest label drawn or listed; longer texts are cut with `…`.
+pub const MAX_LABEL: usize = 48;
+
+/// What kind of decision a site is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiteKind {
+    /// An `if`, a loop test, a short-circuit operator lowered to a branch.
+    Branch,
+    /// An assertion (true: it holds).
+    Assert,
+    /// An assumption (only its true side goes on).
+    Assume,
+    /// A runtime check of an operator (true: it faults).
+    Check,
+}
+
+/// A decision site as the user sees it.
+#[derive(Clone, Debug)]
+pub struct SiteInfo {
+    /// What kind of decision.
+    pub kind: SiteKind,
+    /// The condition (or for a check, the checked operation and what it
+    /// checks), in the program's syntax, on one line.
+    pub label: String,
+    /// Where (the statement, or a check's operator).
+    pub span: Span,
+    /// Its line and column.
+    pub at: LineCol,
+}
+
+/// The program's own file (the `--assume` text and headers are others).
+pub fn program_file() -> FileId {
+    FileId(0)
+}
+
+/// Is the instruction at `pc` a statement of the program's file: an
+/// instruction with a location of its own in it (not `halt`, not a
+/// `skip` of a jump cycle, not a helper without a span)?
+pub fn is_statement(program: &Program, pc: Pc) -> bool {
+    let loc = program.ir.at(pc);
+    !loc.span.is_dummy()
+        && loc.span.file == program_file()
+        && !matches!(loc.instr, Instr::Halt | Instr::Skip { .. })
+}
+
+/// The source text of a span, on one line (runs of white space as one
+/// space).
+pub fn span_text(program: &Program, span: Span) -> String {
+    let text = program.sources.get(span.file).text();
+    let raw = text.get(span.lo as usize..span.hi as usize).unwrap_or("");
+    one_line(raw)
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `s`, cut to `max` characters with `…`.
+pub fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let cut: String = s.chars().take(max.saturating_sub(1)).collect();
+        format!("{}…", cut.trim_end())
+    }
+}
+
+/// The site of a decision, described.
+pub fn site_info(program: &Program, site: Site) -> SiteInfo {
+    let loc = program.ir.at(site.pc);
+    if let Some(k) = site.check {
+        let check = &loc.checks[k as usize];
+        // A check's span may be its operator alone (`-`): then show the
+        // statement it is in.
+        let mut op = span_text(program, check.span);
+        if op.chars().count() <= 3 {
+            op = statement_label(&span_text(program, loc.span), "");
+        }
+        return SiteInfo {
+            kind: SiteKind::Check,
+            label: format!("{}? {op}", check.kind.describe()),
+            span: check.span,
+            at: program.line_col(check.span),
+        };
+    }
+    let mut text = span_text(program, loc.span);
+    if text.is_empty() {
+        // C's `assert(c)` is a macro: its span is the empty one where the
+        // expansion starts. Show the rest of the line.
+        text = rest_of_line(program, loc.span);
+    }
+    let (kind, label) = match loc.instr {
+        Instr::Assert { .. } => (SiteKind::Assert, statement_label(&text, "assert")),
+        Instr::Assume { .. } => (SiteKind::Assume, statement_label(&text, "assume")),
+        _ => (SiteKind::Branch, condition_text(&text, program.c.is_some())),
+    };
+    SiteInfo {
+        kind,
+        label,
+        span: loc.span,
+        at: program.line_col(loc.span),
+    }
+}
+
+/// The text from `span`'s start to the end of its line, on one line.
+fn rest_of_line(program: &Program, span: Span) -> String {
+    let text = program.sources.get(span.file).text();
+    let from = text.get(span.lo as usize..).unwrap_or("");
+    one_line(from.lines().next().unwrap_or(""))
+}
+
+/// `assert COND` as written, without a trailing `;` (C's `assert(c);`
+/// stays as it is).
+fn statement_label(text: &str, keyword: &str) -> String {
+    let t = text.trim_end_matches(';').trim();
+    if t.is_empty() {
+        keyword.to_string()
+    } else {
+        t.to_string()
+    }
+}
+
+/// The condition of a branch statement: IMP's `if C then …`, `while C do
+/// …`; C's `if (C)`, `while (C)`, `for (…; C; …)`, `do … while (C);`.
+/// Any other text (a short-circuit operator, `?:`) is shown whole.
+pub fn condition_text(stmt: &str, c: bool) -> String {
+    let t = stmt.trim();
+    let after = |kw: &str| -> Option<&str> {
+        let rest = t.strip_prefix(kw)?;
+        rest.starts_with(|c: char| c.is_whitespace() || c == '(')
+            .then_some(rest.trim_start())
+    };
+    if let Some(rest) = after("if") {
+        return imp_or_c(rest, "then", c);
+    }
+    if let Some(rest) = after("while") {
+        return imp_or_c(rest, "do", c);
+    }
+    if let Some(rest) = after("for") {
+        if let Some(inside) = parenthesised(rest) {
+            let parts = split_top(inside, ';');
+            if let Some(cond) = parts.get(1) {
+                let cond = cond.trim();
+                return if cond.is_empty() {
+                    "true".into()
+                } else {
+                    cond.to_string()
+                };
+            }
+        }
+    }
+    if after("do").is_some() {
+        if let Some(i) = t.rfind("while") {
+            if let Some(inside) = parenthesised(t[i + "while".len()..].trim_start()) {
+                return inside.trim().to_string();
+            }
+        }
+    }
+    t.to_string()
+}
+
+/// `C then …` (IMP) or `(C) …` (C): the condition.
+fn imp_or_c(rest: &str, keyword: &str, c: bool) -> String {
+    if c {
+        if let Some(inside) = parenthesised(rest) {
+            return inside.trim().to_string();
+        }
+    }
+    match find_word(rest, keyword) {
+        Some(i) => rest[..i].trim().to_string(),
+        None => rest.trim().to_string(),
+    }
+}
+
+/// The text inside the parentheses `s` starts with.
+fn parenthesised(s: &str) -> Option<&str> {
+    if !s.starts_with('(') {
+        return None;
+    }
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&s[1..i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `s` split at `sep` outside parentheses.
+fn split_top(s: &str, sep: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                parts.push(&s[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[start..]);
+    parts
+}
+
+/// Where the word `w` first occurs in `s` as a word of its own.
+fn find_word(s: &str, w: &str) -> Option<usize> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    s.match_indices(w).map(|(i, _)| i).find(|&i| {
+        let before = s[..i].chars().next_back();
+        let after = s[i + w.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conditions_are_cut_from_their_statements() {
+        let imp = [
+            ("if a <= b then min = a else min = b fi", "a <= b"),
+            ("while s <= x do r = r + 1 od", "s <= x"),
+            ("while (k < c) and done do k = k + 1 od", "(k < c) and done"),
+            ("if (a) then skip else skip fi", "(a)"),
+            ("if thenx > 1 then skip else skip fi", "thenx > 1"),
+        ];
+        for (stmt, cond) in imp {
+            assert_eq!(condition_text(stmt, false), cond, "{stmt}");
+        }
+        let c = [
+            ("if (x > 0) { y = 1; }", "x > 0"),
+            ("while (i < n && a[i] != 0) i++;", "i < n && a[i] != 0"),
+            ("while (i < n) { do { i++; } while (i < 3); }", "i < n"),
+            ("for (i = 0; i < 10; i++) s += i;", "i < 10"),
+            ("for (;;) { }", "true"),
+            ("do { x--; } while (x > 0);", "x > 0"),
+            ("a && b", "a && b"),
+        ];
+        for (stmt, cond) in c {
+            assert_eq!(condition_text(stmt, true), cond, "{stmt}");
+        }
+    }
+
+    #[test]
+    fn labels_are_shortened() {
+        assert_eq!(shorten("abc", 5), "abc");
+        assert_eq!(shorten("abcdefgh", 5), "abcd…");
+    }
+}
