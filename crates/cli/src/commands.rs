@@ -63,7 +63,7 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
             coverage::write_lcov(&program, &coverage::Summary::new(&program, c), path)?;
         }
         if let Some(path) = &args.tree {
-            tree::write(&program, &report, path)?;
+            tree::write(&program, &report, config.options, path)?;
         }
         if let Some(dir) = &args.tests {
             testfile::write_for_check(dir, args, &program, &report, asked.property)?;

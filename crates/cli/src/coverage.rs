@@ -282,7 +282,7 @@ fn lcov_for(file: &Path, program: &Program, s: &Summary) -> String {
 pub fn write_lcov(program: &Program, s: &Summary, out: &Path) -> Result<(), String> {
     std::fs::write(out, lcov(program, s)).map_err(|e| {
         format!(
-            "wiser: cannot write the coverage to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
+            "error: cannot write the coverage to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
             out.display()
         )
     })

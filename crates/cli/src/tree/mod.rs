@@ -396,7 +396,7 @@ impl Builder<'_> {
     fn prefix_condition(&self, p: &PathEnd, depth: usize) -> Vec<String> {
         p.trail[..depth.min(p.trail.len())]
             .iter()
-            .map(|d| side_term(d, d.taken).to_string())
+            .map(|d| readable(&side_term(d, d.taken)))
             .collect()
     }
 
@@ -430,7 +430,7 @@ impl Builder<'_> {
             "infeasible"
         };
         let mut path_condition = self.prefix_condition(any, depth);
-        path_condition.push(side_term(d, side).to_string());
+        path_condition.push(readable(&side_term(d, side)));
         Node {
             kind: NodeKind::Leaf(Outcome::Pruned),
             label: why.into(),
@@ -613,7 +613,7 @@ impl Format {
 pub fn check_path(path: &Path) -> Result<Format, String> {
     Format::of(path).ok_or_else(|| {
         format!(
-            "wiser: --tree `{}`: the picture's format is chosen by the file's extension\n  = help: end the file name in .svg, .html or .dot\n",
+            "error: --tree `{}`: the picture's format is chosen by the file's extension\n  = help: end the file name in .svg, .html or .dot\n",
             path.display()
         )
     })
@@ -629,16 +629,38 @@ pub fn render(tree: &Tree, format: Format) -> String {
 }
 
 /// Draws the tree of `report` into `out`.
-pub fn write(program: &Program, report: &Report, out: &Path) -> Result<(), String> {
+pub fn write(
+    program: &Program,
+    report: &Report,
+    semantics: wiser_semantics::Options,
+    out: &Path,
+) -> Result<(), String> {
     let format = check_path(out)?;
-    let no_trace = |_: &PathEnd| Vec::new();
-    let tree = Tree::new(program, report, &no_trace);
+    // A bug's witness replayed with the trace recorder, as `--trace` shows it.
+    let trace_of = |p: &PathEnd| match (&p.end, &p.input) {
+        (PathEndKind::Error { .. }, Some(input)) => {
+            let trace = crate::trace_render::witness_trace(program, input, semantics);
+            crate::trace_render::trace_text(program, &trace)
+                .lines()
+                .skip(1)
+                .map(|l| l.trim_start().to_string())
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let tree = Tree::new(program, report, &trace_of);
     std::fs::write(out, render(&tree, format)).map_err(|e| {
         format!(
-            "wiser: cannot write the tree to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
+            "error: cannot write the tree to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
             out.display()
         )
     })
+}
+
+/// A decision's condition as reports print path conditions (simplified,
+/// no internal notation).
+fn readable(t: &Term) -> String {
+    wiser_engine::readable::path_text(std::slice::from_ref(t), &|_| None)
 }
 
 /// Escapes text for XML (SVG, HTML) and for DOT's quoted strings alike.
