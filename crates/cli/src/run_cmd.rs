@@ -21,9 +21,10 @@ const QUIET_START: Duration = Duration::from_secs(1);
 
 /// Runs `wiser run`; returns the exit code.
 pub fn run(args: &RunArgs) -> Result<u8, String> {
-    let file = args.file.as_deref().ok_or(
-        "error: no FILE given\n  = help: `wiser run FILE`, or `wiser run --test TEST`\n",
-    )?;
+    let file = args
+        .file
+        .as_deref()
+        .ok_or("error: no FILE given\n  = help: `wiser run FILE`, or `wiser run --test TEST`\n")?;
     let program = load::load_any(file, &args.lang.options(None))?;
     let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
     for name in inputs::defaulted(&program.ir, &input) {

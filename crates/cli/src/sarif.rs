@@ -385,7 +385,13 @@ pub fn check_sarif(
         let why: Vec<String> = report
             .incomplete
             .iter()
-            .map(|&i| format!("{} ({})", i.name(), render::incomplete_hint(i, config, &report.incomplete)))
+            .map(|&i| {
+                format!(
+                    "{} ({})",
+                    i.name(),
+                    render::incomplete_hint(i, config, &report.incomplete)
+                )
+            })
             .collect();
         notes.push(notification(
             "warning",

@@ -280,7 +280,12 @@ fn the_html_page_is_self_contained_and_shows_a_clicked_bug() {
     assert_eq!(bug["bug"], true, "{bug}");
     assert_eq!(bug["input"], "x = 5", "{bug}");
     assert_eq!(bug["path_condition"][0], "x == 5", "{bug}");
-    assert_eq!(bug["trace"], serde_json::json!([]), "the place for traces");
+    // The witness's trace, as `--trace` shows it.
+    assert_eq!(
+        bug["trace"],
+        serde_json::json!(["1:1  if x > 0: true", "2:3  error: assertion failed"]),
+        "{bug}"
+    );
     if skip_external("chromium") {
         return;
     }

@@ -253,6 +253,7 @@ pub(crate) fn work(me: usize, shared: &Shared) {
         idle_spins = 0;
         if level && beyond_cutoff(&state, shared.cutoff.load(Ordering::SeqCst)) {
             shared.found().cut_level = true;
+            expander.record_cut(&state, Incomplete::StoppedAtFirstBug);
             monitor.pending.fetch_sub(1, Ordering::SeqCst);
             continue;
         }
