@@ -53,12 +53,17 @@ pub fn is_statement(program: &Program, pc: Pc) -> bool {
         && !matches!(loc.instr, Instr::Halt | Instr::Skip { .. })
 }
 
+/// The source text of a span, as written.
+pub fn snippet(program: &Program, span: Span) -> &str {
+    let text = program.sources.get(span.file).text();
+    let (lo, hi) = (span.lo as usize, (span.hi as usize).min(text.len()));
+    text.get(lo..hi).unwrap_or("")
+}
+
 /// The source text of a span, on one line (runs of white space as one
 /// space).
 pub fn span_text(program: &Program, span: Span) -> String {
-    let text = program.sources.get(span.file).text();
-    let raw = text.get(span.lo as usize..span.hi as usize).unwrap_or("");
-    one_line(raw)
+    one_line(snippet(program, span))
 }
 
 fn one_line(s: &str) -> String {
@@ -135,101 +140,111 @@ fn statement_label(text: &str, keyword: &str) -> String {
 /// Any other text (a short-circuit operator, `?:`) is shown whole.
 pub fn condition_text(stmt: &str, c: bool) -> String {
     let t = stmt.trim();
-    let after = |kw: &str| -> Option<&str> {
-        let rest = t.strip_prefix(kw)?;
-        rest.starts_with(|c: char| c.is_whitespace() || c == '(')
-            .then_some(rest.trim_start())
-    };
-    if let Some(rest) = after("if") {
-        return imp_or_c(rest, "then", c);
-    }
-    if let Some(rest) = after("while") {
-        return imp_or_c(rest, "do", c);
-    }
-    if let Some(rest) = after("for") {
-        if let Some(inside) = parenthesised(rest) {
-            let parts = split_top(inside, ';');
-            if let Some(cond) = parts.get(1) {
-                let cond = cond.trim();
-                return if cond.is_empty() {
-                    "true".into()
-                } else {
-                    cond.to_string()
-                };
-            }
-        }
-    }
-    if after("do").is_some() {
-        if let Some(i) = t.rfind("while") {
-            if let Some(inside) = parenthesised(t[i + "while".len()..].trim_start()) {
-                return inside.trim().to_string();
-            }
-        }
-    }
-    t.to_string()
+    statement_condition(t, c).map_or_else(|| t.to_string(), |(_, cond)| cond)
 }
 
-/// `C then …` (IMP) or `(C) …` (C): the condition.
-fn imp_or_c(rest: &str, keyword: &str, c: bool) -> String {
+/// The keyword and condition of a branching statement's source text
+/// (`("while", "i < n")`), or `None` for other text. The one place that
+/// cuts conditions out of statements: coverage, trees and traces use it.
+pub fn statement_condition(stmt: &str, c: bool) -> Option<(&'static str, String)> {
     if c {
-        if let Some(inside) = parenthesised(rest) {
-            return inside.trim().to_string();
-        }
-    }
-    match find_word(rest, keyword) {
-        Some(i) => rest[..i].trim().to_string(),
-        None => rest.trim().to_string(),
+        c_condition(stmt)
+    } else {
+        imp_condition(stmt)
     }
 }
 
-/// The text inside the parentheses `s` starts with.
-fn parenthesised(s: &str) -> Option<&str> {
-    if !s.starts_with('(') {
+/// IMP: the text between `if`/`while` and `then`/`do` (expressions hold
+/// no keyword that ends a condition; comments run from `#` to the line's
+/// end).
+fn imp_condition(stmt: &str) -> Option<(&'static str, String)> {
+    let (keyword, end) = if stmt.starts_with("if") {
+        ("if", "then")
+    } else if stmt.starts_with("while") {
+        ("while", "do")
+    } else {
         return None;
-    }
-    let mut depth = 0i32;
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(&s[1..i]);
-                }
+    };
+    let body = &stmt[keyword.len()..];
+    let mut cond = String::new();
+    for line in body.lines() {
+        let code = line.split('#').next().unwrap_or("");
+        let mut words = code.split_whitespace().peekable();
+        let mut done = false;
+        for w in words.by_ref() {
+            if w == end {
+                done = true;
+                break;
             }
-            _ => {}
+            cond.push_str(w);
+            cond.push(' ');
+        }
+        if done {
+            return Some((keyword, one_line(&cond)));
         }
     }
     None
 }
 
-/// `s` split at `sep` outside parentheses.
-fn split_top(s: &str, sep: char) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            c if c == sep && depth == 0 => {
-                parts.push(&s[start..i]);
-                start = i + c.len_utf8();
+/// The text inside the parentheses that open at `open` (a byte index of
+/// `(`), balanced; character and string literals are skipped.
+fn parenthesised_at(text: &str, open: usize) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return text.get(open + 1..i);
+                }
+            }
+            q @ (b'\'' | b'"') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
             }
             _ => {}
         }
+        i += 1;
     }
-    parts.push(&s[start..]);
-    parts
+    None
 }
 
-/// Where the word `w` first occurs in `s` as a word of its own.
-fn find_word(s: &str, w: &str) -> Option<usize> {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    s.match_indices(w).map(|(i, _)| i).find(|&i| {
-        let before = s[..i].chars().next_back();
-        let after = s[i + w.len()..].chars().next();
-        !before.is_some_and(is_word) && !after.is_some_and(is_word)
-    })
+/// C: the condition of `if (c)`, `while (c)`, `for (i; c; s)`, `do ...
+/// while (c);`, `switch (v)`.
+fn c_condition(stmt: &str) -> Option<(&'static str, String)> {
+    let word = stmt
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("");
+    let open = |from: usize| stmt[from..].find('(').map(|i| i + from);
+    match word {
+        "if" | "while" | "switch" => {
+            let inner = parenthesised_at(stmt, open(word.len())?)?;
+            let keyword = match word {
+                "if" => "if",
+                "while" => "while",
+                _ => "switch",
+            };
+            Some((keyword, one_line(inner)))
+        }
+        "for" => {
+            let inner = parenthesised_at(stmt, open(3)?)?;
+            // `for (;;)` loops while true.
+            let cond = one_line(inner.split(';').nth(1)?);
+            Some(("for", if cond.is_empty() { "true".into() } else { cond }))
+        }
+        "do" => {
+            let at = stmt.rfind("while")?;
+            let inner = parenthesised_at(stmt, open(at)?)?;
+            Some(("while", one_line(inner)))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -260,6 +275,31 @@ mod tests {
         for (stmt, cond) in c {
             assert_eq!(condition_text(stmt, true), cond, "{stmt}");
         }
+    }
+
+    #[test]
+    fn statements_with_comments_and_literals_give_their_conditions() {
+        assert_eq!(
+            imp_condition("if x > 10 # big\n then y = 1 else skip fi"),
+            Some(("if", "x > 10".into()))
+        );
+        assert_eq!(
+            imp_condition("while s <= x and\n t do s = s + 1 od"),
+            Some(("while", "s <= x and t".into()))
+        );
+        assert_eq!(
+            c_condition("if (c == ')' && (x > 0)) { y = 1; }"),
+            Some(("if", "c == ')' && (x > 0)".into()))
+        );
+        assert_eq!(
+            c_condition("for (int i = 0; i < 4; i++) a[i] = 0;"),
+            Some(("for", "i < 4".into()))
+        );
+        assert_eq!(
+            c_condition("do { x--; } while (x > 0);"),
+            Some(("while", "x > 0".into()))
+        );
+        assert_eq!(c_condition("case 3"), None);
     }
 
     #[test]

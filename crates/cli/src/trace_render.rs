@@ -39,13 +39,6 @@ pub fn witness_trace(program: &Program, input: &Input, semantics: Options) -> Tr
         .unwrap_or_default()
 }
 
-/// The source text of a span.
-fn snippet(program: &Program, span: Span) -> &str {
-    let text = program.sources.get(span.file).text();
-    let (lo, hi) = (span.lo as usize, (span.hi as usize).min(text.len()));
-    text.get(lo..hi).unwrap_or("")
-}
-
 /// Collapses runs of white space (line breaks included) to one space and
 /// shortens what is too long.
 fn one_line(text: &str) -> String {
@@ -56,108 +49,11 @@ fn one_line(text: &str) -> String {
     s
 }
 
-/// IMP: the text between `if`/`while` and `then`/`do` (expressions hold
-/// no keyword that ends a condition; comments run from `#` to the line's
-/// end).
-fn imp_condition(stmt: &str) -> Option<(&'static str, String)> {
-    let (keyword, end) = if stmt.starts_with("if") {
-        ("if", "then")
-    } else if stmt.starts_with("while") {
-        ("while", "do")
-    } else {
-        return None;
-    };
-    let body = &stmt[keyword.len()..];
-    let mut cond = String::new();
-    for line in body.lines() {
-        let code = line.split('#').next().unwrap_or("");
-        let mut words = code.split_whitespace().peekable();
-        let mut done = false;
-        for w in words.by_ref() {
-            if w == end {
-                done = true;
-                break;
-            }
-            cond.push_str(w);
-            cond.push(' ');
-        }
-        if done {
-            return Some((keyword, one_line(&cond)));
-        }
-    }
-    None
-}
-
-/// The text inside the parentheses that open at `open` (a byte index of
-/// `(`), balanced; character and string literals are skipped.
-fn parenthesised(text: &str, open: usize) -> Option<&str> {
-    let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return text.get(open + 1..i);
-                }
-            }
-            q @ (b'\'' | b'"') => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != q {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// C: the condition of `if (c)`, `while (c)`, `for (i; c; s)`, `do ...
-/// while (c);`, `switch (v)`.
-fn c_condition(stmt: &str) -> Option<(&'static str, String)> {
-    let word = stmt
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .next()
-        .unwrap_or("");
-    let open = |from: usize| stmt[from..].find('(').map(|i| i + from);
-    match word {
-        "if" | "while" | "switch" => {
-            let inner = parenthesised(stmt, open(word.len())?)?;
-            let keyword = match word {
-                "if" => "if",
-                "while" => "while",
-                _ => "switch",
-            };
-            Some((keyword, one_line(inner)))
-        }
-        "for" => {
-            let inner = parenthesised(stmt, open(3)?)?;
-            let cond = inner.split(';').nth(1)?;
-            Some(("for", one_line(cond)))
-        }
-        "do" => {
-            let at = stmt.rfind("while")?;
-            let inner = parenthesised(stmt, open(at)?)?;
-            Some(("while", one_line(inner)))
-        }
-        _ => None,
-    }
-}
-
 /// How a decision reads: `if x > 10`, `while i < n`, `assert y >= 0`, or
 /// the statement's text for anything else (a `case` label, `&&`).
 pub fn decision_text(program: &Program, span: Span) -> String {
-    let stmt = snippet(program, span).trim_start();
-    let parsed = if program.c.is_some() {
-        c_condition(stmt)
-    } else {
-        imp_condition(stmt)
-    };
-    match parsed {
+    let stmt = crate::sites::snippet(program, span).trim_start();
+    match crate::sites::statement_condition(stmt, program.c.is_some()) {
         Some((keyword, cond)) => format!("{keyword} {cond}"),
         None => {
             let s = one_line(stmt);
@@ -362,28 +258,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn conditions_are_cut_from_their_statements() {
-        assert_eq!(
-            imp_condition("if x > 10 # big\n then y = 1 else skip fi"),
-            Some(("if", "x > 10".into()))
-        );
-        assert_eq!(
-            imp_condition("while s <= x and\n t do s = s + 1 od"),
-            Some(("while", "s <= x and t".into()))
-        );
-        assert_eq!(
-            c_condition("if (c == ')' && (x > 0)) { y = 1; }"),
-            Some(("if", "c == ')' && (x > 0)".into()))
-        );
-        assert_eq!(
-            c_condition("for (int i = 0; i < 4; i++) a[i] = 0;"),
-            Some(("for", "i < 4".into()))
-        );
-        assert_eq!(
-            c_condition("do { x--; } while (x > 0);"),
-            Some(("while", "x > 0".into()))
-        );
-        assert_eq!(c_condition("case 3"), None);
+    fn long_conditions_are_shortened() {
         assert_eq!(one_line(&"x".repeat(200)).chars().count(), MAX_CONDITION);
     }
 }
