@@ -11,36 +11,16 @@
 use expect_test::expect;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::{example, write};
 
-fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(name)
-}
+mod support;
 
 fn wiser(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_wiser"))
-        .args(args)
-        .output()
-        .expect("cannot run the wiser binary");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    support::run(args)
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tree-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("a scratch file");
-    path
+    support::scratch("tree", name)
 }
 
 /// Runs `check` with `--tree OUT` (plus `args`) on `program`, in `dir`

@@ -1,6 +1,7 @@
-//! What the schema tests share: the examples with their header lines
+//! What the CLI tests share: the examples with their header lines
 //! (`# expect:` / `// expect:`, `# args:` / `// args:`), running `wiser`,
-//! and validating a document against a schema of `docs/schemas/`.
+//! scratch folders, and validating a document against a schema of
+//! `docs/schemas/`.
 
 #![allow(dead_code)]
 
@@ -127,4 +128,38 @@ pub fn assert_valid(validator: &jsonschema::Validator, doc: &Value, what: &str) 
         "{what} does not validate:\n{}\n{doc:#}",
         errors.join("\n")
     );
+}
+
+/// The path of `examples/NAME`.
+pub fn example(name: &str) -> PathBuf {
+    root().join("examples").join(name)
+}
+
+/// Runs `wiser ARGS` (in the current directory): exit code, stdout, stderr.
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(WISER)
+        .args(args)
+        .output()
+        .expect("cannot run the wiser binary");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// An empty scratch folder of the test's own, `PREFIX-NAME` under
+/// cargo's temporary folder.
+pub fn scratch(prefix: &str, name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{prefix}-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// Writes `text` to `dir/name`; returns its path.
+pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("a scratch file");
+    path
 }
