@@ -293,11 +293,11 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
-    /// What the run keeps besides bugs: paths for --tree, coverage for
-    /// --coverage and --lcov.
+    /// What the run keeps besides bugs: paths for --tree and --all-paths
+    /// (a test per path), coverage for --coverage and --lcov.
     pub fn record(&self) -> Record {
         Record {
-            paths: self.tree.is_some(),
+            paths: self.tree.is_some() || self.all_paths,
             coverage: self.coverage || self.lcov.is_some(),
             max_paths: 0,
         }
@@ -330,7 +330,7 @@ impl CheckArgs {
             })
             .with_timeout(timeout)
             .with_solver_timeout(solver_timeout)
-            .with_all_bugs(self.all)
+            .with_all_bugs(self.all || self.all_paths)
             .with_jobs(self.jobs())
             .with_max_memory(memory_limit(self.max_memory))
             .with_validation(self.validate)

@@ -32,7 +32,7 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
             verify::Prepared::Ready(p) => *p,
             verify::Prepared::Answered(code) => return Ok((code, false)),
         };
-        let config = testfile::configure(args, args.config().with_property(property));
+        let config = args.config().with_property(property);
         if args.jobs.is_some_and(|j| j as usize > config.jobs) {
             out::errln!(
                 "note: using {} workers, the most a run uses (--jobs {} asked for more)",

@@ -483,19 +483,6 @@ impl crate::args::RunArgs {
     }
 }
 
-/// The engine configuration of a check with `--tests`: with `--all-paths`
-/// every path is explored (as with `--all`) and every ended path is kept.
-pub fn configure(
-    args: &crate::args::CheckArgs,
-    mut config: wiser_engine::Config,
-) -> wiser_engine::Config {
-    if args.all_paths {
-        config.record.paths = true;
-        config = config.with_all_bugs(true);
-    }
-    config
-}
-
 /// The cases of a report's ended paths (`--all-paths`), in the report's
 /// order (by trail, so the numbering does not depend on `--jobs`): every
 /// path that halted or stopped on an error and has an input. Cut and
