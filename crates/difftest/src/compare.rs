@@ -294,14 +294,30 @@ pub fn compare(
                 ),
             });
         }
+        // `--all` reports each place (kind and location) once, with one of
+        // its call stacks and a count of the others.
         for (l, input) in &en.locations {
-            if !reported.contains(l) {
+            if !reported.iter().any(|r| same_place(r, l)) {
                 dis.push(Disagreement {
                     kind: DisKind::MissedBug,
                     detail: format!(
                         "the exhaustive search did not report {}, reached by {}",
                         show_loc(l),
                         show_input(input)
+                    ),
+                });
+            }
+        }
+        for bug in &report.bugs {
+            let at = loc(bug.kind, bug.span, &bug.stack);
+            let stacks = en.locations.keys().filter(|l| same_place(l, &at)).count();
+            if en.locations.contains_key(&at) && stacks != bug.other_stacks + 1 {
+                dis.push(Disagreement {
+                    kind: DisKind::MissedBug,
+                    detail: format!(
+                        "{} is reported with {} other call stack(s); enumerated inputs reach it with {stacks}",
+                        show_loc(&at),
+                        bug.other_stacks
                     ),
                 });
             }
@@ -326,6 +342,12 @@ pub fn compare(
         enum_time,
         engine_time,
     })
+}
+
+/// Are two locations the same place (kind and span), whatever their call
+/// stacks?
+pub(crate) fn same_place(a: &Loc, b: &Loc) -> bool {
+    (a.0, a.1) == (b.0, b.1)
 }
 
 /// Compares a source text that carries its specification header.

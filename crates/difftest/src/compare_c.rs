@@ -247,7 +247,11 @@ pub fn compare_c(
             }
             for (l, (input, c_loc)) in &locations {
                 if let Some(c_loc) = c_loc {
-                    if !reported.contains(c_loc) {
+                    // Each place is reported once (with one call stack).
+                    if !reported
+                        .iter()
+                        .any(|r| crate::compare::same_place(r, c_loc))
+                    {
                         dis.push(Disagreement {
                             kind: DisKind::MissedBug,
                             detail: format!(
