@@ -13,15 +13,15 @@
 
 use crate::expr::Expr;
 use crate::ir::{
-    ArrayDecl, ArrayId, Check, Code, Global, InputVar, Instr, Ir, Located, Pc, Place, ProcId,
-    Routine, Slot,
+    ArrayDecl, ArrayId, Check, ClassDecl, ClassId, Code, Field, Global, InputVar, Instr, Ir,
+    Located, Pc, Place, ProcId, Routine, Slot,
 };
 use crate::source::Span;
 use crate::types::{ArrayTy, ScalarTy};
 use crate::validate;
 use std::sync::Arc;
 use thiserror::Error;
-use wiser_num::Int;
+use wiser_num::{Int, IntTy};
 
 /// A place in a routine's code, possibly not yet known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,6 +81,7 @@ pub struct Builder {
     procs: Vec<ProcSig>,
     globals: Vec<Global>,
     arrays: Vec<ArrayDecl>,
+    classes: Vec<ClassDecl>,
     inputs: Vec<InputVar>,
     labels: Vec<LabelState>,
     errors: Vec<String>,
@@ -102,6 +103,7 @@ impl Builder {
             name: name.into(),
             ty,
             init: init.map(|v| ty.wrap(&v)),
+            refers: None,
         });
         Place::Global(self.globals.len() as u32 - 1)
     }
@@ -115,6 +117,85 @@ impl Builder {
             init: init.map(|v| ty.elem.wrap(&v)),
         });
         ArrayId(self.arrays.len() as u32 - 1)
+    }
+
+    /// Marks a global as a reference to objects of `class` (an input
+    /// global that is a reference starts as `null` or an input object).
+    pub fn global_refers(&mut self, place: Place, class: ClassId) {
+        match place {
+            Place::Global(g) if (g as usize) < self.globals.len() => {
+                self.globals[g as usize].refers = Some(class)
+            }
+            _ => self.errors.push(format!("{place:?} is not a global")),
+        }
+    }
+
+    /// Declares a class with no fields yet, and its lock array
+    /// (`Name.$lock`, all free at the start).
+    pub fn class(&mut self, name: impl Into<Arc<str>>) -> ClassId {
+        let name: Arc<str> = name.into();
+        let lock = self.array(format!("{name}.$lock"), ArrayTy::INT, Some(Int::ZERO));
+        self.classes.push(ClassDecl {
+            name,
+            fields: Vec::new(),
+            lock,
+        });
+        ClassId(self.classes.len() as u32 - 1)
+    }
+
+    /// Adds a field of type `ty` to `class` (`refers`: the class it refers
+    /// to, for a reference, whose type is then `int`). Its array is named
+    /// `Class.field` and has input contents: objects of the input heap
+    /// have arbitrary fields, and `new` zeroes the fields of the objects
+    /// it makes.
+    pub fn field(
+        &mut self,
+        class: ClassId,
+        name: impl Into<Arc<str>>,
+        ty: ScalarTy,
+        refers: Option<ClassId>,
+    ) -> ArrayId {
+        let name: Arc<str> = name.into();
+        let Some(decl) = self.classes.get(class.0 as usize) else {
+            self.errors
+                .push(format!("field of undeclared class {}", class.0));
+            return ArrayId(u32::MAX);
+        };
+        let full = format!("{}.{name}", decl.name);
+        let array = self.array(
+            full,
+            ArrayTy {
+                index: IntTy::INT,
+                elem: ty,
+            },
+            None,
+        );
+        self.classes[class.0 as usize].fields.push(Field {
+            name,
+            array,
+            refers,
+        });
+        array
+    }
+
+    /// The declared classes.
+    pub fn classes(&self) -> &[ClassDecl] {
+        &self.classes
+    }
+
+    /// Marks parameter `i` of a declared procedure as a reference to
+    /// objects of `class`.
+    pub fn param_refers(&mut self, proc: ProcId, i: u32, class: ClassId) {
+        match self
+            .procs
+            .get_mut(proc.0 as usize)
+            .and_then(|p| p.params.get_mut(i as usize))
+        {
+            Some(slot) => slot.refers = Some(class),
+            None => self
+                .errors
+                .push(format!("no parameter {i} of procedure {}", proc.0)),
+        }
     }
 
     /// The type of an array.
@@ -135,7 +216,11 @@ impl Builder {
             name: name.into(),
             params: params
                 .into_iter()
-                .map(|(name, ty)| Slot { name, ty })
+                .map(|(name, ty)| Slot {
+                    name,
+                    ty,
+                    refers: None,
+                })
                 .collect(),
             ret,
             span,
@@ -179,6 +264,11 @@ impl Builder {
                 IrError::IllFormed(format!("procedure `{}` has no body", sig.name))
             })?);
         }
+        let threaded = self
+            .code
+            .iter()
+            .any(|l| matches!(l.instr, crate::ir::Instr::Spawn { .. }));
+        let visible = self.code.iter().map(crate::cfg::is_visible).collect();
         let ir = Ir {
             code: self.code,
             main,
@@ -186,6 +276,9 @@ impl Builder {
             inputs: self.inputs,
             globals: self.globals,
             arrays: self.arrays,
+            classes: self.classes,
+            threaded,
+            visible,
         };
         validate::validate(&ir).map_err(IrError::IllFormed)?;
         Ok(ir)
@@ -248,6 +341,7 @@ impl<'b> RoutineBuilder<'b> {
         self.slots.push(Slot {
             name: name.into(),
             ty,
+            refers: None,
         });
         Place::Local(self.slots.len() as u32 - 1)
     }
@@ -269,11 +363,24 @@ impl<'b> RoutineBuilder<'b> {
                     slot,
                     name: s.name.clone(),
                     ty: s.ty,
+                    refers: s.refers,
                 });
             }
             _ => self.b.errors.push(format!(
                 "{place:?} cannot be an input: only main's locals are"
             )),
+        }
+    }
+
+    /// Marks a local (or parameter) as a reference to objects of `class`
+    /// (before [`RoutineBuilder::input`], for an input reference).
+    pub fn refers(&mut self, place: Place, class: ClassId) {
+        match place {
+            Place::Local(i) if (i as usize) < self.slots.len() => {
+                self.slots[i as usize].refers = Some(class)
+            }
+            Place::Global(_) => self.b.global_refers(place, class),
+            _ => self.error(format!("{place:?} is not declared")),
         }
     }
 
@@ -389,6 +496,12 @@ impl<'b> RoutineBuilder<'b> {
                 | Instr::Assert { next, .. }
                 | Instr::Assume { next, .. }
                 | Instr::Call { next, .. }
+                | Instr::New { next, .. }
+                | Instr::Spawn { next, .. }
+                | Instr::Join { next, .. }
+                | Instr::Lock { next, .. }
+                | Instr::Unlock { next, .. }
+                | Instr::Atomic { next, .. }
                 | Instr::Skip { next } => *next = pc,
                 Instr::Branch { then_to, .. } => *then_to = pc,
                 Instr::Fail | Instr::Return { .. } | Instr::Halt => {}
@@ -557,6 +670,97 @@ impl<'b> RoutineBuilder<'b> {
             next: HOLE,
         };
         self.emit_seq(instr, span, checks);
+    }
+
+    /// `dst = new class`.
+    pub fn new_object(&mut self, dst: Place, class: ClassId, span: Span) {
+        if self.place_ty(dst) != Some(ScalarTy::INT) {
+            self.error(format!("a reference cannot be stored in {dst:?}"));
+        }
+        self.emit_seq(
+            Instr::New {
+                dst,
+                class,
+                next: HOLE,
+            },
+            span,
+            Vec::new(),
+        );
+    }
+
+    /// Starts a thread running `proc(args)`; its id goes to `dst`.
+    pub fn spawn(&mut self, proc: ProcId, args: Vec<Expr>, dst: Option<Place>, span: Span) {
+        let Some(sig) = self.b.procs.get(proc.0 as usize) else {
+            return self.error(format!("spawn of undeclared procedure {}", proc.0));
+        };
+        let want: Vec<ScalarTy> = sig.params.iter().map(|s| s.ty).collect();
+        if want.len() != args.len() {
+            let callee = sig.name.clone();
+            self.error(format!(
+                "`{callee}` takes {} arguments, {} given",
+                want.len(),
+                args.len()
+            ));
+        }
+        let mut codes = Vec::with_capacity(args.len());
+        let mut checks = Vec::new();
+        for (arg, ty) in args.into_iter().zip(want) {
+            let (code, more) = self.parts(arg, span, Some(ty), "an argument");
+            codes.push(code);
+            checks.extend(more);
+        }
+        let instr = Instr::Spawn {
+            proc,
+            args: codes.into_boxed_slice(),
+            dst,
+            next: HOLE,
+        };
+        self.emit_seq(instr, span, checks);
+    }
+
+    /// Waits for the thread whose id `thread` is.
+    pub fn join(&mut self, thread: Expr, span: Span) {
+        let ty = thread.int_ty().unwrap_or(IntTy::INT);
+        let (thread, checks) = self.parts(thread, span, Some(ScalarTy::Int(ty)), "the thread id");
+        self.emit_seq(
+            Instr::Join {
+                thread,
+                ty,
+                next: HOLE,
+            },
+            span,
+            checks,
+        );
+    }
+
+    /// Takes (`acquire`) or releases the lock of the object `obj` (a
+    /// reference of `class`), with a [`crate::ErrorKind::NullDereference`]
+    /// check.
+    pub fn lock(&mut self, class: ClassId, obj: Expr, acquire: bool, span: Span) {
+        let Some(lock) = self.b.classes.get(class.0 as usize).map(|c| c.lock) else {
+            return self.error(format!("lock of undeclared class {}", class.0));
+        };
+        let obj = Expr::deref(obj, span);
+        let (obj, checks) = self.parts(obj, span, Some(ScalarTy::INT), "the locked object");
+        let instr = if acquire {
+            Instr::Lock {
+                lock,
+                obj,
+                next: HOLE,
+            }
+        } else {
+            Instr::Unlock {
+                lock,
+                obj,
+                next: HOLE,
+            }
+        };
+        self.emit_seq(instr, span, checks);
+    }
+
+    /// Enters (`begin`) or leaves an atomic section.
+    pub fn atomic(&mut self, begin: bool, span: Span) {
+        self.emit_seq(Instr::Atomic { begin, next: HOLE }, span, Vec::new());
     }
 
     /// Returns from the procedure (with a value if it returns one).

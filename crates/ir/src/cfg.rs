@@ -30,6 +30,46 @@ pub struct Cfg {
     loop_head: Vec<bool>,
 }
 
+/// Does the instruction touch state that other threads can see: a
+/// global, an array or field, a lock, a thread, the input stream, or the
+/// end of the program? Instructions that touch only the running frame
+/// commute with every step of every other thread, so a scheduler need not
+/// switch threads before them.
+pub fn is_visible(loc: &crate::ir::Located) -> bool {
+    use crate::ir::{Op, Place};
+    let shared_code = |code: &crate::ir::Code| {
+        code.iter()
+            .any(|op| matches!(op, Op::Load(Place::Global(_)) | Op::Select(_)))
+    };
+    let checks = loc
+        .checks
+        .iter()
+        .any(|c| shared_code(&c.cond) || c.guard.as_ref().is_some_and(|g| shared_code(g)));
+    checks
+        || match &loc.instr {
+            Instr::Assign { dst, value, .. } => {
+                matches!(dst, Place::Global(_)) || shared_code(value)
+            }
+            Instr::Branch { cond, .. }
+            | Instr::Assert { cond, .. }
+            | Instr::Assume { cond, .. } => shared_code(cond),
+            Instr::Call { args, dst, .. } => {
+                args.iter().any(shared_code) || matches!(dst, Some(Place::Global(_)))
+            }
+            Instr::Return { value } => value.as_ref().is_some_and(shared_code),
+            Instr::Skip { .. } | Instr::Fail => false,
+            Instr::Havoc { .. }
+            | Instr::Store { .. }
+            | Instr::Halt
+            | Instr::New { .. }
+            | Instr::Spawn { .. }
+            | Instr::Join { .. }
+            | Instr::Lock { .. }
+            | Instr::Unlock { .. }
+            | Instr::Atomic { .. } => true,
+        }
+}
+
 /// The successors of an instruction within its routine (at most two).
 pub fn successors(instr: &Instr) -> impl Iterator<Item = Pc> {
     let (a, b) = match instr {
@@ -39,6 +79,12 @@ pub fn successors(instr: &Instr) -> impl Iterator<Item = Pc> {
         | Instr::Assert { next, .. }
         | Instr::Assume { next, .. }
         | Instr::Call { next, .. }
+        | Instr::New { next, .. }
+        | Instr::Spawn { next, .. }
+        | Instr::Join { next, .. }
+        | Instr::Lock { next, .. }
+        | Instr::Unlock { next, .. }
+        | Instr::Atomic { next, .. }
         | Instr::Skip { next } => (Some(*next), None),
         Instr::Branch {
             then_to, else_to, ..

@@ -119,6 +119,55 @@ impl Expr {
         e
     }
 
+    /// The reference `obj` (an `int`), with the
+    /// [`ErrorKind::NullDereference`] check `obj == 0` appended: what a
+    /// field access, method call or lock on `obj` evaluates first (seed
+    /// 001 §4's `e != nil`).
+    pub fn deref(obj: Expr, span: Span) -> Expr {
+        if obj.ty != ScalarTy::INT {
+            return obj.invalid("a reference must be an `int`".into());
+        }
+        let mut cond = obj.code.clone();
+        cond.push(Op::Int(IntTy::INT, Int::ZERO));
+        cond.push(Op::Cmp(CmpOp::Eq, IntTy::INT));
+        let mut e = obj;
+        e.checks.push(Check {
+            guard: None,
+            cond: cond.into_boxed_slice(),
+            kind: ErrorKind::NullDereference,
+            span,
+        });
+        e
+    }
+
+    /// The reference `obj` with a check of kind `kind` that faults when
+    /// `flag[obj]` (an array of booleans or integers indexed by
+    /// references) is not 0: C's use of a freed object
+    /// ([`ErrorKind::UseAfterFree`]) or its second `free`
+    /// ([`ErrorKind::DoubleFree`]).
+    pub fn flag_check(obj: Expr, flag: ArrayId, ty: ArrayTy, kind: ErrorKind, span: Span) -> Expr {
+        if obj.ty != ScalarTy::INT || ty.index != IntTy::INT {
+            return obj.invalid("a flagged reference must be an `int`".into());
+        }
+        let mut cond = obj.code.clone();
+        cond.push(Op::Select(flag));
+        match ty.elem {
+            ScalarTy::Bool => {}
+            ScalarTy::Int(t) => {
+                cond.push(Op::Int(t, Int::ZERO));
+                cond.push(Op::Cmp(CmpOp::Ne, t));
+            }
+        }
+        let mut e = obj;
+        e.checks.push(Check {
+            guard: None,
+            cond: cond.into_boxed_slice(),
+            kind,
+            span,
+        });
+        e
+    }
+
     /// The element `array[index]` of an array of `len` elements: like
     /// [`Expr::select`], with an [`ErrorKind::OutOfBounds`] check that
     /// `0 <= index < len` (both converted to the array's index type; `len`

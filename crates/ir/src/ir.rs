@@ -31,6 +31,10 @@ pub struct ProcId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ArrayId(pub u32);
 
+/// A class of objects: an index into [`Ir::classes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClassId(pub u32);
+
 /// Where a scalar lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Place {
@@ -96,11 +100,20 @@ pub enum ErrorKind {
     /// An array subscript outside the array's bounds (C's arrays have a
     /// length; IMP's do not).
     OutOfBounds,
+    /// A field access, method call or lock on `null` (seed 001 §4: the
+    /// path condition of a dereference of `e` includes `e != nil`).
+    NullDereference,
+    /// An access to a heap object after it was freed (C's `free`).
+    UseAfterFree,
+    /// A `free` of an object already freed.
+    DoubleFree,
+    /// No thread can take a step and some thread has not finished.
+    Deadlock,
 }
 
 impl ErrorKind {
     /// Every kind, in a fixed order.
-    pub const ALL: [ErrorKind; 7] = [
+    pub const ALL: [ErrorKind; 11] = [
         ErrorKind::Assertion,
         ErrorKind::Fail,
         ErrorKind::DivisionByZero,
@@ -108,6 +121,10 @@ impl ErrorKind {
         ErrorKind::SignedOverflow,
         ErrorKind::InvalidShift,
         ErrorKind::OutOfBounds,
+        ErrorKind::NullDereference,
+        ErrorKind::UseAfterFree,
+        ErrorKind::DoubleFree,
+        ErrorKind::Deadlock,
     ];
 
     /// The name used in reports (`assertion`, `division_by_zero`, ...).
@@ -120,6 +137,10 @@ impl ErrorKind {
             ErrorKind::SignedOverflow => "signed_overflow",
             ErrorKind::InvalidShift => "invalid_shift",
             ErrorKind::OutOfBounds => "out_of_bounds",
+            ErrorKind::NullDereference => "null_dereference",
+            ErrorKind::UseAfterFree => "use_after_free",
+            ErrorKind::DoubleFree => "double_free",
+            ErrorKind::Deadlock => "deadlock",
         }
     }
 
@@ -133,6 +154,10 @@ impl ErrorKind {
             ErrorKind::SignedOverflow => "signed overflow",
             ErrorKind::InvalidShift => "shift by a negative amount or by at least the width",
             ErrorKind::OutOfBounds => "array index out of bounds",
+            ErrorKind::NullDereference => "null dereference",
+            ErrorKind::UseAfterFree => "use of a freed object",
+            ErrorKind::DoubleFree => "object freed twice",
+            ErrorKind::Deadlock => "deadlock: no thread can run and some have not finished",
         }
     }
 }
@@ -234,8 +259,67 @@ pub enum Instr {
         /// The returned value, for a procedure that returns one.
         value: Option<Code>,
     },
-    /// The main program ends normally.
+    /// The main program ends normally (and with it every thread).
     Halt,
+    /// `dst = new class`: a fresh object (an identity no other object
+    /// has), every field 0 (`null` for references).
+    New {
+        /// Where the reference goes.
+        dst: Place,
+        /// Its class.
+        class: ClassId,
+        /// Successor.
+        next: Pc,
+    },
+    /// Starts a thread that runs `proc(args)` (seed 001 §5's `run`);
+    /// `dst` receives the new thread's id.
+    Spawn {
+        /// The procedure the thread runs.
+        proc: ProcId,
+        /// Arguments, evaluated in the spawning frame.
+        args: Box<[Code]>,
+        /// Where the thread id goes (an integer of the place's type).
+        dst: Option<Place>,
+        /// Where the spawning thread resumes.
+        next: Pc,
+    },
+    /// Waits until the thread whose id `thread` evaluates to has finished.
+    Join {
+        /// The thread id, of integer type `ty`.
+        thread: Code,
+        /// Its type.
+        ty: IntTy,
+        /// Successor.
+        next: Pc,
+    },
+    /// Takes the lock of object `obj`, waiting while another thread holds
+    /// it. `lock` is the class's lock array (0: free, else the holder's
+    /// thread id + 1), so a lock is heap state like a field.
+    Lock {
+        /// The lock array.
+        lock: ArrayId,
+        /// The object (a reference).
+        obj: Code,
+        /// Successor.
+        next: Pc,
+    },
+    /// Releases the lock of object `obj`.
+    Unlock {
+        /// The lock array.
+        lock: ArrayId,
+        /// The object (a reference).
+        obj: Code,
+        /// Successor.
+        next: Pc,
+    },
+    /// Enters (`begin`) or leaves an atomic section: while a thread is in
+    /// one, no other thread runs (unless it blocks).
+    Atomic {
+        /// Entering?
+        begin: bool,
+        /// Successor.
+        next: Pc,
+    },
     /// A step that does nothing: only where jumps form a cycle with no
     /// other instruction (`l: goto l`), so that such a loop takes steps.
     Skip {
@@ -263,6 +347,8 @@ pub struct Slot {
     pub name: Arc<str>,
     /// Its type.
     pub ty: ScalarTy,
+    /// The class it refers to, when it holds a reference.
+    pub refers: Option<ClassId>,
 }
 
 impl Slot {
@@ -299,6 +385,8 @@ pub struct Global {
     pub ty: ScalarTy,
     /// Its initial value; `None` for an input (arbitrary initial value).
     pub init: Option<Int>,
+    /// The class it refers to, when it holds a reference.
+    pub refers: Option<ClassId>,
 }
 
 /// An array (global: every routine sees the same one).
@@ -323,6 +411,35 @@ pub struct InputVar {
     pub name: Arc<str>,
     /// Its type.
     pub ty: ScalarTy,
+    /// The class it refers to, when it is a reference (then its value is
+    /// `0`, `null`, or an object of the input heap).
+    pub refers: Option<ClassId>,
+}
+
+/// A field of a class: an array indexed by object identities.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Its name.
+    pub name: Arc<str>,
+    /// The array that holds it (index `int`, elements of its type).
+    pub array: ArrayId,
+    /// The class it refers to, when it holds a reference.
+    pub refers: Option<ClassId>,
+}
+
+/// A class of objects. References are integers: `0` is `null`, objects
+/// of the input heap are `1..=N` (N = the bound on input objects) and
+/// objects made by `new` are `-1, -2, ...` in order of creation, so the
+/// two never alias. Each field is an array indexed by references (seed
+/// 001 §4's heap, one array per field).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassDecl {
+    /// Its name.
+    pub name: Arc<str>,
+    /// Its fields.
+    pub fields: Vec<Field>,
+    /// Its lock array (see [`Instr::Lock`]).
+    pub lock: ArrayId,
 }
 
 /// A decision point of the semantics: the condition of an instruction
@@ -353,6 +470,15 @@ pub struct Ir {
     pub globals: Vec<Global>,
     /// Arrays, indexed by [`ArrayId`].
     pub arrays: Vec<ArrayDecl>,
+    /// Classes, indexed by [`ClassId`].
+    pub classes: Vec<ClassDecl>,
+    /// Does the program start threads? (Then scheduling happens at
+    /// every instruction with `visible[pc]`.)
+    pub threaded: bool,
+    /// Per instruction: does it touch state other threads can see
+    /// (globals, arrays and fields, locks, threads, the input stream)?
+    /// A thread switch can only matter before such an instruction.
+    pub visible: Vec<bool>,
 }
 
 impl Ir {
@@ -376,6 +502,17 @@ impl Ir {
             Some(k) => loc.checks.get(k as usize).map_or(loc.span, |c| c.span),
             None => loc.span,
         }
+    }
+
+    /// The field whose array is `array`, with its class, if it is one.
+    pub fn field_of(&self, array: ArrayId) -> Option<(ClassId, &Field)> {
+        self.classes.iter().enumerate().find_map(|(c, class)| {
+            class
+                .fields
+                .iter()
+                .find(|f| f.array == array)
+                .map(|f| (ClassId(c as u32), f))
+        })
     }
 
     /// The type of an input array or variable named `name`, if there is one.

@@ -46,8 +46,8 @@ pub use builder::{Builder, IrError, Label, RoutineBuilder};
 pub use cfg::Cfg;
 pub use expr::{checks_of, Checked, Expr, MAX_EXPR_OPS};
 pub use ir::{
-    ArrayDecl, ArrayId, Check, Code, ErrorKind, Global, InputVar, Instr, Ir, Located, Op, Pc,
-    Place, ProcId, Routine, Site, Slot,
+    ArrayDecl, ArrayId, Check, ClassDecl, ClassId, Code, ErrorKind, Field, Global, InputVar, Instr,
+    Ir, Located, Op, Pc, Place, ProcId, Routine, Site, Slot,
 };
 pub use print::show;
 pub use source::{Diagnostic, FileId, LineCol, SourceMap, Sources, Span};

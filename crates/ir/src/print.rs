@@ -107,6 +107,42 @@ impl Ir {
                     Some(v) => format!("return {}", c(v)),
                     None => "return".into(),
                 },
+                Instr::New { dst, class, next } => format!(
+                    "{} = new {} -> {next}",
+                    names(*dst),
+                    self.classes[class.0 as usize].name
+                ),
+                Instr::Spawn {
+                    proc,
+                    args,
+                    dst,
+                    next,
+                } => {
+                    let args: Vec<String> = args.iter().map(c).collect();
+                    let callee = &self.procs[proc.0 as usize].name;
+                    match dst {
+                        Some(d) => format!(
+                            "{} = spawn {callee}({}) -> {next}",
+                            names(*d),
+                            args.join(", ")
+                        ),
+                        None => format!("spawn {callee}({}) -> {next}", args.join(", ")),
+                    }
+                }
+                Instr::Join { thread, next, .. } => format!("join {} -> {next}", c(thread)),
+                Instr::Lock { lock, obj, next } => format!(
+                    "lock {}[{}] -> {next}",
+                    self.arrays[lock.0 as usize].name,
+                    c(obj)
+                ),
+                Instr::Unlock { lock, obj, next } => format!(
+                    "unlock {}[{}] -> {next}",
+                    self.arrays[lock.0 as usize].name,
+                    c(obj)
+                ),
+                Instr::Atomic { begin, next } => {
+                    format!("atomic {} -> {next}", if *begin { "begin" } else { "end" })
+                }
             };
             writeln!(f, "  {pc:>3}: {text}")?;
             for check in loc.checks.iter() {

@@ -145,6 +145,51 @@ impl Cx<'_> {
                 }
                 vec![*next]
             }
+            Instr::New { dst, class, next } => {
+                if self.ir.classes.get(class.0 as usize).is_none() {
+                    return Err(self.err(format!("class {} is not declared", class.0)));
+                }
+                if self.place(*dst)? != ScalarTy::INT {
+                    return Err(self.err("a reference must be stored in an `int` place".into()));
+                }
+                vec![*next]
+            }
+            Instr::Spawn {
+                proc,
+                args,
+                dst,
+                next,
+            } => {
+                let callee = self
+                    .ir
+                    .procs
+                    .get(proc.0 as usize)
+                    .ok_or_else(|| self.err(format!("procedure {} is not declared", proc.0)))?;
+                if args.len() != callee.params as usize {
+                    return Err(self.err(format!("wrong argument count for `{}`", callee.name)));
+                }
+                for (arg, slot) in args.iter().zip(&callee.slots) {
+                    self.expect(arg, slot.ty, "an argument")?;
+                }
+                if let Some(d) = dst {
+                    if self.place(*d)?.int().is_none() {
+                        return Err(self.err("a thread id must be stored in an integer".into()));
+                    }
+                }
+                vec![*next]
+            }
+            Instr::Join { thread, ty, next } => {
+                self.expect(thread, ScalarTy::Int(*ty), "the thread id")?;
+                vec![*next]
+            }
+            Instr::Lock { lock, obj, next } | Instr::Unlock { lock, obj, next } => {
+                if !self.ir.classes.iter().any(|c| c.lock == *lock) {
+                    return Err(self.err(format!("array {} is not a lock array", lock.0)));
+                }
+                self.expect(obj, ScalarTy::INT, "the locked object")?;
+                vec![*next]
+            }
+            Instr::Atomic { next, .. } => vec![*next],
             Instr::Return { value } => {
                 if std::ptr::eq(self.routine, &self.ir.main) {
                     return Err(self.err("`return` in the main program".into()));
