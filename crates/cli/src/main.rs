@@ -3,9 +3,11 @@
 //! SV-COMP task files), output formats, harnesses and exit codes.
 
 mod args;
+mod semantic_args;
 mod commands;
 mod coverage;
 mod engines;
+mod heap_render;
 mod inputs;
 mod load;
 mod machine;

@@ -40,6 +40,9 @@ pub enum Expansion {
     /// A reachable error of a kind outside the property: not a bug, and
     /// not confirmed; its path ends here, and the run cannot be `safe`.
     OutsideProperty(ErrorKind, Span),
+    /// The path went past a bound of the search (input heap, threads,
+    /// context switches): it ends here, and the run cannot be `safe`.
+    Bounded(crate::Incomplete),
 }
 
 /// A machine, the symbolic algebra and a symbolic policy: all one worker
@@ -216,6 +219,11 @@ impl<'ir, S: Solver> Expander<'ir, S> {
                 Replay::Undecided => Expansion::Undecided,
                 Replay::Mismatch(msg) => Expansion::Internal(msg),
             };
+        }
+        if let Some(bound) = state.bounded() {
+            let why = crate::Incomplete::from(bound);
+            self.record_end(&state, PathEndKind::Cut(why), None);
+            return Expansion::Bounded(why);
         }
         if state.is_final(ir) {
             if self.recorder.is_some() {

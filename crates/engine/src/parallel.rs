@@ -328,6 +328,7 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             | Expansion::Known
             | Expansion::Bug(_) => {}
             Expansion::Undecided => shared.found().incomplete.push(Incomplete::SolverUnknown),
+            Expansion::Bounded(why) => shared.found().incomplete.push(why),
             Expansion::OutsideProperty(kind, span) => {
                 let mut found = shared.found();
                 let least = found.outside_property.entry((kind, span)).or_insert(steps);

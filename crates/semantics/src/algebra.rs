@@ -70,6 +70,13 @@ pub trait Algebra {
     /// The truth value of a boolean, when it is known without deciding
     /// anything (a constant).
     fn as_bool(&self, v: &Self::Value) -> Option<bool>;
+    /// The integer value of `v`, when it is known without deciding
+    /// anything (a constant). Used to tell apart the objects and array
+    /// cells that steps of different threads touch.
+    fn as_int(&self, v: &Self::Value) -> Option<Int> {
+        let _ = v;
+        None
+    }
 
     /// The zero of a type (`false` for booleans): the value of a slot not
     /// yet written.

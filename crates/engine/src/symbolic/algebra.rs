@@ -238,4 +238,12 @@ impl Algebra for Symbolic {
     fn as_bool(&self, v: &Term) -> Option<bool> {
         v.as_bool()
     }
+
+    /// Integer constants as themselves, bit-vector constants as their
+    /// patterns (enough to tell cells of one array apart).
+    fn as_int(&self, v: &Term) -> Option<Int> {
+        v.as_int()
+            .cloned()
+            .or_else(|| v.as_bv().map(|(_, bits)| Int::from_u64(bits)))
+    }
 }
