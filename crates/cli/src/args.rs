@@ -1,8 +1,8 @@
 //! Command-line arguments.
 
-use crate::semantic_args::SemanticArgs;
 use crate::load::Program;
 use crate::load::{Lang, LoadOptions};
+use crate::semantic_args::SemanticArgs;
 use crate::verify::Target;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

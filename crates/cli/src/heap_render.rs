@@ -93,11 +93,7 @@ pub fn heap_text(ir: &Ir, input: &Input) -> Option<String> {
     }
     let fields: Vec<String> = objects
         .iter()
-        .flat_map(|(id, (_, fields))| {
-            fields
-                .iter()
-                .map(move |(f, v)| format!("#{id}.{f} = {v}"))
-        })
+        .flat_map(|(id, (_, fields))| fields.iter().map(move |(f, v)| format!("#{id}.{f} = {v}")))
         .collect();
     let mut text = roots.join(", ");
     if !fields.is_empty() {
@@ -128,9 +124,9 @@ pub fn heap_json(ir: &Ir, input: &Input) -> Value {
             continue;
         };
         for (i, v) in a.entries.iter().filter(|(i, _)| *i > Int::ZERO) {
-            let entry = objects.entry(i.to_string()).or_insert_with(|| {
-                json!({"class": &*ir.classes[class.0 as usize].name, "fields": {}})
-            });
+            let entry = objects.entry(i.to_string()).or_insert_with(
+                || json!({"class": &*ir.classes[class.0 as usize].name, "fields": {}}),
+            );
             entry["fields"][&*field.name] = json!(v);
         }
     }

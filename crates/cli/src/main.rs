@@ -3,7 +3,6 @@
 //! SV-COMP task files), output formats, harnesses and exit codes.
 
 mod args;
-mod semantic_args;
 mod commands;
 mod coverage;
 mod engines;
@@ -17,6 +16,7 @@ mod render;
 mod render_engines;
 mod run_cmd;
 mod sarif;
+mod semantic_args;
 mod setup;
 mod sites;
 mod task;

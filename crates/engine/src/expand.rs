@@ -43,6 +43,9 @@ pub enum Expansion {
     /// The path went past a bound of the search (input heap, threads,
     /// context switches): it ends here, and the run cannot be `safe`.
     Bounded(crate::Incomplete),
+    /// A state of a concurrent program equal to one expanded before
+    /// (another interleaving reached it): not expanded again.
+    Revisited,
 }
 
 /// A machine, the symbolic algebra and a symbolic policy: all one worker
@@ -54,6 +57,8 @@ pub struct Expander<'ir, S: Solver> {
     property: Property,
     /// Ended paths, when asked for.
     recorder: Option<Box<Recorder>>,
+    /// States of a concurrent program expanded so far.
+    visited: Option<Arc<crate::Visited>>,
 }
 
 impl<'ir, S: Solver> Expander<'ir, S> {
@@ -65,7 +70,17 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             policy,
             property: Property::all(),
             recorder: None,
+            visited: ir.threaded.then(|| Arc::new(crate::Visited::default())),
         }
+    }
+
+    /// Shares the set of expanded states with other expanders (the
+    /// workers of one run), for a program with threads.
+    pub fn with_visited(mut self, visited: Arc<crate::Visited>) -> Self {
+        if self.visited.is_some() {
+            self.visited = Some(visited);
+        }
+        self
     }
 
     /// Records what `record` asks for: the coverage (in the policy), and
@@ -230,6 +245,12 @@ impl<'ir, S: Solver> Expander<'ir, S> {
                 self.record_halt(&state);
             }
             return Expansion::Final(Box::new(state));
+        }
+        if let Some(v) = &self.visited {
+            let bounded = self.machine.options().max_switches.is_some();
+            if !v.insert(&state, bounded) {
+                return Expansion::Revisited;
+            }
         }
         self.machine
             .step(&mut self.alg, &mut self.policy, state, out);

@@ -216,7 +216,10 @@ impl<S: Solver> Iterator for Explorer<'_, S> {
         };
         self.stats.states += 1;
         let event = match self.expander.expand(state, &mut self.out) {
-            Expansion::Stepped | Expansion::Infeasible | Expansion::Known => Event::Pending,
+            Expansion::Stepped
+            | Expansion::Infeasible
+            | Expansion::Known
+            | Expansion::Revisited => Event::Pending,
             Expansion::Final(s) if self.final_states => {
                 Event::Final(Box::new(self.final_state(&s)))
             }

@@ -78,13 +78,23 @@ fn a_lost_update_is_found_with_a_schedule_that_replays() {
     let ir = counter(2, 1, false);
     for por_off in [false, true] {
         let report = check(&ir, &config(por_off));
-        assert_eq!(report.verdict, Verdict::Bug, "por_off {por_off}: {report:?}");
+        assert_eq!(
+            report.verdict,
+            Verdict::Bug,
+            "por_off {por_off}: {report:?}"
+        );
         let bug = &report.bugs[0];
         assert_eq!(bug.kind, ErrorKind::Assertion);
         assert!(!bug.input.schedule.is_empty(), "a race needs a switch");
         let run = concrete::run(&ir, &bug.input, 10_000);
         assert!(
-            matches!(run.outcome, concrete::Outcome::Error { kind: ErrorKind::Assertion, .. }),
+            matches!(
+                run.outcome,
+                concrete::Outcome::Error {
+                    kind: ErrorKind::Assertion,
+                    ..
+                }
+            ),
             "{:?}",
             run.outcome
         );
@@ -104,12 +114,19 @@ fn a_lock_makes_the_counter_safe_in_both_modes() {
     assert_eq!(on.verdict, Verdict::Safe, "{on:?}");
     assert_eq!(off.verdict, Verdict::Safe, "{off:?}");
     // Every step touches the one lock or the one counter: nothing to reduce.
-    assert!(on.stats.states <= off.stats.states, "{} vs {}", on.stats.states, off.stats.states);
+    assert!(
+        on.stats.states <= off.stats.states,
+        "{} vs {}",
+        on.stats.states,
+        off.stats.states
+    );
 }
 
 /// `threads` threads that each write a field of their own object `steps`
-/// times (the POR benchmark of the issue, built by hand).
-pub fn own_objects(threads: u32, steps: u32) -> Ir {
+/// times (the POR benchmark of the issue, built by hand). `made_by_main`:
+/// main makes the objects and passes them (so it can still reach them);
+/// else each thread makes its own.
+pub fn own_objects(threads: u32, steps: u32, made_by_main: bool) -> Ir {
     let mut b = Builder::new();
     let class = b.class("Cell");
     let f = b.field(class, "v", ScalarTy::INT, None);
@@ -117,6 +134,9 @@ pub fn own_objects(threads: u32, steps: u32) -> Ir {
     b.param_refers(work, 0, class);
     {
         let mut r = b.begin_proc(work);
+        if !made_by_main {
+            r.new_object(r.param(0), class, sp());
+        }
         for k in 0..steps {
             let o = Expr::deref(r.load(r.param(0)), sp());
             r.store(f, o, Expr::int(IntTy::INT, i64::from(k)), sp());
@@ -127,7 +147,9 @@ pub fn own_objects(threads: u32, steps: u32) -> Ir {
     let mut ids = Vec::new();
     for k in 0..threads {
         let o = r.local(format!("o{k}"), ScalarTy::INT);
-        r.new_object(o, class, sp());
+        if made_by_main {
+            r.new_object(o, class, sp());
+        }
         let t = r.local(format!("t{k}"), ScalarTy::INT);
         let arg = r.load(o);
         r.spawn(work, vec![arg], Some(t), sp());
@@ -143,13 +165,21 @@ pub fn own_objects(threads: u32, steps: u32) -> Ir {
 
 #[test]
 fn sleep_sets_explore_fewer_states_on_independent_threads() {
-    let ir = own_objects(3, 2);
+    let ir = own_objects(3, 2, true);
     let on = check(&ir, &config(false));
     let off = check(&ir, &config(true));
     assert_eq!(on.verdict, Verdict::Safe, "{on:?}");
     assert_eq!(off.verdict, Verdict::Safe, "{off:?}");
-    eprintln!("states: por on {}, off {}", on.stats.states, off.stats.states);
-    assert!(on.stats.states * 2 < off.stats.states, "{} vs {}", on.stats.states, off.stats.states);
+    eprintln!(
+        "states: por on {}, off {}",
+        on.stats.states, off.stats.states
+    );
+    assert!(
+        on.stats.states * 2 < off.stats.states,
+        "{} vs {}",
+        on.stats.states,
+        off.stats.states
+    );
 }
 
 /// Two threads take the locks of `a` and `b` in opposite orders.
@@ -232,11 +262,7 @@ fn aliasing() -> (Ir, ClassId) {
         let obj = Expr::deref(r.load(p), sp());
         r.store(f, obj, Expr::int(IntTy::INT, v), sp());
     }
-    let read = Expr::select(
-        f,
-        wiser_ir::ArrayTy::INT,
-        Expr::deref(r.load(x), sp()),
-    );
+    let read = Expr::select(f, wiser_ir::ArrayTy::INT, Expr::deref(r.load(x), sp()));
     r.assert(Expr::cmp(CmpOp::Eq, read, Expr::int(IntTy::INT, 1)), sp());
     r.finish();
     (b.finish().expect("a well-formed program"), class)
@@ -292,7 +318,10 @@ fn walking_an_input_list_hits_the_heap_bound_and_is_never_safe() {
     let ir = b.finish().expect("a well-formed program");
     let report = check(&ir, &config(false));
     assert_eq!(report.verdict, Verdict::Unknown, "{report:?}");
-    assert!(report.incomplete.contains(&Incomplete::HeapBound), "{report:?}");
+    assert!(
+        report.incomplete.contains(&Incomplete::HeapBound),
+        "{report:?}"
+    );
 }
 
 #[test]
@@ -306,4 +335,36 @@ fn threads_beyond_the_bound_make_the_verdict_unknown() {
     assert_eq!(report.verdict, Verdict::Unknown, "{report:?}");
     assert!(report.incomplete.contains(&Incomplete::ThreadBound));
     let _ = Place::Local(0);
+}
+
+/// `cargo test -p wiser-engine --test threads por_numbers -- --ignored --nocapture`
+/// prints the states explored with and without reduction (a benchmark,
+/// not a timed test).
+#[test]
+#[ignore]
+fn por_numbers() {
+    for (t, k, by_main) in [
+        (2, 5, true),
+        (3, 5, true),
+        (4, 5, true),
+        (2, 5, false),
+        (3, 5, false),
+        (4, 5, false),
+    ] {
+        let ir = own_objects(t, k, by_main);
+        let on = check(&ir, &config(false));
+        let off = check(
+            &ir,
+            &config(true).with_timeout(Some(std::time::Duration::from_secs(60))),
+        );
+        eprintln!(
+            "{t} threads x {k} steps (objects made by main: {by_main}): por on {} states ({:?}, {} ms), off {} states ({:?}, {} ms)",
+            on.stats.states,
+            on.verdict,
+            on.stats.elapsed.as_millis(),
+            off.stats.states,
+            off.verdict,
+            off.stats.elapsed.as_millis()
+        );
+    }
 }

@@ -78,6 +78,14 @@ pub trait Algebra {
         None
     }
 
+    /// May `array` hold the value `v` in some cell (a reference to the
+    /// object `v` stored in a field)? `true` when unsure. Used to tell
+    /// whether an object is reachable only from one thread.
+    fn array_may_hold(&self, array: &Self::Array, v: &Int) -> bool {
+        let _ = (array, v);
+        true
+    }
+
     /// The zero of a type (`false` for booleans): the value of a slot not
     /// yet written.
     fn zero(&mut self, ty: ScalarTy) -> Self::Value {

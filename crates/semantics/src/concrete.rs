@@ -223,6 +223,10 @@ impl Algebra for Concrete<'_> {
     fn as_int(&self, v: &Int) -> Option<Int> {
         Some(v.clone())
     }
+
+    fn array_may_hold(&self, array: &Array, v: &Int) -> bool {
+        array.default == *v || array.elems.values().any(|e| e == v)
+    }
 }
 
 /// The concrete policy: follow the side the value says, and the thread

@@ -261,13 +261,11 @@ impl<A: Algebra, P> State<A, P> {
     /// thread was chosen, where the choice was not the default one (see
     /// [`crate::threads`]). Empty without threads.
     pub fn schedule(&self) -> Vec<crate::threads::Switch> {
-        self.threads
-            .as_ref()
-            .map_or_else(Vec::new, |t| {
-                let mut v: Vec<_> = t.schedule.iter().copied().collect();
-                v.reverse();
-                v
-            })
+        self.threads.as_ref().map_or_else(Vec::new, |t| {
+            let mut v: Vec<_> = t.schedule.iter().copied().collect();
+            v.reverse();
+            v
+        })
     }
 
     /// The call stack, innermost routine first.

@@ -60,6 +60,8 @@ pub struct Machine<'ir, A: Algebra> {
     ref_reads: u32,
     /// When set, evaluation records the (array, index) of every select.
     pub(crate) capture: Option<Vec<(ArrayId, A::Value)>>,
+    /// Per instruction: is it on a cycle of its routine's control flow?
+    pub(crate) cyclic: Vec<bool>,
 }
 
 impl<'ir, A: Algebra> Machine<'ir, A> {
@@ -85,6 +87,11 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
             ref_field,
             ref_reads: 0,
             capture: None,
+            cyclic: if ir.threaded {
+                wiser_ir::cfg::on_cycles(ir)
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -170,7 +177,12 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
         let fields: Vec<ArrayId> = ir
             .classes
             .iter()
-            .flat_map(|c| c.fields.iter().filter(|f| f.refers.is_some()).map(|f| f.array))
+            .flat_map(|c| {
+                c.fields
+                    .iter()
+                    .filter(|f| f.refers.is_some())
+                    .map(|f| f.array)
+            })
             .collect();
         if refs.is_empty() && fields.is_empty() {
             return Some(state);
@@ -476,7 +488,11 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 for slot in &routine.slots[locals.len()..] {
                     locals.push(alg.zero(slot.ty));
                 }
-                let limit = self.options.max_threads.unwrap_or(MAX_THREADS).min(MAX_THREADS);
+                let limit = self
+                    .options
+                    .max_threads
+                    .unwrap_or(MAX_THREADS)
+                    .min(MAX_THREADS);
                 let th = state
                     .threads
                     .get_or_insert_with(|| Arc::new(Threads::main(pc, &state.frame)));
@@ -602,8 +618,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 Op::Select(a) => {
                     let i = pop(stack);
                     let ty = self.ir.arrays[a.0 as usize].ty;
-                    if self.ref_field[a.0 as usize]
-                        && alg.as_int(&i).is_none_or(|k| k >= Int::ZERO)
+                    if self.ref_field[a.0 as usize] && alg.as_int(&i).is_none_or(|k| k >= Int::ZERO)
                     {
                         self.ref_reads += 1;
                     }

@@ -41,6 +41,10 @@
 //! of every local state and every deadlock: each Mazurkiewicz trace keeps
 //! an explored representative. `Options::por_off` explores every
 //! interleaving.
+//!
+//! **Persistent sets** on top: when a thread's next step touches only
+//! objects that no other thread can reach (made by `new` and not
+//! published), it runs alone at that point (see `private_step`).
 
 use crate::algebra::Algebra;
 use crate::policy::Policy;
@@ -143,6 +147,14 @@ impl<V> Threads<V> {
     }
 }
 
+/// Pseudo-globals for the state that is not in variables: which threads
+/// exist and have ended (`spawn`, `join`, a thread's end), the allocator
+/// (`new` numbers objects in order), the input stream (reads are numbered
+/// in order).
+const THREAD_TABLE: u32 = u32::MAX;
+const ALLOCATOR: u32 = u32::MAX - 1;
+const INPUT_STREAM: u32 = u32::MAX - 2;
+
 /// What a step reads and writes, for deciding whether two steps of
 /// different threads commute.
 #[derive(Clone, Debug, Default)]
@@ -160,12 +172,10 @@ impl Footprint {
         if self.all || other.all {
             return false;
         }
-        let globals = self.globals.iter().all(|&(g, w)| {
-            other
-                .globals
-                .iter()
-                .all(|&(h, w2)| g != h || !(w || w2))
-        });
+        let globals = self
+            .globals
+            .iter()
+            .all(|&(g, w)| other.globals.iter().all(|&(h, w2)| g != h || !(w || w2)));
         let cells = self.cells.iter().all(|(a, i, w)| {
             other.cells.iter().all(|(b, j, w2)| {
                 let may_alias = match (i, j) {
@@ -236,9 +246,9 @@ impl<A: Algebra> Machine<'_, A> {
                 }
                 codes.push(value);
             }
-            Instr::Branch { cond, .. } | Instr::Assert { cond, .. } | Instr::Assume { cond, .. } => {
-                codes.push(cond)
-            }
+            Instr::Branch { cond, .. }
+            | Instr::Assert { cond, .. }
+            | Instr::Assume { cond, .. } => codes.push(cond),
             Instr::Call { args, dst, .. } => {
                 if let Some(Place::Global(g)) = dst {
                     fp.globals.push((*g, true));
@@ -262,13 +272,44 @@ impl<A: Algebra> Machine<'_, A> {
                 codes.push(obj);
             }
             Instr::Skip { .. } | Instr::Fail => {}
-            Instr::Return { .. }
-            | Instr::Havoc { .. }
-            | Instr::Halt
-            | Instr::New { .. }
-            | Instr::Spawn { .. }
-            | Instr::Join { .. }
-            | Instr::Atomic { .. } => fp.all = true,
+            Instr::Return { value } => {
+                if s.threads.as_ref().is_some_and(|th| {
+                    let callers = if t == th.current {
+                        &s.callers
+                    } else {
+                        &th.all[t as usize].callers
+                    };
+                    callers.is_empty()
+                }) {
+                    // The thread ends: joins of it may go on.
+                    fp.globals.push((THREAD_TABLE, true));
+                }
+                codes.extend(value.as_ref());
+            }
+            Instr::Havoc { dst, .. } => {
+                fp.globals.push((INPUT_STREAM, true));
+                if let Place::Global(g) = dst {
+                    fp.globals.push((*g, true));
+                }
+            }
+            Instr::New { dst, .. } => {
+                fp.globals.push((ALLOCATOR, true));
+                if let Place::Global(g) = dst {
+                    fp.globals.push((*g, true));
+                }
+            }
+            Instr::Spawn { args, dst, .. } => {
+                fp.globals.push((THREAD_TABLE, true));
+                if let Some(Place::Global(g)) = dst {
+                    fp.globals.push((*g, true));
+                }
+                codes.extend(args.iter());
+            }
+            Instr::Join { thread, .. } => {
+                fp.globals.push((THREAD_TABLE, false));
+                codes.push(thread);
+            }
+            Instr::Halt | Instr::Atomic { .. } => fp.all = true,
         }
         for code in codes {
             for op in code.iter() {
@@ -283,6 +324,57 @@ impl<A: Algebra> Machine<'_, A> {
             }
         }
         fp
+    }
+
+    /// Is thread `t`'s next step *private*: on objects made by `new` that
+    /// no other thread can reach (no other thread's frame, no global and
+    /// no array holds their reference), outside any loop? Then `{t}` is a
+    /// persistent set: no step the others can take before `t` moves
+    /// touches those objects, so exploring `t` alone loses nothing (the
+    /// loop condition is the cycle proviso: a state on a cycle of the
+    /// state graph is always expanded fully, so no thread waits forever).
+    fn private_step<P>(&mut self, alg: &mut A, s: &State<A, P>, t: u32) -> bool {
+        let (pc, _) = Self::context(s, t);
+        if self.cyclic[pc as usize] {
+            return false;
+        }
+        let fp = self.footprint(alg, s, t);
+        if fp.all || !fp.globals.is_empty() || fp.cells.is_empty() {
+            return false;
+        }
+        let mut objects: Vec<Int> = Vec::new();
+        for (_, index, _) in &fp.cells {
+            match index {
+                Some(o) if *o < Int::ZERO => objects.push(o.clone()),
+                _ => return false,
+            }
+        }
+        let th = s.threads.as_ref().expect("a threaded state");
+        let may_hold = |alg: &A, v: &A::Value| {
+            alg.as_int(v)
+                .is_none_or(|k| objects.iter().any(|o| *o == k))
+        };
+        for (u, other) in th.all.iter().enumerate() {
+            if u as u32 == t || other.done {
+                continue;
+            }
+            let (frame, callers) = if u as u32 == th.current {
+                (&s.frame, &s.callers)
+            } else {
+                (&other.frame, &other.callers)
+            };
+            for f in std::iter::once(frame).chain(callers.iter()) {
+                if f.locals.iter().any(|v| may_hold(alg, v)) {
+                    return false;
+                }
+            }
+        }
+        if s.globals.iter().any(|v| may_hold(alg, v)) {
+            return false;
+        }
+        !s.arrays
+            .iter()
+            .any(|a| objects.iter().any(|o| alg.array_may_hold(a, o)))
     }
 
     /// The scheduling that follows a step of a threaded program (see the
@@ -324,7 +416,9 @@ impl<A: Algebra> Machine<'_, A> {
         let mut work = vec![(s, known)];
         while let Some((s, known)) = work.pop() {
             let Some(t) = known.iter().position(Option::is_none) else {
-                let enabled: Vec<u32> = (0..n).filter(|&t| known[t as usize] == Some(true)).collect();
+                let enabled: Vec<u32> = (0..n)
+                    .filter(|&t| known[t as usize] == Some(true))
+                    .collect();
                 self.choose(alg, pol, s, &enabled, out);
                 continue;
             };
@@ -390,11 +484,20 @@ impl<A: Algebra> Machine<'_, A> {
         };
         let por = !self.options.por_off;
         let sleep = if por { th.sleep } else { 0 };
-        let candidates: Vec<u32> = enabled
+        let mut candidates: Vec<u32> = enabled
             .iter()
             .copied()
             .filter(|&t| sleep & (1 << t) == 0)
             .collect();
+        if por && candidates.len() > 1 {
+            if let Some(t) = candidates
+                .clone()
+                .into_iter()
+                .find(|&t| self.private_step(alg, &s, t))
+            {
+                candidates = vec![t];
+            }
+        }
         if candidates.is_empty() {
             // Every thread that can run is asleep: the interleavings from
             // here are explored elsewhere.
