@@ -171,7 +171,11 @@ fn program(seed: u64) -> Ir {
     let mut ids = Vec::new();
     for p in procs {
         let t = r.temp(ScalarTy::INT);
-        let arg = if rng.below(2) == 0 { r.load(x) } else { int(rng.below(2) as i64) };
+        let arg = if rng.below(2) == 0 {
+            r.load(x)
+        } else {
+            int(rng.below(2) as i64)
+        };
         r.spawn(p, vec![arg], Some(t), sp.next());
         ids.push(t);
     }
