@@ -311,3 +311,174 @@ fn the_engine_finds_exactly_the_errors_of_every_schedule_with_and_without_por() 
         "too many skipped: {skipped} of {cases}"
     );
 }
+
+/// The bound on input objects of the heap oracle: enumeration runs every
+/// heap of objects `1..=HEAP_N`, the engine runs with `--max-objects
+/// HEAP_N`.
+const HEAP_N: i64 = 3;
+
+/// A random single-threaded program over two input references `x`, `y` of
+/// class `C { f: int; next: C }`: field reads and writes through them and
+/// through `x.next`, reference comparisons, assertions, `new`.
+fn heap_program(seed: u64) -> Ir {
+    let mut rng = Rng(seed.wrapping_mul(0xd1b5_4a32_d192_ed03) | 1);
+    let mut sp = Spans(0);
+    let mut b = Builder::new();
+    let class = b.class("C");
+    let f = b.field(class, "f", ScalarTy::INT, None);
+    let next = b.field(class, "next", ScalarTy::INT, Some(class));
+    let mut r = b.begin_main(sp.next());
+    let x = r.local("x", ScalarTy::INT);
+    r.refers(x, class);
+    r.input(x);
+    let y = r.local("y", ScalarTy::INT);
+    r.refers(y, class);
+    r.input(y);
+    let t = r.local("t", ScalarTy::INT);
+    let p = r.local("p", ScalarTy::INT);
+    r.refers(p, class);
+    let mut read_next = false;
+    let refs = [x, y, p];
+    let n = 2 + rng.below(5);
+    for _ in 0..n {
+        let q = refs[rng.below(3) as usize];
+        match rng.below(8) {
+            0 => {
+                let obj = Expr::deref(r.load(q), sp.next());
+                r.store(f, obj, int(rng.below(2) as i64), sp.next());
+            }
+            1 => {
+                let obj = Expr::deref(r.load(q), sp.next());
+                let v = Expr::select(f, wiser_ir::ArrayTy::INT, obj);
+                r.assign(t, v, sp.next());
+            }
+            2 if !read_next => {
+                read_next = true;
+                let obj = Expr::deref(r.load(x), sp.next());
+                let v = Expr::select(next, wiser_ir::ArrayTy::INT, obj);
+                r.assign(p, v, sp.next());
+            }
+            3 => {
+                let obj = Expr::deref(r.load(q), sp.next());
+                let other = r.load(refs[rng.below(3) as usize]);
+                r.store(next, obj, other, sp.next());
+            }
+            4 => r.new_object(p, class, sp.next()),
+            5 => {
+                let a = r.load(q);
+                let other = if rng.below(2) == 0 {
+                    int(0)
+                } else {
+                    r.load(refs[rng.below(3) as usize])
+                };
+                let then_to = r.label();
+                let else_to = r.label();
+                let join = r.label();
+                r.branch(Expr::cmp(CmpOp::Eq, a, other), then_to, else_to, sp.next());
+                r.bind(then_to);
+                let v = Expr::binary(BinOp::Add, r.load(t), int(1), sp.next());
+                r.assign(t, v, sp.next());
+                r.jump(join);
+                r.bind(else_to);
+                r.jump(join);
+                r.bind(join);
+            }
+            _ => {
+                let cond = Expr::cmp(CmpOp::Ne, r.load(t), int(rng.below(3) as i64));
+                r.assert(cond, sp.next());
+            }
+        }
+    }
+    let obj = Expr::deref(r.load(x), sp.next());
+    let v = Expr::select(f, wiser_ir::ArrayTy::INT, obj);
+    r.assert(Expr::cmp(CmpOp::Ne, v, int(rng.below(2) as i64)), sp.next());
+    r.finish();
+    b.finish().expect("a well-formed program")
+}
+
+/// Every input heap of objects `1..=HEAP_N`: the references `x`, `y` and
+/// each object's `f` (0 or 1) and `next`.
+fn heaps() -> Vec<Input> {
+    let n = HEAP_N;
+    let objects = n as u32;
+    let per_object = 2 * (n + 1);
+    let mut out = Vec::new();
+    for x in 0..=n {
+        for y in 0..=n {
+            for code in 0..per_object.pow(objects) {
+                let mut c = code;
+                let (mut fs, mut nexts) = (Vec::new(), Vec::new());
+                for id in 1..=n {
+                    let cell = c % per_object;
+                    c /= per_object;
+                    fs.push((id.into(), (cell % 2).into()));
+                    nexts.push((id.into(), (cell / 2).into()));
+                }
+                out.push(Input {
+                    vars: vec![("x".into(), x.into()), ("y".into(), y.into())],
+                    arrays: vec![
+                        (
+                            "C.f".into(),
+                            wiser_semantics::ArrayInput {
+                                default: 0.into(),
+                                entries: fs,
+                            },
+                        ),
+                        (
+                            "C.next".into(),
+                            wiser_semantics::ArrayInput {
+                                default: 0.into(),
+                                entries: nexts,
+                            },
+                        ),
+                    ],
+                    ..Input::default()
+                });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_engine_finds_exactly_the_errors_of_every_input_heap_up_to_the_bound() {
+    let cases = env("WISER_THREAD_ORACLES_CASES", 100);
+    let first = env("WISER_THREAD_ORACLES_SEED", 1);
+    let heaps = heaps();
+    let (mut checked, mut skipped, mut buggy) = (0, 0, 0);
+    for seed in first..first + cases {
+        let ir = heap_program(seed);
+        let mut expected = Places::new();
+        for input in &heaps {
+            let run = wiser_semantics::concrete::run(&ir, input, 10_000);
+            if let wiser_semantics::concrete::Outcome::Error { kind, span, .. } = run.outcome {
+                expected.insert(place(kind, span));
+            }
+        }
+        let config = Config::default()
+            .with_jobs(1)
+            .with_all_bugs(true)
+            .with_options(Options {
+                max_objects: Some(HEAP_N as u32),
+                ..Options::default()
+            });
+        let report = check(&ir, &config);
+        if report.verdict == Verdict::Unknown {
+            skipped += 1;
+            continue;
+        }
+        let places: Places = report.bugs.iter().map(|b| place(b.kind, b.span)).collect();
+        assert!(
+            places == expected,
+            "seed {seed}: the engine says {:?} with {places:?}, the heaps up to {HEAP_N} objects reach {expected:?}\n{ir}",
+            report.verdict
+        );
+        checked += 1;
+        buggy += usize::from(!expected.is_empty());
+    }
+    eprintln!("{checked} heap programs agree ({buggy} with errors), {skipped} skipped");
+    assert!(
+        skipped * 4 <= cases as usize,
+        "too many skipped: {skipped} of {cases}"
+    );
+}

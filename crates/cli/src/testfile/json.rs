@@ -220,6 +220,11 @@ impl TestInput {
                     )
                 })
                 .collect(),
+            schedule: self
+                .schedule
+                .iter()
+                .map(|&(point, thread)| wiser_semantics::Switch { point, thread })
+                .collect(),
         }
     }
 }
@@ -349,6 +354,7 @@ mod tests {
                     entries: vec![(Int::from(0), Int::from(9)), (big, Int::from(1))],
                 },
             )],
+            schedule: Vec::new(),
         };
         TestFile {
             format: FORMAT.into(),
