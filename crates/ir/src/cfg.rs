@@ -44,7 +44,7 @@ pub fn is_visible(loc: &crate::ir::Located) -> bool {
     let checks = loc
         .checks
         .iter()
-        .any(|c| shared_code(&c.cond) || c.guard.as_ref().is_some_and(|g| shared_code(g)));
+        .any(|c| shared_code(&c.cond) || c.guard.as_ref().is_some_and(&shared_code));
     checks
         || match &loc.instr {
             Instr::Assign { dst, value, .. } => {

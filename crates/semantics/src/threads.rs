@@ -191,7 +191,7 @@ impl Footprint {
 
 impl<A: Algebra> Machine<'_, A> {
     /// The code a thread `t` of `s` would run next, with its locals.
-    fn context<'s, P>(s: &'s State<A, P>, t: u32) -> (Pc, &'s [A::Value]) {
+    fn context<P>(s: &State<A, P>, t: u32) -> (Pc, &[A::Value]) {
         let th = s.threads.as_ref().expect("a threaded state");
         if t == th.current {
             (s.pc, &s.frame.locals)
@@ -352,7 +352,7 @@ impl<A: Algebra> Machine<'_, A> {
         let th = s.threads.as_ref().expect("a threaded state");
         let may_hold = |alg: &A, v: &A::Value| {
             alg.as_int(v)
-                .is_none_or(|k| objects.iter().any(|o| *o == k))
+                .is_none_or(|k| objects.contains(&k))
         };
         for (u, other) in th.all.iter().enumerate() {
             if u as u32 == t || other.done {
@@ -422,7 +422,7 @@ impl<A: Algebra> Machine<'_, A> {
                 self.choose(alg, pol, s, &enabled, out);
                 continue;
             };
-            let cond = conds[t as usize].clone().expect("an undecided thread runs");
+            let cond = conds[t].clone().expect("an undecided thread runs");
             let (pc, _) = Self::context(&s, t as u32);
             let site = Site { pc, check: None };
             let fork = pol.branch(&s.path, site, &cond);

@@ -84,6 +84,9 @@ impl<P: JoinPath> MergeFrontier<P> {
 
     /// Merges `state` into a waiting state at its place, if there is one
     /// and the mode allows; gives it back otherwise.
+    // The state comes back unmerged on most pushes: boxing it would
+    // allocate on every one.
+    #[allow(clippy::result_large_err)]
     fn try_merge(&mut self, state: MState<P>, place: u64) -> Result<(), MState<P>> {
         let Some(ids) = self.waiting.get(&place) else {
             return Err(state);
