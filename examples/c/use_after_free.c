@@ -2,7 +2,7 @@
 // freed through `p` before it is read through `q`, on the path where the
 // input is positive. The other path frees the object once and never
 // touches it again.
-// expect: bug use_after_free 22:10
+// expect: bug use_after_free 22:12
 #include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
 
