@@ -60,6 +60,9 @@ pub struct Heap {
     pub startup: Vec<(Place, ClassId)>,
 }
 
+/// Reads the members one declaration in a structure declares.
+pub type Members = dyn Fn(&Unit, &Node<ast::StructField>) -> Res<Vec<(String, CType)>>;
+
 /// The type of a `struct` or `union` specifier, declaring it when it has
 /// members. A union is opaque: declaring one (headers do) is harmless,
 /// using one is an error.
@@ -67,7 +70,7 @@ pub fn struct_type(
     u: &Unit,
     st: &ast::StructType,
     at: lang_c::span::Span,
-    member: &dyn Fn(&Unit, &Node<ast::StructField>) -> Res<Vec<(String, CType)>>,
+    member: &Members,
 ) -> Res<CType> {
     if st.kind.node == ast::StructKind::Union {
         return Ok(CType::Opaque("unions".into(), Some((at.start, at.end))));
@@ -214,10 +217,7 @@ pub fn class_of(u: &mut Unit, b: &mut Builder, i: u32, at: lang_c::span::Span) -
         let refers = match &fty {
             CType::Pointer(p) => match &**p {
                 CType::Struct(j) => Some(class_of(u, b, *j, at)?.id),
-                other => match value_ty(u, other) {
-                    Some(t) => Some(cell_class(u, b, t).id),
-                    None => None,
-                },
+                other => value_ty(u, other).map(|t| cell_class(u, b, t).id),
             },
             CType::Mutex => Some(mutex_class(u, b)),
             _ => None,

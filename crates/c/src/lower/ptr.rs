@@ -28,12 +28,71 @@ pub enum PLVal {
     Heap(ArrayId, Expr),
 }
 
-/// Does `e` have pointer type?
+/// Does `e` have pointer type? Asked of the operands of most operators,
+/// so it looks only as deep as pointer-valued expressions go (a sum of
+/// sums is never a pointer value in the subset: pointer arithmetic is an
+/// error where its operator is lowered), and at most [`MAX_LOOK`] levels.
 pub fn is_pointer(f: &Fun, e: &Node<E>) -> bool {
-    matches!(
-        super::static_type::static_type(f.u, &|n: &str| f.lookup(n), e),
-        Ok(CType::Pointer(_))
-    )
+    matches!(type_of(f, e, 0), Some(CType::Pointer(_)))
+}
+
+/// How deep [`is_pointer`] looks.
+const MAX_LOOK: u32 = 64;
+
+/// The type of `e` where it may be a pointer, a structure or a mutex;
+/// `None` for everything else.
+fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
+    if depth > MAX_LOOK {
+        return None;
+    }
+    match &e.node {
+        E::Identifier(id) => match f.lookup(&id.node.name)? {
+            Var::Ptr(_, t) => Some(CType::Pointer(Box::new(t))),
+            Var::Cell(_, t) => Some(t),
+            Var::Struct(_, i) => Some(CType::Struct(i)),
+            Var::Mutex(_) => Some(CType::Mutex),
+            _ => None,
+        },
+        E::Cast(c) => super::decl::type_name(f.u, &c.node.type_name.node).ok(),
+        E::Call(_) => super::static_type::static_type(f.u, &|n: &str| f.lookup(n), e).ok(),
+        E::UnaryOperator(u) => match u.node.operator.node {
+            U::Address => {
+                let inner = type_of(f, &u.node.operand, depth + 1).or_else(|| {
+                    super::static_type::static_type(f.u, &|n: &str| f.lookup(n), &u.node.operand)
+                        .ok()
+                })?;
+                Some(CType::Pointer(Box::new(inner)))
+            }
+            U::Indirection => match type_of(f, &u.node.operand, depth + 1)? {
+                CType::Pointer(t) => Some(*t),
+                _ => None,
+            },
+            _ => None,
+        },
+        E::Member(m) => {
+            let base = type_of(f, &m.node.expression, depth + 1)?;
+            let sid = match (&m.node.operator.node, base) {
+                (MemberOperator::Indirect, CType::Pointer(t)) => *t,
+                (MemberOperator::Direct, t) => t,
+                _ => return None,
+            };
+            let CType::Struct(i) = sid else { return None };
+            let structs = f.u.heap.structs.borrow();
+            let fields = structs.get(i as usize)?.fields.as_ref()?;
+            fields
+                .iter()
+                .find(|(n, _)| *n == m.node.identifier.node.name)
+                .map(|(_, t)| t.clone())
+        }
+        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Assign => {
+            type_of(f, &b.node.lhs, depth + 1)
+        }
+        E::Conditional(c) => type_of(f, &c.node.then_expression, depth + 1)
+            .filter(CType::is_pointer)
+            .or_else(|| type_of(f, &c.node.else_expression, depth + 1)),
+        E::Comma(es) => type_of(f, es.last()?, depth + 1),
+        _ => None,
+    }
 }
 
 /// Is `e` a null pointer constant (`0`, `(void *)0`, `NULL`)?
@@ -68,6 +127,11 @@ fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
 pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
     if !is_pointer(f, e) && is_null(f, e) {
         return Ok(null());
+    }
+    if let E::BinaryOperator(b) = &e.node {
+        if is_pointer(f, &b.node.lhs) || is_pointer(f, &b.node.rhs) {
+            return Err(arithmetic(f, b.node.operator.span));
+        }
     }
     if !is_pointer(f, e) {
         return Err(Diagnostic::new(
