@@ -149,9 +149,20 @@ pub enum CType {
     Int(CInt),
     /// An array of `elem` (itself possibly an array) of `len` elements.
     Array(Box<CType>, Len),
-    /// A pointer (only as a parameter bound to an array, or under
-    /// `sizeof`).
+    /// A pointer: a parameter bound to an array, or a value (a reference
+    /// to an object: a struct, a cell holding an address-taken scalar, a
+    /// mutex; `NULL` is 0).
     Pointer(Box<CType>),
+    /// A structure, by its index in the unit's table of structures.
+    Struct(u32),
+    /// `pthread_mutex_t`: a reference to a mutex object.
+    Mutex,
+    /// A type outside the subset (a union, a function pointer, ...),
+    /// named by what it is: declaring it in a header is harmless, using
+    /// it is an error that says so.
+    /// (The span of the specifier that made it, if any: errors point
+    /// there.)
+    Opaque(std::sync::Arc<str>, Option<(usize, usize)>),
 }
 
 impl CType {
@@ -181,8 +192,13 @@ impl CType {
                 DataModel::Lp64 => 8,
             }),
             CType::Array(elem, Len::Const(n)) => elem.size(dm).and_then(|s| s.checked_mul(*n)),
-            CType::Array(..) => None,
+            CType::Array(..) | CType::Struct(_) | CType::Mutex | CType::Opaque(..) => None,
         }
+    }
+
+    /// Is it a pointer?
+    pub fn is_pointer(&self) -> bool {
+        matches!(self, CType::Pointer(_))
     }
 
     /// The element type and dimensions of an array type, outermost
@@ -210,6 +226,9 @@ impl CType {
             CType::Array(e, Len::Const(n)) => format!("{}[{n}]", e.describe()),
             CType::Array(e, _) => format!("{}[]", e.describe()),
             CType::Pointer(e) => format!("{} *", e.describe()),
+            CType::Struct(i) => format!("struct #{i}"),
+            CType::Mutex => "pthread_mutex_t".into(),
+            CType::Opaque(what, _) => what.to_string(),
         }
     }
 }

@@ -276,7 +276,13 @@ fn check_example(path: &Path) -> Result<(), String> {
     // A C program's assertion failures and reach_error calls can be
     // replayed by gcc: ask for the harness of the bug reported.
     let harness = match &header.expected {
-        Expected::Bug { kind, .. } if is_c(path) && (kind == "assertion" || kind == "fail") => {
+        // gcc cannot follow a schedule: programs with threads have no
+        // harness (theirs says so and does not compile).
+        Expected::Bug { kind, .. }
+            if is_c(path)
+                && (kind == "assertion" || kind == "fail")
+                && !std::fs::read_to_string(path).is_ok_and(|t| t.contains("pthread_create")) =>
+        {
             let h = scratch_file("harness", "c");
             args.push("--harness".into());
             args.push(h.display().to_string());
@@ -508,6 +514,17 @@ fn replay(path: &Path, bug: &Value, assume: Option<&str>) -> Result<(), String> 
         .collect::<Result<_, _>>()?;
     if !reads.is_empty() {
         args.push(format!("--reads={}", reads.join(",")));
+    }
+    // A witness of a program with threads includes its schedule.
+    let schedule: Vec<String> = bug["schedule"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|s| format!("{}:{}", s["point"], s["thread"]))
+        .collect();
+    if !schedule.is_empty() {
+        args.push(format!("--schedule={}", schedule.join(",")));
     }
     let out = wiser(&args, None);
     let run: Value = serde_json::from_slice(&out.stdout).map_err(|e| {

@@ -3,6 +3,7 @@
 //! nowhere (an arbitrary result, with a warning).
 
 use super::expr::{self, Val};
+use super::ptr::{self, Value};
 use super::{ArrObj, Dim, Fun, Res};
 use crate::types::{CInt, CType, Len, Rank};
 use lang_c::ast::{self, Expression as E};
@@ -39,8 +40,7 @@ pub fn special_type(name: &str) -> Option<CInt> {
 }
 
 /// Lowers a call; its value, unless the function returns `void`.
-pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res<Option<Val>> {
-    let span = f.span(at);
+pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res<Option<Value>> {
     let E::Identifier(id) = &c.callee.node else {
         return Err(f
             .u
@@ -48,6 +48,32 @@ pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res
     };
     let name = id.node.name.as_str();
     let defined = f.u.funcs.get(name).is_some_and(|fi| fi.def.is_some());
+    if !defined {
+        if let Some(v) = super::thread::call(f, name, c, at)? {
+            return Ok(v);
+        }
+        if let Some(v) = super::alloc::call(f, name, c, at)? {
+            return Ok(v);
+        }
+    }
+    Ok(int_call(f, c, at, name, defined)?.map(|v| match v {
+        Ok(v) => Value::Int(v),
+        Err((e, t)) => Value::Ptr(e, t),
+    }))
+}
+
+/// A pointer result: the reference and the pointee type.
+type PtrResult = (Expr, CType);
+
+/// Lowers a call of a program function or of an SV-COMP function.
+fn int_call(
+    f: &mut Fun,
+    c: &ast::CallExpression,
+    at: lang_c::span::Span,
+    name: &str,
+    defined: bool,
+) -> Res<Option<Result<Val, PtrResult>>> {
+    let span = f.span(at);
     match name {
         "reach_error" | "__VERIFIER_error" => {
             f.rb.fail(span);
@@ -76,7 +102,6 @@ pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res
             f.rb.assume(Expr::bool(false), span);
             return Ok(None);
         }
-        "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => return Ok(None),
         // GCC's branch hint: the value of its first argument.
         "__builtin_expect" if c.arguments.len() == 2 => {
             let v = expr::rvalue(f, &c.arguments[0])?;
@@ -85,7 +110,7 @@ pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res
                 rank: Rank::Long,
                 signed: true,
             };
-            return Ok(Some((expr::convert(f, v, long), long)));
+            return Ok(Some(Ok((expr::convert(f, v, long), long))));
         }
         "__builtin_unreachable" => {
             f.rb.assume(Expr::bool(false), span);
@@ -95,11 +120,11 @@ pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res
     }
     if let Some(ty) = special_type(name) {
         if !defined {
-            return Ok(Some(nondet(f, name, ty, span)));
+            return Ok(Some(Ok(nondet(f, name, ty, span))));
         }
     }
     if !defined {
-        return undefined(f, name, c, at);
+        return Ok(undefined(f, name, c, at)?.map(Ok));
     }
     let info = &f.u.funcs[name];
     let params = info.params.clone();
@@ -124,19 +149,30 @@ pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res
                 // argument's value: hold values in temporaries when any
                 // effect follows.
                 let v = expr::convert(f, v, *t);
-                args.push((v, *t));
+                args.push((v, Some(*t)));
             }
-            CType::Array(..) | CType::Pointer(_) => arrays.push(bind_array(f, pty, a)?),
+            CType::Array(..) | CType::Pointer(_) if is_array_arg(f, a) => {
+                arrays.push(Some(bind_array(f, pty, a)?))
+            }
+            CType::Array(elem, _) | CType::Pointer(elem) => {
+                // A pointer passed as a value (a reference).
+                let v = ptr::pointer_to(f, a, elem)?;
+                arrays.push(None);
+                args.push((v, None));
+            }
             CType::Void => return Err(Diagnostic::new(span, "a `void` parameter")),
+            other => {
+                return Err(f.u.unsupported(
+                    a.span,
+                    &format!("arguments of type `{}`", other.describe_in(f)),
+                ))
+            }
         }
     }
-    if c.arguments
-        .iter()
-        .skip(1)
-        .any(|a| expr::has_effects(&a.node))
-    {
+    if c.arguments.iter().skip(1).any(|a| f.effects(a)) {
         for (v, t) in &mut args {
-            let tmp = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
+            let ty = t.map_or(ScalarTy::INT, |t| ScalarTy::Int(t.ir(f.u.dm)));
+            let tmp = f.rb.temp(ty);
             f.rb.assign(tmp, v.clone(), span);
             *v = f.rb.load(tmp);
         }
@@ -147,16 +183,30 @@ pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res
         CType::Int(t) => {
             let dst = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
             f.rb.call(proc, args, Some(dst), span);
-            Ok(Some((f.rb.load(dst), t)))
+            Ok(Some(Ok((f.rb.load(dst), t))))
         }
         CType::Void => {
             f.rb.call(proc, args, None, span);
             Ok(None)
         }
+        CType::Pointer(t) => {
+            let dst = f.rb.temp(ScalarTy::INT);
+            f.rb.call(proc, args, Some(dst), span);
+            Ok(Some(Err((f.rb.load(dst), *t))))
+        }
         _ => Err(f
             .u
-            .unsupported(at, "functions returning pointers or arrays")),
+            .unsupported(at, "functions returning arrays or structures")),
     }
+}
+
+/// Does the argument denote an array (bound to an array parameter as an
+/// object) rather than a pointer value?
+fn is_array_arg(f: &Fun, a: &Node<E>) -> bool {
+    matches!(
+        super::static_type::static_type(f.u, &|n: &str| f.lookup(n), a),
+        Ok(CType::Array(..))
+    )
 }
 
 fn one_arg<'c>(f: &Fun, c: &'c ast::CallExpression, at: lang_c::span::Span) -> Res<&'c Node<E>> {
@@ -221,7 +271,9 @@ fn undefined(
     match ret {
         CType::Int(t) => Ok(Some(nondet(f, name, t, span))),
         CType::Void => Ok(None),
-        _ => Err(f.u.unsupported(at, "functions returning pointers")),
+        _ => Err(f
+            .u
+            .unsupported(at, "calls of undefined functions that return pointers")),
     }
 }
 

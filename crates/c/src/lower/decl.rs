@@ -1,7 +1,7 @@
 //! Declarations: types from specifiers and declarators, globals, locals,
 //! static locals, arrays (fixed and variable length) and initialisers.
 
-use super::{consts, expr, ArrObj, Dim, Fun, FuncInfo, Res, Unit, Var};
+use super::{consts, expr, heap, ArrObj, Dim, Fun, FuncInfo, Res, Unit, Var};
 use crate::types::{CInt, CType, Len, Rank};
 use lang_c::ast::{self, DeclarationSpecifier as DS, TypeSpecifier as TS};
 use lang_c::span::Node;
@@ -42,10 +42,15 @@ fn base_type(
             TS::Signed => signed = true,
             TS::Unsigned => unsigned = true,
             TS::Bool => base = Some(Rank::Bool),
+            // Declaring a function of floating-point values (headers do)
+            // is harmless; a variable or a value of one is an error.
             TS::Float | TS::Double | TS::Complex | TS::TS18661Float(_) => {
-                return Err(u.unsupported(s.span, "floating-point types"))
+                other = Some(CType::Opaque(
+                    "floating-point types".into(),
+                    Some((s.span.start, s.span.end)),
+                ))
             }
-            TS::Struct(_) => return Err(u.unsupported(s.span, "structures and unions")),
+            TS::Struct(st) => other = Some(heap::struct_type(u, &st.node, s.span, &members)?),
             TS::Enum(e) => {
                 enumerators(u, &e.node, enums)?;
                 other = Some(CType::INT);
@@ -84,6 +89,35 @@ fn base_type(
         rank,
         signed: !unsigned,
     }))
+}
+
+/// The members one declaration in a structure declares, with their
+/// types (see [`heap::member_type`]).
+fn members(u: &Unit, fd: &Node<ast::StructField>) -> Res<Vec<(String, CType)>> {
+    let mut ts = Vec::new();
+    for s in &fd.node.specifiers {
+        if let ast::SpecifierQualifier::TypeSpecifier(t) = &s.node {
+            ts.push(t);
+        }
+    }
+    let base = base_type_readonly(u, &ts, fd.span)?;
+    let mut out = Vec::new();
+    for d in &fd.node.declarators {
+        let Some(decl) = &d.node.declarator else {
+            continue;
+        };
+        let (name, ty, params) = declarator(u, base.clone(), &decl.node, None)?;
+        let Some(name) = name else { continue };
+        let ty = if d.node.bit_width.is_some() {
+            CType::Opaque("bit-fields".into(), None)
+        } else if params.is_some() {
+            CType::Opaque("function members".into(), None)
+        } else {
+            heap::member_type(ty)
+        };
+        out.push((name, ty));
+    }
+    Ok(out)
 }
 
 /// Declares the constants of an enumeration (globally: enumerations in
@@ -189,7 +223,17 @@ pub fn declarator(
         ast::DeclaratorKind::Abstract => None,
         ast::DeclaratorKind::Declarator(inner) => {
             if !inner.node.derived.is_empty() {
-                return Err(u.unsupported(inner.span, "function pointers and complex declarators"));
+                // `void (*f)(void)`, `int (*a)[4]`: declaring one is
+                // harmless (headers do), using one is an error.
+                let name = match &inner.node.kind.node {
+                    ast::DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
+                    _ => None,
+                };
+                let what = CType::Opaque(
+                    "function pointers and complex declarators".into(),
+                    Some((inner.span.start, inner.span.end)),
+                );
+                return Ok((name, what, None));
             }
             match &inner.node.kind.node {
                 ast::DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
@@ -299,6 +343,11 @@ pub fn global_declaration<'a>(
         let (name, ty, params) = declarator(u, specs.ty.clone(), &init.node.declarator.node, None)?;
         let Some(name) = name else { continue };
         if specs.typedef {
+            let ty = if name == "pthread_mutex_t" {
+                CType::Mutex
+            } else {
+                ty
+            };
             u.typedefs.insert(name, ty);
             continue;
         }
@@ -335,6 +384,7 @@ fn new_static(
     at: lang_c::span::Span,
 ) -> Res<Var> {
     match ty {
+        CType::Int(_) if u.addressed.contains(plain(name)) => heap_static(u, b, name, ty, at),
         CType::Int(i) => Ok(Var::Scalar(
             b.global(name, ScalarTy::Int(i.ir(u.dm)), Some(Int::from(0))),
             *i,
@@ -357,12 +407,50 @@ fn new_static(
                 dims: out,
             }))
         }
-        CType::Pointer(_) => Err(u.unsupported(at, "pointer variables")),
+        CType::Pointer(_) | CType::Struct(_) | CType::Mutex => heap_static(u, b, name, ty, at),
+        CType::Opaque(what, span) => Err(u.unsupported(
+            span.map_or(at, |(a, b)| lang_c::span::Span::span(a, b)),
+            what,
+        )),
         CType::Void => Err(Diagnostic::new(
             u.span(at),
             format!("`{name}` is declared `void`"),
         )),
     }
+}
+
+/// The C name of a global or of a static local (`f::x`).
+fn plain(name: &str) -> &str {
+    name.rsplit("::").next().unwrap_or(name)
+}
+
+/// A global or static local that holds a reference: a pointer (`NULL`
+/// at the start), or a structure, mutex or address-taken variable whose
+/// object the IR's main routine makes before any initialiser runs.
+fn heap_static(
+    u: &mut Unit,
+    b: &mut Builder,
+    name: &str,
+    ty: &CType,
+    at: lang_c::span::Span,
+) -> Res<Var> {
+    let place = b.global(name, ScalarTy::INT, Some(Int::from(0)));
+    let (var, class) = match ty {
+        CType::Pointer(p) if !u.addressed.contains(plain(name)) => {
+            return Ok(Var::Ptr(place, (**p).clone()))
+        }
+        CType::Struct(i) => (Var::Struct(place, *i), heap::class_of(u, b, *i, at)?.id),
+        CType::Mutex => (Var::Mutex(place), heap::mutex_class(u, b)),
+        _ => {
+            let Some(t) = heap::value_ty(u, ty) else {
+                return Err(u.unsupported(at, &format!("the address of a {}", ty.describe())));
+            };
+            (Var::Cell(place, ty.clone()), heap::cell_class(u, b, t).id)
+        }
+    };
+    b.global_refers(place, class);
+    u.heap.startup.push((place, class));
+    Ok(var)
 }
 
 /// The IR type of an array of `elem`: subscripts are `u64` (a negative
@@ -475,6 +563,30 @@ pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed:
             }
             Ok(())
         }
+        (Var::Ptr(place, t), ast::Initializer::Expression(e)) => {
+            let v = super::ptr::pointer_to(f, e, t)?;
+            let span = f.span(init.span);
+            f.rb.assign(*place, v, span);
+            Ok(())
+        }
+        (Var::Cell(place, ty), ast::Initializer::Expression(e)) => {
+            let v = match ty {
+                CType::Int(t) => {
+                    let v = expr::rvalue(f, e)?;
+                    expr::convert(f, v, *t)
+                }
+                CType::Pointer(t) => super::ptr::pointer_to(f, e, t)?,
+                _ => return Err(f.u.unsupported(init.span, "this initialiser")),
+            };
+            let span = f.span(init.span);
+            let (array, _, _) = heap::cell_array(f, ty, init.span)?;
+            let obj = f.rb.load(*place);
+            f.rb.store(array, obj, v, span);
+            Ok(())
+        }
+        // `PTHREAD_MUTEX_INITIALIZER`: the mutex object is made unlocked
+        // where the variable is declared.
+        (Var::Mutex(_), _) => Ok(()),
         (Var::Array(_), ast::Initializer::Expression(_)) => Err(f.u.unsupported(
             init.span,
             "initialising an array from a string or an expression",
@@ -603,7 +715,7 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                                 node: ast::Initializer::Expression(e),
                                 ..
                             }),
-                        ) => {
+                        ) if !f.u.addressed.contains(&name) => {
                             // Static initialisers are constants, set before
                             // the program starts.
                             let scope = |n: &str| f.u.globals.get(n).cloned();
@@ -628,7 +740,7 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
             continue;
         }
         match &ty {
-            CType::Int(i) => {
+            CType::Int(i) if !f.u.addressed.contains(&name) => {
                 let place = f.rb.local(name.clone(), ScalarTy::Int(i.ir(f.u.dm)));
                 let var = Var::Scalar(place, *i);
                 match &init.node.initializer {
@@ -657,7 +769,22 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                     initialise(f, &var, i, f.once())?;
                 }
             }
-            CType::Pointer(_) => return Err(f.u.unsupported(init.span, "pointer variables")),
+            CType::Int(_) | CType::Pointer(_) | CType::Struct(_) | CType::Mutex => {
+                let var = local_object(f, &name, &ty, span)?;
+                f.scopes
+                    .last_mut()
+                    .expect("a scope")
+                    .insert(name, var.clone());
+                if let Some(i) = &init.node.initializer {
+                    initialise(f, &var, i, false)?;
+                }
+            }
+            CType::Opaque(what, at) => {
+                return Err(f.u.unsupported(
+                    at.map_or(init.span, |(a, b)| lang_c::span::Span::span(a, b)),
+                    what,
+                ))
+            }
             CType::Void => {
                 return Err(Diagnostic::new(
                     span,
@@ -667,6 +794,69 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
         }
     }
     Ok(())
+}
+
+/// A local that is a pointer (`NULL` until assigned: C leaves it
+/// indeterminate, and reading it undefined), a structure (a fresh object
+/// whose integer members hold any value, like an uninitialised local),
+/// a mutex (a fresh, unlocked one), or a variable whose address is taken
+/// (a fresh cell holding any value, or `NULL` for a pointer).
+fn local_object(f: &mut Fun, name: &str, ty: &CType, span: wiser_ir::Span) -> Res<Var> {
+    let place = f.rb.local(name.to_string(), ScalarTy::INT);
+    match ty {
+        CType::Pointer(p) if !f.u.addressed.contains(name) => {
+            f.rb.assign(place, super::ptr::null(), span);
+            Ok(Var::Ptr(place, (**p).clone()))
+        }
+        CType::Struct(i) => {
+            let class = heap::class_of(f.u, f.rb.program(), *i, lang_c::span::Span::none())?;
+            f.rb.refers(place, class.id);
+            super::alloc::fresh(f, place, *i, true, span)?;
+            Ok(Var::Struct(place, *i))
+        }
+        CType::Mutex => {
+            let class = heap::mutex_class(f.u, f.rb.program());
+            f.rb.refers(place, class);
+            f.rb.new_object(place, class, span);
+            Ok(Var::Mutex(place))
+        }
+        _ => {
+            let (array, vt, _) = heap::cell_array(f, ty, lang_c::span::Span::none())?;
+            let class = heap::cell_class(f.u, f.rb.program(), vt).id;
+            f.rb.refers(place, class);
+            f.rb.new_object(place, class, span);
+            if let ScalarTy::Int(t) = vt {
+                if ty.int().is_some() {
+                    let tmp = f.rb.temp(ScalarTy::Int(t));
+                    f.rb.havoc(tmp, span);
+                    let (obj, v) = (f.rb.load(place), f.rb.load(tmp));
+                    f.rb.store(array, obj, v, span);
+                }
+            }
+            Ok(Var::Cell(place, ty.clone()))
+        }
+    }
+}
+
+/// A parameter whose address is taken (`&x` somewhere): a fresh cell
+/// holding the argument.
+pub fn to_cell(f: &mut Fun, name: &str, var: Var, span: wiser_ir::Span) -> Res<Var> {
+    if !f.u.addressed.contains(name) {
+        return Ok(var);
+    }
+    let (value, ty) = match &var {
+        Var::Scalar(p, t) => (f.rb.load(*p), CType::Int(*t)),
+        Var::Ptr(p, t) => (f.rb.load(*p), CType::Pointer(Box::new(t.clone()))),
+        _ => return Ok(var),
+    };
+    let (array, vt, _) = heap::cell_array(f, &ty, lang_c::span::Span::none())?;
+    let class = heap::cell_class(f.u, f.rb.program(), vt).id;
+    let place = f.rb.local(format!("&{name}"), ScalarTy::INT);
+    f.rb.refers(place, class);
+    f.rb.new_object(place, class, span);
+    let obj = f.rb.load(place);
+    f.rb.store(array, obj, value, span);
+    Ok(Var::Cell(place, ty))
 }
 
 /// A local array object. Arrays are IR objects of their own: a local

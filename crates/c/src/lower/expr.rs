@@ -4,7 +4,7 @@
 //! `||` and `?:` whose skipped operand has side effects become branches.
 
 pub use super::static_type::static_type;
-use super::{call, consts, decl, ArrObj, Dim, Fun, Res, Var};
+use super::{call, consts, decl, ptr, ArrObj, Dim, Fun, Res, Var};
 use crate::types::{CInt, CType, Rank};
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
@@ -22,12 +22,16 @@ pub enum LVal {
     /// An array element: the array and the flat subscript (`u64`, bounds
     /// already checked).
     Elem(ArrObj, Expr),
+    /// An integer member of an object, or the value of a cell: the
+    /// member's array and the object's reference (checked).
+    Heap(wiser_ir::ArrayId, Expr, CInt),
 }
 
 impl LVal {
-    fn ty(&self) -> CInt {
+    /// Its C type.
+    pub fn ty(&self) -> CInt {
         match self {
-            LVal::Place(_, t) => *t,
+            LVal::Place(_, t) | LVal::Heap(_, _, t) => *t,
             LVal::Elem(o, _) => o.elem,
         }
     }
@@ -132,17 +136,31 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
             ast::Constant::Float(_) => Err(f.u.unsupported(e.span, "floating-point numbers")),
         },
         E::Identifier(id) => match f.lookup(&id.node.name) {
-            Some(Var::Scalar(p, t)) => Ok((f.rb.load(p), t)),
+            Some(Var::Scalar(p, t)) => Ok(load(f, &LVal::Place(p, t), span)),
             Some(Var::Const(v)) => Ok((Expr::int(IntTy::I32, v), CInt::INT)),
             Some(Var::Array(_)) => Err(f
                 .u
                 .unsupported(e.span, "an array used as a value (pointers)")),
+            Some(Var::Cell(..)) => {
+                let lv = lvalue(f, e)?;
+                Ok(load(f, &lv, span))
+            }
+            Some(Var::Ptr(..)) => Err(pointer_as_int(f, e.span)),
+            Some(Var::Struct(..) | Var::Mutex(_)) => Err(Diagnostic::new(
+                span,
+                format!("`{}` is not an integer", id.node.name),
+            )),
             None => Err(undeclared(f, &id.node.name, e.span)),
         },
         E::BinaryOperator(b) => binary(f, e, &b.node),
         E::UnaryOperator(un) => unary(f, e, &un.node),
         E::Cast(c) => {
             let ty = decl::type_name(f.u, &c.node.type_name.node)?;
+            if ty != CType::Void && ptr::is_pointer(f, &c.node.expression) {
+                return Err(f
+                    .u
+                    .unsupported(c.node.type_name.span, "casts of pointers to integers"));
+            }
             match ty {
                 CType::Int(to) => {
                     let v = rvalue(f, &c.node.expression)?;
@@ -167,17 +185,33 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
             }
             rvalue(f, last)
         }
-        E::Call(c) => call::call(f, &c.node, e.span)?
-            .ok_or_else(|| Diagnostic::new(span, "a `void` function's result is used as a value")),
+        E::Call(c) => match call::call(f, &c.node, e.span)? {
+            Some(ptr::Value::Int(v)) => Ok(v),
+            Some(ptr::Value::Ptr(..)) => Err(pointer_as_int(f, e.span)),
+            None => Err(Diagnostic::new(
+                span,
+                "a `void` function's result is used as a value",
+            )),
+        },
         E::SizeOfTy(_) | E::SizeOfVal(_) => {
             let (v, t) = consts::eval(f.u, &|n: &str| f.lookup(n), e)?;
             Ok((Expr::int(t.ir(f.u.dm), v), t))
         }
         E::Statement(s) => statement_expr(f, s),
         E::StringLiteral(_) => Err(f.u.unsupported(e.span, "string literals")),
-        E::Member(_) => Err(f.u.unsupported(e.span, "structures and unions")),
+        E::Member(_) => {
+            let lv = ptr::int_lvalue(f, e)?;
+            Ok(load(f, &lv, span))
+        }
         _ => Err(f.u.unsupported(e.span, "this expression")),
     }
+}
+
+/// The error for a pointer where an integer is expected.
+fn pointer_as_int(f: &Fun, at: lang_c::span::Span) -> Diagnostic {
+    Diagnostic::new(f.span(at), "a pointer is used as an integer").with_help(
+        "pointers can be assigned, compared with `==` and `!=`, tested, and dereferenced; other uses are not supported",
+    )
 }
 
 fn undeclared(f: &Fun, name: &str, at: lang_c::span::Span) -> Diagnostic {
@@ -225,6 +259,12 @@ pub fn effect(f: &mut Fun, e: &Node<E>) -> Res<()> {
 
 fn effect_at(f: &mut Fun, e: &Node<E>) -> Res<()> {
     match &e.node {
+        E::BinaryOperator(b)
+            if b.node.operator.node == B::Assign && ptr::is_pointer(f, &b.node.lhs) =>
+        {
+            ptr::pointer(f, e)?;
+            Ok(())
+        }
         E::BinaryOperator(b) if b.node.operator.node == B::Assign => {
             assign(f, &b.node.lhs, &b.node.rhs, e.span)?;
             Ok(())
@@ -266,8 +306,7 @@ fn effect_at(f: &mut Fun, e: &Node<E>) -> Res<()> {
             r
         }
         E::Conditional(c)
-            if has_effects(&c.node.then_expression.node)
-                || has_effects(&c.node.else_expression.node) =>
+            if f.effects(&c.node.then_expression) || f.effects(&c.node.else_expression) =>
         {
             let span = f.span(e.span);
             let cond = cond(f, &c.node.condition)?;
@@ -279,6 +318,14 @@ fn effect_at(f: &mut Fun, e: &Node<E>) -> Res<()> {
             f.rb.bind(el);
             effect(f, &c.node.else_expression)?;
             f.rb.bind(end);
+            Ok(())
+        }
+        _ if ptr::is_pointer(f, e) => {
+            // A pointer computed for nothing: its checks still run.
+            let span = f.span(e.span);
+            let (v, _) = ptr::pointer(f, e)?;
+            let t = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(t, v, span);
             Ok(())
         }
         _ if !has_effects(&e.node) => {
@@ -329,6 +376,21 @@ fn cond_at(f: &mut Fun, e: &Node<E>) -> Res<Expr> {
         E::BinaryOperator(b) => {
             let op = &b.node.operator.node;
             if let Some(c) = consts::cmp_op(op) {
+                if ptr::is_pointer(f, &b.node.lhs) || ptr::is_pointer(f, &b.node.rhs) {
+                    return match op {
+                        B::Equals | B::NotEquals => {
+                            let (l, r) = if ptr::is_pointer(f, &b.node.lhs) {
+                                (&b.node.lhs, &b.node.rhs)
+                            } else {
+                                (&b.node.rhs, &b.node.lhs)
+                            };
+                            ptr::compare(f, l, r, *op == B::Equals)
+                        }
+                        _ => Err(f
+                            .u
+                            .unsupported(b.node.operator.span, "ordering comparisons of pointers")),
+                    };
+                }
                 let l = rvalue(f, &b.node.lhs)?;
                 let r = rvalue(f, &b.node.rhs)?;
                 let t = CInt::common(l.1, r.1, f.u.dm);
@@ -338,7 +400,7 @@ fn cond_at(f: &mut Fun, e: &Node<E>) -> Res<Expr> {
                 B::LogicalAnd | B::LogicalOr => {
                     let is_and = *op == B::LogicalAnd;
                     let l = cond(f, &b.node.lhs)?;
-                    if !has_effects(&b.node.rhs.node) {
+                    if !f.effects(&b.node.rhs) {
                         let r = cond(f, &b.node.rhs)?;
                         return Ok(if is_and {
                             Expr::and(l, r)
@@ -366,13 +428,14 @@ fn cond_at(f: &mut Fun, e: &Node<E>) -> Res<Expr> {
                 _ => Ok(rvalue(f, e)?.0.int_to_bool()),
             }
         }
+        _ if ptr::is_pointer(f, e) => ptr::truth(f, e),
         _ => Ok(rvalue(f, e)?.0.int_to_bool()),
     }
 }
 
 fn conditional(f: &mut Fun, c: &ast::ConditionalExpression, span: wiser_ir::Span) -> Res<Val> {
     let k = cond(f, &c.condition)?;
-    if !has_effects(&c.then_expression.node) && !has_effects(&c.else_expression.node) {
+    if !f.effects(&c.then_expression) && !f.effects(&c.else_expression) {
         let a = rvalue(f, &c.then_expression)?;
         let b = rvalue(f, &c.else_expression)?;
         let t = CInt::common(a.1, b.1, f.u.dm);
@@ -411,7 +474,7 @@ fn binary(f: &mut Fun, whole: &Node<E>, b: &ast::BinaryOperatorExpression) -> Re
     match op {
         B::Index => {
             let lv = lvalue(f, whole)?;
-            Ok(load(f, &lv))
+            Ok(load(f, &lv, span))
         }
         B::Assign => assign(f, &b.lhs, &b.rhs, whole.span),
         _ if is_compound(op) => compound(f, b, whole.span, true),
@@ -432,6 +495,9 @@ fn binary(f: &mut Fun, whole: &Node<E>, b: &ast::BinaryOperatorExpression) -> Re
         _ => {
             let bop = consts::arith_op(op)
                 .ok_or_else(|| f.u.unsupported(b.operator.span, "this operator"))?;
+            if ptr::is_pointer(f, &b.lhs) || ptr::is_pointer(f, &b.rhs) {
+                return Err(ptr::arithmetic(f, b.operator.span));
+            }
             let l = rvalue(f, &b.lhs)?;
             let r = rvalue(f, &b.rhs)?;
             let t = CInt::common(l.1, r.1, f.u.dm);
@@ -477,28 +543,50 @@ fn unary(f: &mut Fun, whole: &Node<E>, u: &ast::UnaryOperatorExpression) -> Res<
         .map(|v| v.expect("a value")),
         U::Indirection => {
             let lv = lvalue(f, whole)?;
-            Ok(load(f, &lv))
+            Ok(load(f, &lv, span))
         }
-        U::Address => Err(f.u.unsupported(u.operator.span, "taking addresses (`&`)")),
+        U::Address => Err(pointer_as_int(f, whole.span)),
     }
 }
 
-/// The value of an lvalue.
-pub fn load(f: &Fun, lv: &LVal) -> Val {
+/// The value of an lvalue. A read of shared state (a global, an array
+/// element, a member) is an instruction of its own in a threaded program
+/// ([`Fun::shared`]).
+pub fn load(f: &mut Fun, lv: &LVal, span: wiser_ir::Span) -> Val {
     match lv {
-        LVal::Place(p, t) => (f.rb.load(*p), *t),
-        LVal::Elem(o, i) => (
-            Expr::select(o.id, decl::array_ty(f.u, o.elem), i.clone()),
-            o.elem,
-        ),
+        LVal::Place(p @ Place::Local(_), t) => (f.rb.load(*p), *t),
+        LVal::Place(p, t) => {
+            let v = f.rb.load(*p);
+            (f.shared(v, span), *t)
+        }
+        LVal::Elem(o, i) => {
+            let v = Expr::select(o.id, decl::array_ty(f.u, o.elem), i.clone());
+            (f.shared(v, span), o.elem)
+        }
+        LVal::Heap(a, obj, t) => {
+            let elem = ScalarTy::Int(t.ir(f.u.dm));
+            (ptr::shared_select(f, *a, elem, obj.clone(), span), *t)
+        }
+    }
+}
+
+/// The value an assignment expression has: the lvalue read back, or in
+/// a threaded program the value stored (a read back could see another
+/// thread's write).
+fn assigned(f: &mut Fun, lv: &LVal, stored: Expr, span: wiser_ir::Span) -> Val {
+    if f.u.threaded {
+        (stored, lv.ty())
+    } else {
+        load(f, lv, span)
     }
 }
 
 /// Stores a value (already of the lvalue's type).
-fn store(f: &mut Fun, lv: &LVal, v: Expr, span: wiser_ir::Span) {
+pub fn store(f: &mut Fun, lv: &LVal, v: Expr, span: wiser_ir::Span) {
     match lv {
         LVal::Place(p, _) => f.rb.assign(*p, v, span),
         LVal::Elem(o, i) => f.rb.store(o.id, i.clone(), v, span),
+        LVal::Heap(a, obj, _) => f.rb.store(*a, obj.clone(), v, span),
     }
 }
 
@@ -512,6 +600,11 @@ fn stable(f: &mut Fun, lv: LVal, span: wiser_ir::Span) -> LVal {
             let i = f.rb.load(t);
             LVal::Elem(o, i)
         }
+        LVal::Heap(a, obj, ty) if obj.as_const().is_none() => {
+            let t = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(t, obj, span);
+            LVal::Heap(a, f.rb.load(t), ty)
+        }
         other => other,
     }
 }
@@ -519,7 +612,7 @@ fn stable(f: &mut Fun, lv: LVal, span: wiser_ir::Span) -> LVal {
 fn assign(f: &mut Fun, lhs: &Node<E>, rhs: &Node<E>, at: lang_c::span::Span) -> Res<Val> {
     let span = f.span(at);
     let lv = lvalue(f, lhs)?;
-    let lv = if has_effects(&rhs.node) {
+    let lv = if f.effects(rhs) {
         stable(f, lv, span)
     } else {
         lv
@@ -527,8 +620,8 @@ fn assign(f: &mut Fun, lhs: &Node<E>, rhs: &Node<E>, at: lang_c::span::Span) -> 
     let v = rvalue(f, rhs)?;
     let v = convert(f, v, lv.ty());
     let lv = stable(f, lv, span);
-    store(f, &lv, v, span);
-    Ok(load(f, &lv))
+    store(f, &lv, v.clone(), span);
+    Ok(assigned(f, &lv, v, span))
 }
 
 fn compound(
@@ -540,10 +633,13 @@ fn compound(
     let span = f.span(at);
     let opspan = f.span(b.operator.span);
     let bop = consts::arith_op(&b.operator.node).expect("a compound operator");
+    if ptr::is_pointer(f, &b.lhs) {
+        return Err(ptr::arithmetic(f, b.operator.span));
+    }
     let lv = lvalue(f, &b.lhs)?;
     let lv = stable(f, lv, span);
     let r = rvalue(f, &b.rhs)?;
-    let l = load(f, &lv);
+    let l = load(f, &lv, span);
     let ty = lv.ty();
     let (res, rt) = if matches!(bop, BinOp::Shl | BinOp::Shr) {
         let (l, lt) = promote(f, l);
@@ -555,9 +651,9 @@ fn compound(
         (Expr::binary(bop, l, r, opspan), t)
     };
     let v = convert(f, (res, rt), ty);
-    store(f, &lv, v, span);
+    store(f, &lv, v.clone(), span);
     let _ = value;
-    Ok(load(f, &lv))
+    Ok(assigned(f, &lv, v, span))
 }
 
 /// `++`/`--`, prefix or postfix: the new or the old value (`None` never:
@@ -570,9 +666,12 @@ fn step(
     at: lang_c::span::Span,
 ) -> Res<Option<Val>> {
     let span = f.span(at);
+    if ptr::is_pointer(f, operand) {
+        return Err(ptr::arithmetic(f, at));
+    }
     let lv = lvalue(f, operand)?;
     let lv = stable(f, lv, span);
-    let old = load(f, &lv);
+    let old = load(f, &lv, span);
     let ty = old.1;
     let saved = if post {
         let t = f.rb.temp(ScalarTy::Int(ty.ir(f.u.dm)));
@@ -590,10 +689,10 @@ fn step(
     } else {
         convert(f, (new, pt), ty)
     };
-    store(f, &lv, new, span);
+    store(f, &lv, new.clone(), span);
     Ok(Some(match saved {
         Some(t) => (f.rb.load(t), ty),
-        None => load(f, &lv),
+        None => assigned(f, &lv, new, span),
     }))
 }
 
@@ -607,6 +706,14 @@ pub fn lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
                 f.span(e.span),
                 "an enumeration constant cannot be assigned",
             )),
+            Some(Var::Cell(p, CType::Int(t))) => {
+                let (array, _, _) = super::heap::cell_array(f, &CType::Int(t), e.span)?;
+                Ok(LVal::Heap(array, f.rb.load(p), t))
+            }
+            Some(Var::Ptr(..) | Var::Cell(..)) => Err(pointer_as_int(f, e.span)),
+            Some(Var::Struct(..) | Var::Mutex(_)) => Err(f
+                .u
+                .unsupported(e.span, "assigning a whole structure or mutex")),
             None => Err(undeclared(f, &id.node.name, e.span)),
         },
         E::BinaryOperator(b) if b.node.operator.node == B::Index => {
@@ -618,6 +725,12 @@ pub fn lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
                     .unsupported(e.span, "a row of a multi-dimensional array used as a value")),
             }
         }
+        E::UnaryOperator(u)
+            if u.node.operator.node == U::Indirection && ptr::is_pointer(f, &u.node.operand) =>
+        {
+            ptr::int_lvalue(f, e)
+        }
+        E::Member(_) => ptr::int_lvalue(f, e),
         E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
             let (obj, depth, offset) = array_ref(f, &u.node.operand)?;
             if depth >= obj.dims.len() {

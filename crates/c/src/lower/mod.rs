@@ -16,12 +16,17 @@
 //! * `consts.rs`: constant expressions (array sizes, `case`, `enum`);
 //! * `static_type.rs`: the type of an expression without evaluating it.
 
+mod alloc;
 mod call;
 mod consts;
 mod decl;
 mod expr;
+mod heap;
+mod ptr;
+mod scan;
 mod static_type;
 mod stmt;
+mod thread;
 
 use crate::preprocess::SpanMap;
 use crate::types::{CInt, CType};
@@ -68,6 +73,19 @@ pub enum Var {
     Array(ArrObj),
     /// An enumeration constant.
     Const(i64),
+    /// A pointer variable: its place holds a reference (0 is `NULL`);
+    /// the pointee type.
+    Ptr(Place, CType),
+    /// A variable whose address is taken (`&x`): a one-field heap cell
+    /// of the variable's type (an integer or a pointer), whose reference
+    /// the place holds.
+    Cell(Place, CType),
+    /// A structure variable: an object of the structure's class, whose
+    /// reference the place holds.
+    Struct(Place, u32),
+    /// A `pthread_mutex_t`: the place holds the reference of its mutex
+    /// object.
+    Mutex(Place),
 }
 
 /// A function as declared, and its definition if there is one.
@@ -85,10 +103,16 @@ pub struct Unit<'a> {
     pub typedefs: HashMap<String, CType>,
     pub globals: HashMap<String, Var>,
     pub funcs: HashMap<String, FuncInfo<'a>>,
-    /// Procedures by function and array binding.
-    pub instances: HashMap<(String, Vec<ArrObj>), ProcId>,
+    /// Procedures by function and binding of its array and pointer
+    /// parameters (an array object, or `None` for a pointer value).
+    pub instances: HashMap<(String, Vec<Option<ArrObj>>), ProcId>,
     /// Procedures whose bodies are still to lower.
-    pub pending: Vec<(ProcId, String, Vec<ArrObj>)>,
+    pub pending: Vec<(ProcId, String, Vec<Option<ArrObj>>)>,
+    /// Thread bodies by function (lowered apart from the function's
+    /// calls: a thread body returns nothing).
+    pub thread_instances: HashMap<String, ProcId>,
+    /// The procedures that are thread bodies.
+    pub threads: std::collections::HashSet<ProcId>,
     /// Functions on a cycle of calls (their local arrays would be shared
     /// between activations).
     pub warnings: Vec<Diagnostic>,
@@ -102,6 +126,14 @@ pub struct Unit<'a> {
     pub statics: HashMap<usize, Var>,
     pub array_count: u32,
     pub warned: std::collections::HashSet<String>,
+    /// Structures, unions' stand-ins and classes (see `heap.rs`).
+    pub heap: heap::Heap,
+    /// Does the program create threads (`pthread_create`)? Then every
+    /// read of shared state is an instruction of its own.
+    pub threaded: bool,
+    /// Names whose address is taken somewhere (`&x`): such variables live
+    /// in heap cells.
+    pub addressed: std::collections::HashSet<String>,
 }
 
 impl<'a> Unit<'a> {
@@ -139,24 +171,72 @@ impl<'a> Unit<'a> {
 
     /// The procedure of `name` under an array binding, declared on first
     /// use and queued for lowering.
-    pub fn instance(&mut self, b: &mut Builder, name: &str, arrays: Vec<ArrObj>) -> Res<ProcId> {
+    pub fn instance(
+        &mut self,
+        b: &mut Builder,
+        name: &str,
+        arrays: Vec<Option<ArrObj>>,
+    ) -> Res<ProcId> {
         if let Some(p) = self.instances.get(&(name.to_string(), arrays.clone())) {
             return Ok(*p);
         }
+        let (params, _) = self.params(name, &arrays);
+        let ret = self.funcs[name]
+            .ret
+            .scalar(self.dm)
+            .or_else(|| self.funcs[name].ret.is_pointer().then_some(ScalarTy::INT));
         let info = &self.funcs[name];
-        let mut params = Vec::new();
-        for (i, (pname, ty)) in info.params.iter().enumerate() {
-            if let Some(t) = ty.scalar(self.dm) {
-                let n = pname.clone().unwrap_or_else(|| format!("$p{i}"));
-                params.push((n.into(), t));
-            }
-        }
-        let ret = info.ret.scalar(self.dm);
         // Every instance carries the function's name: call stacks say
         // where each was called, which tells instances apart.
         let id = b.declare_proc(name, params, ret, info.span);
         self.instances
             .insert((name.to_string(), arrays.clone()), id);
+        self.pending.push((id, name.to_string(), arrays));
+        Ok(id)
+    }
+
+    /// The IR parameters of `name` under a binding of its array and
+    /// pointer parameters (integers, and pointers passed as values), and
+    /// which of them are references.
+    fn params(
+        &self,
+        name: &str,
+        arrays: &[Option<ArrObj>],
+    ) -> (Vec<(std::sync::Arc<str>, ScalarTy)>, Vec<u32>) {
+        let info = &self.funcs[name];
+        let (mut params, mut refs) = (Vec::new(), Vec::new());
+        let mut binding = arrays.iter();
+        for (i, (pname, ty)) in info.params.iter().enumerate() {
+            let n = pname.clone().unwrap_or_else(|| format!("$p{i}"));
+            if let Some(t) = ty.scalar(self.dm) {
+                params.push((n.into(), t));
+            } else if matches!(ty, CType::Array(..) | CType::Pointer(_)) {
+                if let Some(None) = binding.next() {
+                    refs.push(params.len() as u32);
+                    params.push((n.into(), ScalarTy::INT));
+                }
+            }
+        }
+        (params, refs)
+    }
+
+    /// The thread body of `name`: its pointer parameters are values, and
+    /// it returns nothing.
+    pub fn thread_instance(&mut self, b: &mut Builder, name: &str) -> Res<ProcId> {
+        if let Some(p) = self.thread_instances.get(name) {
+            return Ok(*p);
+        }
+        let n = self.funcs[name]
+            .params
+            .iter()
+            .filter(|(_, t)| matches!(t, CType::Array(..) | CType::Pointer(_)))
+            .count();
+        let arrays = vec![None; n];
+        let (params, _) = self.params(name, &arrays);
+        let span = self.funcs[name].span;
+        let id = b.declare_proc(name, params, None, span);
+        self.thread_instances.insert(name.to_string(), id);
+        self.threads.insert(id);
         self.pending.push((id, name.to_string(), arrays));
         Ok(id)
     }
@@ -184,6 +264,12 @@ pub struct Fun<'u, 'a, 'b> {
     pub bound: Vec<String>,
     /// How deeply the expression or statement being lowered is nested.
     pub depth: u32,
+    /// Is this a thread body (`pthread_exit` returns from it; `return`
+    /// returns no value)?
+    pub thread: bool,
+    /// Is this a `__VERIFIER_atomic_*` function (an atomic section from
+    /// entry to every return)?
+    pub atomic: bool,
 }
 
 /// The deepest nesting of expressions and statements the lowering
@@ -220,6 +306,29 @@ impl<'u, 'a, 'b> Fun<'u, 'a, 'b> {
         Ok(())
     }
 
+    /// A value read from shared state (a global, an array, a field): in a
+    /// threaded program the read is an instruction of its own, so that
+    /// the scheduler may switch threads between it and whatever uses the
+    /// value (`x = x + 1` on a global is a read, then a write, and can
+    /// lose an update). Without threads the value is used in place, as
+    /// before.
+    pub fn shared(&mut self, v: wiser_ir::Expr, span: Span) -> wiser_ir::Expr {
+        if !self.u.threaded {
+            return v;
+        }
+        let t = self.rb.temp(v.ty());
+        self.rb.assign(t, v, span);
+        self.rb.load(t)
+    }
+
+    /// Does evaluating `e` emit instructions (see
+    /// [`expr::has_effects`])? In a threaded program a read of shared
+    /// state does, so `&&`, `||` and `?:` branch around such operands
+    /// instead of hoisting their reads (and checks) out of the guard.
+    pub fn effects(&self, e: &Node<ast::Expression>) -> bool {
+        expr::has_effects(&e.node) || (self.u.threaded && !thread::local_pure(self, e))
+    }
+
     /// The label of a `goto` target.
     pub fn goto_label(&mut self, name: &str) -> Label {
         if let Some(l) = self.labels.get(name) {
@@ -241,6 +350,8 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         funcs: HashMap::new(),
         instances: HashMap::new(),
         pending: Vec::new(),
+        thread_instances: HashMap::new(),
+        threads: Default::default(),
         warnings: Vec::new(),
         nondet_reads: HashMap::new(),
         nondet_fns: Vec::new(),
@@ -249,7 +360,13 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         statics: HashMap::new(),
         array_count: 0,
         warned: Default::default(),
+        heap: Default::default(),
+        threaded: false,
+        addressed: Default::default(),
     };
+    let found = scan::scan(unit);
+    u.threaded = found.threaded;
+    u.addressed = found.addressed;
     let mut b = Builder::new();
     for ext in &unit.0 {
         match &ext.node {
@@ -302,7 +419,14 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
             has_goto: false,
             bound: Vec::new(),
             depth: 0,
+            thread: false,
+            atomic: false,
         };
+        // Objects of globals and static locals (cells, structures,
+        // mutexes) exist before any initialiser runs.
+        for (place, class) in std::mem::take(&mut f.u.heap.startup) {
+            f.rb.new_object(place, class, main_span);
+        }
         let inits = std::mem::take(&mut f.u.global_inits);
         for d in inits {
             decl::run_global_initialiser(&mut f, d)?;

@@ -5,7 +5,7 @@
 use super::expr::is_compound;
 use super::{call, consts, decl, Dim, Res, Unit, Var};
 use crate::types::{CInt, CType, Len};
-use lang_c::ast::{BinaryOperator as B, Expression as E, UnaryOperator as U};
+use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
 use wiser_ir::Diagnostic;
 
@@ -20,6 +20,10 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
         E::Identifier(id) => match scope(&id.node.name) {
             Some(Var::Scalar(_, t)) => int(t),
             Some(Var::Const(_)) => int(CInt::INT),
+            Some(Var::Ptr(_, t)) => Ok(CType::Pointer(Box::new(t))),
+            Some(Var::Cell(_, t)) => Ok(t),
+            Some(Var::Struct(_, i)) => Ok(CType::Struct(i)),
+            Some(Var::Mutex(_)) => Ok(CType::Mutex),
             Some(Var::Array(o)) => {
                 let mut t = CType::Int(o.elem);
                 for d in o.dims.iter().rev() {
@@ -39,6 +43,10 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
         E::Cast(c) => decl::type_name(u, &c.node.type_name.node),
         E::Call(c) => match &c.node.callee.node {
             E::Identifier(id) => Ok(match u.funcs.get(&id.node.name) {
+                Some(fi) if fi.def.is_some() => fi.ret.clone(),
+                _ if matches!(id.node.name.as_str(), "malloc" | "calloc") => {
+                    CType::Pointer(Box::new(CType::Void))
+                }
                 Some(fi) => fi.ret.clone(),
                 None => call::special_type(&id.node.name)
                     .map(CType::Int)
@@ -80,7 +88,7 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
                     CType::Array(elem, _) | CType::Pointer(elem) => Ok(*elem),
                     _ => Err(u.unsupported(e.span, "`*` on something that is not an array")),
                 },
-                U::Address => Err(u.unsupported(e.span, "taking addresses (`&`)")),
+                U::Address => Ok(CType::Pointer(Box::new(t))),
                 _ => Ok(t),
             }
         }
@@ -90,6 +98,8 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
             match (a.int(), b.int()) {
                 (Some(a), Some(b)) => int(CInt::common(a, b, dm)),
                 _ if a == CType::Void => Ok(CType::Void),
+                _ if a.is_pointer() => Ok(a),
+                _ if b.is_pointer() => Ok(b),
                 _ => Err(u.unsupported(e.span, "this conditional expression")),
             }
         }
@@ -97,6 +107,29 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
             Some(x) => static_type(u, scope, x),
             None => int(CInt::INT),
         },
+        E::Member(m) => {
+            let base = static_type(u, scope, &m.node.expression)?;
+            let sid = match (&m.node.operator.node, base) {
+                (ast::MemberOperator::Indirect, CType::Pointer(t)) => *t,
+                (ast::MemberOperator::Direct, t) => t,
+                _ => return Err(u.unsupported(e.span, "this member access")),
+            };
+            let CType::Struct(i) = sid else {
+                return Err(u.unsupported(e.span, "a member of something that is not a structure"));
+            };
+            let structs = u.heap.structs.borrow();
+            let field = structs[i as usize].fields.as_ref().and_then(|fs| {
+                fs.iter()
+                    .find(|(n, _)| *n == m.node.identifier.node.name)
+                    .map(|(_, t)| t.clone())
+            });
+            field.ok_or_else(|| {
+                Diagnostic::new(
+                    u.span(m.node.identifier.span),
+                    format!("no member `{}` here", m.node.identifier.node.name),
+                )
+            })
+        }
         _ => Err(u.unsupported(e.span, "`sizeof` of this expression")),
     }
 }

@@ -15,12 +15,13 @@ pub fn function_body(
     b: &mut Builder,
     id: ProcId,
     name: &str,
-    arrays: Vec<ArrObj>,
+    arrays: Vec<Option<ArrObj>>,
 ) -> Res<()> {
     let info = &u.funcs[name];
     let def = info.def.expect("a defined function");
     let params = info.params.clone();
     let ret = info.ret.clone();
+    let thread = u.threads.contains(&id);
     let rb = b.begin_proc(id);
     let mut f = Fun {
         u,
@@ -36,8 +37,14 @@ pub fn function_body(
         has_goto: name == "main" && has_goto(&def.statement.node),
         bound: Vec::new(),
         depth: 0,
+        thread,
+        atomic: super::thread::is_atomic_fn(name),
     };
     let (mut slot, mut arr) = (0u32, arrays.into_iter());
+    let entry = f.span(def.statement.span);
+    if f.atomic {
+        f.rb.atomic(true, entry);
+    }
     for (pname, ty) in &params {
         let var = match ty {
             CType::Int(t) => {
@@ -45,17 +52,34 @@ pub fn function_body(
                 slot += 1;
                 v
             }
-            _ => match arr.next() {
-                Some(obj) => Var::Array(obj),
+            CType::Array(elem, _) | CType::Pointer(elem) => match arr.next() {
+                Some(Some(obj)) => Var::Array(obj),
+                Some(None) => {
+                    let v = Var::Ptr(f.rb.param(slot), (**elem).clone());
+                    slot += 1;
+                    v
+                }
                 // `main`'s `argv`: nothing is bound to it.
                 None => continue,
             },
+            other => {
+                return Err(f.u.unsupported(
+                    def.declarator.span,
+                    &format!("parameters of type `{}`", other.describe_in(&f)),
+                ))
+            }
         };
         if let Some(n) = pname {
+            // A parameter whose address is taken moves to a cell.
+            let var = super::decl::to_cell(&mut f, n, var, entry)?;
             f.scopes[0].insert(n.clone(), var);
         }
     }
     statement(&mut f, &def.statement)?;
+    if f.atomic && f.rb.is_reachable() {
+        let end = f.span(def.statement.span);
+        f.rb.atomic(false, end);
+    }
     for l in f.labels.keys() {
         if !f.bound.contains(l) {
             return Err(Diagnostic::new(
@@ -216,6 +240,19 @@ fn statement_at(f: &mut Fun, s: &Node<S>) -> Res<()> {
             f.rb.jump(l);
             Ok(())
         }
+        S::Return(v) if f.thread => {
+            // A thread body returns nothing: the result is never read.
+            if let Some(e) = v {
+                if !super::ptr::is_null(f, e) {
+                    expr::effect(f, e)?;
+                }
+            }
+            if f.atomic {
+                f.rb.atomic(false, span);
+            }
+            f.rb.ret(None, span);
+            Ok(())
+        }
         S::Return(v) => {
             let value = match (v, f.ret.clone()) {
                 (Some(e), CType::Int(t)) => {
@@ -231,11 +268,16 @@ fn statement_at(f: &mut Fun, s: &Node<S>) -> Res<()> {
                     // undefined; 0 keeps the path going.
                     Some(Expr::int(t.ir(f.u.dm), 0))
                 }
+                (Some(e), CType::Pointer(t)) => Some(super::ptr::pointer_to(f, e, &t)?),
+                (None, CType::Pointer(_)) => Some(super::ptr::null()),
                 (None, _) => None,
                 (Some(_), _) => {
-                    return Err(f.u.unsupported(s.span, "returning pointers or arrays"))
+                    return Err(f.u.unsupported(s.span, "returning arrays or structures"))
                 }
             };
+            if f.atomic {
+                f.rb.atomic(false, span);
+            }
             f.rb.ret(value, span);
             Ok(())
         }

@@ -1,0 +1,284 @@
+//! C's objects on the IR's heap. A structure type is a class whose
+//! fields are the structure's integer, pointer and mutex members; a
+//! pointer is a reference (an IR `int`, 0 for `NULL`). A variable whose
+//! address is taken lives in a *cell*: an object of a one-field class
+//! `$cell_T` (one class per IR type `T`), so that `&x`, `*p = 3` and
+//! `p == &x` are field accesses and reference comparisons like any other,
+//! aliasing included. A `pthread_mutex_t` is a reference to an object of
+//! the field-less class `$mutex`, whose lock is the object's lock.
+//!
+//! Every class that `malloc` can make has a hidden boolean field
+//! `$freed`: `free` sets it (after checking it is not set: a double free)
+//! and every access through a pointer checks it (a use after free). The
+//! checks themselves are the IR's ([`Expr::deref`], [`Expr::flag_check`]).
+
+use super::{Fun, Res, Unit};
+use crate::types::CType;
+use lang_c::ast;
+use lang_c::span::Node;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use wiser_ir::{ArrayId, ArrayTy, Builder, ClassId, Diagnostic, ErrorKind, Expr, Place, ScalarTy};
+use wiser_num::IntTy;
+
+/// A structure type as declared.
+#[derive(Clone, Debug)]
+pub struct StructDef {
+    /// Its tag, if it has one.
+    pub tag: Option<String>,
+    /// Its members (`None` while only declared: `struct node;`).
+    pub fields: Option<Vec<(String, CType)>>,
+}
+
+/// The class of a structure or cell, once made.
+#[derive(Clone, Debug)]
+pub struct ClassInfo {
+    /// The IR class.
+    pub id: ClassId,
+    /// Member arrays by name, with the member's C type.
+    pub fields: HashMap<String, (ArrayId, CType)>,
+    /// The hidden `$freed` flag array.
+    pub freed: ArrayId,
+}
+
+/// The unit's structures and classes.
+#[derive(Default)]
+pub struct Heap {
+    /// Structures, by index (`CType::Struct(i)`). Declared while types
+    /// are read, which happens through shared references to the unit.
+    pub structs: RefCell<Vec<StructDef>>,
+    /// Structure tags in scope.
+    pub tags: RefCell<HashMap<String, u32>>,
+    /// Classes of structures, by structure index.
+    pub classes: HashMap<u32, ClassInfo>,
+    /// Cell classes, by the IR type of their value.
+    pub cells: HashMap<ScalarTy, ClassInfo>,
+    /// The class of mutexes.
+    pub mutex: Option<ClassId>,
+    /// Objects the IR's main routine makes before any initialiser runs
+    /// (cells, structures and mutexes of globals and static locals).
+    pub startup: Vec<(Place, ClassId)>,
+}
+
+/// Reads the members one declaration in a structure declares.
+pub type Members = dyn Fn(&Unit, &Node<ast::StructField>) -> Res<Vec<(String, CType)>>;
+
+/// The type of a `struct` or `union` specifier, declaring it when it has
+/// members. A union is opaque: declaring one (headers do) is harmless,
+/// using one is an error.
+pub fn struct_type(
+    u: &Unit,
+    st: &ast::StructType,
+    at: lang_c::span::Span,
+    member: &Members,
+) -> Res<CType> {
+    if st.kind.node == ast::StructKind::Union {
+        return Ok(CType::Opaque("unions".into(), Some((at.start, at.end))));
+    }
+    let tag = st.identifier.as_ref().map(|i| i.node.name.clone());
+    let Some(decls) = &st.declarations else {
+        // A use (or forward declaration) of a tag.
+        let Some(tag) = tag else {
+            return Err(Diagnostic::new(
+                u.span(at),
+                "a `struct` without a tag or members",
+            ));
+        };
+        if let Some(i) = u.heap.tags.borrow().get(&tag) {
+            return Ok(CType::Struct(*i));
+        }
+        let mut structs = u.heap.structs.borrow_mut();
+        structs.push(StructDef {
+            tag: Some(tag.clone()),
+            fields: None,
+        });
+        let i = structs.len() as u32 - 1;
+        u.heap.tags.borrow_mut().insert(tag, i);
+        return Ok(CType::Struct(i));
+    };
+    // A definition: the tag is bound first, so members may point to the
+    // structure itself (`struct node *next`).
+    let existing = tag
+        .as_ref()
+        .and_then(|t| u.heap.tags.borrow().get(t).copied());
+    let index = match existing {
+        Some(i) if u.heap.structs.borrow()[i as usize].fields.is_none() => i,
+        _ => {
+            let mut structs = u.heap.structs.borrow_mut();
+            structs.push(StructDef {
+                tag: tag.clone(),
+                fields: None,
+            });
+            let i = structs.len() as u32 - 1;
+            if let Some(t) = &tag {
+                u.heap.tags.borrow_mut().insert(t.clone(), i);
+            }
+            i
+        }
+    };
+    let mut fields = Vec::new();
+    for d in decls {
+        if let ast::StructDeclaration::Field(fd) = &d.node {
+            for (name, ty) in member(u, fd)? {
+                if fields.iter().any(|(n, _)| *n == name) {
+                    return Err(Diagnostic::new(
+                        u.span(fd.span),
+                        format!("the member `{name}` is declared twice"),
+                    ));
+                }
+                fields.push((name, ty));
+            }
+        }
+    }
+    u.heap.structs.borrow_mut()[index as usize].fields = Some(fields);
+    Ok(CType::Struct(index))
+}
+
+/// The type a member has in a class: integers, pointers and mutexes are
+/// supported; anything else is kept as an opaque type, an error only
+/// where the member is used.
+pub fn member_type(ty: CType) -> CType {
+    match ty {
+        CType::Int(_) | CType::Pointer(_) | CType::Mutex | CType::Opaque(..) => ty,
+        CType::Array(..) => CType::Opaque("arrays inside structures".into(), None),
+        CType::Struct(_) => CType::Opaque("structures nested in structures".into(), None),
+        CType::Void => CType::Opaque("`void` members".into(), None),
+    }
+}
+
+/// A description of a structure type for messages.
+pub fn struct_name(u: &Unit, i: u32) -> String {
+    match u
+        .heap
+        .structs
+        .borrow()
+        .get(i as usize)
+        .and_then(|s| s.tag.clone())
+    {
+        Some(t) => format!("struct {t}"),
+        None => "an anonymous struct".into(),
+    }
+}
+
+/// The IR type of a value of C type `ty` held in a field or a cell.
+pub fn value_ty(u: &Unit, ty: &CType) -> Option<ScalarTy> {
+    match ty {
+        CType::Int(i) => Some(ScalarTy::Int(i.ir(u.dm))),
+        CType::Pointer(_) | CType::Mutex => Some(ScalarTy::INT),
+        _ => None,
+    }
+}
+
+/// The array type of a field holding values of `elem`.
+pub fn field_ty(elem: ScalarTy) -> ArrayTy {
+    ArrayTy {
+        index: IntTy::INT,
+        elem,
+    }
+}
+
+/// The array type of a `$freed` flag array.
+pub const FLAG_TY: ArrayTy = ArrayTy {
+    index: IntTy::INT,
+    elem: ScalarTy::Bool,
+};
+
+/// The class of structure `i`, made on first use.
+pub fn class_of(u: &mut Unit, b: &mut Builder, i: u32, at: lang_c::span::Span) -> Res<ClassInfo> {
+    if let Some(c) = u.heap.classes.get(&i) {
+        return Ok(c.clone());
+    }
+    let def = u.heap.structs.borrow()[i as usize].clone();
+    let name = struct_name(u, i);
+    let Some(fields) = def.fields else {
+        return Err(Diagnostic::new(
+            u.span(at),
+            format!("`{name}` is declared but its members are not"),
+        )
+        .with_help("define the structure before using it"));
+    };
+    let id = b.class(name);
+    let freed = b.field(id, "$freed", ScalarTy::Bool, None);
+    // Registered before the members: a member may point to this class.
+    u.heap.classes.insert(
+        i,
+        ClassInfo {
+            id,
+            fields: HashMap::new(),
+            freed,
+        },
+    );
+    let mut map = HashMap::new();
+    for (fname, fty) in fields {
+        let Some(elem) = value_ty(u, &fty) else {
+            map.insert(fname, (ArrayId(u32::MAX), fty));
+            continue;
+        };
+        let refers = match &fty {
+            CType::Pointer(p) => match &**p {
+                CType::Struct(j) => Some(class_of(u, b, *j, at)?.id),
+                other => value_ty(u, other).map(|t| cell_class(u, b, t).id),
+            },
+            CType::Mutex => Some(mutex_class(u, b)),
+            _ => None,
+        };
+        let array = b.field(id, fname.clone(), elem, refers);
+        map.insert(fname, (array, fty));
+    }
+    let info = u.heap.classes.get_mut(&i).expect("registered above");
+    info.fields = map;
+    Ok(info.clone())
+}
+
+/// The cell class for values of IR type `ty` (its value field is `v`).
+pub fn cell_class(u: &mut Unit, b: &mut Builder, ty: ScalarTy) -> ClassInfo {
+    if let Some(c) = u.heap.cells.get(&ty) {
+        return c.clone();
+    }
+    let name = match ty {
+        ScalarTy::Int(t) if t == IntTy::INT => "$cell_ptr".to_string(),
+        other => format!("$cell_{other}"),
+    };
+    let id = b.class(name);
+    let freed = b.field(id, "$freed", ScalarTy::Bool, None);
+    let v = b.field(id, "v", ty, None);
+    let mut fields = HashMap::new();
+    // The C type of a cell's value is the variable's; the map is keyed
+    // by the one member.
+    fields.insert("v".to_string(), (v, CType::Void));
+    let info = ClassInfo { id, fields, freed };
+    u.heap.cells.insert(ty, info.clone());
+    info
+}
+
+/// The class of mutexes.
+pub fn mutex_class(u: &mut Unit, b: &mut Builder) -> ClassId {
+    if let Some(c) = u.heap.mutex {
+        return c;
+    }
+    let id = b.class("$mutex");
+    u.heap.mutex = Some(id);
+    id
+}
+
+/// The value array of the cell class for `ty`.
+pub fn cell_array(
+    f: &mut Fun,
+    ty: &CType,
+    at: lang_c::span::Span,
+) -> Res<(ArrayId, ScalarTy, ArrayId)> {
+    let Some(t) = value_ty(f.u, ty) else {
+        return Err(f
+            .u
+            .unsupported(at, &format!("the address of a {}", ty.describe())));
+    };
+    let c = cell_class(f.u, f.rb.program(), t);
+    Ok((c.fields["v"].0, t, c.freed))
+}
+
+/// A reference `obj` checked for `NULL` and for a freed object (`freed`:
+/// the class's flag array), as every access through a pointer is.
+pub fn checked(obj: Expr, freed: ArrayId, span: wiser_ir::Span) -> Expr {
+    let obj = Expr::deref(obj, span);
+    Expr::flag_check(obj, freed, FLAG_TY, ErrorKind::UseAfterFree, span)
+}

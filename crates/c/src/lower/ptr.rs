@@ -1,0 +1,530 @@
+//! Pointer-valued expressions: `NULL`, pointer variables, `&x`, members
+//! and cells that hold pointers, `malloc`, calls of functions that return
+//! pointers, and pointer comparisons. A pointer is a reference (an IR
+//! `int`); its C pointee type travels beside it. Pointer arithmetic is
+//! outside the subset and an error, never a guess.
+
+use super::expr::{self, LVal};
+use super::{call, consts, heap, Fun, Res, Var};
+use crate::types::CType;
+use lang_c::ast::{self, Expression as E, MemberOperator, UnaryOperator as U};
+use lang_c::span::Node;
+use wiser_ir::{ArrayId, Diagnostic, Expr, Place, ScalarTy};
+
+/// A value of either kind.
+pub enum Value {
+    /// An integer and its C type.
+    Int(expr::Val),
+    /// A reference and the pointee type.
+    Ptr(Expr, CType),
+}
+
+/// Where a pointer is stored.
+#[derive(Clone)]
+pub enum PLVal {
+    /// A variable.
+    Place(Place),
+    /// A member or a cell: its array and the (checked) object.
+    Heap(ArrayId, Expr),
+}
+
+/// Does `e` have pointer type? Asked of the operands of most operators,
+/// so it looks only as deep as pointer-valued expressions go (a sum of
+/// sums is never a pointer value in the subset: pointer arithmetic is an
+/// error where its operator is lowered), and at most [`MAX_LOOK`] levels.
+pub fn is_pointer(f: &Fun, e: &Node<E>) -> bool {
+    matches!(type_of(f, e, 0), Some(CType::Pointer(_)))
+}
+
+/// How deep [`is_pointer`] looks.
+const MAX_LOOK: u32 = 64;
+
+/// The type of `e` where it may be a pointer, a structure or a mutex;
+/// `None` for everything else.
+fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
+    if depth > MAX_LOOK {
+        return None;
+    }
+    match &e.node {
+        E::Identifier(id) => match f.lookup(&id.node.name)? {
+            Var::Ptr(_, t) => Some(CType::Pointer(Box::new(t))),
+            Var::Cell(_, t) => Some(t),
+            Var::Struct(_, i) => Some(CType::Struct(i)),
+            Var::Mutex(_) => Some(CType::Mutex),
+            _ => None,
+        },
+        E::Cast(c) => super::decl::type_name(f.u, &c.node.type_name.node).ok(),
+        E::Call(_) => super::static_type::static_type(f.u, &|n: &str| f.lookup(n), e).ok(),
+        E::UnaryOperator(u) => match u.node.operator.node {
+            U::Address => {
+                let inner = type_of(f, &u.node.operand, depth + 1).or_else(|| {
+                    super::static_type::static_type(f.u, &|n: &str| f.lookup(n), &u.node.operand)
+                        .ok()
+                })?;
+                Some(CType::Pointer(Box::new(inner)))
+            }
+            U::Indirection => match type_of(f, &u.node.operand, depth + 1)? {
+                CType::Pointer(t) => Some(*t),
+                _ => None,
+            },
+            _ => None,
+        },
+        E::Member(m) => {
+            let base = type_of(f, &m.node.expression, depth + 1)?;
+            let sid = match (&m.node.operator.node, base) {
+                (MemberOperator::Indirect, CType::Pointer(t)) => *t,
+                (MemberOperator::Direct, t) => t,
+                _ => return None,
+            };
+            let CType::Struct(i) = sid else { return None };
+            let structs = f.u.heap.structs.borrow();
+            let fields = structs.get(i as usize)?.fields.as_ref()?;
+            fields
+                .iter()
+                .find(|(n, _)| *n == m.node.identifier.node.name)
+                .map(|(_, t)| t.clone())
+        }
+        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Assign => {
+            type_of(f, &b.node.lhs, depth + 1)
+        }
+        E::Conditional(c) => type_of(f, &c.node.then_expression, depth + 1)
+            .filter(CType::is_pointer)
+            .or_else(|| type_of(f, &c.node.else_expression, depth + 1)),
+        E::Comma(es) => type_of(f, es.last()?, depth + 1),
+        _ => None,
+    }
+}
+
+/// Is `e` a null pointer constant (`0`, `(void *)0`, `NULL`)?
+pub fn is_null(f: &Fun, e: &Node<E>) -> bool {
+    let mut e = e;
+    while let E::Cast(c) = &e.node {
+        e = &c.node.expression;
+    }
+    matches!(consts::eval(f.u, &|n: &str| f.lookup(n), e), Ok((v, _)) if v.is_zero())
+}
+
+/// The null reference.
+pub fn null() -> Expr {
+    Expr::int(wiser_num::IntTy::INT, 0)
+}
+
+/// Pointee types that a pointer to `from` may be stored in a pointer to
+/// `to` without a cast: the same, or either is `void`.
+fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
+    from == to
+        || *from == CType::Void
+        || *to == CType::Void
+        || match (from, to) {
+            // `int *` and `unsigned *`: cells are by IR type.
+            (CType::Int(a), CType::Int(b)) => a.ir(f.u.dm) == b.ir(f.u.dm),
+            _ => false,
+        }
+}
+
+/// `e` as a pointer to `to`: a null constant, or a pointer of a
+/// compatible type.
+pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
+    if !is_pointer(f, e) && is_null(f, e) {
+        return Ok(null());
+    }
+    if let E::BinaryOperator(b) = &e.node {
+        if is_pointer(f, &b.node.lhs) || is_pointer(f, &b.node.rhs) {
+            return Err(arithmetic(f, b.node.operator.span));
+        }
+    }
+    if !is_pointer(f, e) {
+        return Err(Diagnostic::new(
+            f.span(e.span),
+            format!("an integer is used as a `{} *`", to.describe_in(f)),
+        )
+        .with_help("only `0` (`NULL`) converts to a pointer; casts between integers and pointers are not supported"));
+    }
+    let (v, from) = pointer(f, e)?;
+    if !compatible(f, &from, to) {
+        return Err(Diagnostic::new(
+            f.span(e.span),
+            format!(
+                "a `{} *` is used as a `{} *`",
+                from.describe_in(f),
+                to.describe_in(f)
+            ),
+        )
+        .with_help("wiser keeps objects of different types apart: pointers to other types are not supported"));
+    }
+    Ok(v)
+}
+
+impl CType {
+    /// A description that names structures by their tags.
+    pub fn describe_in(&self, f: &Fun) -> String {
+        match self {
+            CType::Struct(i) => heap::struct_name(f.u, *i),
+            CType::Pointer(p) => format!("{} *", p.describe_in(f)),
+            t => t.describe(),
+        }
+    }
+}
+
+/// The value of a pointer expression and its pointee type.
+pub fn pointer(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
+    f.enter(e.span)?;
+    let r = pointer_at(f, e);
+    f.depth -= 1;
+    r
+}
+
+fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
+    let span = f.span(e.span);
+    match &e.node {
+        E::Identifier(_) | E::Member(_) => {
+            let (lv, t) = plvalue(f, e)?;
+            Ok((load(f, &lv, span), t))
+        }
+        E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+            let (lv, t) = plvalue(f, e)?;
+            Ok((load(f, &lv, span), t))
+        }
+        E::UnaryOperator(u) if u.node.operator.node == U::Address => address(f, &u.node.operand),
+        E::Cast(c) => {
+            let to = super::decl::type_name(f.u, &c.node.type_name.node)?;
+            let CType::Pointer(to) = to else {
+                return Err(f.u.unsupported(e.span, "casts of pointers to integers"));
+            };
+            if is_null(f, &c.node.expression) && !is_pointer(f, &c.node.expression) {
+                return Ok((null(), *to));
+            }
+            let v = pointer_to(f, &c.node.expression, &to)?;
+            Ok((v, *to))
+        }
+        E::Call(c) => match call::call(f, &c.node, e.span)? {
+            Some(Value::Ptr(v, t)) => Ok((v, t)),
+            _ => Err(Diagnostic::new(span, "this call does not return a pointer")),
+        },
+        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Assign => {
+            let (lv, t) = plvalue(f, &b.node.lhs)?;
+            let v = pointer_to(f, &b.node.rhs, &t)?;
+            // The value of the assignment is the value stored.
+            let tmp = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(tmp, v, span);
+            let v = f.rb.load(tmp);
+            store(f, &lv, v.clone(), span);
+            Ok((v, t))
+        }
+        E::BinaryOperator(b)
+            if matches!(
+                b.node.operator.node,
+                ast::BinaryOperator::Plus
+                    | ast::BinaryOperator::Minus
+                    | ast::BinaryOperator::AssignPlus
+                    | ast::BinaryOperator::AssignMinus
+                    | ast::BinaryOperator::Index
+            ) =>
+        {
+            Err(arithmetic(f, b.node.operator.span))
+        }
+        E::UnaryOperator(u)
+            if matches!(
+                u.node.operator.node,
+                U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
+            ) =>
+        {
+            Err(arithmetic(f, u.node.operator.span))
+        }
+        E::Conditional(c) => {
+            let k = expr::cond(f, &c.node.condition)?;
+            let t = match super::static_type::static_type(
+                f.u,
+                &|n: &str| f.lookup(n),
+                &c.node.then_expression,
+            )? {
+                CType::Pointer(t) => *t,
+                _ => match super::static_type::static_type(
+                    f.u,
+                    &|n: &str| f.lookup(n),
+                    &c.node.else_expression,
+                )? {
+                    CType::Pointer(t) => *t,
+                    _ => CType::Void,
+                },
+            };
+            let res = f.rb.temp(ScalarTy::INT);
+            let (lt, le, end) = (f.rb.label(), f.rb.label(), f.rb.label());
+            f.rb.branch(k, lt, le, span);
+            f.rb.bind(lt);
+            let a = pointer_to(f, &c.node.then_expression, &t)?;
+            f.rb.assign(res, a, span);
+            f.rb.jump(end);
+            f.rb.bind(le);
+            let b = pointer_to(f, &c.node.else_expression, &t)?;
+            f.rb.assign(res, b, span);
+            f.rb.bind(end);
+            Ok((f.rb.load(res), t))
+        }
+        E::Comma(es) => {
+            let (last, init) = es
+                .split_last()
+                .ok_or_else(|| Diagnostic::new(span, "empty comma expression"))?;
+            for x in init {
+                expr::effect(f, x)?;
+            }
+            pointer(f, last)
+        }
+        _ => Err(f.u.unsupported(e.span, "this pointer expression")),
+    }
+}
+
+/// The error for pointer arithmetic.
+pub fn arithmetic(f: &Fun, at: lang_c::span::Span) -> Diagnostic {
+    Diagnostic::new(f.span(at), "pointer arithmetic is not supported")
+        .with_help("wiser reads pointers to single objects: use an array and an index instead")
+}
+
+/// `&e`: the reference of a cell, a structure or a mutex.
+pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
+    let span = f.span(e.span);
+    match &e.node {
+        E::Identifier(id) => match f.lookup(&id.node.name) {
+            // The places of objects are written once, before any use:
+            // reading them is not a read of shared state.
+            Some(Var::Cell(p, t)) => Ok((f.rb.load(p), t)),
+            Some(Var::Struct(p, i)) => Ok((f.rb.load(p), CType::Struct(i))),
+            Some(Var::Mutex(p)) => Ok((f.rb.load(p), CType::Mutex)),
+            Some(Var::Array(_)) => Err(f.u.unsupported(e.span, "the address of an array")),
+            Some(_) => Err(f.u.unsupported(e.span, "the address of this variable")),
+            None => match f.u.funcs.get(&id.node.name) {
+                Some(_) => Err(f.u.unsupported(e.span, "function pointers")),
+                None => Err(Diagnostic::new(
+                    span,
+                    format!("`{}` is not declared", id.node.name),
+                )),
+            },
+        },
+        E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+            pointer(f, &u.node.operand)
+        }
+        E::Member(m) => {
+            let (array, obj, ty) = member(f, &m.node, e.span)?;
+            match ty {
+                // A mutex member holds its mutex's reference.
+                CType::Mutex => {
+                    let v = shared_select(f, array, ScalarTy::INT, obj, span);
+                    Ok((v, CType::Mutex))
+                }
+                _ => Err(f.u.unsupported(e.span, "the address of a structure member")),
+            }
+        }
+        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
+            Err(arithmetic(f, b.node.operator.span))
+        }
+        _ => Err(f.u.unsupported(e.span, "the address of this expression")),
+    }
+}
+
+/// A member access `e->m` or `e.m`: the member's array, the checked
+/// object, and the member's type.
+pub fn member(
+    f: &mut Fun,
+    m: &ast::MemberExpression,
+    at: lang_c::span::Span,
+) -> Res<(ArrayId, Expr, CType)> {
+    let span = f.span(at);
+    let (obj, sid, check) = match m.operator.node {
+        MemberOperator::Indirect => {
+            if !is_pointer(f, &m.expression) {
+                return Err(Diagnostic::new(
+                    f.span(m.expression.span),
+                    "`->` on something that is not a pointer",
+                ));
+            }
+            let (v, t) = pointer(f, &m.expression)?;
+            (v, t, true)
+        }
+        MemberOperator::Direct => match &m.expression.node {
+            E::Identifier(id) => match f.lookup(&id.node.name) {
+                Some(Var::Struct(p, i)) => (f.rb.load(p), CType::Struct(i), false),
+                _ => {
+                    return Err(Diagnostic::new(
+                        f.span(m.expression.span),
+                        "`.` on something that is not a structure",
+                    ))
+                }
+            },
+            E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+                let (v, t) = pointer(f, &u.node.operand)?;
+                (v, t, true)
+            }
+            _ => {
+                return Err(f
+                    .u
+                    .unsupported(m.expression.span, "this structure expression"))
+            }
+        },
+    };
+    let CType::Struct(i) = sid else {
+        return Err(Diagnostic::new(
+            f.span(m.expression.span),
+            format!(
+                "a member of a `{}`, which is not a structure",
+                sid.describe_in(f)
+            ),
+        ));
+    };
+    let class = heap::class_of(f.u, f.rb.program(), i, m.expression.span)?;
+    let name = &m.identifier.node.name;
+    let Some((array, ty)) = class.fields.get(name).cloned() else {
+        return Err(Diagnostic::new(
+            f.span(m.identifier.span),
+            format!("`{}` has no member `{name}`", heap::struct_name(f.u, i)),
+        ));
+    };
+    if let CType::Opaque(what, at) = &ty {
+        return Err(f.u.unsupported(
+            at.map_or(m.identifier.span, |(a, b)| lang_c::span::Span::span(a, b)),
+            what,
+        ));
+    }
+    let obj = if check {
+        heap::checked(obj, class.freed, span)
+    } else {
+        obj
+    };
+    Ok((array, obj, ty))
+}
+
+/// The lvalue an integer-typed member or cell denotes (for
+/// [`expr::lvalue`]): `p->n`, `s.n`, `*p`.
+pub fn int_lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
+    let span = f.span(e.span);
+    match &e.node {
+        E::Member(m) => {
+            let (array, obj, ty) = member(f, &m.node, e.span)?;
+            match ty {
+                CType::Int(t) => Ok(LVal::Heap(array, obj, t)),
+                _ => Err(Diagnostic::new(
+                    span,
+                    format!("the member is a `{}`, not an integer", ty.describe_in(f)),
+                )),
+            }
+        }
+        E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+            let (obj, t) = pointer(f, &u.node.operand)?;
+            let CType::Int(it) = t else {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`*` of a `{} *` used as an integer", t.describe_in(f)),
+                ));
+            };
+            let (array, _, freed) = heap::cell_array(f, &t, e.span)?;
+            Ok(LVal::Heap(array, heap::checked(obj, freed, span), it))
+        }
+        _ => Err(f.u.unsupported(e.span, "this expression")),
+    }
+}
+
+/// A pointer-typed lvalue and its pointee type: a pointer variable, a
+/// pointer member, `*pp`.
+pub fn plvalue(f: &mut Fun, e: &Node<E>) -> Res<(PLVal, CType)> {
+    let span = f.span(e.span);
+    match &e.node {
+        E::Identifier(id) => match f.lookup(&id.node.name) {
+            Some(Var::Ptr(p, t)) => Ok((PLVal::Place(p), t)),
+            Some(Var::Cell(p, CType::Pointer(t))) => {
+                let (array, _, _) = heap::cell_array(f, &CType::Pointer(t.clone()), e.span)?;
+                Ok((PLVal::Heap(array, f.rb.load(p)), *t))
+            }
+            Some(_) => Err(Diagnostic::new(
+                span,
+                format!("`{}` is not a pointer", id.node.name),
+            )),
+            None => Err(Diagnostic::new(
+                span,
+                format!("`{}` is not declared", id.node.name),
+            )),
+        },
+        E::Member(m) => {
+            let (array, obj, ty) = member(f, &m.node, e.span)?;
+            match ty {
+                CType::Pointer(t) => Ok((PLVal::Heap(array, obj), *t)),
+                _ => Err(Diagnostic::new(
+                    span,
+                    format!("the member is a `{}`, not a pointer", ty.describe_in(f)),
+                )),
+            }
+        }
+        E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+            let (obj, t) = pointer(f, &u.node.operand)?;
+            let CType::Pointer(inner) = &t else {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`*` of a `{} *` used as a pointer", t.describe_in(f)),
+                ));
+            };
+            let (array, _, freed) = heap::cell_array(f, &t, e.span)?;
+            Ok((
+                PLVal::Heap(array, heap::checked(obj, freed, span)),
+                (**inner).clone(),
+            ))
+        }
+        _ => Err(f.u.unsupported(e.span, "this pointer expression")),
+    }
+}
+
+/// `array[obj]` for a heap read: an instruction of its own in a threaded
+/// program (see [`Fun::shared`]).
+pub fn shared_select(
+    f: &mut Fun,
+    array: ArrayId,
+    elem: ScalarTy,
+    obj: Expr,
+    span: wiser_ir::Span,
+) -> Expr {
+    let v = Expr::select(array, heap::field_ty(elem), obj);
+    f.shared(v, span)
+}
+
+/// The value of a pointer lvalue.
+pub fn load(f: &mut Fun, lv: &PLVal, span: wiser_ir::Span) -> Expr {
+    match lv {
+        PLVal::Place(p) => {
+            let v = f.rb.load(*p);
+            if matches!(p, Place::Global(_)) {
+                f.shared(v, span)
+            } else {
+                v
+            }
+        }
+        PLVal::Heap(a, obj) => shared_select(f, *a, ScalarTy::INT, obj.clone(), span),
+    }
+}
+
+/// Stores a reference.
+pub fn store(f: &mut Fun, lv: &PLVal, v: Expr, span: wiser_ir::Span) {
+    match lv {
+        PLVal::Place(p) => f.rb.assign(*p, v, span),
+        PLVal::Heap(a, obj) => f.rb.store(*a, obj.clone(), v, span),
+    }
+}
+
+/// `p == q` or `p != q` (`eq`) on pointers or a pointer and `NULL`.
+pub fn compare(f: &mut Fun, l: &Node<E>, r: &Node<E>, eq: bool) -> Res<Expr> {
+    let lp = is_pointer(f, l);
+    let a = if lp {
+        pointer(f, l)?
+    } else {
+        (pointer_to(f, l, &CType::Void)?, CType::Void)
+    };
+    let b = pointer_to(f, r, &a.1)?;
+    let op = if eq {
+        wiser_num::CmpOp::Eq
+    } else {
+        wiser_num::CmpOp::Ne
+    };
+    Ok(Expr::cmp(op, a.0, b))
+}
+
+/// A pointer as a condition: `p != NULL`.
+pub fn truth(f: &mut Fun, e: &Node<E>) -> Res<Expr> {
+    let (v, _) = pointer(f, e)?;
+    Ok(Expr::cmp(wiser_num::CmpOp::Ne, v, null()))
+}
