@@ -439,7 +439,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                         let th = Arc::make_mut(th);
                         let cur = th.current as usize;
                         th.all[cur].done = true;
-                        if th.atomic == Some(th.current) {
+                        if th.atomic.is_some_and(|(t, _)| t == th.current) {
                             th.atomic = None;
                         }
                         out.push(state);
@@ -585,7 +585,13 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
             Instr::Atomic { begin, next } => {
                 if let Some(th) = state.threads.as_mut() {
                     let th = Arc::make_mut(th);
-                    th.atomic = begin.then_some(th.current);
+                    let me = th.current;
+                    th.atomic = match (th.atomic, *begin) {
+                        (Some((t, depth)), true) if t == me => Some((t, depth + 1)),
+                        (_, true) => Some((me, 1)),
+                        (Some((t, depth)), false) if t == me && depth > 1 => Some((t, depth - 1)),
+                        (_, false) => None,
+                    };
                 }
                 state.pc = *next;
                 out.push(state);

@@ -100,8 +100,9 @@ pub struct Threads<V> {
     /// Every thread by id (0 is the main thread). The running thread's
     /// entry is stale except for `done`: its context is in the state.
     pub all: Vec<Thread<V>>,
-    /// The thread inside an atomic section, if any.
-    pub atomic: Option<u32>,
+    /// The thread inside an atomic section, if any, and how deeply the
+    /// sections nest (an atomic function called in an atomic section).
+    pub atomic: Option<(u32, u32)>,
     /// Scheduling points passed.
     pub points: u32,
     /// Context switches away from a thread that could have gone on.
@@ -350,10 +351,7 @@ impl<A: Algebra> Machine<'_, A> {
             }
         }
         let th = s.threads.as_ref().expect("a threaded state");
-        let may_hold = |alg: &A, v: &A::Value| {
-            alg.as_int(v)
-                .is_none_or(|k| objects.contains(&k))
-        };
+        let may_hold = |alg: &A, v: &A::Value| alg.as_int(v).is_none_or(|k| objects.contains(&k));
         for (u, other) in th.all.iter().enumerate() {
             if u as u32 == t || other.done {
                 continue;
@@ -408,7 +406,7 @@ impl<A: Algebra> Machine<'_, A> {
             .iter()
             .map(|c| c.as_ref().map_or(Some(false), |c| alg.as_bool(c)))
             .collect();
-        if atomic == Some(cur) && known[cur as usize] == Some(true) {
+        if atomic.is_some_and(|(t, _)| t == cur) && known[cur as usize] == Some(true) {
             out.push(s);
             return;
         }
