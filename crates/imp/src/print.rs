@@ -500,8 +500,11 @@ impl Display for Program {
             write!(f, "class {} begin", c.name.name)?;
             for field in &c.fields {
                 newline(f, 1)?;
-                write_typed(f, &field.name.name, field.ty, field.class.as_ref())?;
-                f.write_char(';')?;
+                // A field's type is never omitted.
+                match &field.class {
+                    Some(c) => write!(f, "{}: {};", field.name.name, c.name)?,
+                    None => write!(f, "{}: {};", field.name.name, field.ty)?,
+                }
             }
             for m in &c.methods {
                 newline(f, 1)?;

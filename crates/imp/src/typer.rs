@@ -206,7 +206,8 @@ impl<'a> Scope<'a> {
         let help = match (got, &t.kind) {
             (Refers::No, TKind::Lit(v)) if v.is_zero() => "write `null` for no object".to_string(),
             _ => format!(
-                "a reference to `{want}` comes from `new {want}`, `null`, or another reference                  to `{want}`"
+                "a reference to `{want}` comes from `new {want}`, `null`, or another reference \
+                 to `{want}`"
             ),
         };
         Diagnostic::new(
@@ -227,13 +228,12 @@ impl<'a> Scope<'a> {
                 self.class_name(c)
             ),
         };
-        Err(Diagnostic::new(
-            t.src.span(),
-            format!("{what}, not an integer"),
+        Err(
+            Diagnostic::new(t.src.span(), format!("{what}, not an integer")).with_help(
+                "references can only be compared with `==` and `!=`, dereferenced with `.field`, \
+             and assigned",
+            ),
         )
-        .with_help(
-            "references can only be compared with `==` and `!=`, dereferenced with `.field`,              and assigned",
-        ))
     }
 
     /// The class the reference `t` refers to (for `what`, a field access

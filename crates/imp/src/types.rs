@@ -314,7 +314,8 @@ fn redeclared(target: &Ident, old: &str) -> Diagnostic {
         format!("`{}` is already declared as {old}", target.name),
     )
     .with_help(
-        "a variable has one type in its whole routine (the main program or a procedure);          remove one of the declarations or rename one of the variables",
+        "a variable has one type in its whole routine (the main program or a procedure); \
+         remove one of the declarations or rename one of the variables",
     )
 }
 

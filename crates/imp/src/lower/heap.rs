@@ -41,6 +41,8 @@ pub(super) struct Heap {
     pub(super) globals: HashMap<Arc<str>, Place>,
     /// The globals' classes, by name.
     global_refs: HashMap<Arc<str>, usize>,
+    /// The globals' types, by name.
+    global_types: HashMap<Arc<str>, IntTy>,
 }
 
 /// Declares the classes, fields and globals of `program` in `b`.
@@ -67,6 +69,7 @@ pub(super) fn declare(b: &mut Builder, program: &CheckedProgram) -> Heap {
     }
     let mut globals = HashMap::new();
     let mut global_refs = HashMap::new();
+    let mut global_types = HashMap::new();
     for g in &program.globals {
         let init = match &g.init {
             Some(ast::Expr::Num { value, .. }) => Some(value.clone()),
@@ -76,6 +79,7 @@ pub(super) fn declare(b: &mut Builder, program: &CheckedProgram) -> Heap {
         let class = g.class.as_ref().and_then(|c| classes.get(&c.name));
         let ty = if class.is_some() { IntTy::INT } else { g.ty };
         let place = b.global(g.name.name.clone(), int(ty), init);
+        global_types.insert(g.name.name.clone(), ty);
         if let Some(c) = class {
             b.global_refers(place, class_ids[c]);
             global_refs.insert(g.name.name.clone(), c);
@@ -88,6 +92,7 @@ pub(super) fn declare(b: &mut Builder, program: &CheckedProgram) -> Heap {
         fields,
         globals,
         global_refs,
+        global_types,
     }
 }
 
@@ -95,6 +100,14 @@ impl Heap {
     /// The id of the class named `name`.
     pub(super) fn class_id(&self, name: &str) -> Option<ClassId> {
         self.classes.get(name).map(|c| self.class_ids[c])
+    }
+
+    /// The types of a routine's scalars: the globals', then those of
+    /// `names` (parallel to `types`).
+    pub(super) fn vars(&self, names: &[Arc<str>], types: &[IntTy]) -> HashMap<Arc<str>, IntTy> {
+        let mut vars = self.global_types.clone();
+        vars.extend(super::table(names, types));
+        vars
     }
 
     /// The classes of a routine's references: the globals', then those

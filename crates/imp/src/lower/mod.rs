@@ -108,7 +108,7 @@ fn lower_program(program: &CheckedProgram) -> R<Ir> {
         threaded: program.threaded,
     };
 
-    let vars = table(&program.main_vars, &program.main_types);
+    let vars = heap.vars(&program.main_vars, &program.main_types);
     let refs = heap.refs(&program.main_vars, &program.main_classes);
     let mut rb = b.begin_main(at);
     let mut places = heap.globals.clone();
@@ -137,7 +137,7 @@ fn lower_program(program: &CheckedProgram) -> R<Ir> {
         ) else {
             return Err(internal(p.span, "a procedure without locals"));
         };
-        let vars = table(locals, types);
+        let vars = heap.vars(locals, types);
         let classes = program.proc_classes.get(i).map_or(&[][..], |c| &c[..]);
         let refs = heap.refs(locals, classes);
         let mut rb = b.begin_proc(id);
