@@ -2,6 +2,7 @@
 
 use crate::load::Program;
 use crate::load::{Lang, LoadOptions};
+use crate::semantic_args::SemanticArgs;
 use crate::verify::Target;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -9,7 +10,6 @@ use std::time::Duration;
 use wiser_c::DataModel;
 use wiser_engine::{Backend, Bmc, Config, MergeMode, Record, Strategy, DEFAULT_SEED, MAX_JOBS};
 use wiser_ir::{Cfg, Pc};
-use wiser_semantics::Options;
 
 /// wiser: a symbolic bug finder for IMP and C. It explores every path of a
 /// program, reports each reachable error with an input that triggers it
@@ -264,9 +264,8 @@ pub struct CheckArgs {
     /// No progress display on stderr (it is shown only on a terminal anyway).
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Signed fixed-width arithmetic wraps instead of being a `signed_overflow` error.
-    #[arg(long)]
-    pub wrap_signed: bool,
+    #[command(flatten)]
+    pub semantics: SemanticArgs,
     /// Run Z3 inside this process instead of in a child process per worker
     /// (faster to start; a query that ignores its time limit then holds its
     /// worker until the run's time limit).
@@ -334,9 +333,7 @@ impl CheckArgs {
             .with_jobs(self.jobs())
             .with_max_memory(memory_limit(self.max_memory))
             .with_validation(self.validate)
-            .with_options(Options {
-                wrap_signed: self.wrap_signed,
-            })
+            .with_options(self.semantics.options())
             .with_backend(backend(self.in_process_solver))
             .with_merge(self.merge.mode())
             .with_record(self.record())
@@ -418,9 +415,8 @@ pub struct BmcArgs {
     /// No progress display on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Signed fixed-width arithmetic wraps instead of being a `signed_overflow` error.
-    #[arg(long)]
-    pub wrap_signed: bool,
+    #[command(flatten)]
+    pub semantics: SemanticArgs,
     /// Run Z3 inside this process instead of in a child process.
     #[arg(long, hide = true)]
     pub in_process_solver: bool,
@@ -440,9 +436,7 @@ impl BmcArgs {
             .with_solver_timeout(solver_timeout)
             .with_all_bugs(self.all)
             .with_max_memory(self.max_memory.map(|mb| mb.saturating_mul(1 << 20)))
-            .with_options(Options {
-                wrap_signed: self.wrap_signed,
-            })
+            .with_options(self.semantics.options())
             .with_backend(backend(self.in_process_solver))
     }
 
@@ -510,6 +504,9 @@ pub struct RunArgs {
     /// Signed fixed-width arithmetic wraps instead of being a `signed_overflow` error.
     #[arg(long)]
     pub wrap_signed: bool,
+    /// Programs with threads: the schedule to follow, as `POINT:THREAD,...` (at scheduling point POINT, counted from 0, thread THREAD runs; elsewhere the running thread goes on while it can, else the lowest thread id that can run). A bug report's witness gives it.
+    #[arg(long, value_name = "POINT:THREAD,...")]
+    pub schedule: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -548,9 +545,8 @@ pub struct SolverArgs {
     /// Stop each run after this many steps.
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub max_steps: u64,
-    /// Signed fixed-width arithmetic wraps instead of being a `signed_overflow` error.
-    #[arg(long)]
-    pub wrap_signed: bool,
+    #[command(flatten)]
+    pub semantics: SemanticArgs,
     /// Run Z3 inside this process instead of in a child process per worker.
     #[arg(long, hide = true)]
     pub in_process_solver: bool,
@@ -563,9 +559,7 @@ impl SolverArgs {
             (self.solver_timeout > 0).then(|| Duration::from_millis(self.solver_timeout));
         Config::default()
             .with_solver_timeout(solver_timeout)
-            .with_options(Options {
-                wrap_signed: self.wrap_signed,
-            })
+            .with_options(self.semantics.options())
             .with_backend(backend(self.in_process_solver))
     }
 }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use wiser_ir::{Ir, ScalarTy};
 use wiser_num::Int;
-use wiser_semantics::{ArrayInput, Input};
+use wiser_semantics::{ArrayInput, Input, Switch};
 
 /// Builds the input described by `NAME=INT` / `NAME[INDEX]=INT` items and a
 /// comma-separated list of read values. Each value must be a value of its
@@ -156,4 +156,36 @@ fn unknown(ir: &Ir, name: &str, what: &str) -> String {
         scalars.join(", "),
         arrays.join(", ")
     )
+}
+
+/// The schedule of `--schedule POINT:THREAD,...` (see `wiser run --help`).
+pub fn schedule(list: &str) -> Result<Vec<Switch>, String> {
+    let mut out: Vec<Switch> = Vec::new();
+    for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let parsed = item
+            .split_once(':')
+            .and_then(|(p, t)| Some((p.trim().parse().ok()?, t.trim().parse().ok()?)));
+        let Some((point, thread)) = parsed else {
+            return Err(format!(
+                "error: --schedule item `{item}` is not POINT:THREAD\n  = help: e.g. --schedule 3:1,7:0 runs thread 1 from scheduling point 3 and thread 0 from point 7\n"
+            ));
+        };
+        if out.iter().any(|s| s.point == point) {
+            return Err(format!(
+                "error: --schedule names scheduling point {point} twice\n  = help: give each point once\n"
+            ));
+        }
+        out.push(Switch { point, thread });
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// A schedule as `--schedule` takes it.
+pub fn schedule_text(schedule: &[Switch]) -> String {
+    schedule
+        .iter()
+        .map(|s| format!("{}:{}", s.point, s.thread))
+        .collect::<Vec<_>>()
+        .join(",")
 }

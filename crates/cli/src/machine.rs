@@ -60,8 +60,12 @@ pub fn witness_line(program: &Program, bug: &Bug) -> String {
             parts.push(format!("globals {}", render::vars_text(input)));
         }
     } else {
-        if !input.vars.is_empty() {
-            parts.push(format!("input {}", render::vars_text(input)));
+        let scalars = render::scalar_vars_text(&program.ir, input);
+        if !scalars.is_empty() {
+            parts.push(format!("input {scalars}"));
+        }
+        if let Some(heap) = crate::heap_render::heap_text(&program.ir, input) {
+            parts.push(format!("heap {heap}"));
         }
         if !input.reads.is_empty() {
             let reads: Vec<String> = input.reads.iter().map(|v| v.to_string()).collect();
@@ -69,7 +73,12 @@ pub fn witness_line(program: &Program, bug: &Bug) -> String {
         }
     }
     for (name, a) in &input.arrays {
-        parts.push(format!("array {name}: {}", render::array_text(a)));
+        if !crate::heap_render::is_field_array(&program.ir, name) {
+            parts.push(format!("array {name}: {}", render::array_text(a)));
+        }
+    }
+    if let Some(s) = crate::heap_render::schedule_text(input) {
+        parts.push(format!("schedule {s}"));
     }
     if parts.is_empty() {
         "any input".into()

@@ -1,5 +1,6 @@
 //! Output formats: text for people, JSON for programs.
 
+use crate::heap_render;
 use crate::load::{Program, ReadSite};
 use crate::task::PropertySpec;
 use serde_json::{json, Value};
@@ -98,24 +99,62 @@ fn input_text(out: &mut String, program: &Program, bug: &Bug) {
         if !input.vars.is_empty() {
             let _ = writeln!(out, "  globals: {}", vars_text(input));
         }
+        if let Some(heap) = heap_render::heap_text(&program.ir, input) {
+            let _ = writeln!(out, "  heap: {heap}");
+        }
         for (name, a) in &input.arrays {
-            let _ = writeln!(out, "  array {name}: {}", array_text(a));
+            if !heap_render::is_field_array(&program.ir, name) {
+                let _ = writeln!(out, "  array {name}: {}", array_text(a));
+            }
+        }
+        if let Some(s) = heap_render::schedule_text(input) {
+            let _ = writeln!(out, "  schedule (--schedule): {s}");
         }
         return;
     }
-    if input.vars.is_empty() && input.reads.is_empty() && input.arrays.is_empty() {
+    let ir = &program.ir;
+    let scalars = scalar_vars_text(ir, input);
+    let heap = heap_render::heap_text(ir, input);
+    let plain_arrays: Vec<_> = input
+        .arrays
+        .iter()
+        .filter(|(n, _)| !heap_render::is_field_array(ir, n))
+        .collect();
+    if scalars.is_empty()
+        && input.reads.is_empty()
+        && plain_arrays.is_empty()
+        && heap.is_none()
+        && input.schedule.is_empty()
+    {
         let _ = writeln!(out, "  input: (none: every run reaches it)");
     }
-    if !input.vars.is_empty() {
-        let _ = writeln!(out, "  input: {}", vars_text(input));
+    if !scalars.is_empty() {
+        let _ = writeln!(out, "  input: {scalars}");
+    }
+    if let Some(heap) = heap {
+        let _ = writeln!(out, "  heap: {heap}");
     }
     if !input.reads.is_empty() {
         let reads: Vec<String> = input.reads.iter().map(|v| v.to_string()).collect();
         let _ = writeln!(out, "  reads (x = *): {}", reads.join(", "));
     }
-    for (name, a) in &input.arrays {
+    for (name, a) in plain_arrays {
         let _ = writeln!(out, "  array {name}: {}", array_text(a));
     }
+    if let Some(s) = heap_render::schedule_text(input) {
+        let _ = writeln!(out, "  schedule (--schedule): {s}");
+    }
+}
+
+/// An input's variables that are not references: `x = 3, y = 2`.
+pub(crate) fn scalar_vars_text(ir: &wiser_ir::Ir, input: &Input) -> String {
+    let vars: Vec<String> = input
+        .vars
+        .iter()
+        .filter(|(n, _)| !heap_render::is_ref_var(ir, n))
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect();
+    vars.join(", ")
 }
 
 pub(crate) fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
@@ -180,6 +219,9 @@ pub(crate) fn incomplete_hint(i: Incomplete, config: &Config, all: &[Incomplete]
             "an error outside the property is reachable; paths through it were not followed".into()
         }
         Incomplete::UnwindBound => "no bug up to the bound, but paths go beyond it (raise --unwind or --unwind-max; --unwinding-assertions says whether the bound suffices)".into(),
+        Incomplete::HeapBound => "paths read more references from the input heap than --max-objects allows; larger input heaps were not explored (raise --max-objects)".into(),
+        Incomplete::ThreadBound => "paths start more threads than --max-threads allows (raise --max-threads, up to 64)".into(),
+        Incomplete::SwitchBound => "paths take more context switches than --max-switches allows (raise or drop --max-switches)".into(),
     }
 }
 
@@ -370,6 +412,18 @@ pub(crate) fn bug_json(program: &Program, b: &Bug) -> Value {
     });
     if program.c.is_some() {
         bug["nondet"] = nondet_json(program, b);
+    }
+    if !program.ir.classes.is_empty() {
+        bug["heap"] = heap_render::heap_json(&program.ir, &b.input);
+    }
+    if program.ir.threaded {
+        let schedule: Vec<Value> = b
+            .input
+            .schedule
+            .iter()
+            .map(|s| json!({"point": s.point, "thread": s.thread}))
+            .collect();
+        bug["schedule"] = Value::Array(schedule);
     }
     bug
 }

@@ -26,12 +26,16 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         .as_deref()
         .ok_or("error: no FILE given\n  = help: `wiser run FILE`, or `wiser run --test TEST`\n")?;
     let program = load::load_any(file, &args.lang.options(None))?;
-    let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
+    let mut input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
+    if let Some(list) = &args.schedule {
+        input.schedule = inputs::schedule(list)?;
+    }
     for name in inputs::defaulted(&program.ir, &input) {
         out::errln!("note: input `{name}` not given; it is 0");
     }
     let options = Options {
         wrap_signed: args.wrap_signed,
+        ..Options::default()
     };
     let stop = Arc::new(AtomicBool::new(false));
     let handler_stop = stop.clone();

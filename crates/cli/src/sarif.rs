@@ -65,6 +65,26 @@ fn rule_text(kind: ErrorKind) -> (&'static str, &'static str, &'static str) {
             "A signed operation can produce a result outside its type (undefined behaviour in C).",
             "Compute in a wider or unsigned type, or check the operands before the operation (e.g. `a + (b - a) / 2` for a midpoint).",
         ),
+        ErrorKind::NullDereference => (
+            "NullDereference",
+            "A field access, method call or lock can be on a null reference.",
+            "Test the reference against null before using it, or make sure every path assigns it an object.",
+        ),
+        ErrorKind::UseAfterFree => (
+            "UseAfterFree",
+            "An object can be used after it was freed.",
+            "Follow the trace to the `free`, and keep the object alive (or stop using the pointer) until its last use.",
+        ),
+        ErrorKind::DoubleFree => (
+            "DoubleFree",
+            "An object can be freed twice.",
+            "Free each object once: set the pointer to NULL after `free`, or follow the trace to the first `free`.",
+        ),
+        ErrorKind::Deadlock => (
+            "Deadlock",
+            "Some schedule of the threads reaches a state in which no thread can run and some have not finished.",
+            "Follow the trace and its thread switches: take locks in one global order, and make sure every joined thread can finish.",
+        ),
         ErrorKind::InvalidShift => (
             "InvalidShift",
             "A shift can be by a negative amount or by at least the width of its type.",
@@ -233,6 +253,7 @@ fn kinds_of(s: &TraceStep) -> Vec<&'static str> {
         TraceStep::Assume { holds, .. } => vec!["branch", side(*holds)],
         TraceStep::Call { .. } => vec!["call"],
         TraceStep::Return { .. } => vec!["return"],
+        TraceStep::Thread { .. } => vec!["enter"],
         TraceStep::Error { .. } => vec!["danger"],
     }
 }

@@ -141,6 +141,7 @@ pub fn step_text(program: &Program, step: &TraceStep) -> String {
             Some(v) => format!("return {v}"),
             None => "return".into(),
         },
+        TraceStep::Thread { thread, .. } => format!("-- thread {thread} runs"),
         TraceStep::Error { kind, .. } => format!("error: {}", kind.describe()),
     }
 }
@@ -216,6 +217,7 @@ pub fn step_json(program: &Program, step: &TraceStep) -> Value {
         TraceStep::Return { routine, value, .. } => {
             json!({"step": "return", "routine": &**routine, "value": value})
         }
+        TraceStep::Thread { thread, .. } => json!({"step": "thread", "thread": thread}),
         TraceStep::Error { kind, .. } => {
             json!({"step": "error", "kind": kind.name(), "message": kind.describe()})
         }

@@ -40,6 +40,12 @@ pub enum Expansion {
     /// A reachable error of a kind outside the property: not a bug, and
     /// not confirmed; its path ends here, and the run cannot be `safe`.
     OutsideProperty(ErrorKind, Span),
+    /// The path went past a bound of the search (input heap, threads,
+    /// context switches): it ends here, and the run cannot be `safe`.
+    Bounded(crate::Incomplete),
+    /// A state of a concurrent program equal to one expanded before
+    /// (another interleaving reached it): not expanded again.
+    Revisited,
 }
 
 /// A machine, the symbolic algebra and a symbolic policy: all one worker
@@ -51,6 +57,8 @@ pub struct Expander<'ir, S: Solver> {
     property: Property,
     /// Ended paths, when asked for.
     recorder: Option<Box<Recorder>>,
+    /// States of a concurrent program expanded so far.
+    visited: Option<Arc<crate::Visited>>,
 }
 
 impl<'ir, S: Solver> Expander<'ir, S> {
@@ -62,7 +70,17 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             policy,
             property: Property::all(),
             recorder: None,
+            visited: ir.threaded.then(|| Arc::new(crate::Visited::default())),
         }
+    }
+
+    /// Shares the set of expanded states with other expanders (the
+    /// workers of one run), for a program with threads.
+    pub fn with_visited(mut self, visited: Arc<crate::Visited>) -> Self {
+        if self.visited.is_some() {
+            self.visited = Some(visited);
+        }
+        self
     }
 
     /// Records what `record` asks for: the coverage (in the policy), and
@@ -217,11 +235,22 @@ impl<'ir, S: Solver> Expander<'ir, S> {
                 Replay::Mismatch(msg) => Expansion::Internal(msg),
             };
         }
+        if let Some(bound) = state.bounded() {
+            let why = crate::Incomplete::from(bound);
+            self.record_end(&state, PathEndKind::Cut(why), None);
+            return Expansion::Bounded(why);
+        }
         if state.is_final(ir) {
             if self.recorder.is_some() {
                 self.record_halt(&state);
             }
             return Expansion::Final(Box::new(state));
+        }
+        if let Some(v) = &self.visited {
+            let bounded = self.machine.options().max_switches.is_some();
+            if !v.insert(&state, bounded) {
+                return Expansion::Revisited;
+            }
         }
         self.machine
             .step(&mut self.alg, &mut self.policy, state, out);

@@ -35,6 +35,10 @@ pub enum Event {
     Undecided,
     /// An engine fault: a witness did not replay. Reported, never hidden.
     InternalError(String),
+    /// A path went past a bound of the search (`heap_bound`,
+    /// `thread_bound`, `switch_bound`) and was cut: the search is not
+    /// exhaustive.
+    Bounded(crate::Incomplete),
     /// A reachable error of a kind outside the property (see
     /// [`Explorer::with_property`]): not a bug; its path ends.
     OutsideProperty(ErrorKind, Span),
@@ -212,7 +216,10 @@ impl<S: Solver> Iterator for Explorer<'_, S> {
         };
         self.stats.states += 1;
         let event = match self.expander.expand(state, &mut self.out) {
-            Expansion::Stepped | Expansion::Infeasible | Expansion::Known => Event::Pending,
+            Expansion::Stepped
+            | Expansion::Infeasible
+            | Expansion::Known
+            | Expansion::Revisited => Event::Pending,
             Expansion::Final(s) if self.final_states => {
                 Event::Final(Box::new(self.final_state(&s)))
             }
@@ -221,6 +228,7 @@ impl<S: Solver> Iterator for Explorer<'_, S> {
             Expansion::Undecided => Event::Undecided,
             Expansion::Internal(msg) => Event::InternalError(msg),
             Expansion::OutsideProperty(kind, span) => Event::OutsideProperty(kind, span),
+            Expansion::Bounded(why) => Event::Bounded(why),
         };
         for s in self.out.drain(..) {
             self.frontier.push(s, true);

@@ -48,6 +48,7 @@ mod record;
 mod report;
 mod searcher;
 mod symbolic;
+mod visited;
 pub mod witness;
 
 pub use bmc::{bmc, Bmc, BmcReport};
@@ -69,4 +70,5 @@ pub use searcher::{
 pub use symbolic::{
     array_sort, read_symbol, scalar_of, sort_of, BranchStats, Feasible, SymArray, Symbolic,
 };
+pub use visited::Visited;
 pub use witness::{Bug, SymState};

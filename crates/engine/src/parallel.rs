@@ -110,6 +110,9 @@ pub(crate) struct Shared {
     pub max_pending: AtomicU64,
     /// What recorded paths may still take, shared by every worker.
     pub budget: Arc<Budget>,
+    /// States expanded so far, for a program with threads (shared, so that
+    /// each state is expanded by one worker once).
+    pub visited: Arc<crate::Visited>,
     /// In a run that stops at its first bug breadth-first: the length of
     /// the shortest bug's path so far. States beyond it are dropped, the
     /// rest of the level is finished (see [`finishes_level`]).
@@ -148,6 +151,7 @@ impl Shared {
             known: Arc::new(KnownBugs::new()),
             max_pending: AtomicU64::new(1),
             budget: Arc::new(Budget::new(config.record)),
+            visited: Arc::new(crate::Visited::default()),
             cutoff: AtomicU64::new(u64::MAX),
             near_limit: AtomicBool::new(config.max_states < 4 * BATCH * 64),
             running: Mutex::new(0),
@@ -225,7 +229,9 @@ pub(crate) fn work(me: usize, shared: &Shared) {
         policy = policy.with_validation(shared.solvers.bare());
     }
     let ir = shared.ir.clone();
-    let mut expander = Expander::new(&ir, policy, config.options).with_property(config.property);
+    let mut expander = Expander::new(&ir, policy, config.options)
+        .with_property(config.property)
+        .with_visited(shared.visited.clone());
     if config.record.any() {
         expander = expander.with_shared_record(config.record, shared.budget.clone());
     }
@@ -326,8 +332,10 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             | Expansion::Final(_)
             | Expansion::Infeasible
             | Expansion::Known
+            | Expansion::Revisited
             | Expansion::Bug(_) => {}
             Expansion::Undecided => shared.found().incomplete.push(Incomplete::SolverUnknown),
+            Expansion::Bounded(why) => shared.found().incomplete.push(why),
             Expansion::OutsideProperty(kind, span) => {
                 let mut found = shared.found();
                 let least = found.outside_property.entry((kind, span)).or_insert(steps);

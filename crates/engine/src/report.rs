@@ -54,6 +54,24 @@ pub enum Incomplete {
     /// Bounded model checking found no bug up to its bound, and paths go
     /// beyond it (or unwinding assertions were not asked for).
     UnwindBound,
+    /// A path read more references from the input heap than
+    /// `--max-objects` allows: larger input heaps were not explored.
+    HeapBound,
+    /// A path started more threads than `--max-threads` allows.
+    ThreadBound,
+    /// A path would have taken more preemptive context switches than
+    /// `--max-switches` allows.
+    SwitchBound,
+}
+
+impl From<wiser_semantics::Bound> for Incomplete {
+    fn from(b: wiser_semantics::Bound) -> Incomplete {
+        match b {
+            wiser_semantics::Bound::Heap => Incomplete::HeapBound,
+            wiser_semantics::Bound::Threads => Incomplete::ThreadBound,
+            wiser_semantics::Bound::Switches => Incomplete::SwitchBound,
+        }
+    }
 }
 
 impl Incomplete {
@@ -69,6 +87,9 @@ impl Incomplete {
             Incomplete::InternalError => "internal_error",
             Incomplete::OutsideProperty => "outside_property",
             Incomplete::UnwindBound => "unwind_bound",
+            Incomplete::HeapBound => "heap_bound",
+            Incomplete::ThreadBound => "thread_bound",
+            Incomplete::SwitchBound => "switch_bound",
         }
     }
 }

@@ -13,7 +13,7 @@ use wiser_ir::{ArrayTy, Ir, Pc, ScalarTy, Span};
 use wiser_num::Int;
 use wiser_num::IntTy;
 use wiser_semantics::concrete::{self, Outcome};
-use wiser_semantics::{ArrayInput, CallSite, ErrorKind, Input, Options, State};
+use wiser_semantics::{ArrayInput, CallSite, ErrorKind, Input, Options, State, Switch};
 use wiser_smt::{Answer, ArrayValue, Model, Solver, Term};
 
 /// A confirmed bug.
@@ -96,8 +96,18 @@ pub fn confirm<S: Solver + ?Sized>(
             Answer::Unknown(_) => return Replay::Undecided,
         },
     };
-    let model = small_model(ir, solver, &terms, model, state.reads, max_steps, options);
-    let input = input_from_model(ir, &model, state.reads);
+    let schedule = state.schedule();
+    let model = small_model(
+        ir,
+        solver,
+        &terms,
+        model,
+        (state.reads, &schedule),
+        max_steps,
+        options,
+    );
+    let mut input = input_from_model(ir, &model, state.reads);
+    input.schedule = schedule;
     let stack = state.call_stack(ir);
     let expected = Expected {
         kind,
@@ -111,17 +121,19 @@ pub fn confirm<S: Solver + ?Sized>(
 /// The canonical small model of `constraints` ([`crate::minimise`]), from
 /// `model`, a model of them that reaches the error: the types of its
 /// reads (which say which are unsigned) are those of a run of `model`'s
-/// input.
+/// input, with the path's `reads` count and `schedule`.
 pub fn small_model<S: Solver + ?Sized>(
     ir: &Ir,
     solver: &mut S,
     constraints: &[Term],
     model: Model,
-    reads: u32,
+    (reads, schedule): (u32, &[Switch]),
     max_steps: u64,
     options: Options,
 ) -> Model {
-    let run = concrete::run_with(ir, &input_from_model(ir, &model, reads), max_steps, options);
+    let mut input = input_from_model(ir, &model, reads);
+    input.schedule = schedule.to_vec();
+    let run = concrete::run_with(ir, &input, max_steps, options);
     let mut order: Vec<String> = Vec::new();
     let mut unsigned: Vec<String> = Vec::new();
     let mut note = |name: &str, ty: ScalarTy, order: &mut Vec<String>| {
@@ -269,6 +281,8 @@ pub fn input_from_model(ir: &Ir, model: &Model, reads: u32) -> Input {
                 Some((a.name.clone(), array_input(a.ty, m)))
             })
             .collect(),
+        // The schedule is the path's, not the model's: see `confirm`.
+        schedule: Vec::new(),
     }
 }
 

@@ -70,6 +70,73 @@ pub fn is_visible(loc: &crate::ir::Located) -> bool {
         }
 }
 
+/// Per instruction: is it on a cycle of the control flow (can it run again
+/// without leaving its routine's activation)? Strongly connected
+/// components by Kosaraju's two passes, without recursion.
+pub fn on_cycles(ir: &Ir) -> Vec<bool> {
+    let n = ir.code.len();
+    let succ: Vec<Vec<Pc>> = ir
+        .code
+        .iter()
+        .map(|l| successors(&l.instr).collect())
+        .collect();
+    let mut pred: Vec<Vec<Pc>> = vec![Vec::new(); n];
+    for (pc, ss) in succ.iter().enumerate() {
+        for &s in ss {
+            if (s as usize) < n {
+                pred[s as usize].push(pc as Pc);
+            }
+        }
+    }
+    // First pass: finishing order of a depth-first search on successors.
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for root in 0..n {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        let mut stack = vec![(root, 0usize)];
+        while let Some((v, i)) = stack.pop() {
+            if let Some(&w) = succ[v].get(i) {
+                stack.push((v, i + 1));
+                let w = w as usize;
+                if w < n && !seen[w] {
+                    seen[w] = true;
+                    stack.push((w, 0));
+                }
+            } else {
+                order.push(v);
+            }
+        }
+    }
+    // Second pass: components on predecessors, in reverse finishing order.
+    let mut comp = vec![usize::MAX; n];
+    let mut size = Vec::new();
+    for &root in order.iter().rev() {
+        if comp[root] != usize::MAX {
+            continue;
+        }
+        let c = size.len();
+        size.push(0usize);
+        comp[root] = c;
+        let mut stack = vec![root];
+        while let Some(v) = stack.pop() {
+            size[c] += 1;
+            for &w in &pred[v] {
+                let w = w as usize;
+                if comp[w] == usize::MAX {
+                    comp[w] = c;
+                    stack.push(w);
+                }
+            }
+        }
+    }
+    (0..n)
+        .map(|v| size[comp[v]] > 1 || succ[v].iter().any(|&s| s as usize == v))
+        .collect()
+}
+
 /// The successors of an instruction within its routine (at most two).
 pub fn successors(instr: &Instr) -> impl Iterator<Item = Pc> {
     let (a, b) = match instr {

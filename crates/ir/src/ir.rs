@@ -455,6 +455,12 @@ pub struct Site {
     pub check: Option<u16>,
 }
 
+impl Site {
+    /// The `check` index of the decision that assumes the input heap's
+    /// bounds before the first step (no instruction has that many checks).
+    pub const INPUT_HEAP: u16 = u16::MAX;
+}
+
 /// A whole lowered program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ir {

@@ -70,6 +70,21 @@ pub trait Algebra {
     /// The truth value of a boolean, when it is known without deciding
     /// anything (a constant).
     fn as_bool(&self, v: &Self::Value) -> Option<bool>;
+    /// The integer value of `v`, when it is known without deciding
+    /// anything (a constant). Used to tell apart the objects and array
+    /// cells that steps of different threads touch.
+    fn as_int(&self, v: &Self::Value) -> Option<Int> {
+        let _ = v;
+        None
+    }
+
+    /// May `array` hold the value `v` in some cell (a reference to the
+    /// object `v` stored in a field)? `true` when unsure. Used to tell
+    /// whether an object is reachable only from one thread.
+    fn array_may_hold(&self, array: &Self::Array, v: &Int) -> bool {
+        let _ = (array, v);
+        true
+    }
 
     /// The zero of a type (`false` for booleans): the value of a slot not
     /// yet written.

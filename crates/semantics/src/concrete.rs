@@ -10,6 +10,7 @@ use crate::algebra::Algebra;
 use crate::policy::{Fork, Policy};
 use crate::state::{CallSite, State};
 use crate::step::{Machine, Options};
+use crate::threads::Switch;
 use crate::trace::{Recorder, Trace, TraceOptions};
 use rpds::RedBlackTreeMapSync;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -38,8 +39,13 @@ pub struct Input {
     pub vars: Vec<(Arc<str>, Int)>,
     /// Values of the successive reads.
     pub reads: Vec<Int>,
-    /// Initial array contents.
+    /// Initial array contents (for a program with objects, the fields of
+    /// the input heap's objects too: the array `Node.next` at index 1 is
+    /// field `next` of object 1).
     pub arrays: Vec<(Arc<str>, ArrayInput)>,
+    /// For a program with threads: the scheduling points where a thread
+    /// other than the default one runs (see [`crate::threads`]).
+    pub schedule: Vec<Switch>,
 }
 
 /// A concrete array: a persistent map over a default value.
@@ -213,14 +219,26 @@ impl Algebra for Concrete<'_> {
     fn as_bool(&self, v: &Int) -> Option<bool> {
         Some(!v.is_zero())
     }
+
+    fn as_int(&self, v: &Int) -> Option<Int> {
+        Some(v.clone())
+    }
+
+    fn array_may_hold(&self, array: &Array, v: &Int) -> bool {
+        array.default == *v || array.elems.values().any(|e| e == v)
+    }
 }
 
-/// The concrete policy: follow the side the value says.
-#[derive(Clone, Copy, Debug, Default)]
+/// The concrete policy: follow the side the value says, and the thread
+/// the schedule names.
+#[derive(Clone, Debug, Default)]
 pub struct Follow {
     /// Record the trail of decisions (for traces): off by default, since
     /// it costs an allocation per decision.
     pub record: bool,
+    /// The schedule to follow (sorted by point); the default thread runs
+    /// at every other point.
+    pub schedule: Vec<Switch>,
 }
 
 impl Policy<Concrete<'_>> for Follow {
@@ -232,6 +250,15 @@ impl Policy<Concrete<'_>> for Follow {
 
     fn records_trail(&self) -> bool {
         self.record
+    }
+
+    fn schedule(&mut self, point: u32, candidates: &[u32], default: u32) -> Vec<u32> {
+        vec![crate::threads::follow(
+            &self.schedule,
+            point,
+            candidates,
+            default,
+        )]
     }
 }
 
@@ -376,7 +403,12 @@ pub fn run_watched(
     // The algebra borrows the input only while stepping; states own their
     // values, so the result can outlive the borrow.
     let mut alg = Concrete::new(input);
-    let mut pol = Follow::default();
+    let mut schedule = input.schedule.clone();
+    schedule.sort();
+    let mut pol = Follow {
+        record: false,
+        schedule,
+    };
     let mut machine = Machine::with_options(ir, options);
     let mut state: State<Concrete<'_>, ()> = State::initial(ir, &mut alg, ());
     let mut out = Vec::with_capacity(2);
@@ -465,5 +497,7 @@ fn detach(s: State<Concrete<'_>, ()>) -> ConcreteState {
         steps: s.steps,
         status: s.status,
         trail: s.trail,
+        heap: s.heap,
+        threads: s.threads,
     }
 }

@@ -29,13 +29,15 @@ mod policy;
 mod stack;
 mod state;
 mod step;
+pub mod threads;
 pub mod trace;
 
 pub use algebra::Algebra;
 pub use concrete::{ArrayInput, Input};
 pub use policy::{Fork, Policy};
 pub use stack::Stack;
-pub use state::{CallSite, Decision, Frame, State, Status, Trail};
+pub use state::{Bound, CallSite, Decision, Frame, HeapCount, State, Status, Trail};
 pub use step::{Machine, Options};
+pub use threads::Switch;
 pub use trace::{Trace, TraceOptions, TraceStep};
 pub use wiser_ir::ErrorKind;

@@ -88,6 +88,16 @@ pub trait Policy<A: Algebra> {
         true
     }
 
+    /// Which of the threads `candidates` (ids, ascending; never empty)
+    /// that may take the next step to explore, in order, at scheduling
+    /// point `point` of a path; `default` is the thread a run without a
+    /// schedule takes. Exploring policies take every candidate; the
+    /// interpreter takes the one its schedule names.
+    fn schedule(&mut self, point: u32, candidates: &[u32], default: u32) -> Vec<u32> {
+        let _ = (point, default);
+        candidates.to_vec()
+    }
+
     /// Should states keep an ordered trail of their decisions? (Symbolic
     /// policies do; the concrete interpreter does only when asked, since
     /// recording costs an allocation per decision.)

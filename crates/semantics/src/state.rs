@@ -39,11 +39,40 @@ impl<V> Clone for Frame<V> {
     }
 }
 
+/// A bound of the search that a path went past (the path is then cut:
+/// a run that cut one cannot say `safe`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Bound {
+    /// More references were read from the input heap than
+    /// [`crate::Options::max_objects`] (`heap_bound`).
+    Heap,
+    /// A thread beyond [`crate::Options::max_threads`] was started
+    /// (`thread_bound`).
+    Threads,
+    /// A context switch beyond [`crate::Options::max_switches`] was taken
+    /// (`switch_bound`).
+    Switches,
+}
+
+impl Bound {
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bound::Heap => "heap_bound",
+            Bound::Threads => "thread_bound",
+            Bound::Switches => "switch_bound",
+        }
+    }
+}
+
 /// How a state stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// It can take a step (or is final: see [`State::is_final`]).
     Running,
+    /// Its next step would go past a bound of the search: the path ends
+    /// here, neither a bug nor a normal end.
+    Bounded(Bound),
     /// It is stuck on a runtime error at `span`.
     Error {
         /// What went wrong.
@@ -79,6 +108,17 @@ pub struct Decision<V> {
 /// was not a constant, and only when the policy records them).
 pub type Trail<V> = Stack<Decision<V>>;
 
+/// What a state knows about the heap besides the field arrays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HeapCount {
+    /// Objects made by `new` so far (the next one is `-(objects + 1)`).
+    pub objects: u32,
+    /// References read from the input heap so far (input reference
+    /// variables, and reads of reference fields of objects that may be
+    /// input objects): the path has seen at most this many input objects.
+    pub input_refs: u32,
+}
+
 /// A machine state over algebra `A` with per-path information `P`.
 pub struct State<A: Algebra, P> {
     /// The next instruction.
@@ -102,6 +142,12 @@ pub struct State<A: Algebra, P> {
     pub status: Status,
     /// The path's decisions, newest on top.
     pub trail: Trail<A::Value>,
+    /// Objects made and input references read.
+    pub heap: HeapCount,
+    /// The other threads, for a program that starts threads (`None`
+    /// until the first `spawn`): the running thread's context is `pc`,
+    /// `frame` and `callers` above.
+    pub threads: Option<Arc<crate::threads::Threads<A::Value>>>,
 }
 
 impl<A: Algebra, P: Clone> Clone for State<A, P> {
@@ -117,6 +163,8 @@ impl<A: Algebra, P: Clone> Clone for State<A, P> {
             steps: self.steps,
             status: self.status,
             trail: self.trail.clone(),
+            heap: self.heap,
+            threads: self.threads.clone(),
         }
     }
 }
@@ -127,9 +175,16 @@ impl<A: Algebra, P> State<A, P> {
     /// their own names), every other slot to 0.
     pub fn initial(ir: &Ir, alg: &mut A, path: P) -> Self {
         let mut locals: Vec<A::Value> = ir.main.slots.iter().map(|s| alg.zero(s.ty)).collect();
+        let mut input_refs = 0;
         for input in &ir.inputs {
             locals[input.slot as usize] = alg.input(&input.name, input.ty);
+            input_refs += u32::from(input.refers.is_some());
         }
+        input_refs += ir
+            .globals
+            .iter()
+            .filter(|g| g.init.is_none() && g.refers.is_some())
+            .count() as u32;
         let globals = ir
             .globals
             .iter()
@@ -164,20 +219,53 @@ impl<A: Algebra, P> State<A, P> {
             steps: 0,
             status: Status::Running,
             trail: Stack::new(),
+            heap: HeapCount {
+                objects: 0,
+                input_refs,
+            },
+            threads: None,
         }
     }
 
-    /// Has the program ended normally?
+    /// Has the program ended normally? (The main thread has reached its
+    /// end: with it, every thread ends.)
     pub fn is_final(&self, ir: &Ir) -> bool {
-        self.status == Status::Running && matches!(ir.at(self.pc).instr, Instr::Halt)
+        self.status == Status::Running
+            && matches!(ir.at(self.pc).instr, Instr::Halt)
+            && self.thread() == 0
     }
 
     /// The runtime error this state is stuck on, if any.
     pub fn error(&self) -> Option<(ErrorKind, Span)> {
         match self.status {
             Status::Error { kind, span } => Some((kind, span)),
-            Status::Running => None,
+            Status::Running | Status::Bounded(_) => None,
         }
+    }
+
+    /// The bound this path went past, if it did.
+    pub fn bounded(&self) -> Option<Bound> {
+        match self.status {
+            Status::Bounded(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The running thread's id (0, the main thread, in a program without
+    /// threads).
+    pub fn thread(&self) -> u32 {
+        self.threads.as_ref().map_or(0, |t| t.current)
+    }
+
+    /// The context switches of the path: at which scheduling point which
+    /// thread was chosen, where the choice was not the default one (see
+    /// [`crate::threads`]). Empty without threads.
+    pub fn schedule(&self) -> Vec<crate::threads::Switch> {
+        self.threads.as_ref().map_or_else(Vec::new, |t| {
+            let mut v: Vec<_> = t.schedule.iter().copied().collect();
+            v.reverse();
+            v
+        })
     }
 
     /// The call stack, innermost routine first.
@@ -201,6 +289,14 @@ impl<A: Algebra, P> State<A, P> {
         match place {
             Place::Local(i) => &self.frame.locals[i as usize],
             Place::Global(g) => &self.globals[g as usize],
+        }
+    }
+
+    /// The type of a place of the current frame.
+    pub fn place_ty(&self, ir: &Ir, place: Place) -> wiser_ir::ScalarTy {
+        match place {
+            Place::Local(i) => ir.routine(self.frame.proc).slots[i as usize].ty,
+            Place::Global(g) => ir.globals[g as usize].ty,
         }
     }
 

@@ -9,9 +9,11 @@
 
 use crate::algebra::Algebra;
 use crate::policy::{Fork, Policy};
-use crate::state::{Decision, Frame, State, Status};
+use crate::state::{Bound, Decision, Frame, State, Status};
+use crate::threads::{self, Thread, Threads, MAX_THREADS};
 use std::sync::Arc;
-use wiser_ir::{Code, ErrorKind, Instr, Ir, Op, Site, Span};
+use wiser_ir::{ArrayId, Code, ErrorKind, Instr, IntTy, Ir, Op, Site, Span};
+use wiser_num::{CmpOp, Int};
 
 /// Semantic options that every domain of one run must share (the
 /// interpreter that replays a witness must use the same as the search).
@@ -21,6 +23,21 @@ pub struct Options {
     /// `signed_overflow` errors (gcc's `-fwrapv`). `MIN / -1` stays an
     /// error: it traps on common hardware.
     pub wrap_signed: bool,
+    /// The most references a path may read from the input heap
+    /// (`--max-objects`): input references range over `null` and objects
+    /// `1..=N`, and a path that reads more is cut with
+    /// [`Bound::Heap`]. `None`: no input heap bound (the interpreter,
+    /// which is given its heap).
+    pub max_objects: Option<u32>,
+    /// The most threads (the main thread included) a path may start
+    /// (`--max-threads`); one more is cut with [`Bound::Threads`].
+    pub max_threads: Option<u32>,
+    /// The most preemptive context switches a path may take
+    /// (`--max-switches`); one more is cut with [`Bound::Switches`].
+    pub max_switches: Option<u32>,
+    /// Explore every interleaving (`--por off`) instead of reducing
+    /// interleavings of independent steps with sleep sets.
+    pub por_off: bool,
 }
 
 impl Options {
@@ -33,9 +50,18 @@ impl Options {
 /// Runs the semantics of one program over algebra `A`. Holds the scratch
 /// stack that expression evaluation reuses from step to step.
 pub struct Machine<'ir, A: Algebra> {
-    ir: &'ir Ir,
-    options: Options,
+    pub(crate) ir: &'ir Ir,
+    pub(crate) options: Options,
     stack: Vec<A::Value>,
+    /// Per array: is it a reference field (whose reads from input
+    /// objects count toward [`Options::max_objects`])?
+    ref_field: Vec<bool>,
+    /// References read from possible input objects during this step.
+    ref_reads: u32,
+    /// When set, evaluation records the (array, index) of every select.
+    pub(crate) capture: Option<Vec<(ArrayId, A::Value)>>,
+    /// Per instruction: is it on a cycle of its routine's control flow?
+    pub(crate) cyclic: Vec<bool>,
 }
 
 impl<'ir, A: Algebra> Machine<'ir, A> {
@@ -46,10 +72,26 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
 
     /// A machine for `ir` with `options`.
     pub fn with_options(ir: &'ir Ir, options: Options) -> Self {
+        let mut ref_field = vec![false; ir.arrays.len()];
+        for class in &ir.classes {
+            for f in &class.fields {
+                if f.refers.is_some() {
+                    ref_field[f.array.0 as usize] = true;
+                }
+            }
+        }
         Machine {
             ir,
             options,
             stack: Vec::new(),
+            ref_field,
+            ref_reads: 0,
+            capture: None,
+            cyclic: if ir.threaded {
+                wiser_ir::cfg::on_cycles(ir)
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -64,7 +106,9 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
     }
 
     /// Pushes the successors of `state` onto `out`. A final or stuck state
-    /// has none; so has a state whose `assume` cannot hold.
+    /// has none; so has a state whose `assume` cannot hold. In a program
+    /// that starts threads, each successor then goes through the
+    /// scheduler ([`crate::threads`]).
     pub fn step<P: Policy<A>>(
         &mut self,
         alg: &mut A,
@@ -75,6 +119,109 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
         if state.status != Status::Running {
             return;
         }
+        if state.steps == 0 {
+            match self.assume_input_heap(alg, pol, state) {
+                Some(s) => state = s,
+                None => return,
+            }
+        }
+        self.ref_reads = 0;
+        let start = out.len();
+        self.step_instr(alg, pol, state, out);
+        let reads = self.ref_reads;
+        let heap_full = |n: u32| self.options.max_objects.is_some_and(|m| n > m);
+        for s in &mut out[start..] {
+            if reads > 0 {
+                s.heap.input_refs += reads;
+                if s.status == Status::Running && heap_full(s.heap.input_refs) {
+                    s.status = Status::Bounded(Bound::Heap);
+                }
+            }
+        }
+        if self.ir.threaded {
+            let produced: Vec<_> = out.drain(start..).collect();
+            for s in produced {
+                if s.status == Status::Running {
+                    self.reschedule(alg, pol, s, out);
+                } else {
+                    out.push(s);
+                }
+            }
+        }
+    }
+
+    /// The input heap's bounds, assumed before the first step when
+    /// [`Options::max_objects`] is set and the program has input
+    /// references: each input reference and each reference field of an
+    /// input object is `null` or one of the objects `1..=N`. `None`
+    /// when the policy finds that impossible (it never is).
+    fn assume_input_heap<P: Policy<A>>(
+        &mut self,
+        alg: &mut A,
+        pol: &mut P,
+        mut state: State<A, P::Path>,
+    ) -> Option<State<A, P::Path>> {
+        let Some(n) = self.options.max_objects else {
+            return Some(state);
+        };
+        let ir = self.ir;
+        let mut refs: Vec<A::Value> = Vec::new();
+        for input in ir.inputs.iter().filter(|i| i.refers.is_some()) {
+            refs.push(state.frame.locals[input.slot as usize].clone());
+        }
+        for (g, decl) in ir.globals.iter().enumerate() {
+            if decl.init.is_none() && decl.refers.is_some() {
+                refs.push(state.globals[g].clone());
+            }
+        }
+        let fields: Vec<ArrayId> = ir
+            .classes
+            .iter()
+            .flat_map(|c| {
+                c.fields
+                    .iter()
+                    .filter(|f| f.refers.is_some())
+                    .map(|f| f.array)
+            })
+            .collect();
+        if refs.is_empty() && fields.is_empty() {
+            return Some(state);
+        }
+        for a in fields {
+            let ty = ir.arrays[a.0 as usize].ty;
+            for id in 1..=n {
+                let i = alg.int(IntTy::INT, &Int::from(i64::from(id)));
+                refs.push(alg.select(ty, &state.arrays[a.0 as usize], i));
+            }
+        }
+        let zero = alg.int(IntTy::INT, &Int::ZERO);
+        let top = alg.int(IntTy::INT, &Int::from(i64::from(n)));
+        let mut all = alg.bool(true);
+        for r in refs {
+            let lo = alg.compare(CmpOp::Le, IntTy::INT, zero.clone(), r.clone());
+            let hi = alg.compare(CmpOp::Le, IntTy::INT, r, top.clone());
+            let both = alg.and(lo, hi);
+            all = alg.and(all, both);
+        }
+        if alg.as_bool(&all) == Some(true) {
+            return Some(state);
+        }
+        let site = Site {
+            pc: ir.main.entry,
+            check: Some(Site::INPUT_HEAP),
+        };
+        state.path = pol.assume(&state.path, site, &all)?;
+        Some(state)
+    }
+
+    /// One instruction of the running thread (see [`Machine::step`]).
+    fn step_instr<P: Policy<A>>(
+        &mut self,
+        alg: &mut A,
+        pol: &mut P,
+        mut state: State<A, P::Path>,
+        out: &mut Vec<State<A, P::Path>>,
+    ) {
         state.steps += 1;
         let ir = self.ir;
         let pc = state.pc;
@@ -286,7 +433,17 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 let v = value.as_ref().map(|code| self.eval(alg, code, &state));
                 let callers = std::mem::take(&mut state.callers);
                 let Some((caller, rest)) = callers.split() else {
-                    // The IR is validated: `return` only occurs in procedures.
+                    // The IR is validated: `return` only occurs in procedures,
+                    // so this frame is the root of a thread, which ends.
+                    if let Some(th) = state.threads.as_mut() {
+                        let th = Arc::make_mut(th);
+                        let cur = th.current as usize;
+                        th.all[cur].done = true;
+                        if th.atomic == Some(th.current) {
+                            th.atomic = None;
+                        }
+                        out.push(state);
+                    }
                     return;
                 };
                 let callee = std::mem::replace(&mut state.frame, caller);
@@ -302,21 +459,172 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 out.push(state);
             }
             Instr::Halt => {}
+            Instr::New { dst, class, next } => {
+                state.heap.objects += 1;
+                let id = alg.int(IntTy::INT, &Int::from(-i64::from(state.heap.objects)));
+                let arrays = Arc::make_mut(&mut state.arrays);
+                for f in &ir.classes[class.0 as usize].fields {
+                    let ty = ir.arrays[f.array.0 as usize].ty;
+                    let zero = alg.zero(ty.elem);
+                    let a = &mut arrays[f.array.0 as usize];
+                    *a = alg.store(ty, a, id.clone(), zero);
+                }
+                state.store(*dst, id);
+                state.pc = *next;
+                out.push(state);
+            }
+            Instr::Spawn {
+                proc,
+                args,
+                dst,
+                next,
+            } => {
+                let routine = &ir.procs[proc.0 as usize];
+                let mut locals = Vec::with_capacity(routine.slots.len());
+                for arg in args.iter() {
+                    let v = self.eval(alg, arg, &state);
+                    locals.push(v);
+                }
+                for slot in &routine.slots[locals.len()..] {
+                    locals.push(alg.zero(slot.ty));
+                }
+                let limit = self
+                    .options
+                    .max_threads
+                    .unwrap_or(MAX_THREADS)
+                    .min(MAX_THREADS);
+                let th = state
+                    .threads
+                    .get_or_insert_with(|| Arc::new(Threads::main(pc, &state.frame)));
+                if th.all.len() as u32 >= limit {
+                    state.status = Status::Bounded(Bound::Threads);
+                    out.push(state);
+                    return;
+                }
+                let th = Arc::make_mut(th);
+                let id = th.all.len() as u32;
+                th.all.push(Thread {
+                    pc: routine.entry,
+                    frame: Frame {
+                        locals: Arc::new(locals),
+                        proc: Some(*proc),
+                        ret: 0,
+                        dst: None,
+                        call_site: loc.span,
+                    },
+                    callers: crate::stack::Stack::new(),
+                    done: false,
+                });
+                if let Some(d) = dst {
+                    let ty = state.place_ty(ir, *d);
+                    let v = threads::thread_id(alg, ty, id);
+                    state.store(*d, v);
+                }
+                state.pc = *next;
+                out.push(state);
+            }
+            Instr::Join { next, .. } => {
+                if state.threads.is_some() {
+                    // The scheduler ran this thread: the joined one is done.
+                    state.pc = *next;
+                } else {
+                    // No thread was ever started: none can finish.
+                    state.status = Status::Error {
+                        kind: ErrorKind::Deadlock,
+                        span: loc.span,
+                    };
+                }
+                out.push(state);
+            }
+            Instr::Lock { lock, obj, next } => {
+                let o = self.eval(alg, obj, &state);
+                let ty = ir.arrays[lock.0 as usize].ty;
+                if state.threads.is_none() {
+                    // Without threads nobody else holds a lock: taking one
+                    // already held (by this very thread) never returns.
+                    let holder = alg.select(ty, &state.arrays[lock.0 as usize], o.clone());
+                    let zero = alg.int(IntTy::INT, &Int::ZERO);
+                    let free = alg.compare(CmpOp::Eq, IntTy::INT, holder, zero);
+                    let fork = match alg.as_bool(&free) {
+                        Some(holds) => {
+                            pol.folded(site, holds);
+                            Fork::one(holds, state.path.clone())
+                        }
+                        None => pol.branch(&state.path, site, &free),
+                    };
+                    if let Some(path) = fork.otherwise {
+                        let mut err = error_state(&state, path, ErrorKind::Deadlock, loc.span);
+                        if pol.records_trail() && alg.as_bool(&free).is_none() {
+                            push_decision(&mut err, site, false, free.clone());
+                        }
+                        out.push(err);
+                    }
+                    let Some(path) = fork.then else { return };
+                    state.path = path;
+                    if pol.records_trail() && alg.as_bool(&free).is_none() {
+                        push_decision(&mut state, site, true, free);
+                    }
+                }
+                let me = threads::holder(alg, state.thread());
+                let arrays = Arc::make_mut(&mut state.arrays);
+                let a = &mut arrays[lock.0 as usize];
+                *a = alg.store(ty, a, o, me);
+                state.pc = *next;
+                out.push(state);
+            }
+            Instr::Unlock { lock, obj, next } => {
+                let o = self.eval(alg, obj, &state);
+                let ty = ir.arrays[lock.0 as usize].ty;
+                let zero = alg.int(IntTy::INT, &Int::ZERO);
+                let arrays = Arc::make_mut(&mut state.arrays);
+                let a = &mut arrays[lock.0 as usize];
+                *a = alg.store(ty, a, o, zero);
+                state.pc = *next;
+                out.push(state);
+            }
+            Instr::Atomic { begin, next } => {
+                if let Some(th) = state.threads.as_mut() {
+                    let th = Arc::make_mut(th);
+                    th.atomic = begin.then_some(th.current);
+                }
+                state.pc = *next;
+                out.push(state);
+            }
         }
     }
 
     /// Evaluates code in `state`'s current frame.
     pub fn eval<P>(&mut self, alg: &mut A, code: &Code, state: &State<A, P>) -> A::Value {
+        self.eval_in(alg, code, &state.frame.locals, state)
+    }
+
+    /// Evaluates code over the locals `locals` (of some thread's frame)
+    /// and `state`'s globals and arrays.
+    pub(crate) fn eval_in<P>(
+        &mut self,
+        alg: &mut A,
+        code: &Code,
+        locals: &[A::Value],
+        state: &State<A, P>,
+    ) -> A::Value {
         let stack = &mut self.stack;
         let base = stack.len();
         for op in code.iter() {
             let v = match op {
                 Op::Int(t, n) => alg.int(*t, n),
                 Op::Bool(b) => alg.bool(*b),
-                Op::Load(p) => state.load(*p).clone(),
+                Op::Load(wiser_ir::Place::Local(i)) => locals[*i as usize].clone(),
+                Op::Load(wiser_ir::Place::Global(g)) => state.globals[*g as usize].clone(),
                 Op::Select(a) => {
                     let i = pop(stack);
                     let ty = self.ir.arrays[a.0 as usize].ty;
+                    if self.ref_field[a.0 as usize] && alg.as_int(&i).is_none_or(|k| k >= Int::ZERO)
+                    {
+                        self.ref_reads += 1;
+                    }
+                    if let Some(c) = &mut self.capture {
+                        c.push((*a, i.clone()));
+                    }
                     alg.select(ty, &state.arrays[a.0 as usize], i)
                 }
                 Op::Unary(op, t) => {

@@ -100,6 +100,14 @@ pub enum TraceStep {
         /// The value returned.
         value: Option<Int>,
     },
+    /// Another thread runs from here (a context switch): its next
+    /// statement and its id.
+    Thread {
+        /// The statement the thread runs next.
+        span: Span,
+        /// The thread (0 is the main thread).
+        thread: u32,
+    },
     /// The runtime error the run stopped at.
     Error {
         /// Where (the statement, or the operator of a failed check).
@@ -121,6 +129,7 @@ impl TraceStep {
             | TraceStep::Assume { span, .. }
             | TraceStep::Call { span, .. }
             | TraceStep::Return { span, .. }
+            | TraceStep::Thread { span, .. }
             | TraceStep::Error { span, .. } => *span,
         }
     }
@@ -222,6 +231,8 @@ pub(crate) struct Recorder<'ir> {
     head: Vec<TraceStep>,
     tail: VecDeque<TraceStep>,
     elided: u64,
+    /// The thread that ran the step under way.
+    ran: u32,
 }
 
 type CState<'i> = State<Concrete<'i>, ()>;
@@ -234,6 +245,7 @@ impl<'ir> Recorder<'ir> {
             head: Vec::new(),
             tail: VecDeque::new(),
             elided: 0,
+            ran: 0,
         }
     }
 
@@ -282,6 +294,7 @@ impl<'ir> Recorder<'ir> {
         alg: &mut Concrete<'i>,
         state: &CState<'i>,
     ) -> Pending {
+        self.ran = state.thread();
         if self.options.hide_main && state.frame.proc.is_none() {
             return Pending::Nothing;
         }
@@ -339,7 +352,41 @@ impl<'ir> Recorder<'ir> {
                 };
                 Pending::Return { step, assign }
             }
-            Instr::Fail | Instr::Halt | Instr::Skip { .. } => Pending::Nothing,
+            Instr::New { dst, .. } | Instr::Spawn { dst: Some(dst), .. } => {
+                match self.name(state, *dst) {
+                    Some(name) => Pending::Assign {
+                        span,
+                        name,
+                        place: *dst,
+                    },
+                    None => Pending::Nothing,
+                }
+            }
+            Instr::Fail
+            | Instr::Halt
+            | Instr::Skip { .. }
+            | Instr::Spawn { dst: None, .. }
+            | Instr::Join { .. }
+            | Instr::Lock { .. }
+            | Instr::Unlock { .. }
+            | Instr::Atomic { .. } => Pending::Nothing,
+        }
+    }
+
+    /// The frame the step under way ran in, in its successor `next` (the
+    /// scheduler may have switched to another thread since).
+    fn ran_frame<'s>(&self, next: &'s CState<'_>) -> &'s crate::state::Frame<Int> {
+        match &next.threads {
+            Some(th) if th.current != self.ran => &th.all[self.ran as usize].frame,
+            _ => &next.frame,
+        }
+    }
+
+    /// The value of `place` in the frame the step ran in.
+    fn ran_load(&self, next: &CState<'_>, place: Place) -> Int {
+        match place {
+            Place::Local(i) => self.ran_frame(next).locals[i as usize].clone(),
+            Place::Global(g) => next.globals[g as usize].clone(),
         }
     }
 
@@ -356,12 +403,22 @@ impl<'ir> Recorder<'ir> {
         if next.error().is_some() {
             return;
         }
+        self.record(pending, next);
+        if next.thread() != self.ran {
+            self.push(TraceStep::Thread {
+                span: self.ir.at(next.pc).span,
+                thread: next.thread(),
+            });
+        }
+    }
+
+    fn record(&mut self, pending: Pending, next: &CState<'_>) {
         let step = match pending {
             Pending::Nothing => return,
             Pending::Assign { span, name, place } => TraceStep::Assign {
                 span,
                 name,
-                value: next.load(place).clone(),
+                value: self.ran_load(next, place),
             },
             Pending::Read {
                 span,
@@ -372,7 +429,7 @@ impl<'ir> Recorder<'ir> {
                 span,
                 index,
                 target,
-                value: next.load(place).clone(),
+                value: self.ran_load(next, place),
             },
             Pending::Store { span, array, index } => {
                 let a = &next.arrays[array];
@@ -391,7 +448,13 @@ impl<'ir> Recorder<'ir> {
             } => TraceStep::Call {
                 span,
                 routine,
-                args: next.frame.locals.iter().take(params).cloned().collect(),
+                args: self
+                    .ran_frame(next)
+                    .locals
+                    .iter()
+                    .take(params)
+                    .cloned()
+                    .collect(),
             },
             Pending::Assume { span } => TraceStep::Assume { span, holds: true },
             Pending::Return { step, assign } => {

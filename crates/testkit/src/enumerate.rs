@@ -175,6 +175,7 @@ pub fn enumerate(
                 vars: vars.clone(),
                 reads,
                 arrays: arrays.clone(),
+                schedule: Vec::new(),
             };
             let run = concrete::run_with(ir, &input, budget.max_steps, options);
             if run.missing_reads > 0 {

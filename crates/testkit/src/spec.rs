@@ -69,6 +69,7 @@ impl Spec {
     pub fn options(&self) -> Options {
         Options {
             wrap_signed: self.wrap_signed,
+            ..Options::default()
         }
     }
 

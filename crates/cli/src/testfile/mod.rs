@@ -276,6 +276,7 @@ pub fn write_suite(
             STEPS,
             Options {
                 wrap_signed: s.wrap_signed,
+                ..Options::default()
             },
         );
         let actual = run_outcome(program, &run.outcome);
@@ -419,7 +420,8 @@ pub fn write_for_check(
 ) -> Result<(), String> {
     let cases = if args.all_paths {
         let options = Options {
-            wrap_signed: args.wrap_signed,
+            wrap_signed: args.semantics.wrap_signed,
+            ..Options::default()
         };
         path_cases(program, report, options)
     } else {
@@ -430,7 +432,7 @@ pub fn write_for_check(
         file_arg: args.target.file.as_deref().unwrap_or(&program.file),
         all_paths: args.all_paths,
         property,
-        wrap_signed: args.wrap_signed,
+        wrap_signed: args.semantics.wrap_signed,
         assume: args.target.assume.as_deref(),
     };
     let written = write_suite(program, &suite, &cases)?;
@@ -461,7 +463,7 @@ impl crate::args::CheckArgs {
                 .lang
                 .data_model
                 .map(crate::args::DataModelArg::data_model),
-            wrap_signed: self.wrap_signed,
+            wrap_signed: self.semantics.wrap_signed,
             max_steps: STEPS,
         }
     }

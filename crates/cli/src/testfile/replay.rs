@@ -190,6 +190,7 @@ fn replay<'p>(
         o.max_steps,
         Options {
             wrap_signed: test.options.wrap_signed || o.wrap_signed,
+            ..Options::default()
         },
     );
     let actual = run_outcome(program, &run.outcome);

@@ -560,6 +560,9 @@ fn cut_text(why: Incomplete) -> &'static str {
         Incomplete::InternalError => "internal error",
         Incomplete::OutsideProperty => "outside the property",
         Incomplete::UnwindBound => "unwind bound",
+        Incomplete::HeapBound => "heap bound",
+        Incomplete::ThreadBound => "thread bound",
+        Incomplete::SwitchBound => "switch bound",
     }
 }
 

@@ -256,11 +256,12 @@ impl Queries<'_> {
             &mut *self.solver,
             std::slice::from_ref(&e.formula),
             model.clone(),
-            e.reads,
+            (e.reads, &e.schedule),
             max_steps,
             self.config.options,
         );
-        let input = input_from_model(self.ir, &model, e.reads);
+        let mut input = input_from_model(self.ir, &model, e.reads);
+        input.schedule = e.schedule.clone();
         let expected = Expected {
             kind: e.kind,
             span: e.span,

@@ -18,6 +18,8 @@ pub(super) struct ErrorPath {
     pub span: Span,
     pub stack: Vec<CallSite>,
     pub reads: u32,
+    /// The path's schedule (threads are never merged: one path per error).
+    pub schedule: Vec<wiser_semantics::Switch>,
     pub guard: Guard,
     pub formula: Term,
 }
@@ -73,6 +75,7 @@ pub(super) fn unroll(
                 span,
                 stack: state.call_stack(ir),
                 reads: state.reads,
+                schedule: state.schedule(),
                 formula: state.path.formula(),
                 guard: state.path,
             });

@@ -11,7 +11,7 @@
 use crate::symbolic::Symbolic;
 use std::sync::Arc;
 use wiser_ir::Site;
-use wiser_semantics::{Fork, Policy};
+use wiser_semantics::{Fork, Policy, Switch};
 use wiser_smt::{Model, Term};
 
 /// The last question a policy was asked: the machine records a decision
@@ -30,6 +30,8 @@ pub struct Asked {
 /// Follows one input: every decision takes the side the input takes.
 pub struct FollowInput {
     model: Arc<Model>,
+    /// The input's schedule (sorted by point), for a program with threads.
+    pub schedule: Vec<Switch>,
     /// The last decision asked (see [`Asked`]).
     pub last: Option<Asked>,
 }
@@ -37,7 +39,11 @@ pub struct FollowInput {
 impl FollowInput {
     /// The policy that follows the input described by `model`.
     pub fn new(model: Arc<Model>) -> FollowInput {
-        FollowInput { model, last: None }
+        FollowInput {
+            model,
+            schedule: Vec::new(),
+            last: None,
+        }
     }
 
     /// The input's model.
@@ -61,5 +67,14 @@ impl Policy<Symbolic> for FollowInput {
 
     fn records_trail(&self) -> bool {
         true
+    }
+
+    fn schedule(&mut self, point: u32, candidates: &[u32], default: u32) -> Vec<u32> {
+        vec![wiser_semantics::threads::follow(
+            &self.schedule,
+            point,
+            candidates,
+            default,
+        )]
     }
 }

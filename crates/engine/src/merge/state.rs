@@ -49,6 +49,11 @@ pub fn same_place<P: JoinPath>(a: &MState<P>, b: &MState<P>) -> bool {
         && b.status == Status::Running
         && a.pc == b.pc
         && a.reads == b.reads
+        && a.heap == b.heap
+        // Threads are scheduled, not merged: their interleavings differ
+        // in more than values.
+        && a.threads.is_none()
+        && b.threads.is_none()
         && a.callers.len() == b.callers.len()
         && same_frame_place(&a.frame, &b.frame)
         && (a.callers.ptr_eq(&b.callers)
@@ -119,6 +124,8 @@ pub fn merge<P: JoinPath>(a: MState<P>, b: &MState<P>) -> MState<P> {
         // After a merge the path is no longer one sequence of decisions:
         // the trail keeps those both paths share.
         trail: a.trail.diverge(&b.trail).0,
+        heap: a.heap,
+        threads: None,
     }
 }
 

@@ -180,6 +180,31 @@ impl PathCond {
         self.constraints.iter()
     }
 
+    /// A hash of the path condition as a set of conjuncts (bounds and
+    /// constraints), whatever order they were added in.
+    pub fn fingerprint(&self) -> u128 {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let one = |salt: u64, f: &dyn Fn(&mut DefaultHasher)| {
+            let mut h = DefaultHasher::new();
+            salt.hash(&mut h);
+            f(&mut h);
+            h.finish()
+        };
+        let mut sum: u128 = 0;
+        for (var, b) in self.boxed.iter() {
+            let f = |h: &mut DefaultHasher| {
+                var.hash(h);
+                b.set.hash(h);
+            };
+            sum = sum.wrapping_add((u128::from(one(1, &f)) << 64) | u128::from(one(2, &f)));
+        }
+        for c in self.constraints.iter() {
+            let f = |h: &mut DefaultHasher| c.term.hash(h);
+            sum = sum.wrapping_add((u128::from(one(3, &f)) << 64) | u128::from(one(4, &f)));
+        }
+        sum
+    }
+
     /// The whole path condition as a list of terms, in the order the
     /// conjuncts were added (a boxed variable's set where it last changed).
     pub fn terms(&self) -> Vec<Term> {

@@ -207,6 +207,7 @@ pub(crate) fn halting_input<S: Solver + ?Sized>(
         },
     };
     let mut input = input_from_model(ir, &model, state.reads);
+    input.schedule = state.schedule();
     let run = concrete::run_with(ir, &input, state.steps + 1, options);
     // Reads come from the model as bit patterns: show them as values of
     // their types, as `witness::replay` does.

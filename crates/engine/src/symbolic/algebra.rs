@@ -238,4 +238,20 @@ impl Algebra for Symbolic {
     fn as_bool(&self, v: &Term) -> Option<bool> {
         v.as_bool()
     }
+
+    /// The cells stored at constant indices are looked at one by one; the
+    /// array before them may hold anything unless it is an input array
+    /// (whose references are input objects, never made by `new`) or a
+    /// constant array.
+    fn array_may_hold(&self, array: &SymArray, v: &Int) -> bool {
+        array.may_hold(v)
+    }
+
+    /// Integer constants as themselves, bit-vector constants as their
+    /// patterns (enough to tell cells of one array apart).
+    fn as_int(&self, v: &Term) -> Option<Int> {
+        v.as_int()
+            .cloned()
+            .or_else(|| v.as_bv().map(|(_, bits)| Int::from_u64(bits)))
+    }
 }

@@ -22,6 +22,7 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use rpds::RedBlackTreeMapSync;
+use wiser_num::Int;
 use wiser_smt::{Sort, Term};
 
 /// An array value of the symbolic algebra.
@@ -44,6 +45,34 @@ impl SymArray {
             cells: RedBlackTreeMapSync::new_sync(),
             full: Arc::new(OnceLock::new()),
         }
+    }
+
+    /// Feeds the array's structure (base and constant cells) to a hasher:
+    /// equal arrays built the same way hash alike.
+    pub fn hash_into<H: std::hash::Hasher>(&self, h: &mut H) {
+        use std::hash::Hash;
+        self.base.hash(h);
+        for (k, v) in self.cells.iter() {
+            k.hash(h);
+            v.hash(h);
+        }
+    }
+
+    /// May a cell hold the constant `v` (see
+    /// `Symbolic::array_may_hold`)? Only a negative `v`, a reference made
+    /// by `new`, is ruled out of an input or constant array.
+    pub fn may_hold(&self, v: &Int) -> bool {
+        use wiser_smt::Kind;
+        let base_may = match self.base.kind() {
+            Kind::Var(..) => *v >= Int::ZERO,
+            Kind::ConstArray(_, c) => c.as_int().is_none_or(|c| c == v),
+            _ => true,
+        };
+        base_may
+            || self
+                .cells
+                .values()
+                .any(|c| c.as_int().is_none_or(|c| c == v))
     }
 
     /// `self[index]`.
