@@ -83,8 +83,15 @@ pub fn shorten(s: &str, max: usize) -> String {
 /// The site of a decision, described.
 pub fn site_info(program: &Program, site: Site) -> SiteInfo {
     let loc = program.ir.at(site.pc);
-    if let Some(k) = site.check {
-        let check = &loc.checks[k as usize];
+    if site.check == Some(Site::INPUT_HEAP) {
+        return SiteInfo {
+            kind: SiteKind::Assume,
+            label: "the input heap's bound (--max-objects)".into(),
+            span: loc.span,
+            at: program.line_col(loc.span),
+        };
+    }
+    if let Some(check) = site.check.and_then(|k| loc.checks.get(k as usize)) {
         // A check's span may be its operator alone (`-`): then show the
         // statement it is in.
         let mut op = span_text(program, check.span);

@@ -24,6 +24,7 @@ fn fuzz_bugs_are_check_bugs_and_safe_means_no_fuzz_bug() {
         };
         let options = Options {
             wrap_signed: p.spec.wrap_signed,
+            ..Options::default()
         };
         let config = Config::default()
             .with_all_bugs(true)

@@ -82,6 +82,7 @@ fn bmc_check_and_fuzz_agree_on_random_programs() {
         };
         let options = Options {
             wrap_signed: p.spec.wrap_signed,
+            ..Options::default()
         };
         if let (Some(c), Some(b), Some(f)) = verdicts(&ir, options) {
             compared += 1;

@@ -131,9 +131,15 @@ pub struct TestInput {
     /// `__VERIFIER_nondet_*()` calls and uninitialised locals).
     #[serde(default)]
     pub reads: Vec<TestInt>,
-    /// Input arrays by name.
+    /// Input arrays by name (for a program with objects, the input
+    /// heap's fields too: `Node.next` at index 1 is field `next` of
+    /// object 1).
     #[serde(default)]
     pub arrays: BTreeMap<String, TestArray>,
+    /// For a program with threads: `[point, thread]` pairs, the
+    /// scheduling points where a thread other than the default one runs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schedule: Vec<(u32, u32)>,
 }
 
 /// An input array: `default` everywhere but at `entries`.
@@ -180,6 +186,7 @@ impl TestInput {
                     )
                 })
                 .collect(),
+            schedule: input.schedule.iter().map(|s| (s.point, s.thread)).collect(),
         }
     }
 
@@ -212,6 +219,11 @@ impl TestInput {
                         },
                     )
                 })
+                .collect(),
+            schedule: self
+                .schedule
+                .iter()
+                .map(|&(point, thread)| wiser_semantics::Switch { point, thread })
                 .collect(),
         }
     }
@@ -342,6 +354,7 @@ mod tests {
                     entries: vec![(Int::from(0), Int::from(9)), (big, Int::from(1))],
                 },
             )],
+            schedule: Vec::new(),
         };
         TestFile {
             format: FORMAT.into(),

@@ -130,6 +130,13 @@ fn input(program: &Program, test: &TestFile) -> Result<Input, String> {
             .join(",")
     });
     let mut input = inputs::parse(&program.ir, &items, reads.as_deref())?;
+    input.schedule = test
+        .input
+        .schedule
+        .iter()
+        .map(|&(point, thread)| wiser_semantics::Switch { point, thread })
+        .collect();
+    input.schedule.sort();
     // Defaults are not expressible as `--input` items: set them here.
     for (name, a) in &test.input.arrays {
         let Some(decl) = program

@@ -57,6 +57,7 @@ fn input(x: i64) -> Input {
         vars: vec![("x".into(), x.into())],
         reads: vec![],
         arrays: vec![],
+        schedule: vec![],
     }
 }
 
