@@ -509,6 +509,17 @@ fn replay(path: &Path, bug: &Value, assume: Option<&str>) -> Result<(), String> 
     if !reads.is_empty() {
         args.push(format!("--reads={}", reads.join(",")));
     }
+    // A witness of a program with threads names the schedule it followed.
+    let schedule: Vec<String> = bug["schedule"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|s| format!("{}:{}", s["point"], s["thread"]))
+        .collect();
+    if !schedule.is_empty() {
+        args.push(format!("--schedule={}", schedule.join(",")));
+    }
     let out = wiser(&args, None);
     let run: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
         format!(
