@@ -539,7 +539,7 @@ impl<'a> Checker<'a, '_> {
             (want, _) => {
                 let what = |c: Option<usize>, ty: IntTy| match c {
                     Some(c) => format!("a reference to `{}`", scope.class_name(c)),
-                    None => format!("{}", crate::typer::a(ty)),
+                    None => crate::typer::a(ty),
                 };
                 Err(Diagnostic::new(
                     at,

@@ -193,6 +193,9 @@ struct Cx<'a> {
     threaded: bool,
 }
 
+/// A routine's scalar types and the classes of its references.
+type Tables<'a> = (&'a HashMap<Arc<str>, IntTy>, &'a HashMap<Arc<str>, usize>);
+
 /// Lowers one routine.
 struct Lowerer<'a, 'b> {
     cx: &'a Cx<'a>,
@@ -212,7 +215,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
     fn new(
         cx: &'a Cx<'a>,
         rb: RoutineBuilder<'b>,
-        (vars, refs): (&'a HashMap<Arc<str>, IntTy>, &'a HashMap<Arc<str>, usize>),
+        (vars, refs): Tables<'a>,
         places: HashMap<Arc<str>, Place>,
         ret: Option<VTy>,
         at: Span,

@@ -753,29 +753,8 @@ impl<'s> Parser<'s> {
 
     /// `callee(e1, ..., ek)` after the callee's name (and target).
     fn call(&mut self, target: Option<Ident>, callee: Ident) -> PResult<(Stmt, usize)> {
-        let open = self.expect(Tok::LParen, "'('")?;
-        let mut args = Vec::new();
-        let mut height = 0;
-        if *self.peek() != Tok::RParen {
-            loop {
-                let (arg, h) = self.expr()?;
-                height = height.max(h);
-                args.push(arg);
-                match self.peek() {
-                    Tok::Comma => {
-                        self.bump();
-                    }
-                    Tok::RParen => break,
-                    _ => {
-                        return Err(self.expected(&format!(
-                            "',' or ')' to close the '(' at {}",
-                            self.line_col(open)
-                        )))
-                    }
-                }
-            }
-        }
-        let close = self.bump();
+        let (args, height) = self.args()?;
+        let close = self.toks[self.pos - 1].span;
         let start = target.as_ref().map_or(callee.span, |t| t.span);
         let h = self.stmt_height(height, start)?;
         Ok((

@@ -297,7 +297,7 @@ impl Parser<'_> {
     }
 
     /// `(e1, ..., ek)`, at the `(`.
-    fn args(&mut self) -> PResult<(Vec<Expr>, usize)> {
+    pub(super) fn args(&mut self) -> PResult<(Vec<Expr>, usize)> {
         let open = self.expect(Tok::LParen, "'('")?;
         let mut args = Vec::new();
         let mut height = 0;
