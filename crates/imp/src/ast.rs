@@ -9,6 +9,10 @@ use crate::Span;
 use std::sync::Arc;
 pub use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
 
+/// The name of the object a method runs on, a parameter of every method
+/// (a keyword, so no variable can have it).
+pub const THIS: &str = "this";
+
 /// A name as written in the source, with its location.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ident {
@@ -82,6 +86,19 @@ pub enum Expr {
         span: Span,
         /// The operator token.
         op_span: Span,
+    },
+    /// `null`: the reference to no object.
+    Null(Span),
+    /// A field `obj.field` of the object `obj` refers to (`obj` is a
+    /// name, `this` or another field access). `this` itself is
+    /// [`Expr::Var`] with the name `this`, which no variable can have.
+    Field {
+        /// The reference.
+        obj: Box<Expr>,
+        /// The field's name.
+        field: Ident,
+        /// The whole expression.
+        span: Span,
     },
     /// A conversion `T(e)` to another integer type (wrapping, as C's).
     Cast {
@@ -263,6 +280,90 @@ pub enum Stmt {
         /// The whole statement.
         span: Span,
     },
+    /// `var x: C` or `var x: C = e`: `x` is a reference to objects of
+    /// class `C` in its whole routine.
+    RefDecl {
+        /// The declared variable.
+        target: Ident,
+        /// Its class.
+        class: Ident,
+        /// Its initial value, if any (a reference).
+        init: Option<Expr>,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `x = new C`: a fresh object, every field 0 (`null`).
+    New {
+        /// Where the reference goes.
+        target: Ident,
+        /// The class.
+        class: Ident,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `obj.field = value`.
+    FieldAssign {
+        /// The object (a reference expression).
+        obj: Expr,
+        /// The field.
+        field: Ident,
+        /// The stored value.
+        value: Expr,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `recv.m(args)` or `x = recv.m(args)`: a call of method `m` of the
+    /// class of `recv`, with `this` bound to `recv`.
+    MethodCall {
+        /// Where the result goes, if anywhere.
+        target: Option<Ident>,
+        /// The receiver (a reference expression).
+        receiver: Expr,
+        /// The method.
+        method: Ident,
+        /// The arguments.
+        args: Vec<Expr>,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `spawn p(args)`, `spawn recv.m(args)`, or with `t = ` in front:
+    /// starts a thread running the call; `t` receives its id.
+    Spawn {
+        /// Where the thread id goes, if anywhere.
+        target: Option<Ident>,
+        /// The receiver, for a method.
+        receiver: Option<Expr>,
+        /// The procedure or method.
+        callee: Ident,
+        /// The arguments.
+        args: Vec<Expr>,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `join e`: waits until the thread whose id is `e` has finished.
+    Join {
+        /// The thread id.
+        thread: Expr,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `lock e` (`acquire`) or `unlock e`, on the object `e` refers to.
+    Lock {
+        /// The object.
+        obj: Expr,
+        /// `lock` rather than `unlock`?
+        acquire: bool,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `atomic begin s end`: no other thread runs while `s` does (unless
+    /// it blocks).
+    Atomic {
+        /// The body.
+        body: Box<Stmt>,
+        /// The whole statement.
+        span: Span,
+    },
 }
 
 /// `macro name(p1, ..., pk) begin s end`: expanded by substitution.
@@ -278,13 +379,15 @@ pub struct MacroDef {
     pub span: Span,
 }
 
-/// A parameter of a procedure, `p` or `p: T`.
+/// A parameter of a procedure, `p`, `p: T` or `p: C` (a reference).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Param {
     /// Its name.
     pub name: Ident,
-    /// Its type (`int` when not written).
+    /// Its type (`int` when not written, and for a reference).
     pub ty: IntTy,
+    /// The class it refers to, for a reference.
+    pub class: Option<Ident>,
 }
 
 /// `proc name(p1: T1, ..., pk: Tk) : T begin s end`: a procedure with call
@@ -297,8 +400,51 @@ pub struct ProcDef {
     pub params: Vec<Param>,
     /// The type of the value it returns.
     pub ret: IntTy,
+    /// The class of the reference it returns, if it returns one.
+    pub ret_class: Option<Ident>,
     /// Its body.
     pub body: Stmt,
+    /// The whole definition.
+    pub span: Span,
+}
+
+/// A field of a class, `name: T` or `name: C`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldDef {
+    /// Its name.
+    pub name: Ident,
+    /// Its type (`int` for a reference).
+    pub ty: IntTy,
+    /// The class it refers to, for a reference.
+    pub class: Option<Ident>,
+}
+
+/// `class C begin fields and methods end`. A method is a procedure whose
+/// name is its own and whose first parameter, `this`, is implicit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassDef {
+    /// The class's name.
+    pub name: Ident,
+    /// Its fields, in order.
+    pub fields: Vec<FieldDef>,
+    /// Its methods (without the `this` parameter).
+    pub methods: Vec<ProcDef>,
+    /// The whole definition.
+    pub span: Span,
+}
+
+/// `global g: T`, `global g: T = v` or `global g: C`: a variable shared
+/// by every routine and thread. Without a value it is an input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalDef {
+    /// Its name.
+    pub name: Ident,
+    /// Its type (`int` for a reference).
+    pub ty: IntTy,
+    /// The class it refers to, for a reference.
+    pub class: Option<Ident>,
+    /// Its initial value (a literal, or `null`); `None` for an input.
+    pub init: Option<Expr>,
     /// The whole definition.
     pub span: Span,
 }
@@ -310,6 +456,10 @@ pub struct Program {
     pub macros: Vec<MacroDef>,
     /// Procedure definitions, in source order.
     pub procs: Vec<ProcDef>,
+    /// Class definitions, in source order.
+    pub classes: Vec<ClassDef>,
+    /// Global variables, in source order.
+    pub globals: Vec<GlobalDef>,
     /// The main statement.
     pub main: Stmt,
 }
@@ -322,8 +472,10 @@ impl Expr {
             | Expr::Index { span, .. }
             | Expr::Unary { span, .. }
             | Expr::Binary { span, .. }
-            | Expr::Cast { span, .. } => *span,
+            | Expr::Cast { span, .. }
+            | Expr::Field { span, .. } => *span,
             Expr::Var(id) => id.span,
+            Expr::Null(span) => *span,
         }
     }
 }
@@ -357,7 +509,15 @@ impl Stmt {
             | Stmt::Call { span, .. }
             | Stmt::Return { span, .. }
             | Stmt::Decl { span, .. }
-            | Stmt::ArrayDecl { span, .. } => *span,
+            | Stmt::ArrayDecl { span, .. }
+            | Stmt::RefDecl { span, .. }
+            | Stmt::New { span, .. }
+            | Stmt::FieldAssign { span, .. }
+            | Stmt::MethodCall { span, .. }
+            | Stmt::Spawn { span, .. }
+            | Stmt::Join { span, .. }
+            | Stmt::Lock { span, .. }
+            | Stmt::Atomic { span, .. } => *span,
             Stmt::Seq(items) => match (items.first(), items.last()) {
                 (Some(a), Some(b)) => a.span().to(b.span()),
                 _ => Span::default(),

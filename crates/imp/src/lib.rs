@@ -27,6 +27,7 @@
 
 pub mod ast;
 mod check;
+mod classes;
 mod lexer;
 mod lower;
 mod parser;

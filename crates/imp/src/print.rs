@@ -10,7 +10,7 @@
 //! omitted types (`int`) stay omitted in signatures.
 
 use crate::ast::{precedence, Cond, Expr, Ident, Init, IntTy, Program, Stmt, UnOp};
-use crate::ast::{Param, UNARY_PRECEDENCE};
+use crate::ast::{Param, ProcDef, UNARY_PRECEDENCE};
 use std::fmt::{self, Display, Formatter, Write};
 use std::sync::Arc;
 
@@ -58,7 +58,12 @@ fn expr_precedence(e: &Expr) -> u8 {
         Expr::Binary { op, .. } => precedence(*op),
         Expr::Unary { .. } => UNARY_PRECEDENCE,
         Expr::Num { value, .. } if value.is_negative() => UNARY_PRECEDENCE,
-        Expr::Num { .. } | Expr::Var(_) | Expr::Index { .. } | Expr::Cast { .. } => ATOM,
+        Expr::Num { .. }
+        | Expr::Var(_)
+        | Expr::Index { .. }
+        | Expr::Cast { .. }
+        | Expr::Null(_)
+        | Expr::Field { .. } => ATOM,
     }
 }
 
@@ -74,6 +79,11 @@ fn write_expr(f: &mut Formatter<'_>, e: &Expr, min: u8, st: &Style) -> fmt::Resu
     match e {
         Expr::Num { value, .. } => write!(f, "{value}")?,
         Expr::Var(id) => f.write_str(&id.name)?,
+        Expr::Null(_) => f.write_str("null")?,
+        Expr::Field { obj, field, .. } => {
+            write_expr(f, obj, ATOM, st)?;
+            write!(f, ".{}", field.name)?;
+        }
         Expr::Index { array, index, .. } => {
             write!(f, "{}[", array.name)?;
             write_expr(f, index, 0, st)?;
@@ -309,6 +319,76 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt
             }
         }
         Stmt::ArrayDecl { array, elem, .. } => write!(f, "var {}: {elem}[]", array.name),
+        Stmt::RefDecl {
+            target,
+            class,
+            init,
+            ..
+        } => {
+            write!(f, "var {}: {}", target.name, class.name)?;
+            match init {
+                None => Ok(()),
+                Some(value) => {
+                    f.write_str(" = ")?;
+                    write_expr(f, value, 0, st)
+                }
+            }
+        }
+        Stmt::New { target, class, .. } => write!(f, "{} = new {}", target.name, class.name),
+        Stmt::FieldAssign {
+            obj, field, value, ..
+        } => {
+            write_expr(f, obj, ATOM, st)?;
+            write!(f, ".{} = ", field.name)?;
+            write_expr(f, value, 0, st)
+        }
+        Stmt::MethodCall {
+            target,
+            receiver,
+            method,
+            args,
+            ..
+        } => {
+            if let Some(t) = target {
+                write!(f, "{} = ", t.name)?;
+            }
+            write_expr(f, receiver, ATOM, st)?;
+            write!(f, ".{}", method.name)?;
+            write_args(f, args, st)
+        }
+        Stmt::Spawn {
+            target,
+            receiver,
+            callee,
+            args,
+            ..
+        } => {
+            if let Some(t) = target {
+                write!(f, "{} = ", t.name)?;
+            }
+            f.write_str("spawn ")?;
+            if let Some(r) = receiver {
+                write_expr(f, r, ATOM, st)?;
+                f.write_char('.')?;
+            }
+            f.write_str(&callee.name)?;
+            write_args(f, args, st)
+        }
+        Stmt::Join { thread, .. } => {
+            f.write_str("join ")?;
+            write_expr(f, thread, 0, st)
+        }
+        Stmt::Lock { obj, acquire, .. } => {
+            f.write_str(if *acquire { "lock " } else { "unlock " })?;
+            write_expr(f, obj, 0, st)
+        }
+        Stmt::Atomic { body, .. } => {
+            f.write_str("atomic begin")?;
+            newline(f, indent + 1)?;
+            write_stmt(f, body, indent + 1, st)?;
+            newline(f, indent)?;
+            f.write_str("end")
+        }
     }
 }
 
@@ -319,39 +399,60 @@ impl Display for Stmt {
     }
 }
 
-/// `name: T`, or `name` alone for `int`.
-fn write_typed(f: &mut Formatter<'_>, name: &str, ty: IntTy) -> fmt::Result {
+/// `name: T` or `name: C`, or `name` alone for `int`.
+fn write_typed(f: &mut Formatter<'_>, name: &str, ty: IntTy, class: Option<&Ident>) -> fmt::Result {
     f.write_str(name)?;
-    if ty != IntTy::INT {
-        write!(f, ": {ty}")?;
+    match class {
+        Some(c) => write!(f, ": {}", c.name)?,
+        None if ty != IntTy::INT => write!(f, ": {ty}")?,
+        None => {}
     }
     Ok(())
 }
 
-fn write_def(
-    f: &mut Formatter<'_>,
-    keyword: &str,
-    name: &Ident,
-    params: &[Param],
+/// A definition: `keyword name(params) [: T] begin body end`, its
+/// continuation lines indented `indent` levels.
+struct Def<'a> {
+    keyword: &'a str,
+    name: &'a Ident,
+    params: &'a [Param],
     ret: IntTy,
-    body: &Stmt,
-    st: &Style,
-) -> fmt::Result {
-    write!(f, "{keyword} {}(", name.name)?;
-    for (i, p) in params.iter().enumerate() {
+    ret_class: Option<&'a Ident>,
+    body: &'a Stmt,
+    indent: usize,
+}
+
+fn write_def(f: &mut Formatter<'_>, d: Def<'_>, st: &Style) -> fmt::Result {
+    write!(f, "{} {}(", d.keyword, d.name.name)?;
+    for (i, p) in d.params.iter().enumerate() {
         if i > 0 {
             f.write_str(", ")?;
         }
-        write_typed(f, &p.name.name, p.ty)?;
+        write_typed(f, &p.name.name, p.ty, p.class.as_ref())?;
     }
     f.write_char(')')?;
-    if ret != IntTy::INT {
-        write!(f, " : {ret}")?;
+    match d.ret_class {
+        Some(c) => write!(f, " : {}", c.name)?,
+        None if d.ret != IntTy::INT => write!(f, " : {}", d.ret)?,
+        None => {}
     }
     f.write_str(" begin")?;
-    newline(f, 1)?;
-    write_stmt(f, body, 1, st)?;
-    f.write_str("\nend\n")
+    newline(f, d.indent + 1)?;
+    write_stmt(f, d.body, d.indent + 1, st)?;
+    newline(f, d.indent)?;
+    f.write_str("end")
+}
+
+fn proc_def<'a>(keyword: &'a str, p: &'a ProcDef, indent: usize) -> Def<'a> {
+    Def {
+        keyword,
+        name: &p.name,
+        params: &p.params,
+        ret: p.ret,
+        ret_class: p.ret_class.as_ref(),
+        body: &p.body,
+        indent,
+    }
 }
 
 impl Display for Program {
@@ -376,12 +477,52 @@ impl Display for Program {
                 .map(|name| Param {
                     name: name.clone(),
                     ty: IntTy::INT,
+                    class: None,
                 })
                 .collect();
-            write_def(f, "macro", &m.name, &params, IntTy::INT, &m.body, &st)?;
+            let def = Def {
+                keyword: "macro",
+                name: &m.name,
+                params: &params,
+                ret: IntTy::INT,
+                ret_class: None,
+                body: &m.body,
+                indent: 0,
+            };
+            write_def(f, def, &st)?;
+            f.write_char('\n')?;
         }
         for p in &self.procs {
-            write_def(f, "proc", &p.name, &p.params, p.ret, &p.body, &st)?;
+            write_def(f, proc_def("proc", p, 0), &st)?;
+            f.write_char('\n')?;
+        }
+        for c in &self.classes {
+            write!(f, "class {} begin", c.name.name)?;
+            for field in &c.fields {
+                newline(f, 1)?;
+                // A field's type is never omitted.
+                match &field.class {
+                    Some(c) => write!(f, "{}: {};", field.name.name, c.name)?,
+                    None => write!(f, "{}: {};", field.name.name, field.ty)?,
+                }
+            }
+            for m in &c.methods {
+                newline(f, 1)?;
+                write_def(f, proc_def("method", m, 1), &st)?;
+            }
+            f.write_str("\nend\n")?;
+        }
+        for g in &self.globals {
+            write!(f, "global {}: ", g.name.name)?;
+            match &g.class {
+                Some(c) => f.write_str(&c.name)?,
+                None => write!(f, "{}", g.ty)?,
+            }
+            if let Some(v) = &g.init {
+                f.write_str(" = ")?;
+                write_expr(f, v, 0, &st)?;
+            }
+            f.write_char('\n')?;
         }
         write_stmt(f, &self.main, 0, &st)?;
         f.write_char('\n')

@@ -11,6 +11,7 @@
 //! Closing walks only the open nodes, each once, so typing is linear.
 
 use crate::ast::{BinOp, Expr, IntTy, UnOp};
+use crate::classes::Classes;
 use crate::{Diagnostic, Span};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,9 +24,36 @@ type R<T> = Result<T, Diagnostic>;
 #[derive(Debug)]
 pub(crate) struct TExpr<'a> {
     pub(crate) ty: Option<IntTy>,
+    /// Whether it is a reference (whose `ty` is then `int`).
+    pub(crate) refers: Refers,
     pub(crate) kind: TKind<'a>,
     /// The source expression, for spans and messages.
     pub(crate) src: &'a Expr,
+}
+
+/// What an expression refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Refers {
+    /// Nothing: it is an integer.
+    No,
+    /// Objects of this class.
+    Class(usize),
+    /// `null`, which every reference may be.
+    Null,
+}
+
+/// The type of a variable, parameter, field or result: an integer type,
+/// or a reference to a class (whose integer type is `int`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct VTy {
+    pub(crate) int: IntTy,
+    pub(crate) class: Option<usize>,
+}
+
+impl VTy {
+    pub(crate) fn int(int: IntTy) -> VTy {
+        VTy { int, class: None }
+    }
 }
 
 /// The operations of [`TExpr`]. Both operands of a binary operator have
@@ -42,6 +70,10 @@ pub(crate) enum TKind<'a> {
     /// A conversion to the node's type: a cast, or an implicit lossless
     /// conversion.
     Convert(Box<TExpr<'a>>),
+    /// `null`.
+    Null,
+    /// Field `.1` (class) `.2` (index) of the object the operand refers to.
+    Field(Box<TExpr<'a>>, usize, usize),
 }
 
 impl TExpr<'_> {
@@ -119,11 +151,116 @@ pub(crate) struct Scope<'a> {
     pub(crate) vars: &'a HashMap<Arc<str>, IntTy>,
     /// The element types of arrays; an array not in it has `int` elements.
     pub(crate) arrays: &'a HashMap<Arc<str>, IntTy>,
+    /// The routine's references (globals included), and their classes.
+    pub(crate) refs: &'a HashMap<Arc<str>, usize>,
+    /// The program's classes.
+    pub(crate) classes: &'a Classes,
 }
 
 impl<'a> Scope<'a> {
     pub(crate) fn var(&self, name: &str) -> IntTy {
         self.vars.get(name).copied().unwrap_or(IntTy::INT)
+    }
+
+    /// The type of a variable, reference or not.
+    pub(crate) fn var_ty(&self, name: &str) -> VTy {
+        VTy {
+            int: self.var(name),
+            class: self.refs.get(name).copied(),
+        }
+    }
+
+    /// `e` as a value of type `to`, a reference or an integer.
+    pub(crate) fn value_of(&self, e: &'a Expr, to: VTy, target: Target) -> R<TExpr<'a>> {
+        match to.class {
+            None => self.value(e, to.int, target),
+            Some(c) => {
+                let t = self.expr(e)?;
+                match t.refers {
+                    Refers::Null => Ok(t),
+                    Refers::Class(d) if d == c => Ok(t),
+                    other => Err(self.not_a(c, other, &t, target)),
+                }
+            }
+        }
+    }
+
+    /// The name of class `c`.
+    pub(crate) fn class_name(&self, c: usize) -> &str {
+        self.classes.names.get(c).map_or("?", |n| &**n)
+    }
+
+    /// The error for a value that should refer to class `c` but `got`.
+    fn not_a(&self, c: usize, got: Refers, t: &TExpr, target: Target) -> Diagnostic {
+        let want = self.class_name(c);
+        let what = match got {
+            Refers::Class(d) => format!("a reference to `{}`", self.class_name(d)),
+            _ => "an integer".to_string(),
+        };
+        let place = match target {
+            Target::Assign => "assign".to_string(),
+            Target::Arg { proc, param } => format!("pass as parameter `{param}` of `{proc}`"),
+            Target::Return => "return".to_string(),
+            Target::Store => "store".to_string(),
+        };
+        let help = match (got, &t.kind) {
+            (Refers::No, TKind::Lit(v)) if v.is_zero() => "write `null` for no object".to_string(),
+            _ => format!(
+                "a reference to `{want}` comes from `new {want}`, `null`, or another reference \
+                 to `{want}`"
+            ),
+        };
+        Diagnostic::new(
+            t.src.span(),
+            format!("expected a reference to `{want}`, found {what} (to {place})"),
+        )
+        .with_help(help)
+    }
+
+    /// Rejects a reference where an integer is needed.
+    pub(crate) fn integer(&self, t: &TExpr<'a>) -> R<()> {
+        let what = match t.refers {
+            Refers::No => return Ok(()),
+            Refers::Null => "`null` is a reference".to_string(),
+            Refers::Class(c) => format!(
+                "`{}` is a reference to `{}`",
+                show(t.src),
+                self.class_name(c)
+            ),
+        };
+        Err(
+            Diagnostic::new(t.src.span(), format!("{what}, not an integer")).with_help(
+                "references can only be compared with `==` and `!=`, dereferenced with `.field`, \
+             and assigned",
+            ),
+        )
+    }
+
+    /// The class the reference `t` refers to (for `what`, a field access
+    /// or a call on it).
+    pub(crate) fn reference(&self, t: &TExpr<'a>, what: &str) -> R<usize> {
+        match t.refers {
+            Refers::Class(c) => Ok(c),
+            Refers::Null => Err(Diagnostic::new(t.src.span(), format!("{what} on `null`"))
+                .with_help("`null` refers to no object")),
+            Refers::No => {
+                let help = match t.src {
+                    Expr::Var(v) => format!(
+                        "declare `{0}` as a reference, e.g. `var {0}: C` for a class `C`",
+                        v.name
+                    ),
+                    _ => "only references to objects have fields and methods".to_string(),
+                };
+                Err(Diagnostic::new(
+                    t.src.span(),
+                    format!(
+                        "{what} on `{}`, which is an integer, not a reference",
+                        show(t.src)
+                    ),
+                )
+                .with_help(help))
+            }
+        }
     }
 
     pub(crate) fn elem(&self, array: &str) -> IntTy {
@@ -133,12 +270,14 @@ impl<'a> Scope<'a> {
     /// `e` as a value of type `to` (converted if it converts losslessly).
     pub(crate) fn value(&self, e: &'a Expr, to: IntTy, target: Target) -> R<TExpr<'a>> {
         let t = self.expr(e)?;
+        self.integer(&t)?;
         self.coerce(t, to, target)
     }
 
     /// `e` as a subscript: any integer type, converted to `int`.
     pub(crate) fn index(&self, e: &'a Expr) -> R<TExpr<'a>> {
         let t = self.expr(e)?;
+        self.integer(&t)?;
         match t.ty {
             None => self.close(t, IntTy::INT, How::Default),
             Some(_) => Ok(convert(t, IntTy::INT)),
@@ -155,6 +294,9 @@ impl<'a> Scope<'a> {
         at: Span,
     ) -> R<(TExpr<'a>, TExpr<'a>)> {
         let (a, b) = (self.expr(lhs)?, self.expr(rhs)?);
+        if a.refers != Refers::No || b.refers != Refers::No {
+            return self.ref_cmp(symbol, a, b, at);
+        }
         let (a, b) = self.unify(symbol, a, b, at)?;
         if a.ty.is_some() {
             return Ok((a, b));
@@ -163,6 +305,50 @@ impl<'a> Scope<'a> {
             self.close(a, IntTy::INT, How::Default)?,
             self.close(b, IntTy::INT, How::Default)?,
         ))
+    }
+
+    /// A comparison of references: `==` or `!=`, of the same class (or
+    /// `null`).
+    fn ref_cmp(
+        &self,
+        symbol: &str,
+        a: TExpr<'a>,
+        b: TExpr<'a>,
+        at: Span,
+    ) -> R<(TExpr<'a>, TExpr<'a>)> {
+        if a.refers == Refers::No || b.refers == Refers::No {
+            let int = if a.refers == Refers::No { &a } else { &b };
+            let help = match &int.kind {
+                TKind::Lit(v) if v.is_zero() => "write `null` for no object",
+                _ => "a reference can only be compared with a reference or `null`",
+            };
+            return Err(Diagnostic::new(
+                at,
+                format!("cannot compare a reference with an integer in `{symbol}`"),
+            )
+            .with_help(help));
+        }
+        if symbol != "==" && symbol != "!=" {
+            return Err(Diagnostic::new(
+                at,
+                format!("references cannot be compared with `{symbol}`"),
+            )
+            .with_help("references are equal or not: use `==` or `!=`"));
+        }
+        if let (Refers::Class(c), Refers::Class(d)) = (a.refers, b.refers) {
+            if c != d {
+                return Err(Diagnostic::new(
+                    at,
+                    format!(
+                        "cannot compare a reference to `{}` with a reference to `{}`",
+                        self.class_name(c),
+                        self.class_name(d)
+                    ),
+                )
+                .with_help("objects of different classes are never the same object"));
+            }
+        }
+        Ok((a, b))
     }
 
     /// Checks that the result of `callee`, of type `ret`, can be stored in
@@ -185,10 +371,42 @@ impl<'a> Scope<'a> {
 
     /// The type of `e`, bottom-up; open if it is made of literals.
     pub(crate) fn expr(&self, e: &'a Expr) -> R<TExpr<'a>> {
-        let node = |ty, kind| TExpr { ty, kind, src: e };
+        let node = |ty, kind| TExpr {
+            ty,
+            refers: Refers::No,
+            kind,
+            src: e,
+        };
         Ok(match e {
             Expr::Num { value, .. } => node(None, TKind::Lit(value.clone())),
-            Expr::Var(id) => node(Some(self.var(&id.name)), TKind::Var(&id.name)),
+            Expr::Var(id) => {
+                let mut t = node(Some(self.var(&id.name)), TKind::Var(&id.name));
+                if let Some(&c) = self.refs.get(&id.name) {
+                    t.refers = Refers::Class(c);
+                }
+                t
+            }
+            Expr::Null(_) => TExpr {
+                ty: Some(IntTy::INT),
+                refers: Refers::Null,
+                kind: TKind::Null,
+                src: e,
+            },
+            Expr::Field { obj, field, .. } => {
+                let o = self.expr(obj)?;
+                let c = self.reference(&o, "field access")?;
+                let Some((i, f)) = self.classes.field(c, &field.name) else {
+                    return Err(self.classes.no_member(c, field, "field"));
+                };
+                let refers = f.class.map_or(Refers::No, Refers::Class);
+                let ty = if f.class.is_some() { IntTy::INT } else { f.ty };
+                TExpr {
+                    ty: Some(ty),
+                    refers,
+                    kind: TKind::Field(Box::new(o), c, i),
+                    src: e,
+                }
+            }
             Expr::Index { array, index, .. } => {
                 let index = self.index(index)?;
                 let elem = self.elem(&array.name);
@@ -200,6 +418,7 @@ impl<'a> Scope<'a> {
                     return Ok(node(None, TKind::Lit(value.neg())));
                 }
                 let o = self.expr(operand)?;
+                self.integer(&o)?;
                 if let Some(t) = o.ty {
                     if *op == UnOp::BitNot && t.is_unbounded() {
                         return Err(bitwise_on_int(operand));
@@ -211,6 +430,7 @@ impl<'a> Scope<'a> {
                 // A literal directly inside a cast is an `int`: `u8(300)`
                 // is 44.
                 let mut o = self.expr(operand)?;
+                self.integer(&o)?;
                 if o.ty.is_none() {
                     o = self.close(o, IntTy::INT, How::Default)?;
                 }
@@ -224,6 +444,8 @@ impl<'a> Scope<'a> {
                 ..
             } => {
                 let (a, b) = (self.expr(lhs)?, self.expr(rhs)?);
+                self.integer(&a)?;
+                self.integer(&b)?;
                 if matches!(op, BinOp::Shl | BinOp::Shr) {
                     // The amount keeps its own type; the IR checks it in
                     // that type.
@@ -334,7 +556,11 @@ impl<'a> Scope<'a> {
                 }
             }
             // These always have a type.
-            TKind::Var(_) | TKind::Index(..) | TKind::Convert(_) => {}
+            TKind::Var(_)
+            | TKind::Index(..)
+            | TKind::Convert(_)
+            | TKind::Null
+            | TKind::Field(..) => {}
         }
         Ok(t)
     }
@@ -344,6 +570,7 @@ impl<'a> Scope<'a> {
 fn take_close<'a>(s: &Scope<'a>, o: &mut Box<TExpr<'a>>, ty: IntTy, how: How) -> R<()> {
     let placeholder = TExpr {
         ty: Some(ty),
+        refers: Refers::No,
         kind: TKind::Lit(Int::ZERO),
         src: o.src,
     };
@@ -360,6 +587,7 @@ fn convert(t: TExpr<'_>, to: IntTy) -> TExpr<'_> {
     let src = t.src;
     TExpr {
         ty: Some(to),
+        refers: Refers::No,
         kind: TKind::Convert(Box::new(t)),
         src,
     }

@@ -33,12 +33,14 @@
 //! The expression rules are in [`crate::typer`], shared with lowering;
 //! this module finds the declarations and checks every statement.
 
-use crate::ast::{Cond, IntTy, ProcDef, Stmt};
+use crate::ast::{Cond, Expr, IntTy, ProcDef, Stmt};
 use crate::ast::{Ident, Init, Param};
 use crate::check::Errors;
-use crate::typer::{Scope, Target};
+use crate::classes::{method_proc, Classes, Globals};
+use crate::typer::{Scope, Target, VTy};
 use crate::walk::each_stmt;
 use crate::{Diagnostic, Span};
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -53,42 +55,62 @@ pub(crate) struct Types {
     pub(crate) procs: Vec<Vec<IntTy>>,
     /// The elements of `arrays`.
     pub(crate) arrays: Vec<IntTy>,
+    /// The classes of `main_vars` that are references.
+    pub(crate) main_classes: Vec<Option<usize>>,
+    /// The same for each procedure's `proc_locals`.
+    pub(crate) proc_classes: Vec<Vec<Option<usize>>>,
+}
+
+/// What [`check`] checks: the expanded program and what the earlier
+/// phases found.
+pub(crate) struct Program<'a> {
+    pub(crate) procs: &'a [ProcDef],
+    pub(crate) proc_locals: &'a [Vec<Arc<str>>],
+    pub(crate) main: &'a Stmt,
+    pub(crate) main_vars: &'a [Arc<str>],
+    pub(crate) arrays: &'a [Arc<str>],
+    pub(crate) classes: &'a Classes,
+    pub(crate) globals: &'a Globals,
 }
 
 /// Checks the types of the expanded program; the first error in source
 /// order is returned.
-pub(crate) fn check(
-    procs: &[ProcDef],
-    proc_locals: &[Vec<Arc<str>>],
-    main: &Stmt,
-    main_vars: &[Arc<str>],
-    arrays: &[Arc<str>],
-) -> R<Types> {
+pub(crate) fn check(p: &Program) -> R<Types> {
     let mut errs = Errors::default();
-    let bodies: Vec<&Stmt> = procs.iter().map(|p| &p.body).chain([main]).collect();
+    let bodies: Vec<&Stmt> = p.procs.iter().map(|p| &p.body).chain([p.main]).collect();
     let elems = array_decls(&bodies, &mut errs);
     // Duplicate definitions were rejected by phase 1.
-    let sigs: HashMap<&str, &ProcDef> = procs.iter().map(|p| (&*p.name.name, p)).collect();
-    let mut proc_types = Vec::with_capacity(procs.len());
-    for (p, locals) in procs.iter().zip(proc_locals) {
-        let vars = routine_decls(&p.body, Some(p), &mut errs);
+    let sigs: HashMap<&str, &ProcDef> = p.procs.iter().map(|p| (&*p.name.name, p)).collect();
+    let mut proc_types = Vec::with_capacity(p.procs.len());
+    let mut proc_classes = Vec::with_capacity(p.procs.len());
+    for (def, locals) in p.procs.iter().zip(p.proc_locals) {
+        let (vars, refs) = routine_decls(&def.body, Some(def), p, &sigs, &mut errs);
         proc_types.push(types_of(locals, &vars));
+        proc_classes.push(classes_of(locals, &refs));
         let scope = Scope {
             vars: &vars,
             arrays: &elems,
+            refs: &refs,
+            classes: p.classes,
+        };
+        let ret = VTy {
+            int: def.ret,
+            class: def.ret_class.as_ref().and_then(|c| p.classes.get(&c.name)),
         };
         let mut checker = Checker {
             scope,
             sigs: &sigs,
-            ret: Some(p.ret),
+            ret: Some(ret),
             errs: &mut errs,
         };
-        checker.stmt(&p.body);
+        checker.stmt(&def.body);
     }
-    let vars = routine_decls(main, None, &mut errs);
+    let (vars, refs) = routine_decls(p.main, None, p, &sigs, &mut errs);
     let scope = Scope {
         vars: &vars,
         arrays: &elems,
+        refs: &refs,
+        classes: p.classes,
     };
     let mut checker = Checker {
         scope,
@@ -96,13 +118,19 @@ pub(crate) fn check(
         ret: None,
         errs: &mut errs,
     };
-    checker.stmt(main);
+    checker.stmt(p.main);
     errs.finish()?;
     Ok(Types {
-        main: types_of(main_vars, &vars),
+        main: types_of(p.main_vars, &vars),
         procs: proc_types,
-        arrays: types_of(arrays, &elems),
+        arrays: types_of(p.arrays, &elems),
+        main_classes: classes_of(p.main_vars, &refs),
+        proc_classes,
     })
+}
+
+fn classes_of(names: &[Arc<str>], refs: &HashMap<Arc<str>, usize>) -> Vec<Option<usize>> {
+    names.iter().map(|n| refs.get(n).copied()).collect()
 }
 
 fn types_of(names: &[Arc<str>], types: &HashMap<Arc<str>, IntTy>) -> Vec<IntTy> {
@@ -163,27 +191,132 @@ fn array_decls(bodies: &[&Stmt], errs: &mut Errors) -> HashMap<Arc<str>, IntTy> 
     elems
 }
 
-/// The types of a routine's parameters and declared scalars.
+/// The types of a routine's parameters and declared scalars (globals
+/// included), and the classes of its references: declared ones, and
+/// undeclared variables assigned a reference (`x = new C`, `x = y.next`),
+/// whose class the first such assignment gives.
 fn routine_decls(
     body: &Stmt,
     proc: Option<&ProcDef>,
+    p: &Program,
+    sigs: &HashMap<&str, &ProcDef>,
     errs: &mut Errors,
-) -> HashMap<Arc<str>, IntTy> {
+) -> (HashMap<Arc<str>, IntTy>, HashMap<Arc<str>, usize>) {
     let params: &[Param] = proc.map_or(&[], |p| &p.params);
-    let mut types: HashMap<Arc<str>, IntTy> = HashMap::new();
-    for p in params {
-        types.entry(p.name.name.clone()).or_insert(p.ty);
+    let mut types: HashMap<Arc<str>, IntTy> = p.globals.types.clone();
+    let mut refs: HashMap<Arc<str>, usize> = p.globals.classes.clone();
+    for q in params {
+        types.entry(q.name.name.clone()).or_insert(q.ty);
+        if let Some(c) = q.class.as_ref().and_then(|c| p.classes.get(&c.name)) {
+            refs.entry(q.name.name.clone()).or_insert(c);
+        }
     }
     each_stmt(body, &mut |s| {
-        let Stmt::Decl { target, ty, .. } = s else {
-            return;
+        let (target, class) = match s {
+            Stmt::Decl { target, .. } => (target, None),
+            Stmt::RefDecl { target, class, .. } => (target, Some(class)),
+            _ => return,
         };
-        match (proc, params.iter().find(|p| p.name.name == target.name)) {
-            (Some(def), Some(param)) => errs.push(declared_parameter(def, param, target.span)),
-            _ => declare(&mut types, target, *ty, false, errs),
+        if let (Some(def), Some(param)) = (proc, params.iter().find(|p| p.name.name == target.name))
+        {
+            return errs.push(declared_parameter(def, param, target.span));
+        }
+        match (s, class.and_then(|c| p.classes.get(&c.name))) {
+            (Stmt::Decl { ty, .. }, _) => {
+                if let Some(&c) = refs.get(&target.name) {
+                    errs.push(redeclared(
+                        target,
+                        &format!("a reference to `{}`", p.classes.names[c]),
+                    ));
+                } else {
+                    declare(&mut types, target, *ty, false, errs)
+                }
+            }
+            (_, Some(c)) => match (refs.get(&target.name), types.get(&target.name)) {
+                (Some(&d), _) if d != c => errs.push(redeclared(
+                    target,
+                    &format!("a reference to `{}`", p.classes.names[d]),
+                )),
+                (None, Some(ty)) => errs.push(redeclared(target, &format!("`{ty}`"))),
+                _ => {
+                    refs.insert(target.name.clone(), c);
+                    types.insert(target.name.clone(), IntTy::INT);
+                }
+            },
+            // An unknown class, reported by phase 1.
+            _ => {}
         }
     });
-    types
+    // Inference, to a fixed point: each round gives a class to at least
+    // one more variable, or stops.
+    loop {
+        let mut changed = false;
+        each_stmt(body, &mut |s| {
+            let (target, class) = match s {
+                Stmt::New { target, class, .. } => (target, p.classes.get(&class.name)),
+                Stmt::Assign { target, value, .. } => (target, ref_class(value, &refs, p.classes)),
+                Stmt::Call {
+                    target: Some(target),
+                    callee,
+                    ..
+                } => (target, ret_class(sigs, &callee.name, p.classes)),
+                Stmt::MethodCall {
+                    target: Some(target),
+                    receiver,
+                    method,
+                    ..
+                } => {
+                    let class = ref_class(receiver, &refs, p.classes).and_then(|c| {
+                        let name = method_proc(&p.classes.names[c], &method.name);
+                        ret_class(sigs, &name, p.classes)
+                    });
+                    (target, class)
+                }
+                _ => return,
+            };
+            if let Some(c) = class {
+                if !types.contains_key(&target.name) && !refs.contains_key(&target.name) {
+                    refs.insert(target.name.clone(), c);
+                    types.insert(target.name.clone(), IntTy::INT);
+                    changed = true;
+                }
+            }
+        });
+        if !changed {
+            break;
+        }
+    }
+    (types, refs)
+}
+
+/// The class `e` refers to, if it is a reference to one (as far as
+/// `refs` knows yet).
+fn ref_class(e: &Expr, refs: &HashMap<Arc<str>, usize>, classes: &Classes) -> Option<usize> {
+    match e {
+        Expr::Var(v) => refs.get(&v.name).copied(),
+        Expr::Field { obj, field, .. } => {
+            let c = ref_class(obj, refs, classes)?;
+            classes.field(c, &field.name)?.1.class
+        }
+        _ => None,
+    }
+}
+
+/// The class of the reference procedure `name` returns, if it returns one.
+fn ret_class(sigs: &HashMap<&str, &ProcDef>, name: &str, classes: &Classes) -> Option<usize> {
+    let c = sigs.get(name)?.ret_class.as_ref()?;
+    classes.get(&c.name)
+}
+
+fn redeclared(target: &Ident, old: &str) -> Diagnostic {
+    Diagnostic::new(
+        target.span,
+        format!("`{}` is already declared as {old}", target.name),
+    )
+    .with_help(
+        "a variable has one type in its whole routine (the main program or a procedure); \
+         remove one of the declarations or rename one of the variables",
+    )
 }
 
 fn declared_parameter(def: &ProcDef, param: &Param, at: Span) -> Diagnostic {
@@ -203,7 +336,7 @@ struct Checker<'a, 'e> {
     scope: Scope<'a>,
     sigs: &'a HashMap<&'a str, &'a ProcDef>,
     /// The procedure's result type; `None` in main.
-    ret: Option<IntTy>,
+    ret: Option<VTy>,
     errs: &'e mut Errors,
 }
 
@@ -217,6 +350,19 @@ impl<'a> Checker<'a, '_> {
     fn stmt_inner(&mut self, s: &'a Stmt) -> R<()> {
         let scope = &self.scope;
         match s {
+            Stmt::Havoc { target, span } if scope.refs.contains_key(&target.name) => {
+                return Err(Diagnostic::new(
+                    *span,
+                    format!(
+                        "`{}` is a reference and cannot be read from the input",
+                        target.name
+                    ),
+                )
+                .with_help(
+                    "a reference of the main program that is read before it is assigned is an \
+                     input already",
+                ));
+            }
             Stmt::Skip(_)
             | Stmt::Fail(_)
             | Stmt::Havoc { .. }
@@ -230,9 +376,15 @@ impl<'a> Checker<'a, '_> {
                 target,
                 init: Some(Init::Value(value)),
                 ..
-            } => {
-                scope.value(value, scope.var(&target.name), Target::Assign)?;
             }
+            | Stmt::RefDecl {
+                target,
+                init: Some(value),
+                ..
+            } => {
+                scope.value_of(value, scope.var_ty(&target.name), Target::Assign)?;
+            }
+            Stmt::RefDecl { init: None, .. } => {}
             Stmt::ArrayAssign {
                 array,
                 index,
@@ -272,25 +424,148 @@ impl<'a> Checker<'a, '_> {
                 let Some(sig) = self.sigs.get(&*callee.name) else {
                     return Ok(());
                 };
-                for (arg, param) in args.iter().zip(&sig.params) {
-                    let target = Target::Arg {
-                        proc: &callee.name,
-                        param: &param.name.name,
-                    };
-                    if let Err(d) = scope.value(arg, param.ty, target) {
-                        self.errs.push(d);
-                    }
-                }
+                check_args(scope, self.errs, &callee.name, args, &sig.params);
                 if let Some(t) = target {
-                    scope.call_result(sig.ret, &t.name, &callee.name, *span)?;
+                    self.call_target(sig, t, *span)?;
                 }
             }
             Stmt::Return { value, .. } => {
-                let ret = self.ret.unwrap_or(IntTy::INT);
-                scope.value(value, ret, Target::Return)?;
+                let ret = self.ret.unwrap_or(VTy::int(IntTy::INT));
+                scope.value_of(value, ret, Target::Return)?;
             }
+            Stmt::New { target, class, .. } => {
+                let to = scope.var_ty(&target.name);
+                let made = scope.classes.get(&class.name);
+                if to.class != made {
+                    let what = match to.class {
+                        Some(c) => format!("a reference to `{}`", scope.class_name(c)),
+                        None => format!("`{}`", to.int),
+                    };
+                    return Err(Diagnostic::new(
+                        target.span,
+                        format!(
+                            "cannot assign a new `{}` to `{}`, which is {what}",
+                            class.name, target.name
+                        ),
+                    )
+                    .with_help(format!(
+                        "use a variable of class `{}`, e.g. `var {}2: {}`",
+                        class.name, target.name, class.name
+                    )));
+                }
+            }
+            Stmt::FieldAssign {
+                obj, field, value, ..
+            } => {
+                let o = scope.expr(obj)?;
+                let c = scope.reference(&o, "field access")?;
+                let Some((_, f)) = scope.classes.field(c, &field.name) else {
+                    return Err(scope.classes.no_member(c, field, "field"));
+                };
+                let to = VTy {
+                    int: f.ty,
+                    class: f.class,
+                };
+                scope.value_of(value, to, Target::Store)?;
+            }
+            Stmt::MethodCall {
+                target,
+                receiver,
+                method,
+                args,
+                span,
+            } => {
+                let sig = self.method(receiver, method)?;
+                check_args(scope, self.errs, &sig.name.name, args, &sig.params[1..]);
+                if let Some(t) = target {
+                    self.call_target(sig, t, *span)?;
+                }
+            }
+            Stmt::Spawn {
+                target,
+                receiver,
+                callee,
+                args,
+                ..
+            } => {
+                let (sig, params) = match receiver {
+                    Some(r) => {
+                        let sig = self.method(r, callee)?;
+                        (sig, &sig.params[1..])
+                    }
+                    None => match self.sigs.get(&*callee.name) {
+                        Some(sig) => (*sig, &sig.params[..]),
+                        None => return Ok(()),
+                    },
+                };
+                check_args(scope, self.errs, &sig.name.name, args, params);
+                if let Some(t) = target {
+                    if let Some(c) = scope.refs.get(&t.name) {
+                        return Err(Diagnostic::new(
+                            t.span,
+                            format!(
+                                "`{}` is a reference to `{}`, and a thread id is an integer",
+                                t.name,
+                                scope.class_name(*c)
+                            ),
+                        )
+                        .with_help("store the thread id in an integer variable"));
+                    }
+                }
+            }
+            Stmt::Join { thread, .. } => {
+                scope.index(thread)?;
+            }
+            Stmt::Lock { obj, .. } => {
+                let o = scope.expr(obj)?;
+                scope.reference(&o, "a lock")?;
+            }
+            Stmt::Atomic { body, .. } => self.stmt(body),
         }
         Ok(())
+    }
+
+    /// Checks that the result of the procedure `sig` can go to `target`.
+    fn call_target(&self, sig: &ProcDef, target: &Ident, at: Span) -> R<()> {
+        let scope = &self.scope;
+        let want = sig
+            .ret_class
+            .as_ref()
+            .and_then(|c| scope.classes.get(&c.name));
+        let to = scope.var_ty(&target.name);
+        match (want, to.class) {
+            (None, None) => scope.call_result(sig.ret, &target.name, &sig.name.name, at),
+            (Some(c), Some(d)) if c == d => Ok(()),
+            (want, _) => {
+                let what = |c: Option<usize>, ty: IntTy| match c {
+                    Some(c) => format!("a reference to `{}`", scope.class_name(c)),
+                    None => crate::typer::a(ty),
+                };
+                Err(Diagnostic::new(
+                    at,
+                    format!(
+                        "`{}` returns {}, but `{}` is {}",
+                        sig.name.name,
+                        what(want, sig.ret),
+                        target.name,
+                        what(to.class, to.int)
+                    ),
+                )
+                .with_help("store the result in a variable of the type it has"))
+            }
+        }
+    }
+
+    /// The procedure of method `method` of the class `receiver` refers to.
+    fn method(&self, receiver: &'a Expr, method: &Ident) -> R<&'a ProcDef> {
+        let scope = &self.scope;
+        let r = scope.expr(receiver)?;
+        let c = scope.reference(&r, "method call")?;
+        let name = method_proc(scope.class_name(c), &method.name);
+        match self.sigs.get(&*name) {
+            Some(sig) if scope.classes.has_method(c, &method.name) => Ok(sig),
+            _ => Err(scope.classes.no_member(c, method, "method")),
+        }
     }
 
     fn cond(&mut self, c: &'a Cond) {
@@ -306,6 +581,32 @@ impl<'a> Checker<'a, '_> {
                     self.errs.push(d);
                 }
             }
+        }
+    }
+}
+
+/// Checks the arguments of a call of `callee` against its parameters.
+fn check_args<'a>(
+    scope: &Scope<'a>,
+    errs: &mut Errors,
+    callee: &str,
+    args: &'a [Expr],
+    params: &[Param],
+) {
+    for (arg, param) in args.iter().zip(params) {
+        let target = Target::Arg {
+            proc: callee,
+            param: &param.name.name,
+        };
+        let to = VTy {
+            int: param.ty,
+            class: param
+                .class
+                .as_ref()
+                .and_then(|c| scope.classes.get(&c.name)),
+        };
+        if let Err(d) = scope.value_of(arg, to, target) {
+            errs.push(d);
         }
     }
 }

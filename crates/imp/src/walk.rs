@@ -19,7 +19,7 @@ pub(crate) fn each_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Stmt)) {
             each_stmt(then_branch, f);
             each_stmt(else_branch, f);
         }
-        Stmt::While { body, .. } => each_stmt(body, f),
+        Stmt::While { body, .. } | Stmt::Atomic { body, .. } => each_stmt(body, f),
         _ => {}
     }
 }
@@ -80,6 +80,49 @@ pub(crate) fn stmt_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
             }
         }
         Stmt::ArrayDecl { array, .. } => f(array, true),
+        Stmt::RefDecl { target, init, .. } => {
+            f(target, false);
+            if let Some(value) = init {
+                expr_names(value, f);
+            }
+        }
+        Stmt::New { target, .. } => f(target, false),
+        Stmt::FieldAssign { obj, value, .. } => {
+            expr_names(obj, f);
+            expr_names(value, f);
+        }
+        Stmt::MethodCall {
+            target,
+            receiver,
+            args,
+            ..
+        } => {
+            if let Some(t) = target {
+                f(t, false);
+            }
+            expr_names(receiver, f);
+            for a in args {
+                expr_names(a, f);
+            }
+        }
+        Stmt::Spawn {
+            target,
+            receiver,
+            args,
+            ..
+        } => {
+            if let Some(t) = target {
+                f(t, false);
+            }
+            if let Some(r) = receiver {
+                expr_names(r, f);
+            }
+            for a in args {
+                expr_names(a, f);
+            }
+        }
+        Stmt::Join { thread: e, .. } | Stmt::Lock { obj: e, .. } => expr_names(e, f),
+        Stmt::Atomic { body, .. } => stmt_names(body, f),
     }
 }
 
@@ -100,8 +143,9 @@ pub(crate) fn cond_names<'a>(c: &'a Cond, f: &mut dyn FnMut(&'a Ident, bool)) {
 
 pub(crate) fn expr_names<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Ident, bool)) {
     match e {
-        Expr::Num { .. } => {}
+        Expr::Num { .. } | Expr::Null(_) => {}
         Expr::Var(id) => f(id, false),
+        Expr::Field { obj, .. } => expr_names(obj, f),
         Expr::Index { array, index, .. } => {
             f(array, true);
             expr_names(index, f);

@@ -366,13 +366,20 @@ fn program() -> impl Strategy<Value = Program> {
                     name,
                     params: params
                         .into_iter()
-                        .map(|(name, ty)| Param { name, ty })
+                        .map(|(name, ty)| Param {
+                            name,
+                            ty,
+                            class: None,
+                        })
                         .collect(),
                     ret,
+                    ret_class: None,
                     body,
                     span: Span::default(),
                 })
                 .collect(),
+            classes: Vec::new(),
+            globals: Vec::new(),
             main,
         })
 }
@@ -416,6 +423,8 @@ fn no_expr(e: &Expr) -> Expr {
             span,
             op_span: span,
         },
+        // The generator makes no references.
+        other => other.clone(),
     }
 }
 
@@ -530,6 +539,9 @@ fn no_stmt(s: &Stmt) -> Stmt {
             elem: *elem,
             span,
         },
+        // The generator makes no objects or threads; tests/objects.rs
+        // checks that their syntax prints back.
+        other => other.clone(),
     }
 }
 
@@ -556,13 +568,17 @@ fn no_program(p: &Program) -> Program {
                     .map(|p| Param {
                         name: no_id(&p.name),
                         ty: p.ty,
+                        class: None,
                     })
                     .collect(),
                 ret: d.ret,
+                ret_class: None,
                 body: no_stmt(&d.body),
                 span: Span::default(),
             })
             .collect(),
+        classes: Vec::new(),
+        globals: Vec::new(),
         main: no_stmt(&p.main),
     }
 }

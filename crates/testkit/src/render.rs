@@ -321,9 +321,11 @@ impl Program {
                         .map(|(n, ty)| ast::Param {
                             name: ident(n),
                             ty: *ty,
+                            class: None,
                         })
                         .collect(),
                     ret: p.ret,
+                    ret_class: None,
                     body: seq(body),
                     span: Span::default(),
                 }
@@ -332,6 +334,8 @@ impl Program {
         ast::Program {
             macros: Vec::new(),
             procs,
+            classes: Vec::new(),
+            globals: Vec::new(),
             main: seq(main),
         }
     }

@@ -337,9 +337,136 @@ impl Expander<'_> {
                 )
             }
             Stmt::ArrayDecl { .. } => (s.clone(), 0),
+            Stmt::RefDecl {
+                target,
+                class,
+                init,
+                ..
+            } => {
+                let target = self.target(target, cx)?;
+                let (init, h) = match init {
+                    Some(value) => {
+                        let (value, h) = self.expr(value, cx, rec + 1)?;
+                        (Some(value), h)
+                    }
+                    None => (None, 0),
+                };
+                let class = class.clone();
+                let s = Stmt::RefDecl {
+                    target,
+                    class,
+                    init,
+                    span,
+                };
+                (s, h)
+            }
+            Stmt::New { target, class, .. } => {
+                let target = self.target(target, cx)?;
+                let class = class.clone();
+                (
+                    Stmt::New {
+                        target,
+                        class,
+                        span,
+                    },
+                    0,
+                )
+            }
+            Stmt::FieldAssign {
+                obj, field, value, ..
+            } => {
+                let (obj, oh) = self.expr(obj, cx, rec + 1)?;
+                let (value, vh) = self.expr(value, cx, rec + 1)?;
+                let field = field.clone();
+                let s = Stmt::FieldAssign {
+                    obj,
+                    field,
+                    value,
+                    span,
+                };
+                (s, oh.max(vh))
+            }
+            Stmt::MethodCall {
+                target,
+                receiver,
+                method,
+                args,
+                ..
+            } => {
+                let target = match target {
+                    Some(t) => Some(self.target(t, cx)?),
+                    None => None,
+                };
+                let (receiver, rh) = self.expr(receiver, cx, rec + 1)?;
+                let (args, ah) = self.exprs(args, cx, rec)?;
+                let method = method.clone();
+                let s = Stmt::MethodCall {
+                    target,
+                    receiver,
+                    method,
+                    args,
+                    span,
+                };
+                (s, rh.max(ah))
+            }
+            Stmt::Spawn {
+                target,
+                receiver,
+                callee,
+                args,
+                ..
+            } => {
+                let target = match target {
+                    Some(t) => Some(self.target(t, cx)?),
+                    None => None,
+                };
+                let (receiver, rh) = match receiver {
+                    Some(r) => {
+                        let (r, h) = self.expr(r, cx, rec + 1)?;
+                        (Some(r), h)
+                    }
+                    None => (None, 0),
+                };
+                let (args, ah) = self.exprs(args, cx, rec)?;
+                let callee = callee.clone();
+                let s = Stmt::Spawn {
+                    target,
+                    receiver,
+                    callee,
+                    args,
+                    span,
+                };
+                (s, rh.max(ah))
+            }
+            Stmt::Join { thread, .. } => {
+                let (thread, h) = self.expr(thread, cx, rec + 1)?;
+                (Stmt::Join { thread, span }, h)
+            }
+            Stmt::Lock { obj, acquire, .. } => {
+                let (obj, h) = self.expr(obj, cx, rec + 1)?;
+                let acquire = *acquire;
+                (Stmt::Lock { obj, acquire, span }, h)
+            }
+            Stmt::Atomic { body, .. } => {
+                let (body, h) = self.block(body, cx, rec + 1)?;
+                let body = Box::new(body);
+                (Stmt::Atomic { body, span }, h)
+            }
         };
         let h = self.height(child + 1, cx, span)?;
         Ok((node, h))
+    }
+
+    /// Expands each of `args`, with the greatest height.
+    fn exprs(&mut self, args: &[Expr], cx: &Cx, rec: usize) -> R<(Vec<Expr>, usize)> {
+        let mut out = Vec::with_capacity(args.len());
+        let mut h = 0;
+        for a in args {
+            let (a, ah) = self.expr(a, cx, rec + 1)?;
+            h = h.max(ah);
+            out.push(a);
+        }
+        Ok((out, h))
     }
 
     fn cond(&mut self, c: &Cond, cx: &Cx, rec: usize) -> R<(Cond, usize)> {
@@ -409,7 +536,18 @@ impl Expander<'_> {
         }
         self.nodes(cx, 1)?;
         let (node, child) = match e {
-            Expr::Num { .. } | Expr::Var(_) => (e.clone(), 0),
+            Expr::Num { .. } | Expr::Var(_) | Expr::Null(_) => (e.clone(), 0),
+            Expr::Field { obj, field, span } => {
+                let (obj, h) = self.expr(obj, cx, rec + 1)?;
+                (
+                    Expr::Field {
+                        obj: Box::new(obj),
+                        field: field.clone(),
+                        span: *span,
+                    },
+                    h,
+                )
+            }
             Expr::Index { array, index, span } => {
                 let (index, h) = self.expr(index, cx, rec + 1)?;
                 (
@@ -472,8 +610,9 @@ impl Expander<'_> {
 /// Number of nodes in an expression.
 fn expr_size(e: &Expr) -> usize {
     match e {
-        Expr::Num { .. } | Expr::Var(_) => 1,
+        Expr::Num { .. } | Expr::Var(_) | Expr::Null(_) => 1,
         Expr::Index { index, .. } => 1 + expr_size(index),
+        Expr::Field { obj, .. } => 1 + expr_size(obj),
         Expr::Unary { operand, .. } | Expr::Cast { operand, .. } => 1 + expr_size(operand),
         Expr::Binary { lhs, rhs, .. } => 1 + expr_size(lhs) + expr_size(rhs),
     }

@@ -2,6 +2,7 @@
 
 use super::Errors;
 use crate::ast::{Cond, Expr, Ident, Init, ProcDef, Stmt};
+use crate::classes::Globals;
 use crate::walk::each_stmt;
 use crate::Diagnostic;
 use std::collections::{HashMap, HashSet};
@@ -13,7 +14,7 @@ use std::sync::Arc;
 /// undo log of the bits set, so that the branches of an `if` and the body
 /// of a `while` can be analysed and rolled back in time proportional to
 /// what they assign rather than to the number of variables.
-pub(super) struct Flow {
+pub(super) struct Flow<'g> {
     /// Every scalar seen, in order of first appearance.
     pub(super) names: Vec<Arc<str>>,
     ids: HashMap<Arc<str>, usize>,
@@ -29,11 +30,18 @@ pub(super) struct Flow {
     inputs: Vec<usize>,
     is_input: Vec<bool>,
     errs: Errors,
+    /// The globals, which are neither locals nor inputs of main.
+    globals: &'g Globals,
 }
 
-impl Flow {
-    pub(super) fn new(proc: Option<Arc<str>>, locals: HashSet<Arc<str>>) -> Flow {
+impl<'g> Flow<'g> {
+    pub(super) fn new(
+        proc: Option<Arc<str>>,
+        locals: HashSet<Arc<str>>,
+        globals: &'g Globals,
+    ) -> Flow<'g> {
         Flow {
+            globals,
             names: Vec::new(),
             ids: HashMap::new(),
             assigned: Vec::new(),
@@ -67,6 +75,14 @@ impl Flow {
         id
     }
 
+    /// Marks the variable `name` as assigned (nothing for a global).
+    fn assign_name(&mut self, name: &Arc<str>) {
+        if !self.globals.contains(name) {
+            let id = self.intern(name);
+            self.assign(id);
+        }
+    }
+
     fn assign(&mut self, id: usize) {
         if !self.assigned[id] {
             self.assigned[id] = true;
@@ -81,6 +97,9 @@ impl Flow {
     }
 
     fn read(&mut self, v: &Ident) {
+        if self.globals.contains(&v.name) {
+            return;
+        }
         if let Some(proc) = &self.proc {
             let known = self.locals.contains(&v.name);
             if !known || !(self.dead || self.ids.get(&v.name).is_some_and(|&i| self.assigned[i])) {
@@ -109,13 +128,12 @@ impl Flow {
             Stmt::Skip(_) => {}
             Stmt::Fail(_) => self.dead = true,
             Stmt::Assign { target, value, .. } => {
-                let id = self.intern(&target.name);
+                self.note(target);
                 self.expr(value);
-                self.assign(id);
+                self.assign_name(&target.name);
             }
-            Stmt::Havoc { target, .. } => {
-                let id = self.intern(&target.name);
-                self.assign(id);
+            Stmt::Havoc { target, .. } | Stmt::New { target, .. } => {
+                self.assign_name(&target.name);
             }
             Stmt::ArrayAssign { index, value, .. } => {
                 self.expr(index);
@@ -172,12 +190,66 @@ impl Flow {
             }
             Stmt::Assert { cond, .. } | Stmt::Assume { cond, .. } => self.cond(cond),
             Stmt::Call { target, args, .. } => {
-                let id = target.as_ref().map(|t| self.intern(&t.name));
+                if let Some(t) = target {
+                    self.note(t);
+                }
                 for a in args {
                     self.expr(a);
                 }
-                if let Some(id) = id {
-                    self.assign(id);
+                if let Some(t) = target {
+                    self.assign_name(&t.name);
+                }
+            }
+            Stmt::MethodCall {
+                target,
+                receiver,
+                args,
+                ..
+            }
+            | Stmt::Spawn {
+                target,
+                receiver: Some(receiver),
+                args,
+                ..
+            } => {
+                if let Some(t) = target {
+                    self.note(t);
+                }
+                self.expr(receiver);
+                for a in args {
+                    self.expr(a);
+                }
+                if let Some(t) = target {
+                    self.assign_name(&t.name);
+                }
+            }
+            Stmt::Spawn {
+                target,
+                receiver: None,
+                args,
+                ..
+            } => {
+                if let Some(t) = target {
+                    self.note(t);
+                }
+                for a in args {
+                    self.expr(a);
+                }
+                if let Some(t) = target {
+                    self.assign_name(&t.name);
+                }
+            }
+            Stmt::FieldAssign { obj, value, .. } => {
+                self.expr(obj);
+                self.expr(value);
+            }
+            Stmt::Join { thread: e, .. } | Stmt::Lock { obj: e, .. } => self.expr(e),
+            Stmt::Atomic { body, .. } => self.stmt(body),
+            Stmt::RefDecl { target, init, .. } => {
+                self.note(target);
+                if let Some(value) = init {
+                    self.expr(value);
+                    self.assign_name(&target.name);
                 }
             }
             Stmt::Return { value, .. } => {
@@ -187,17 +259,25 @@ impl Flow {
             Stmt::Decl { target, init, .. } => {
                 // A declaration without a value assigns nothing: in main
                 // the variable may then be an input.
-                let id = self.intern(&target.name);
+                self.note(target);
                 match init {
                     Some(Init::Value(value)) => {
                         self.expr(value);
-                        self.assign(id);
+                        self.assign_name(&target.name);
                     }
-                    Some(Init::Havoc) => self.assign(id),
+                    Some(Init::Havoc) => self.assign_name(&target.name),
                     None => {}
                 }
             }
             Stmt::ArrayDecl { .. } => {}
+        }
+    }
+
+    /// Records that the variable `v` exists (the order of `names` is that
+    /// of first appearance), unless it is a global.
+    fn note(&mut self, v: &Ident) {
+        if !self.globals.contains(&v.name) {
+            self.intern(&v.name);
         }
     }
 
@@ -218,8 +298,9 @@ impl Flow {
 
     fn expr(&mut self, e: &Expr) {
         match e {
-            Expr::Num { .. } => {}
+            Expr::Num { .. } | Expr::Null(_) => {}
             Expr::Var(v) => self.read(v),
+            Expr::Field { obj, .. } => self.expr(obj),
             Expr::Index { index, .. } => self.expr(index),
             Expr::Unary { operand, .. } | Expr::Cast { operand, .. } => self.expr(operand),
             Expr::Binary { lhs, rhs, .. } => {
@@ -232,7 +313,7 @@ impl Flow {
 
 /// The locals of an (expanded) procedure; reports reads of locals that may
 /// not be assigned yet and of names that are not locals at all.
-pub(super) fn proc_flow(p: &ProcDef, errs: &mut Errors) -> Vec<Arc<str>> {
+pub(super) fn proc_flow(p: &ProcDef, globals: &Globals, errs: &mut Errors) -> Vec<Arc<str>> {
     let mut locals: Vec<Arc<str>> = Vec::new();
     let mut set = HashSet::new();
     for param in &p.params {
@@ -244,17 +325,27 @@ pub(super) fn proc_flow(p: &ProcDef, errs: &mut Errors) -> Vec<Arc<str>> {
         if let Stmt::Assign { target, .. }
         | Stmt::Havoc { target, .. }
         | Stmt::Decl { target, .. }
+        | Stmt::RefDecl { target, .. }
+        | Stmt::New { target, .. }
+        | Stmt::MethodCall {
+            target: Some(target),
+            ..
+        }
+        | Stmt::Spawn {
+            target: Some(target),
+            ..
+        }
         | Stmt::Call {
             target: Some(target),
             ..
         } = s
         {
-            if set.insert(target.name.clone()) {
+            if !globals.contains(&target.name) && set.insert(target.name.clone()) {
                 locals.push(target.name.clone());
             }
         }
     });
-    let mut flow = Flow::new(Some(p.name.name.clone()), set);
+    let mut flow = Flow::new(Some(p.name.name.clone()), set, globals);
     for param in &p.params {
         let id = flow.intern(&param.name.name);
         flow.assign(id);

@@ -17,8 +17,10 @@
 
 mod expand;
 mod flow;
+mod objects;
 
-use crate::ast::{Expr, Ident, IntTy, MacroDef, ProcDef, Program, Stmt};
+use crate::ast::{ClassDef, Expr, GlobalDef, Ident, IntTy, MacroDef, ProcDef, Program, Stmt};
+use crate::classes::{Classes, Globals};
 use crate::walk::{each_stmt, stmt_names};
 use crate::{Diagnostic, Span, MAX_NESTING};
 use expand::Expander;
@@ -56,6 +58,20 @@ pub struct CheckedProgram {
     pub proc_types: Vec<Vec<IntTy>>,
     /// The element type of each of `arrays`.
     pub array_types: Vec<IntTy>,
+    /// The classes, in source order. Their methods are also in `procs`,
+    /// expanded, as procedures named `Class.method` whose first parameter
+    /// is `this`.
+    pub classes: Vec<ClassDef>,
+    /// The globals, in source order.
+    pub globals: Vec<GlobalDef>,
+    /// For each of `main_vars`: the index in `classes` of the class it
+    /// refers to, if it is a reference.
+    pub main_classes: Vec<Option<usize>>,
+    /// For each procedure, the same for each of its `proc_locals`.
+    pub proc_classes: Vec<Vec<Option<usize>>>,
+    /// Does the program start threads (`spawn`)? Then every access to
+    /// shared state is lowered as a step of its own.
+    pub threaded: bool,
 }
 
 /// Macro expansion may add at most this many statements to the program.
@@ -99,13 +115,17 @@ pub fn check(program: Program) -> Result<CheckedProgram, Diagnostic> {
     crate::with_deep_stack(move || check_program(program))
 }
 
-fn check_program(program: Program) -> Result<CheckedProgram, Diagnostic> {
+fn check_program(mut program: Program) -> Result<CheckedProgram, Diagnostic> {
     // Phase 1.
     let mut errs = Errors::default();
+    let classes = Classes::new(&program.classes, &mut errs);
+    let globals = Globals::new(&program.globals, &classes, &mut errs);
+    objects::flatten_methods(&mut program);
     let lookup = definitions(&program, &mut errs);
     let info = macro_info(&program, &lookup, &mut errs);
     check_calls(&program, &lookup, &info, &mut errs);
     let arrays = arrays_and_scalars(&program, &mut errs);
+    objects::check_names(&program, &classes, &globals, &arrays, &mut errs);
     errs.finish()?;
 
     // Phase 2.
@@ -121,6 +141,7 @@ fn check_program(program: Program) -> Result<CheckedProgram, Diagnostic> {
             name: p.name.clone(),
             params: p.params.clone(),
             ret: p.ret,
+            ret_class: p.ret_class.clone(),
             body: expander.unit(&p.body)?,
             span: p.span,
         });
@@ -129,15 +150,35 @@ fn check_program(program: Program) -> Result<CheckedProgram, Diagnostic> {
 
     // Phase 3.
     let mut errs = Errors::default();
-    let proc_locals: Vec<_> = procs.iter().map(|p| proc_flow(p, &mut errs)).collect();
+    objects::check_bodies(&procs, &main, &mut errs);
     errs.finish()?;
-    let mut flow = Flow::new(None, HashSet::new());
+    let mut errs = Errors::default();
+    let proc_locals: Vec<_> = procs
+        .iter()
+        .map(|p| proc_flow(p, &globals, &mut errs))
+        .collect();
+    errs.finish()?;
+    let mut flow = Flow::new(None, HashSet::new(), &globals);
     flow.stmt(&main);
     let main_inputs = flow.inputs();
     let main_vars = flow.names;
 
     // Phase 4.
-    let types = crate::types::check(&procs, &proc_locals, &main, &main_vars, &arrays)?;
+    let cx = crate::types::Program {
+        procs: &procs,
+        proc_locals: &proc_locals,
+        main: &main,
+        main_vars: &main_vars,
+        arrays: &arrays,
+        classes: &classes,
+        globals: &globals,
+    };
+    let types = crate::types::check(&cx)?;
+    let threaded = procs
+        .iter()
+        .map(|p| &p.body)
+        .chain([&main])
+        .any(objects::spawns);
 
     Ok(CheckedProgram {
         procs,
@@ -149,6 +190,11 @@ fn check_program(program: Program) -> Result<CheckedProgram, Diagnostic> {
         main_types: types.main,
         proc_types: types.procs,
         array_types: types.arrays,
+        classes: program.classes,
+        globals: program.globals,
+        main_classes: types.main_classes,
+        proc_classes: types.proc_classes,
+        threaded,
     })
 }
 
@@ -349,6 +395,16 @@ fn macro_info(program: &Program, lookup: &HashMap<Arc<str>, Def>, errs: &mut Err
             Stmt::Assign { target, .. }
             | Stmt::Havoc { target, .. }
             | Stmt::Decl { target, .. }
+            | Stmt::RefDecl { target, .. }
+            | Stmt::New { target, .. }
+            | Stmt::MethodCall {
+                target: Some(target),
+                ..
+            }
+            | Stmt::Spawn {
+                target: Some(target),
+                ..
+            }
             | Stmt::Call {
                 target: Some(target),
                 ..
@@ -416,6 +472,13 @@ fn check_calls(
         .chain([(&program.main, true)]);
     for (body, is_main) in bodies {
         each_stmt(body, &mut |s| match s {
+            Stmt::Spawn {
+                receiver: None,
+                callee,
+                args,
+                span,
+                ..
+            } => objects::check_spawn(program, lookup, callee, args.len(), *span, errs),
             Stmt::Return { span, .. } if is_main => errs.push(
                 Diagnostic::new(*span, "`return` outside a procedure")
                     .with_help("only a procedure can return; the main program simply ends"),

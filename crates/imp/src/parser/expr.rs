@@ -11,7 +11,7 @@ use crate::lexer::Tok;
 use crate::{Diagnostic, Span};
 
 /// The help of errors about type names: every type a program can name.
-pub(super) fn types_help() -> String {
+pub(crate) fn types_help() -> String {
     let names: Vec<String> = IntTy::NAMED.iter().map(|t| format!("`{t}`")).collect();
     let (last, rest) = names
         .split_last()
@@ -176,6 +176,9 @@ impl Parser<'_> {
                 let span = self.bump();
                 Ok((Expr::Num { value, span }, 1))
             }
+            Tok::Null => Ok((Expr::Null(self.bump()), 1)),
+            Tok::This => self.field_expr(),
+            Tok::Ident(_) if *self.peek_at(1) == Tok::Dot => self.field_expr(),
             Tok::Ident(_) => {
                 let name = self.ident("a name")?;
                 match self.peek() {
@@ -336,7 +339,7 @@ impl Parser<'_> {
                     }
                 }
             }
-            Tok::Num(_) | Tok::Ident(_) | Tok::Minus | Tok::Tilde => {
+            Tok::Num(_) | Tok::Ident(_) | Tok::Minus | Tok::Tilde | Tok::Null | Tok::This => {
                 let e = self.arith(0)?;
                 self.comparison(e)
             }

@@ -32,10 +32,14 @@
 //! `:` or, followed by `(`, as a cast.
 
 mod expr;
+mod objects;
 
-use crate::ast::{Cond, Expr, Ident, Init, IntTy, MacroDef, Param, ProcDef, Program, Stmt};
+pub(crate) use expr::types_help;
+
+use crate::ast::{Cond, Expr, Ident, Init, IntTy, MacroDef, Param, Program, Stmt};
 use crate::lexer::{lex, Tok, Token};
 use crate::{Diagnostic, FileId, LineCol, SourceMap, Span};
+use objects::TypeRef;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -91,7 +95,7 @@ pub fn parse_cond_in(file: FileId, src: &str) -> Result<Cond, Diagnostic> {
 struct Definition {
     name: Ident,
     params: Vec<Param>,
-    ret: IntTy,
+    ret: TypeRef,
     body: Stmt,
     span: Span,
 }
@@ -238,6 +242,12 @@ impl<'s> Parser<'s> {
                 | Tok::Assert
                 | Tok::Assume
                 | Tok::Return
+                | Tok::This
+                | Tok::Spawn
+                | Tok::Join
+                | Tok::Lock
+                | Tok::Unlock
+                | Tok::Atomic
         )
     }
 
@@ -276,8 +286,12 @@ impl<'s> Parser<'s> {
     fn program(&mut self) -> PResult<Program> {
         let mut macros = Vec::new();
         let mut procs = Vec::new();
+        let mut classes = Vec::new();
+        let mut globals = Vec::new();
         loop {
             match self.peek() {
+                Tok::Class => classes.push(self.class_def()?),
+                Tok::Global => globals.push(self.global_def()?),
                 Tok::Macro => {
                     let d = self.definition(false)?;
                     macros.push(MacroDef {
@@ -289,13 +303,7 @@ impl<'s> Parser<'s> {
                 }
                 Tok::Proc => {
                     let d = self.definition(true)?;
-                    procs.push(ProcDef {
-                        name: d.name,
-                        params: d.params,
-                        ret: d.ret,
-                        body: d.body,
-                        span: d.span,
-                    });
+                    procs.push(d.into_proc());
                 }
                 _ => break,
             }
@@ -305,7 +313,10 @@ impl<'s> Parser<'s> {
             let mut d = self.expected("';' or end of input");
             if self.starts_statement() {
                 d = d.with_help("separate statements with `;`");
-            } else if matches!(self.peek(), Tok::Macro | Tok::Proc) {
+            } else if matches!(
+                self.peek(),
+                Tok::Macro | Tok::Proc | Tok::Class | Tok::Global
+            ) {
                 d = d.with_help("definitions must come before the main program");
             } else if let Some(opener) = match self.peek() {
                 Tok::Fi | Tok::Else => Some("if"),
@@ -320,6 +331,8 @@ impl<'s> Parser<'s> {
         Ok(Program {
             macros,
             procs,
+            classes,
+            globals,
             main,
         })
     }
@@ -330,6 +343,12 @@ impl<'s> Parser<'s> {
     /// u16 begin ... end`; a macro may not.
     fn definition(&mut self, is_proc: bool) -> PResult<Definition> {
         let kind = if is_proc { "proc" } else { "macro" };
+        self.definition_of(kind, is_proc)
+    }
+
+    /// The rest of [`Parser::definition`]; `kind` is the keyword
+    /// (`method` for a method, which has types as a procedure does).
+    fn definition_of(&mut self, kind: &str, is_proc: bool) -> PResult<Definition> {
         let start = self.bump();
         let name = self.ident(&format!("a name after '{kind}'"))?;
         let mut params = Vec::new();
@@ -338,8 +357,12 @@ impl<'s> Parser<'s> {
             if *self.peek() != Tok::RParen {
                 loop {
                     let name = self.ident("a parameter name")?;
-                    let ty = self.annotation(is_proc, "parameters")?;
-                    params.push(Param { name, ty });
+                    let t = self.annotation(is_proc, "parameters")?;
+                    params.push(Param {
+                        name,
+                        ty: t.ty,
+                        class: t.class,
+                    });
                     match self.peek() {
                         Tok::Comma => {
                             self.bump();
@@ -375,9 +398,9 @@ impl<'s> Parser<'s> {
     /// An optional `: T` in a signature (`int` when absent); only
     /// procedures have types, since a macro substitutes its arguments as
     /// written.
-    fn annotation(&mut self, is_proc: bool, what: &str) -> PResult<IntTy> {
+    fn annotation(&mut self, is_proc: bool, what: &str) -> PResult<TypeRef> {
         if *self.peek() != Tok::Colon {
-            return Ok(IntTy::INT);
+            return Ok(TypeRef::int(IntTy::INT));
         }
         if !is_proc {
             return Err(
@@ -388,7 +411,7 @@ impl<'s> Parser<'s> {
             );
         }
         self.bump();
-        Ok(self.type_name()?.0)
+        self.type_ref()
     }
 
     // ----- statements -----------------------------------------------------
@@ -454,7 +477,12 @@ impl<'s> Parser<'s> {
             Tok::Ident(name) if &**name == "var" && matches!(self.peek_at(1), Tok::Ident(_)) => {
                 self.var_decl()
             }
+            Tok::Ident(_) if *self.peek_at(1) == Tok::Dot => self.field_stmt(None),
+            Tok::This => self.field_stmt(None),
             Tok::Ident(_) => self.ident_stmt(),
+            Tok::Spawn => self.spawn_stmt(None),
+            Tok::Join | Tok::Lock | Tok::Unlock => self.thread_stmt(),
+            Tok::Atomic => self.atomic_stmt(),
             _ => Err(self.no_statement()),
         }
     }
@@ -469,7 +497,9 @@ impl<'s> Parser<'s> {
             Tok::Fi | Tok::Od | Tok::Else | Tok::End => {
                 d.with_help("write `skip` for a branch or body that does nothing")
             }
-            Tok::Macro | Tok::Proc => d.with_help("definitions must come before the main program"),
+            Tok::Macro | Tok::Proc | Tok::Class | Tok::Global => {
+                d.with_help("definitions must come before the main program")
+            }
             _ => d,
         }
     }
@@ -533,6 +563,15 @@ impl<'s> Parser<'s> {
                     let star = self.bump();
                     let span = name.span.to(star);
                     return Ok((Stmt::Havoc { target: name, span }, 1));
+                }
+                if *self.peek() == Tok::New {
+                    return self.new_stmt(name);
+                }
+                if *self.peek() == Tok::Spawn {
+                    return self.spawn_stmt(Some(name));
+                }
+                if self.at_method_call() {
+                    return self.field_stmt(Some(name));
                 }
                 if self.at_call() {
                     let callee = self.ident("a name")?;
@@ -636,7 +675,11 @@ impl<'s> Parser<'s> {
     /// `= e`, `= *` or nothing. The short form `x: T ...` (`long` false)
     /// must have an initialiser: `x: T` alone is too easily a typo.
     fn decl_rest(&mut self, start: Span, target: Ident, long: bool) -> PResult<(Stmt, usize)> {
-        let (ty, ty_span) = self.type_name()?;
+        let t = self.type_ref()?;
+        if let Some(class) = t.class {
+            return self.ref_decl_rest(start, target, class, long);
+        }
+        let (ty, ty_span) = (t.ty, t.span);
         let name = target.name.clone();
         if *self.peek() == Tok::LBracket && long {
             self.bump();
@@ -710,29 +753,8 @@ impl<'s> Parser<'s> {
 
     /// `callee(e1, ..., ek)` after the callee's name (and target).
     fn call(&mut self, target: Option<Ident>, callee: Ident) -> PResult<(Stmt, usize)> {
-        let open = self.expect(Tok::LParen, "'('")?;
-        let mut args = Vec::new();
-        let mut height = 0;
-        if *self.peek() != Tok::RParen {
-            loop {
-                let (arg, h) = self.expr()?;
-                height = height.max(h);
-                args.push(arg);
-                match self.peek() {
-                    Tok::Comma => {
-                        self.bump();
-                    }
-                    Tok::RParen => break,
-                    _ => {
-                        return Err(self.expected(&format!(
-                            "',' or ')' to close the '(' at {}",
-                            self.line_col(open)
-                        )))
-                    }
-                }
-            }
-        }
-        let close = self.bump();
+        let (args, height) = self.args()?;
+        let close = self.toks[self.pos - 1].span;
         let start = target.as_ref().map_or(callee.span, |t| t.span);
         let h = self.stmt_height(height, start)?;
         Ok((

@@ -14,12 +14,16 @@
 //! already enforced, so a type error here would be a bug; so is any error
 //! the builder reports, which becomes an internal-error [`Diagnostic`].
 
+mod heap;
+
 use crate::ast::{Cond, Init, IntTy, ProcDef, Stmt};
-use crate::typer::{Scope, TExpr, TKind, Target};
+use crate::typer::{Scope, TExpr, TKind, Target, VTy};
 use crate::{CheckedProgram, Diagnostic, Span};
 use std::collections::HashMap;
 use std::sync::Arc;
-use wiser_ir::{ArrayId, ArrayTy, Builder, Expr, Ir, Place, ProcId, RoutineBuilder, ScalarTy};
+use wiser_ir::{
+    ArrayId, ArrayTy, Builder, ClassId, Expr, Ir, Place, ProcId, RoutineBuilder, ScalarTy,
+};
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -76,6 +80,7 @@ fn lower_program(program: &CheckedProgram) -> R<Ir> {
         .cloned()
         .zip(program.array_types.iter().copied())
         .collect();
+    let heap = heap::declare(&mut b, program);
     // Every procedure is declared before any body is lowered, so that
     // calls (recursive ones included) can name it.
     let mut procs = HashMap::new();
@@ -87,6 +92,11 @@ fn lower_program(program: &CheckedProgram) -> R<Ir> {
             .map(|q| (q.name.name.clone(), int(q.ty)))
             .collect();
         let id = b.declare_proc(p.name.name.clone(), params, Some(int(p.ret)), p.span);
+        for (i, q) in p.params.iter().enumerate() {
+            if let Some(c) = q.class.as_ref().and_then(|c| heap.class_id(&c.name)) {
+                b.param_refers(id, i as u32, c);
+            }
+        }
         procs.entry(p.name.name.clone()).or_insert((id, p));
         ids.push(id);
     }
@@ -94,13 +104,19 @@ fn lower_program(program: &CheckedProgram) -> R<Ir> {
         arrays: &arrays,
         elems: &elems,
         procs: &procs,
+        heap: &heap,
+        threaded: program.threaded,
     };
 
-    let vars = table(&program.main_vars, &program.main_types);
+    let vars = heap.vars(&program.main_vars, &program.main_types);
+    let refs = heap.refs(&program.main_vars, &program.main_classes);
     let mut rb = b.begin_main(at);
-    let mut places = HashMap::new();
-    for name in &program.main_vars {
+    let mut places = heap.globals.clone();
+    for (i, name) in program.main_vars.iter().enumerate() {
         let place = rb.local(name.clone(), int(type_of(&vars, name)));
+        if let Some(&Some(c)) = program.main_classes.get(i) {
+            rb.refers(place, heap.class_ids[c]);
+        }
         places.insert(name.clone(), place);
     }
     for name in &program.main_inputs {
@@ -109,7 +125,7 @@ fn lower_program(program: &CheckedProgram) -> R<Ir> {
             .ok_or_else(|| internal(at, format!("input `{name}` is not a variable of main")))?;
         rb.input(*place);
     }
-    let mut lw = Lowerer::new(&cx, rb, &vars, places, None, at);
+    let mut lw = Lowerer::new(&cx, rb, (&vars, &refs), places, None, at);
     lw.stmt(&program.main)?;
     lw.rb.finish();
 
@@ -121,17 +137,29 @@ fn lower_program(program: &CheckedProgram) -> R<Ir> {
         ) else {
             return Err(internal(p.span, "a procedure without locals"));
         };
-        let vars = table(locals, types);
+        let vars = heap.vars(locals, types);
+        let classes = program.proc_classes.get(i).map_or(&[][..], |c| &c[..]);
+        let refs = heap.refs(locals, classes);
         let mut rb = b.begin_proc(id);
-        let mut places = HashMap::new();
+        let mut places = heap.globals.clone();
         for (k, name) in locals.iter().enumerate() {
             let place = match p.params.get(k) {
                 Some(_) => rb.param(k as u32),
-                None => rb.local(name.clone(), int(type_of(&vars, name))),
+                None => {
+                    let place = rb.local(name.clone(), int(type_of(&vars, name)));
+                    if let Some(&Some(c)) = classes.get(k) {
+                        rb.refers(place, heap.class_ids[c]);
+                    }
+                    place
+                }
             };
             places.insert(name.clone(), place);
         }
-        let mut lw = Lowerer::new(&cx, rb, &vars, places, Some(p.ret), p.span);
+        let ret = VTy {
+            int: p.ret,
+            class: p.ret_class.as_ref().and_then(|c| heap.classes.get(&c.name)),
+        };
+        let mut lw = Lowerer::new(&cx, rb, (&vars, &refs), places, Some(ret), p.span);
         lw.stmt(&p.body)?;
         lw.rb.finish();
     }
@@ -159,7 +187,14 @@ struct Cx<'a> {
     arrays: &'a HashMap<Arc<str>, (ArrayId, ArrayTy)>,
     elems: &'a HashMap<Arc<str>, IntTy>,
     procs: &'a HashMap<Arc<str>, (ProcId, &'a ProcDef)>,
+    heap: &'a heap::Heap,
+    /// Does the program start threads? Then each access to shared state
+    /// is a step of its own ([`Lowerer::split`]).
+    threaded: bool,
 }
+
+/// A routine's scalar types and the classes of its references.
+type Tables<'a> = (&'a HashMap<Arc<str>, IntTy>, &'a HashMap<Arc<str>, usize>);
 
 /// Lowers one routine.
 struct Lowerer<'a, 'b> {
@@ -168,18 +203,21 @@ struct Lowerer<'a, 'b> {
     scope: Scope<'a>,
     places: HashMap<Arc<str>, Place>,
     /// The result type; `None` in main.
-    ret: Option<IntTy>,
+    ret: Option<VTy>,
     /// The routine, for internal errors.
     at: Span,
+    /// Is every read of shared state in the current statement lowered to
+    /// an instruction of its own? (See [`heap`].)
+    split: bool,
 }
 
 impl<'a, 'b> Lowerer<'a, 'b> {
     fn new(
         cx: &'a Cx<'a>,
         rb: RoutineBuilder<'b>,
-        vars: &'a HashMap<Arc<str>, IntTy>,
+        (vars, refs): Tables<'a>,
         places: HashMap<Arc<str>, Place>,
-        ret: Option<IntTy>,
+        ret: Option<VTy>,
         at: Span,
     ) -> Self {
         Lowerer {
@@ -188,10 +226,13 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             scope: Scope {
                 vars,
                 arrays: cx.elems,
+                refs,
+                classes: &cx.heap.classes,
             },
             places,
             ret,
             at,
+            split: false,
         }
     }
 
@@ -200,6 +241,11 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             .get(name)
             .copied()
             .ok_or_else(|| internal(self.at, format!("`{name}` has no slot")))
+    }
+
+    /// The class id of class `c`.
+    fn class_id(&self, c: usize) -> ClassId {
+        self.cx.heap.class_ids[c]
     }
 
     fn array(&self, name: &str) -> R<(ArrayId, ArrayTy)> {
@@ -217,21 +263,37 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             return Ok(());
         }
         let span = s.span();
+        self.split = self.cx.threaded && self.shared_accesses(s) > 1;
         match s {
-            Stmt::Skip(_) | Stmt::ArrayDecl { .. } | Stmt::Decl { init: None, .. } => {}
+            Stmt::Skip(_)
+            | Stmt::ArrayDecl { .. }
+            | Stmt::Decl { init: None, .. }
+            | Stmt::RefDecl { init: None, .. } => {}
             Stmt::Fail(_) => self.rb.fail(span),
             Stmt::Assign { target, value, .. }
             | Stmt::Decl {
                 target,
                 init: Some(Init::Value(value)),
                 ..
+            }
+            | Stmt::RefDecl {
+                target,
+                init: Some(value),
+                ..
             } => {
-                let ty = self.scope.var(&target.name);
-                let value = self.scope.value(value, ty, Target::Assign)?;
+                let ty = self.scope.var_ty(&target.name);
+                let value = self.scope.value_of(value, ty, Target::Assign)?;
                 let value = self.expr(value)?;
                 let dst = self.place(&target.name)?;
                 self.rb.assign(dst, value, span);
             }
+            Stmt::New { .. }
+            | Stmt::FieldAssign { .. }
+            | Stmt::MethodCall { .. }
+            | Stmt::Spawn { .. }
+            | Stmt::Join { .. }
+            | Stmt::Lock { .. }
+            | Stmt::Atomic { .. } => self.heap_stmt(s)?,
             Stmt::Havoc { target, .. }
             | Stmt::Decl {
                 target,
@@ -307,8 +369,8 @@ impl<'a, 'b> Lowerer<'a, 'b> {
                 ..
             } => self.call(target.as_ref().map(|t| &*t.name), &callee.name, args, span)?,
             Stmt::Return { value, .. } => {
-                let ret = self.ret.unwrap_or(IntTy::INT);
-                let value = self.scope.value(value, ret, Target::Return)?;
+                let ret = self.ret.unwrap_or(VTy::int(IntTy::INT));
+                let value = self.scope.value_of(value, ret, Target::Return)?;
                 let value = self.expr(value)?;
                 self.rb.ret(Some(value), span);
             }
@@ -326,31 +388,73 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         args: &'a [crate::ast::Expr],
         span: Span,
     ) -> R<()> {
-        let &(id, def) = self
-            .cx
+        let (id, def) = self.proc(callee, span)?;
+        let values = self.args(callee, args, &def.params)?;
+        self.call_values(id, def, values, target, span)
+    }
+
+    /// The procedure `name`.
+    fn proc(&self, name: &str, span: Span) -> R<(ProcId, &'a ProcDef)> {
+        self.cx
             .procs
-            .get(callee)
-            .ok_or_else(|| internal(span, format!("unknown procedure `{callee}`")))?;
+            .get(name)
+            .copied()
+            .ok_or_else(|| internal(span, format!("unknown procedure `{name}`")))
+    }
+
+    /// The arguments `args` of `callee`, typed as `params`.
+    fn args(
+        &mut self,
+        callee: &str,
+        args: &'a [crate::ast::Expr],
+        params: &'a [crate::ast::Param],
+    ) -> R<Vec<Expr>> {
         let mut values = Vec::with_capacity(args.len());
-        for (arg, param) in args.iter().zip(&def.params) {
+        for (arg, param) in args.iter().zip(params) {
             let to = Target::Arg {
                 proc: callee,
                 param: &param.name.name,
             };
-            let value = self.scope.value(arg, param.ty, to)?;
+            let class = param
+                .class
+                .as_ref()
+                .and_then(|c| self.cx.heap.classes.get(&c.name));
+            let ty = VTy {
+                int: param.ty,
+                class,
+            };
+            let value = self.scope.value_of(arg, ty, to)?;
             values.push(self.expr(value)?);
         }
+        Ok(values)
+    }
+
+    /// Calls `id` (`def`) with `values`; the result goes to `target`.
+    fn call_values(
+        &mut self,
+        id: ProcId,
+        def: &'a ProcDef,
+        values: Vec<Expr>,
+        target: Option<&str>,
+        span: Span,
+    ) -> R<()> {
         let Some(target) = target else {
             self.rb.call(id, values, None, span);
             return Ok(());
         };
         let dst = self.place(target)?;
         let to = self.scope.var(target);
-        if to == def.ret {
+        // A global target is written by a step of its own in a threaded
+        // program (the return writes a temporary).
+        let shared = self.cx.threaded && matches!(dst, Place::Global(_));
+        if to == def.ret && !shared {
             self.rb.call(id, values, Some(dst), span);
             return Ok(());
         }
-        self.scope.call_result(def.ret, target, callee, span)?;
+        if def.ret_class.is_none() {
+            self.scope
+                .call_result(def.ret, target, &def.name.name, span)?;
+        }
         let tmp = self.rb.temp(int(def.ret));
         self.rb.call(id, values, Some(tmp), span);
         let converted = self.rb.load(tmp).cast(to);
@@ -358,10 +462,15 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         Ok(())
     }
 
-    fn cond(&self, c: &'a Cond) -> R<Expr> {
+    fn cond(&mut self, c: &'a Cond) -> R<Expr> {
         Ok(match c {
             Cond::Bool { value, .. } => Expr::bool(*value),
             Cond::Not { operand, .. } => Expr::logical_not(self.cond(operand)?),
+            Cond::And { lhs, rhs, .. } | Cond::Or { lhs, rhs, .. }
+                if self.split && self.shared_in_cond(rhs) > 0 =>
+            {
+                self.short_circuit(c, lhs, rhs)?
+            }
             Cond::And { lhs, rhs, .. } => Expr::and(self.cond(lhs)?, self.cond(rhs)?),
             Cond::Or { lhs, rhs, .. } => Expr::or(self.cond(lhs)?, self.cond(rhs)?),
             Cond::Cmp { op, lhs, rhs, span } => {
@@ -371,21 +480,36 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         })
     }
 
-    fn expr(&self, t: TExpr<'a>) -> R<Expr> {
+    fn expr(&mut self, t: TExpr<'a>) -> R<Expr> {
         let at = t.src.span();
         let ty =
             t.ty.ok_or_else(|| internal(at, "an expression was left without a type"))?;
         let op_span = t.op_span();
-        Ok(match t.kind {
+        let e = match t.kind {
             TKind::Lit(v) => Expr::int(ty, v),
-            TKind::Var(name) => self.rb.load(self.place(name)?),
+            TKind::Var(name) => {
+                let place = self.place(name)?;
+                let e = self.rb.load(place);
+                return Ok(match place {
+                    Place::Global(_) => self.shared_read(e, ty, at),
+                    _ => e,
+                });
+            }
             TKind::Index(array, index) => {
                 let (id, aty) = self.array(array)?;
-                Expr::select(id, aty, self.expr(*index)?)
+                let e = Expr::select(id, aty, self.expr(*index)?);
+                return Ok(self.shared_read(e, ty, at));
+            }
+            TKind::Null => Expr::int(IntTy::INT, wiser_num::Int::ZERO),
+            TKind::Field(obj, c, i) => {
+                let obj = self.expr(*obj)?;
+                let e = self.cx.heap.select(c, i, obj, at);
+                return Ok(self.shared_read(e, ty, at));
             }
             TKind::Unary(op, operand) => Expr::unary(op, self.expr(*operand)?, op_span),
             TKind::Binary(op, a, b) => Expr::binary(op, self.expr(*a)?, self.expr(*b)?, op_span),
             TKind::Convert(operand) => self.expr(*operand)?.cast(ty),
-        })
+        };
+        Ok(e)
     }
 }
