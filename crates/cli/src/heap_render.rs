@@ -39,9 +39,50 @@ pub fn is_field_array(ir: &Ir, name: &str) -> bool {
         .any(|(i, a)| &*a.name == name && ir.field_of(wiser_ir::ArrayId(i as u32)).is_some())
 }
 
-/// The input heap's objects: id -> (class, [(field, value text)]), from
-/// the input's field arrays (only the cells the path read).
+/// The input objects reachable from the input references through
+/// reference fields (the others are set by the heap's bounds only, and
+/// say nothing about the bug).
+fn reachable(ir: &Ir, input: &Input) -> Vec<Int> {
+    let mut seen: Vec<Int> = Vec::new();
+    let mut todo: Vec<Int> = input
+        .vars
+        .iter()
+        .filter(|(n, v)| is_ref_var(ir, n) && *v > Int::ZERO)
+        .map(|(_, v)| v.clone())
+        .collect();
+    let ref_arrays: Vec<&wiser_semantics::ArrayInput> = input
+        .arrays
+        .iter()
+        .filter(|(name, _)| {
+            ir.arrays.iter().enumerate().any(|(i, d)| {
+                d.name == *name
+                    && ir
+                        .field_of(wiser_ir::ArrayId(i as u32))
+                        .is_some_and(|(_, f)| f.refers.is_some())
+            })
+        })
+        .map(|(_, a)| a)
+        .collect();
+    while let Some(o) = todo.pop() {
+        if seen.contains(&o) {
+            continue;
+        }
+        for a in &ref_arrays {
+            if let Some((_, v)) = a.entries.iter().find(|(i, _)| *i == o) {
+                if *v > Int::ZERO {
+                    todo.push(v.clone());
+                }
+            }
+        }
+        seen.push(o);
+    }
+    seen
+}
+
+/// The input heap's objects reachable from the input references: id ->
+/// (class, [(field, value text)]), from the input's field arrays.
 fn objects(ir: &Ir, input: &Input) -> BTreeMap<Int, (String, Vec<(String, String)>)> {
+    let reachable = reachable(ir, input);
     let mut objects: BTreeMap<Int, (String, Vec<(String, String)>)> = BTreeMap::new();
     for (name, a) in &input.arrays {
         let Some(index) = ir.arrays.iter().position(|d| d.name == *name) else {
@@ -52,7 +93,7 @@ fn objects(ir: &Ir, input: &Input) -> BTreeMap<Int, (String, Vec<(String, String
         };
         let class_name = ir.classes[class.0 as usize].name.to_string();
         for (i, v) in &a.entries {
-            if *i <= Int::ZERO {
+            if *i <= Int::ZERO || !reachable.contains(i) {
                 continue;
             }
             let value = if field.refers.is_some() {
@@ -116,6 +157,7 @@ pub fn heap_json(ir: &Ir, input: &Input) -> Value {
         .map(|(n, v)| (n.to_string(), json!(v)))
         .collect();
     let mut objects = serde_json::Map::new();
+    let reachable = reachable(ir, input);
     for (name, a) in &input.arrays {
         let Some(index) = ir.arrays.iter().position(|d| d.name == *name) else {
             continue;
@@ -123,7 +165,7 @@ pub fn heap_json(ir: &Ir, input: &Input) -> Value {
         let Some((class, field)) = ir.field_of(wiser_ir::ArrayId(index as u32)) else {
             continue;
         };
-        for (i, v) in a.entries.iter().filter(|(i, _)| *i > Int::ZERO) {
+        for (i, v) in a.entries.iter().filter(|(i, _)| reachable.contains(i)) {
             let entry = objects.entry(i.to_string()).or_insert_with(
                 || json!({"class": &*ir.classes[class.0 as usize].name, "fields": {}}),
             );

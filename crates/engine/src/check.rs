@@ -41,6 +41,17 @@ pub fn check(ir: &Ir, config: &Config) -> Report {
 /// Runs the bug finder on `ir`, publishing live counters in `monitor` and
 /// stopping early (with what was found) when its `interrupt` is set.
 pub fn check_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
+    // A program with threads is explored by one worker: the set of
+    // expanded states (`visited.rs`) keeps the first path to reach each
+    // state, so with several workers which witness (and schedule) is
+    // reported would depend on their timing.
+    let one_worker;
+    let config = if ir.threaded && config.jobs > 1 {
+        one_worker = config.clone().with_jobs(1);
+        &one_worker
+    } else {
+        config
+    };
     let start = Instant::now();
     let baseline = resident_bytes().unwrap_or(0);
     let shared = Arc::new(Shared::new(ir.clone(), config, start, monitor.clone()));

@@ -156,7 +156,23 @@ pub fn small_model<S: Solver + ?Sized>(
             .unwrap_or(ScalarTy::Int(IntTy::INT));
         note(&read_symbol(k), ty, &mut order);
     }
-    for a in ir.arrays.iter().filter(|a| a.init.is_none()) {
+    // The input heap's shape (reference fields) before its contents, so
+    // that the objects a path reaches get the lowest numbers whatever
+    // model the solver gave first.
+    let is_ref = |i: usize| {
+        ir.field_of(wiser_ir::ArrayId(i as u32))
+            .is_some_and(|(_, f)| f.refers.is_some())
+    };
+    let inputs: Vec<(usize, &wiser_ir::ArrayDecl)> = ir
+        .arrays
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.init.is_none())
+        .collect();
+    for (_, a) in inputs.iter().filter(|(i, _)| is_ref(*i)) {
+        note(&a.name, a.ty.elem, &mut order);
+    }
+    for (_, a) in inputs.iter().filter(|(i, _)| !is_ref(*i)) {
         note(&a.name, a.ty.elem, &mut order);
     }
     let inputs = crate::minimise::Inputs {

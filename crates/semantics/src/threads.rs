@@ -467,6 +467,23 @@ impl<A: Algebra> Machine<'_, A> {
         let th = s.threads.as_ref().expect("a threaded state");
         let cur = th.current;
         if enabled.is_empty() {
+            // Name the deadlock by the state alone, not by which thread
+            // happened to run last: the lowest thread waiting for a lock,
+            // else the lowest waiting at all (the main thread's `join`).
+            let waiting: Vec<u32> = (0..th.all.len() as u32)
+                .filter(|&t| !th.all[t as usize].done)
+                .collect();
+            let at_lock = |t: &u32| {
+                let (pc, _) = Self::context(&s, *t);
+                matches!(self.ir.at(pc).instr, Instr::Lock { .. })
+            };
+            let who = waiting
+                .iter()
+                .copied()
+                .find(at_lock)
+                .or(waiting.first().copied())
+                .unwrap_or(cur);
+            switch_to(&mut s, who);
             let span = self.ir.at(s.pc).span;
             s.status = Status::Error {
                 kind: ErrorKind::Deadlock,
