@@ -254,6 +254,7 @@ fn kinds_of(s: &TraceStep) -> Vec<&'static str> {
         TraceStep::Call { .. } => vec!["call"],
         TraceStep::Return { .. } => vec!["return"],
         TraceStep::Thread { .. } => vec!["enter"],
+        TraceStep::Load { .. } => vec!["value"],
         TraceStep::Error { .. } => vec!["danger"],
     }
 }

@@ -142,6 +142,7 @@ pub fn step_text(program: &Program, step: &TraceStep) -> String {
             None => "return".into(),
         },
         TraceStep::Thread { thread, .. } => format!("-- thread {thread} runs"),
+        TraceStep::Load { what, value, .. } => format!("{} -> {value}", user_name(what)),
         TraceStep::Error { kind, .. } => format!("error: {}", kind.describe()),
     }
 }
@@ -218,6 +219,9 @@ pub fn step_json(program: &Program, step: &TraceStep) -> Value {
             json!({"step": "return", "routine": &**routine, "value": value})
         }
         TraceStep::Thread { thread, .. } => json!({"step": "thread", "thread": thread}),
+        TraceStep::Load { what, value, .. } => {
+            json!({"step": "load", "shared": &**what, "value": value})
+        }
         TraceStep::Error { kind, .. } => {
             json!({"step": "error", "kind": kind.name(), "message": kind.describe()})
         }

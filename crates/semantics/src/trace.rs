@@ -100,6 +100,18 @@ pub enum TraceStep {
         /// The value returned.
         value: Option<Int>,
     },
+    /// In a program with threads: a read of shared state (a global, an
+    /// array element, a field) that is a step of its own, `c.n -> 0` (the
+    /// front end reads it into a temporary, so that another thread may
+    /// run between the read and the write that uses it).
+    Load {
+        /// The statement.
+        span: Span,
+        /// What was read: `g`, `a[3]`, `Counter.n[-1]`.
+        what: Arc<str>,
+        /// The value read.
+        value: Int,
+    },
     /// Another thread runs from here (a context switch): its next
     /// statement and its id.
     Thread {
@@ -130,6 +142,7 @@ impl TraceStep {
             | TraceStep::Call { span, .. }
             | TraceStep::Return { span, .. }
             | TraceStep::Thread { span, .. }
+            | TraceStep::Load { span, .. }
             | TraceStep::Error { span, .. } => *span,
         }
     }
@@ -209,6 +222,11 @@ pub(crate) enum Pending {
         index: Int,
     },
     Step(TraceStep),
+    Load {
+        span: Span,
+        what: Arc<str>,
+        place: Place,
+    },
     Call {
         span: Span,
         routine: Arc<str>,
@@ -301,11 +319,19 @@ impl<'ir> Recorder<'ir> {
         let loc = self.ir.at(state.pc);
         let span = loc.span;
         match &loc.instr {
-            Instr::Assign { dst, .. } => match self.name(state, *dst) {
+            Instr::Assign { dst, value, .. } => match self.name(state, *dst) {
                 Some(name) => Pending::Assign {
                     span,
                     name,
                     place: *dst,
+                },
+                None if self.ir.threaded => match self.shared_read(machine, alg, state, value) {
+                    Some(what) => Pending::Load {
+                        span,
+                        what,
+                        place: *dst,
+                    },
+                    None => Pending::Nothing,
                 },
                 None => Pending::Nothing,
             },
@@ -370,6 +396,27 @@ impl<'ir> Recorder<'ir> {
             | Instr::Lock { .. }
             | Instr::Unlock { .. }
             | Instr::Atomic { .. } => Pending::Nothing,
+        }
+    }
+
+    /// What a temporary's assignment reads, when it is one read of shared
+    /// state (`g`, or `a[i]` with `i` a local): its name.
+    fn shared_read<'i>(
+        &self,
+        machine: &mut Machine<'_, Concrete<'i>>,
+        alg: &mut Concrete<'i>,
+        state: &CState<'i>,
+        value: &wiser_ir::Code,
+    ) -> Option<Arc<str>> {
+        use wiser_ir::Op;
+        match &value[..] {
+            [Op::Load(Place::Global(g))] => Some(self.ir.globals[*g as usize].name.clone()),
+            [index @ .., Op::Select(a)] if !index.is_empty() => {
+                let code: wiser_ir::Code = index.to_vec().into_boxed_slice();
+                let i = machine.eval(alg, &code, state);
+                Some(format!("{}[{i}]", self.ir.arrays[a.0 as usize].name).into())
+            }
+            _ => None,
         }
     }
 
@@ -457,6 +504,11 @@ impl<'ir> Recorder<'ir> {
                     .collect(),
             },
             Pending::Assume { span } => TraceStep::Assume { span, holds: true },
+            Pending::Load { span, what, place } => TraceStep::Load {
+                span,
+                what,
+                value: self.ran_load(next, place),
+            },
             Pending::Return { step, assign } => {
                 let value = match &step {
                     TraceStep::Return { value, .. } => value.clone(),

@@ -45,6 +45,7 @@ fn show(src: &str, s: &TraceStep) -> String {
         }
         TraceStep::Assert { span } => format!("holds: {}", text(src, *span)),
         TraceStep::Thread { thread, .. } => format!("thread {thread}"),
+        TraceStep::Load { what, value, .. } => format!("{what} -> {value}"),
         TraceStep::Assume { span, holds } => format!("{}: {holds}", text(src, *span)),
         TraceStep::Call { routine, args, .. } => {
             let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
