@@ -92,7 +92,7 @@ fn input_text(out: &mut String, program: &Program, bug: &Bug) {
     if program.c.is_some() {
         let reads = c_reads(program, bug);
         if reads.is_empty() && input.vars.is_empty() && input.arrays.is_empty() {
-            let _ = writeln!(out, "  input: (none: every run reaches it)");
+            let _ = writeln!(out, "  input: {}", no_input(input));
         } else if !reads.is_empty() {
             let _ = writeln!(out, "  input: {}", reads.join(", "));
         }
@@ -124,9 +124,8 @@ fn input_text(out: &mut String, program: &Program, bug: &Bug) {
         && input.reads.is_empty()
         && plain_arrays.is_empty()
         && heap.is_none()
-        && input.schedule.is_empty()
     {
-        let _ = writeln!(out, "  input: (none: every run reaches it)");
+        let _ = writeln!(out, "  input: {}", no_input(input));
     }
     if !scalars.is_empty() {
         let _ = writeln!(out, "  input: {scalars}");
@@ -143,6 +142,16 @@ fn input_text(out: &mut String, program: &Program, bug: &Bug) {
     }
     if let Some(s) = heap_render::schedule_text(input) {
         let _ = writeln!(out, "  schedule (--schedule): {s}");
+    }
+}
+
+/// What an input with no values says: any run reaches the bug, or any run
+/// that follows the schedule.
+fn no_input(input: &Input) -> &'static str {
+    if input.schedule.is_empty() {
+        "(none: every run reaches it)"
+    } else {
+        "(none: every run that follows the schedule reaches it)"
     }
 }
 
@@ -503,7 +512,12 @@ fn scope_lines(
         .chain(run.final_globals(&program.ir))
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect();
+    // Locks (`C.$lock`) and other arrays the front ends made are theirs.
+    let hidden = |name: &str| name.contains('$');
     for (name, a) in run.final_arrays(&program.ir) {
+        if hidden(&name) {
+            continue;
+        }
         let entries: Vec<String> = a
             .elems
             .iter()

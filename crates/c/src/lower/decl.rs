@@ -752,6 +752,10 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                             .insert(name, var.clone());
                         initialise(f, &var, i, false)?;
                     }
+                    None if f.u.thread_ids.contains(&name) => {
+                        // Written by `pthread_create` before any use.
+                        f.scopes.last_mut().expect("a scope").insert(name, var);
+                    }
                     None => {
                         f.rb.havoc(place, span);
                         f.scopes.last_mut().expect("a scope").insert(name, var);

@@ -134,6 +134,8 @@ pub struct Unit<'a> {
     /// Names whose address is taken somewhere (`&x`): such variables live
     /// in heap cells.
     pub addressed: std::collections::HashSet<String>,
+    /// Names that `pthread_create(&t, ...)` stores thread ids into.
+    pub thread_ids: std::collections::HashSet<String>,
 }
 
 impl<'a> Unit<'a> {
@@ -363,10 +365,12 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         heap: Default::default(),
         threaded: false,
         addressed: Default::default(),
+        thread_ids: Default::default(),
     };
     let found = scan::scan(unit);
     u.threaded = found.threaded;
     u.addressed = found.addressed;
+    u.thread_ids = found.thread_ids;
     let mut b = Builder::new();
     for ext in &unit.0 {
         match &ext.node {

@@ -20,6 +20,10 @@ pub struct Found {
     /// The thread-id argument of `pthread_create(&t, ...)` is not an
     /// address taken: the call stores into `t` itself.
     pub addressed: HashSet<String>,
+    /// The names `t` of `pthread_create(&t, ...)`: such a variable gets
+    /// its value from the call, so an uninitialised declaration of it is
+    /// not an input (a witness would list it for nothing).
+    pub thread_ids: HashSet<String>,
 }
 
 impl<'ast> Visit<'ast> for Found {
@@ -34,6 +38,9 @@ impl<'ast> Visit<'ast> for Found {
                 if let Some(first) = c.arguments.first() {
                     if let E::UnaryOperator(u) = &first.node {
                         if u.node.operator.node == U::Address {
+                            if let E::Identifier(id) = &u.node.operand.node {
+                                self.thread_ids.insert(id.node.name.clone());
+                            }
                             self.visit_expression(&u.node.operand.node, &u.node.operand.span);
                             return;
                         }
