@@ -1,7 +1,7 @@
 // Two threads take two mutexes in opposite orders. When each has taken
 // its first, neither can take its second: a deadlock (no thread can run
 // and some have not finished), which the schedule in the witness shows.
-// expect: bug deadlock 21:3
+// expect: bug deadlock 12:3
 #include <pthread.h>
 
 pthread_mutex_t a, b;
