@@ -120,11 +120,7 @@ fn input_text(out: &mut String, program: &Program, bug: &Bug) {
         .iter()
         .filter(|(n, _)| !heap_render::is_field_array(ir, n))
         .collect();
-    if scalars.is_empty()
-        && input.reads.is_empty()
-        && plain_arrays.is_empty()
-        && heap.is_none()
-    {
+    if scalars.is_empty() && input.reads.is_empty() && plain_arrays.is_empty() && heap.is_none() {
         let _ = writeln!(out, "  input: {}", no_input(input));
     }
     if !scalars.is_empty() {

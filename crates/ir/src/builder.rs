@@ -636,25 +636,48 @@ impl<'b> RoutineBuilder<'b> {
     /// A call of `proc` with `args` (evaluated left to right), storing the
     /// result in `dst` if given.
     pub fn call(&mut self, proc: ProcId, args: Vec<Expr>, dst: Option<Place>, span: Span) {
-        let Some(sig) = self.b.procs.get(proc.0 as usize) else {
-            return self.error(format!("call of undeclared procedure {}", proc.0));
+        let Some((codes, checks)) = self.arguments(proc, args, span, "call") else {
+            return;
         };
-        let want: Vec<ScalarTy> = sig.params.iter().map(|s| s.ty).collect();
-        let ret = sig.ret;
-        let callee = sig.name.clone();
-        if want.len() != args.len() {
-            self.error(format!(
-                "`{callee}` takes {} arguments, {} given",
-                want.len(),
-                args.len()
-            ));
-        }
+        let sig = &self.b.procs[proc.0 as usize];
+        let (ret, callee) = (sig.ret, sig.name.clone());
         if let Some(d) = dst {
             if ret.is_none() || ret != self.place_ty(d) {
                 self.error(format!(
                     "the result of `{callee}` cannot be stored in {d:?}"
                 ));
             }
+        }
+        let instr = Instr::Call {
+            proc,
+            args: codes,
+            dst,
+            next: HOLE,
+        };
+        self.emit_seq(instr, span, checks);
+    }
+
+    /// The code and checks of the arguments of a call or spawn of `proc`,
+    /// converted to its parameters' types; `None` if `proc` is undeclared.
+    fn arguments(
+        &mut self,
+        proc: ProcId,
+        args: Vec<Expr>,
+        span: Span,
+        what: &str,
+    ) -> Option<(Box<[Code]>, Vec<Check>)> {
+        let Some(sig) = self.b.procs.get(proc.0 as usize) else {
+            self.error(format!("{what} of undeclared procedure {}", proc.0));
+            return None;
+        };
+        let want: Vec<ScalarTy> = sig.params.iter().map(|s| s.ty).collect();
+        if want.len() != args.len() {
+            let callee = sig.name.clone();
+            self.error(format!(
+                "`{callee}` takes {} arguments, {} given",
+                want.len(),
+                args.len()
+            ));
         }
         let mut codes = Vec::with_capacity(args.len());
         let mut checks = Vec::new();
@@ -663,13 +686,7 @@ impl<'b> RoutineBuilder<'b> {
             codes.push(code);
             checks.extend(more);
         }
-        let instr = Instr::Call {
-            proc,
-            args: codes.into_boxed_slice(),
-            dst,
-            next: HOLE,
-        };
-        self.emit_seq(instr, span, checks);
+        Some((codes.into_boxed_slice(), checks))
     }
 
     /// `dst = new class`.
@@ -690,28 +707,12 @@ impl<'b> RoutineBuilder<'b> {
 
     /// Starts a thread running `proc(args)`; its id goes to `dst`.
     pub fn spawn(&mut self, proc: ProcId, args: Vec<Expr>, dst: Option<Place>, span: Span) {
-        let Some(sig) = self.b.procs.get(proc.0 as usize) else {
-            return self.error(format!("spawn of undeclared procedure {}", proc.0));
+        let Some((codes, checks)) = self.arguments(proc, args, span, "spawn") else {
+            return;
         };
-        let want: Vec<ScalarTy> = sig.params.iter().map(|s| s.ty).collect();
-        if want.len() != args.len() {
-            let callee = sig.name.clone();
-            self.error(format!(
-                "`{callee}` takes {} arguments, {} given",
-                want.len(),
-                args.len()
-            ));
-        }
-        let mut codes = Vec::with_capacity(args.len());
-        let mut checks = Vec::new();
-        for (arg, ty) in args.into_iter().zip(want) {
-            let (code, more) = self.parts(arg, span, Some(ty), "an argument");
-            codes.push(code);
-            checks.extend(more);
-        }
         let instr = Instr::Spawn {
             proc,
-            args: codes.into_boxed_slice(),
+            args: codes,
             dst,
             next: HOLE,
         };

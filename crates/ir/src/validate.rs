@@ -125,17 +125,7 @@ impl Cx<'_> {
                 dst,
                 next,
             } => {
-                let callee = self
-                    .ir
-                    .procs
-                    .get(proc.0 as usize)
-                    .ok_or_else(|| self.err(format!("procedure {} is not declared", proc.0)))?;
-                if args.len() != callee.params as usize {
-                    return Err(self.err(format!("wrong argument count for `{}`", callee.name)));
-                }
-                for (arg, slot) in args.iter().zip(&callee.slots) {
-                    self.expect(arg, slot.ty, "an argument")?;
-                }
+                let callee = self.arguments(*proc, args)?;
                 if let Some(d) = dst {
                     if Some(self.place(*d)?) != callee.ret {
                         return Err(
@@ -160,17 +150,7 @@ impl Cx<'_> {
                 dst,
                 next,
             } => {
-                let callee = self
-                    .ir
-                    .procs
-                    .get(proc.0 as usize)
-                    .ok_or_else(|| self.err(format!("procedure {} is not declared", proc.0)))?;
-                if args.len() != callee.params as usize {
-                    return Err(self.err(format!("wrong argument count for `{}`", callee.name)));
-                }
-                for (arg, slot) in args.iter().zip(&callee.slots) {
-                    self.expect(arg, slot.ty, "an argument")?;
-                }
+                self.arguments(*proc, args)?;
                 if let Some(d) = dst {
                     if self.place(*d)?.int().is_none() {
                         return Err(self.err("a thread id must be stored in an integer".into()));
@@ -202,6 +182,23 @@ impl Cx<'_> {
                 vec![]
             }
         })
+    }
+
+    /// The routine `proc`, after checking that `args` fit its parameters
+    /// (a call's, or a spawned thread's).
+    fn arguments(&self, proc: crate::ir::ProcId, args: &[Code]) -> Result<&Routine, String> {
+        let callee = self
+            .ir
+            .procs
+            .get(proc.0 as usize)
+            .ok_or_else(|| self.err(format!("procedure {} is not declared", proc.0)))?;
+        if args.len() != callee.params as usize {
+            return Err(self.err(format!("wrong argument count for `{}`", callee.name)));
+        }
+        for (arg, slot) in args.iter().zip(&callee.slots) {
+            self.expect(arg, slot.ty, "an argument")?;
+        }
+        Ok(callee)
     }
 
     fn expect(&self, code: &Code, want: ScalarTy, what: &str) -> Result<(), String> {

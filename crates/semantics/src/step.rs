@@ -409,14 +409,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 next,
             } => {
                 let routine = &ir.procs[proc.0 as usize];
-                let mut locals = Vec::with_capacity(routine.slots.len());
-                for arg in args.iter() {
-                    let v = self.eval(alg, arg, &state);
-                    locals.push(v);
-                }
-                for slot in &routine.slots[locals.len()..] {
-                    locals.push(alg.zero(slot.ty));
-                }
+                let locals = self.callee_locals(alg, routine, args, &state);
                 let callee = Frame {
                     locals: Arc::new(locals),
                     proc: Some(*proc),
@@ -480,14 +473,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 next,
             } => {
                 let routine = &ir.procs[proc.0 as usize];
-                let mut locals = Vec::with_capacity(routine.slots.len());
-                for arg in args.iter() {
-                    let v = self.eval(alg, arg, &state);
-                    locals.push(v);
-                }
-                for slot in &routine.slots[locals.len()..] {
-                    locals.push(alg.zero(slot.ty));
-                }
+                let locals = self.callee_locals(alg, routine, args, &state);
                 let limit = self
                     .options
                     .max_threads
@@ -597,6 +583,27 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 out.push(state);
             }
         }
+    }
+
+    /// The slots of a new activation of `routine` (a call, or the root of
+    /// a thread): the arguments evaluated in `state`'s frame, left to
+    /// right, then 0 for every other slot.
+    fn callee_locals<P>(
+        &mut self,
+        alg: &mut A,
+        routine: &wiser_ir::Routine,
+        args: &[Code],
+        state: &State<A, P>,
+    ) -> Vec<A::Value> {
+        let mut locals = Vec::with_capacity(routine.slots.len());
+        for arg in args {
+            let v = self.eval(alg, arg, state);
+            locals.push(v);
+        }
+        for slot in &routine.slots[locals.len()..] {
+            locals.push(alg.zero(slot.ty));
+        }
+        locals
     }
 
     /// Evaluates code in `state`'s current frame.
