@@ -131,12 +131,15 @@ pub struct Comparison {
     pub enum_time: Duration,
     /// Time spent in `check`.
     pub engine_time: Duration,
+    /// The enumeration was over its budget, so nothing was compared (a
+    /// thread program with too many schedules; counted as unknown).
+    pub skipped: bool,
 }
 
 impl Comparison {
     /// Was the engine's answer `unknown` or its search incomplete?
     pub fn unknown(&self) -> bool {
-        self.verdict == Verdict::Unknown || !self.incomplete.is_empty()
+        self.skipped || self.verdict == Verdict::Unknown || !self.incomplete.is_empty()
     }
 
     /// The kinds of the disagreements.
@@ -341,6 +344,7 @@ pub fn compare(
         states: report.stats.states,
         enum_time,
         engine_time,
+        skipped: false,
     })
 }
 
