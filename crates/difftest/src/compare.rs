@@ -33,6 +33,10 @@ pub struct Limits {
     pub timeout: Duration,
     /// Time of one solver query.
     pub solver_timeout: Duration,
+    /// Interpreter states the enumeration of a thread program's schedules
+    /// may take; a program that needs more is not compared (it counts as
+    /// unknown).
+    pub max_schedule_states: u64,
 }
 
 impl Default for Limits {
@@ -43,6 +47,7 @@ impl Default for Limits {
             max_states: 500_000,
             timeout: Duration::from_secs(30),
             solver_timeout: Duration::from_secs(5),
+            max_schedule_states: 4_000_000,
         }
     }
 }

@@ -8,8 +8,9 @@
 //! * thread programs: every `int` input runs on every schedule (every
 //!   thread at every scheduling point, no reduction); the engine runs
 //!   twice, with partial-order reduction and with `--por off`, and both
-//!   runs are judged. A program with more states than
-//!   [`SCHEDULE_STATES`] is not compared ([`Comparison::skipped`]).
+//!   runs are judged. A program whose enumeration needs more states than
+//!   [`Limits::max_schedule_states`] is not compared
+//!   ([`Comparison::skipped`]).
 //!
 //! Each engine run must report exactly the error places (kind and span;
 //! deadlocks by kind only, since which thread's statement names one
@@ -30,10 +31,6 @@ use wiser_testkit::objects::{
     enumerate_heaps, enumerate_schedules, place, Features, OProgram, Place, Places,
 };
 use wiser_testkit::{show_input, Invalid};
-
-/// The most interpreter states the enumeration of a thread program's
-/// schedules may take (beyond it the program is skipped).
-pub const SCHEDULE_STATES: u64 = 4_000_000;
 
 /// Threads a thread program's engine run may start (more than any
 /// generated program does).
@@ -165,7 +162,7 @@ pub fn compare_objects(
                 enumerate_heaps(p, &ir, limits.max_runs, limits.max_steps)?;
             (runs, failing, places, false)
         }
-        Features::Threads => match enumerate_schedules(p, &ir, SCHEDULE_STATES) {
+        Features::Threads => match enumerate_schedules(p, &ir, limits.max_schedule_states) {
             Some(s) => (s.runs, s.failing, s.places, false),
             None => (0, 0, Places::new(), true),
         },
