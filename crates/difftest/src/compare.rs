@@ -33,6 +33,10 @@ pub struct Limits {
     pub timeout: Duration,
     /// Time of one solver query.
     pub solver_timeout: Duration,
+    /// Interpreter states the enumeration of a thread program's schedules
+    /// may take; a program that needs more is not compared (it counts as
+    /// unknown).
+    pub max_schedule_states: u64,
 }
 
 impl Default for Limits {
@@ -43,6 +47,7 @@ impl Default for Limits {
             max_states: 500_000,
             timeout: Duration::from_secs(30),
             solver_timeout: Duration::from_secs(5),
+            max_schedule_states: 4_000_000,
         }
     }
 }
@@ -131,12 +136,15 @@ pub struct Comparison {
     pub enum_time: Duration,
     /// Time spent in `check`.
     pub engine_time: Duration,
+    /// The enumeration was over its budget, so nothing was compared (a
+    /// thread program with too many schedules; counted as unknown).
+    pub skipped: bool,
 }
 
 impl Comparison {
     /// Was the engine's answer `unknown` or its search incomplete?
     pub fn unknown(&self) -> bool {
-        self.verdict == Verdict::Unknown || !self.incomplete.is_empty()
+        self.skipped || self.verdict == Verdict::Unknown || !self.incomplete.is_empty()
     }
 
     /// The kinds of the disagreements.
@@ -341,6 +349,7 @@ pub fn compare(
         states: report.stats.states,
         enum_time,
         engine_time,
+        skipped: false,
     })
 }
 

@@ -295,5 +295,6 @@ pub fn compare_c(
         states,
         enum_time,
         engine_time,
+        skipped: false,
     })
 }

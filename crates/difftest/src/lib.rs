@@ -27,6 +27,15 @@
 //! Reproducers are written as `<seed>_<index>.c`, the IMP program in a
 //! comment.
 //!
+//! **Objects and threads** ([`Lang::Objects`], `wiser-difftest --features
+//! heap` or `--features threads`): programs with a class, input
+//! references and field accesses, or with globals, threads, locks and
+//! `atomic` ([`wiser_testkit::objects`]), still as IMP text; see
+//! [`compare_objects`] for what is compared (every input heap up to the
+//! bound, or every schedule, against the engine with and without
+//! partial-order reduction). Reproducers are written as
+//! `<features>_<seed>_<index>.imp` in `regressions/objects/`.
+//!
 //! ```no_run
 //! use wiser_difftest::{run_program, Options};
 //! let r = run_program(1, 0, &Options::default());
@@ -36,10 +45,13 @@
 
 pub mod compare;
 pub mod compare_c;
+pub mod compare_objects;
 
 pub use compare::{compare, compare_text, Class, Comparison, DisKind, Disagreement, Limits};
 pub use compare_c::{compare_c, compile_c};
+pub use compare_objects::compare_objects;
 pub use wiser_c::DataModel;
+pub use wiser_testkit::objects::{generate_objects, Features, OProgram};
 pub use wiser_testkit::shrink::{self, shrink};
 pub use wiser_testkit::{generate, GenConfig, Invalid, Program, Spec};
 
@@ -77,6 +89,9 @@ pub enum Lang {
     /// The same programs (fixed-width types only) rendered as C, through
     /// `wiser-c` (see the crate documentation).
     C,
+    /// IMP programs with objects or with threads
+    /// ([`wiser_testkit::objects`]).
+    Objects(Features),
 }
 
 /// The data model of C-mode program `index`: ILP32 and LP64 in turn.
@@ -232,6 +247,79 @@ fn compare_in(p: &Program, index: u64, opts: &Options) -> Result<Comparison, Inv
             &opts.limits,
             data_model_for(index),
         ),
+        Lang::Objects(_) => unreachable!("objects programs go through run_objects"),
+    }
+}
+
+/// The reproducer of a heap or thread program.
+pub fn objects_reproducer_text(
+    seed: u64,
+    index: u64,
+    strategy: Strategy,
+    p: &OProgram,
+    dis: &[Disagreement],
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# wiser-difftest --features {} reproducer: seed {seed}, program {index}, strategy {}, merge {}",
+        p.features.name(),
+        strategy_name(strategy),
+        merge_for(index).name()
+    );
+    for d in dis {
+        for (k, line) in d.to_string().lines().enumerate() {
+            let lead = if k == 0 { "# disagreement: " } else { "#   " };
+            let _ = writeln!(s, "{lead}{line}");
+        }
+    }
+    s.push_str(&p.source());
+    s
+}
+
+/// [`run_program`] for heap and thread programs.
+fn run_objects(seed: u64, index: u64, features: Features, opts: &Options) -> ProgramResult {
+    let prog = generate_objects(seed, index, features);
+    let source = prog.source();
+    let strategy = strategy_for(index);
+    let merge = merge_for(index);
+    let result = compare_objects(&prog, strategy, merge, &opts.limits);
+    let mut reproducer = None;
+    if let Ok(c) = &result {
+        if let Some(first) = c.disagreements.first() {
+            let kind = first.kind;
+            let (small, dis) = match opts.shrink {
+                Some(budget) => {
+                    let (small, _) =
+                        wiser_testkit::objects::shrink_objects(&prog, budget, |cand| {
+                            compare_objects(cand, strategy, merge, &opts.limits)
+                                .is_ok_and(|c| c.kinds().contains(&kind))
+                        });
+                    let dis = compare_objects(&small, strategy, merge, &opts.limits)
+                        .map(|c| c.disagreements)
+                        .unwrap_or_else(|_| c.disagreements.clone());
+                    (small, dis)
+                }
+                None => (prog.clone(), c.disagreements.clone()),
+            };
+            let text = objects_reproducer_text(seed, index, strategy, &small, &dis);
+            let path = opts.out_dir.as_ref().and_then(|dir| {
+                let dir = dir.join("objects");
+                std::fs::create_dir_all(&dir).ok()?;
+                let path = dir.join(format!("{}_{seed}_{index}.imp", features.name()));
+                std::fs::write(&path, &text).ok()?;
+                Some(path)
+            });
+            reproducer = Some((text, path));
+        }
+    }
+    ProgramResult {
+        index,
+        strategy,
+        source,
+        typed: false,
+        result,
+        reproducer,
     }
 }
 
@@ -239,6 +327,9 @@ fn compare_in(p: &Program, index: u64, opts: &Options) -> Result<Comparison, Inv
 /// disagreement shrinks it and writes `<seed>_<index>.imp` (`.c` in C
 /// mode).
 pub fn run_program(seed: u64, index: u64, opts: &Options) -> ProgramResult {
+    if let Lang::Objects(features) = opts.lang {
+        return run_objects(seed, index, features, opts);
+    }
     let mut gen = opts.gen.clone();
     if opts.lang == Lang::C {
         gen = gen.for_c();
@@ -264,8 +355,8 @@ pub fn run_program(seed: u64, index: u64, opts: &Options) -> ProgramResult {
                 None => (prog.clone(), c.disagreements.clone()),
             };
             let (text, ext) = match opts.lang {
-                Lang::Imp => (reproducer_text(seed, index, strategy, &small, &dis), "imp"),
                 Lang::C => (c_reproducer_text(seed, index, strategy, &small, &dis), "c"),
+                _ => (reproducer_text(seed, index, strategy, &small, &dis), "imp"),
             };
             let path = opts.out_dir.as_ref().and_then(|dir| {
                 std::fs::create_dir_all(dir).ok()?;
@@ -336,6 +427,9 @@ pub struct Summary {
     pub incomplete: std::collections::BTreeMap<&'static str, u64>,
     /// Programs that could not be compared (generator problems).
     pub invalid: u64,
+    /// Thread programs with too many schedules to enumerate (not
+    /// compared; counted among the unknowns too).
+    pub skipped: u64,
     /// Of the programs, those that use machine integers: counted by
     /// class like all programs (`programs` is their number).
     pub typed: ClassCounts,
@@ -357,6 +451,11 @@ impl Summary {
         self.programs += 1;
         match &r.result {
             Err(_) => self.invalid += 1,
+            Ok(c) if c.skipped => {
+                self.skipped += 1;
+                self.unknowns += 1;
+                self.enum_time += c.enum_time;
+            }
             Ok(c) => {
                 match c.class {
                     Class::Safe => self.safe += 1,

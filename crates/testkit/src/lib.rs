@@ -18,6 +18,9 @@
 //!   holds;
 //! * [`typing`] mirrors the typing rules, so that the generator makes only
 //!   well-typed programs;
+//! * [`objects`]: programs with objects or with threads (one class,
+//!   input references and heaps, globals, `spawn`, locks, `atomic`), their
+//!   enumeration over every input heap or every schedule;
 //! * [`external_tool`]: tests that need a tool outside Rust skip without
 //!   it, except under CI.
 //!
@@ -44,6 +47,7 @@ pub mod domain;
 pub mod enumerate;
 mod external;
 pub mod gen;
+pub mod objects;
 pub mod program;
 pub mod render;
 pub mod render_c;

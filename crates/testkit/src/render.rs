@@ -16,21 +16,21 @@ use wiser_imp::ast::{self, BinOp, CmpOp, IntTy};
 use wiser_imp::Span;
 use wiser_ir::ScalarTy;
 
-fn ident(name: &str) -> ast::Ident {
+pub(crate) fn ident(name: &str) -> ast::Ident {
     ast::Ident {
         name: Arc::from(name),
         span: Span::default(),
     }
 }
 
-fn num(v: i128) -> ast::Expr {
+pub(crate) fn num(v: i128) -> ast::Expr {
     ast::Expr::Num {
         value: to_int(v),
         span: Span::default(),
     }
 }
 
-fn bin(op: BinOp, a: ast::Expr, b: ast::Expr) -> ast::Expr {
+pub(crate) fn bin(op: BinOp, a: ast::Expr, b: ast::Expr) -> ast::Expr {
     ast::Expr::Binary {
         op,
         lhs: Box::new(a),
@@ -40,7 +40,7 @@ fn bin(op: BinOp, a: ast::Expr, b: ast::Expr) -> ast::Expr {
     }
 }
 
-fn cmp(op: CmpOp, a: ast::Expr, b: ast::Expr) -> ast::Cond {
+pub(crate) fn cmp(op: CmpOp, a: ast::Expr, b: ast::Expr) -> ast::Cond {
     ast::Cond::Cmp {
         op,
         lhs: a,
@@ -49,7 +49,7 @@ fn cmp(op: CmpOp, a: ast::Expr, b: ast::Expr) -> ast::Cond {
     }
 }
 
-fn and(a: ast::Cond, b: ast::Cond) -> ast::Cond {
+pub(crate) fn and(a: ast::Cond, b: ast::Cond) -> ast::Cond {
     ast::Cond::And {
         lhs: Box::new(a),
         rhs: Box::new(b),
@@ -57,7 +57,7 @@ fn and(a: ast::Cond, b: ast::Cond) -> ast::Cond {
     }
 }
 
-fn or(a: ast::Cond, b: ast::Cond) -> ast::Cond {
+pub(crate) fn or(a: ast::Cond, b: ast::Cond) -> ast::Cond {
     ast::Cond::Or {
         lhs: Box::new(a),
         rhs: Box::new(b),
@@ -65,7 +65,7 @@ fn or(a: ast::Cond, b: ast::Cond) -> ast::Cond {
     }
 }
 
-fn assign(name: &str, e: ast::Expr) -> ast::Stmt {
+pub(crate) fn assign(name: &str, e: ast::Expr) -> ast::Stmt {
     ast::Stmt::Assign {
         target: ident(name),
         value: e,
@@ -73,7 +73,7 @@ fn assign(name: &str, e: ast::Expr) -> ast::Stmt {
     }
 }
 
-fn assume(c: ast::Cond) -> ast::Stmt {
+pub(crate) fn assume(c: ast::Cond) -> ast::Stmt {
     ast::Stmt::Assume {
         cond: c,
         span: Span::default(),
@@ -112,7 +112,7 @@ fn elem(array: &str, index: ast::Expr) -> ast::Expr {
     }
 }
 
-fn seq(mut v: Vec<ast::Stmt>) -> ast::Stmt {
+pub(crate) fn seq(mut v: Vec<ast::Stmt>) -> ast::Stmt {
     match v.len() {
         0 => ast::Stmt::Skip(Span::default()),
         1 => v.pop().expect("one statement"),
