@@ -19,7 +19,7 @@ use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
 /// A value algebra. Booleans and integers of every type are `Value`s.
 pub trait Algebra {
     /// Scalar values (booleans and integers of every type).
-    type Value: Clone;
+    type Value: Clone + PartialEq;
     /// Array values.
     type Array: Clone;
 

@@ -56,8 +56,11 @@ pub struct Machine<'ir, A: Algebra> {
     /// Per array: is it a reference field (whose reads from input
     /// objects count toward [`Options::max_objects`])?
     ref_field: Vec<bool>,
-    /// References read from possible input objects during this step.
-    ref_reads: u32,
+    /// References read from possible input objects during this step:
+    /// (field, object) pairs, each counted once however often the step's
+    /// code and checks read it (`x.next.f` reads `x.next` for its null
+    /// check and for the access).
+    ref_reads: Vec<(ArrayId, A::Value)>,
     /// When set, evaluation records the (array, index) of every select.
     pub(crate) capture: Option<Vec<(ArrayId, A::Value)>>,
     /// Per instruction: is it on a cycle of its routine's control flow?
@@ -85,7 +88,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
             options,
             stack: Vec::new(),
             ref_field,
-            ref_reads: 0,
+            ref_reads: Vec::new(),
             capture: None,
             cyclic: if ir.threaded {
                 wiser_ir::cfg::on_cycles(ir)
@@ -125,10 +128,10 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 None => return,
             }
         }
-        self.ref_reads = 0;
+        self.ref_reads.clear();
         let start = out.len();
         self.step_instr(alg, pol, state, out);
-        let reads = self.ref_reads;
+        let reads = self.ref_reads.len() as u32;
         let heap_full = |n: u32| self.options.max_objects.is_some_and(|m| n > m);
         for s in &mut out[start..] {
             if reads > 0 {
@@ -633,7 +636,9 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                     let ty = self.ir.arrays[a.0 as usize].ty;
                     if self.ref_field[a.0 as usize] && alg.as_int(&i).is_none_or(|k| k >= Int::ZERO)
                     {
-                        self.ref_reads += 1;
+                        if !self.ref_reads.iter().any(|(b, j)| b == a && *j == i) {
+                            self.ref_reads.push((*a, i.clone()));
+                        }
                     }
                     if let Some(c) = &mut self.capture {
                         c.push((*a, i.clone()));
