@@ -337,6 +337,13 @@ fn heap_program(seed: u64) -> Ir {
     let t = r.local("t", ScalarTy::INT);
     let p = r.local("p", ScalarTy::INT);
     r.refers(p, class);
+    if rng.below(2) == 0 {
+        // Half the programs rule out null inputs, so that some are safe.
+        let xn = Expr::cmp(CmpOp::Ne, r.load(x), int(0));
+        let yn = Expr::cmp(CmpOp::Ne, r.load(y), int(0));
+        r.assume(Expr::and(xn, yn), sp.next());
+        r.new_object(p, class, sp.next());
+    }
     let mut read_next = false;
     // `t` is a field's value (in -1..=1 in the enumerated heaps) plus at
     // most one increment, so assertions on 0 and 1 are decided the same on
