@@ -83,6 +83,9 @@ fn array(h: &mut Hash2, a: &SymArray) {
 pub fn fingerprint(state: &SymState, bounded_switches: bool) -> u128 {
     let mut h = Hash2::new();
     h.add(&(state.pc, state.reads, state.heap));
+    for (field, object) in state.heap_reads.iter() {
+        h.add(&(field, object));
+    }
     frame(&mut h, &state.frame);
     h.add(&state.callers.len());
     for f in state.callers.iter() {

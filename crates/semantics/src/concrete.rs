@@ -498,6 +498,7 @@ fn detach(s: State<Concrete<'_>, ()>) -> ConcreteState {
         status: s.status,
         trail: s.trail,
         heap: s.heap,
+        heap_reads: s.heap_reads,
         threads: s.threads,
     }
 }

@@ -114,8 +114,9 @@ pub struct HeapCount {
     /// Objects made by `new` so far (the next one is `-(objects + 1)`).
     pub objects: u32,
     /// References read from the input heap so far (input reference
-    /// variables, and reads of reference fields of objects that may be
-    /// input objects): the path has seen at most this many input objects.
+    /// variables, and distinct reads of reference fields of objects that
+    /// may be input objects): the path has seen at most this many input
+    /// objects.
     pub input_refs: u32,
 }
 
@@ -144,6 +145,9 @@ pub struct State<A: Algebra, P> {
     pub trail: Trail<A::Value>,
     /// Objects made and input references read.
     pub heap: HeapCount,
+    /// The reference fields read from possible input objects so far, as
+    /// (field, object) pairs: a pair read again is not counted again.
+    pub heap_reads: Stack<(wiser_ir::ArrayId, A::Value)>,
     /// The other threads, for a program that starts threads (`None`
     /// until the first `spawn`): the running thread's context is `pc`,
     /// `frame` and `callers` above.
@@ -164,6 +168,7 @@ impl<A: Algebra, P: Clone> Clone for State<A, P> {
             status: self.status,
             trail: self.trail.clone(),
             heap: self.heap,
+            heap_reads: self.heap_reads.clone(),
             threads: self.threads.clone(),
         }
     }
@@ -223,6 +228,7 @@ impl<A: Algebra, P> State<A, P> {
                 objects: 0,
                 input_refs,
             },
+            heap_reads: Stack::new(),
             threads: None,
         }
     }

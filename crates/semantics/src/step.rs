@@ -131,12 +131,16 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
         self.ref_reads.clear();
         let start = out.len();
         self.step_instr(alg, pol, state, out);
-        let reads = self.ref_reads.len() as u32;
-        let heap_full = |n: u32| self.options.max_objects.is_some_and(|m| n > m);
-        for s in &mut out[start..] {
-            if reads > 0 {
-                s.heap.input_refs += reads;
-                if s.status == Status::Running && heap_full(s.heap.input_refs) {
+        if !self.ref_reads.is_empty() {
+            let max = self.options.max_objects;
+            for s in &mut out[start..] {
+                for (a, v) in &self.ref_reads {
+                    if !s.heap_reads.iter().any(|(b, w)| b == a && w == v) {
+                        s.heap_reads = s.heap_reads.push((*a, v.clone()));
+                        s.heap.input_refs += 1;
+                    }
+                }
+                if s.status == Status::Running && max.is_some_and(|m| s.heap.input_refs > m) {
                     s.status = Status::Bounded(Bound::Heap);
                 }
             }

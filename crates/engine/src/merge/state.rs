@@ -50,6 +50,7 @@ pub fn same_place<P: JoinPath>(a: &MState<P>, b: &MState<P>) -> bool {
         && a.pc == b.pc
         && a.reads == b.reads
         && a.heap == b.heap
+        && a.heap_reads.ptr_eq(&b.heap_reads)
         // Threads are scheduled, not merged: their interleavings differ
         // in more than values.
         && a.threads.is_none()
@@ -125,6 +126,7 @@ pub fn merge<P: JoinPath>(a: MState<P>, b: &MState<P>) -> MState<P> {
         // the trail keeps those both paths share.
         trail: a.trail.diverge(&b.trail).0,
         heap: a.heap,
+        heap_reads: a.heap_reads.clone(),
         threads: None,
     }
 }
