@@ -91,6 +91,10 @@ fn objects(ir: &Ir, input: &Input) -> BTreeMap<Int, (String, Vec<(String, String
         let Some((class, field)) = ir.field_of(wiser_ir::ArrayId(index as u32)) else {
             continue;
         };
+        if field.name.starts_with('$') {
+            // The front end's own bookkeeping (C's `$freed`).
+            continue;
+        }
         let class_name = ir.classes[class.0 as usize].name.to_string();
         for (i, v) in &a.entries {
             if *i <= Int::ZERO || !reachable.contains(i) {
@@ -165,6 +169,9 @@ pub fn heap_json(ir: &Ir, input: &Input) -> Value {
         let Some((class, field)) = ir.field_of(wiser_ir::ArrayId(index as u32)) else {
             continue;
         };
+        if field.name.starts_with('$') {
+            continue;
+        }
         for (i, v) in a.entries.iter().filter(|(i, _)| reachable.contains(i)) {
             let entry = objects.entry(i.to_string()).or_insert_with(
                 || json!({"class": &*ir.classes[class.0 as usize].name, "fields": {}}),

@@ -82,7 +82,11 @@ impl Cell {
         let c = self.constant(v);
         match self.scalar {
             Scalar::Bv(_) => Term::bv_eq(&self.term, &c),
-            _ => Term::eq(&self.term, &c),
+            // A boolean cell (a C object's `$freed` flag) is itself or
+            // its negation.
+            Scalar::Bool if v.is_zero() => Term::not(&self.term),
+            Scalar::Bool => self.term.clone(),
+            Scalar::Int => Term::eq(&self.term, &c),
         }
     }
 
@@ -95,7 +99,10 @@ impl Cell {
                 &Term::bv_cmp(BvPred::Sle, &lo, &self.term),
                 &Term::bv_cmp(BvPred::Sle, &self.term, &hi),
             ),
-            _ => Term::and(&Term::le(&lo, &self.term), &Term::le(&self.term, &hi)),
+            // 0 and 1: within every bound but 0, which only false meets.
+            Scalar::Bool if m.is_zero() => Term::not(&self.term),
+            Scalar::Bool => Term::bool(true),
+            Scalar::Int => Term::and(&Term::le(&lo, &self.term), &Term::le(&self.term, &hi)),
         }
     }
 }

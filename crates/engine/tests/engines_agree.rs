@@ -131,8 +131,10 @@ fn bmc_check_and_fuzz_agree_on_the_examples() {
         };
         if let (Some(c), Some(b), Some(f)) = verdicts(&ir, Options::default()) {
             compared += 1;
+            // Fuzzing follows one schedule (docs/ENGINES.md): it can miss
+            // a race that check and bmc, which take every schedule, find.
             assert!(
-                c == b && b == f,
+                c == b && (b == f || (ir.threaded && !f)),
                 "{}: check {c}, bmc {b}, fuzz {f}",
                 path.display()
             );
