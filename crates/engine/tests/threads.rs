@@ -4,7 +4,7 @@
 //! against every interleaving.
 
 use wiser_engine::{check, Config, Incomplete, Verdict};
-use wiser_ir::{Builder, ClassId, Expr, Ir, Place, ScalarTy, Span};
+use wiser_ir::{Builder, ClassId, Expr, Ir, ScalarTy, Span};
 use wiser_num::{BinOp, CmpOp, IntTy};
 use wiser_semantics::{concrete, ErrorKind, Options};
 
@@ -126,7 +126,7 @@ fn a_lock_makes_the_counter_safe_in_both_modes() {
 /// times (the POR benchmark of the issue, built by hand). `made_by_main`:
 /// main makes the objects and passes them (so it can still reach them);
 /// else each thread makes its own.
-pub fn own_objects(threads: u32, steps: u32, made_by_main: bool) -> Ir {
+fn own_objects(threads: u32, steps: u32, made_by_main: bool) -> Ir {
     let mut b = Builder::new();
     let class = b.class("Cell");
     let f = b.field(class, "v", ScalarTy::INT, None);
@@ -334,37 +334,4 @@ fn threads_beyond_the_bound_make_the_verdict_unknown() {
     let report = check(&ir, &config);
     assert_eq!(report.verdict, Verdict::Unknown, "{report:?}");
     assert!(report.incomplete.contains(&Incomplete::ThreadBound));
-    let _ = Place::Local(0);
-}
-
-/// `cargo test -p wiser-engine --test threads por_numbers -- --ignored --nocapture`
-/// prints the states explored with and without reduction (a benchmark,
-/// not a timed test).
-#[test]
-#[ignore]
-fn por_numbers() {
-    for (t, k, by_main) in [
-        (2, 5, true),
-        (3, 5, true),
-        (4, 5, true),
-        (2, 5, false),
-        (3, 5, false),
-        (4, 5, false),
-    ] {
-        let ir = own_objects(t, k, by_main);
-        let on = check(&ir, &config(false));
-        let off = check(
-            &ir,
-            &config(true).with_timeout(Some(std::time::Duration::from_secs(60))),
-        );
-        eprintln!(
-            "{t} threads x {k} steps (objects made by main: {by_main}): por on {} states ({:?}, {} ms), off {} states ({:?}, {} ms)",
-            on.stats.states,
-            on.verdict,
-            on.stats.elapsed.as_millis(),
-            off.stats.states,
-            off.verdict,
-            off.stats.elapsed.as_millis()
-        );
-    }
 }

@@ -13,15 +13,15 @@
 
 use crate::expr::Expr;
 use crate::ir::{
-    ArrayDecl, ArrayId, Check, ClassDecl, ClassId, Code, Field, Global, InputVar, Instr, Ir,
-    Located, Pc, Place, ProcId, Routine, Slot,
+    ArrayDecl, ArrayId, Check, ClassDecl, ClassId, Code, Global, InputVar, Instr, Ir, Located, Pc,
+    Place, ProcId, Routine, Slot,
 };
 use crate::source::Span;
 use crate::types::{ArrayTy, ScalarTy};
 use crate::validate;
 use std::sync::Arc;
 use thiserror::Error;
-use wiser_num::{Int, IntTy};
+use wiser_num::Int;
 
 /// A place in a routine's code, possibly not yet known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,9 +65,9 @@ enum Hole {
     Else(Pc),
 }
 
-struct ProcSig {
+pub(crate) struct ProcSig {
     name: Arc<str>,
-    params: Vec<Slot>,
+    pub(crate) params: Vec<Slot>,
     ret: Option<ScalarTy>,
     span: Span,
     body: Option<Routine>,
@@ -78,18 +78,18 @@ struct ProcSig {
 pub struct Builder {
     code: Vec<Located>,
     main: Option<Routine>,
-    procs: Vec<ProcSig>,
-    globals: Vec<Global>,
+    pub(crate) procs: Vec<ProcSig>,
+    pub(crate) globals: Vec<Global>,
     arrays: Vec<ArrayDecl>,
-    classes: Vec<ClassDecl>,
+    pub(crate) classes: Vec<ClassDecl>,
     inputs: Vec<InputVar>,
     labels: Vec<LabelState>,
-    errors: Vec<String>,
+    pub(crate) errors: Vec<String>,
     too_large: Option<(Span, String)>,
 }
 
 /// A placeholder successor, replaced when labels are resolved.
-const HOLE: Pc = Pc::MAX;
+pub(crate) const HOLE: Pc = Pc::MAX;
 
 impl Builder {
     /// An empty program.
@@ -117,85 +117,6 @@ impl Builder {
             init: init.map(|v| ty.elem.wrap(&v)),
         });
         ArrayId(self.arrays.len() as u32 - 1)
-    }
-
-    /// Marks a global as a reference to objects of `class` (an input
-    /// global that is a reference starts as `null` or an input object).
-    pub fn global_refers(&mut self, place: Place, class: ClassId) {
-        match place {
-            Place::Global(g) if (g as usize) < self.globals.len() => {
-                self.globals[g as usize].refers = Some(class)
-            }
-            _ => self.errors.push(format!("{place:?} is not a global")),
-        }
-    }
-
-    /// Declares a class with no fields yet, and its lock array
-    /// (`Name.$lock`, all free at the start).
-    pub fn class(&mut self, name: impl Into<Arc<str>>) -> ClassId {
-        let name: Arc<str> = name.into();
-        let lock = self.array(format!("{name}.$lock"), ArrayTy::INT, Some(Int::ZERO));
-        self.classes.push(ClassDecl {
-            name,
-            fields: Vec::new(),
-            lock,
-        });
-        ClassId(self.classes.len() as u32 - 1)
-    }
-
-    /// Adds a field of type `ty` to `class` (`refers`: the class it refers
-    /// to, for a reference, whose type is then `int`). Its array is named
-    /// `Class.field` and has input contents: objects of the input heap
-    /// have arbitrary fields, and `new` zeroes the fields of the objects
-    /// it makes.
-    pub fn field(
-        &mut self,
-        class: ClassId,
-        name: impl Into<Arc<str>>,
-        ty: ScalarTy,
-        refers: Option<ClassId>,
-    ) -> ArrayId {
-        let name: Arc<str> = name.into();
-        let Some(decl) = self.classes.get(class.0 as usize) else {
-            self.errors
-                .push(format!("field of undeclared class {}", class.0));
-            return ArrayId(u32::MAX);
-        };
-        let full = format!("{}.{name}", decl.name);
-        let array = self.array(
-            full,
-            ArrayTy {
-                index: IntTy::INT,
-                elem: ty,
-            },
-            None,
-        );
-        self.classes[class.0 as usize].fields.push(Field {
-            name,
-            array,
-            refers,
-        });
-        array
-    }
-
-    /// The declared classes.
-    pub fn classes(&self) -> &[ClassDecl] {
-        &self.classes
-    }
-
-    /// Marks parameter `i` of a declared procedure as a reference to
-    /// objects of `class`.
-    pub fn param_refers(&mut self, proc: ProcId, i: u32, class: ClassId) {
-        match self
-            .procs
-            .get_mut(proc.0 as usize)
-            .and_then(|p| p.params.get_mut(i as usize))
-        {
-            Some(slot) => slot.refers = Some(class),
-            None => self
-                .errors
-                .push(format!("no parameter {i} of procedure {}", proc.0)),
-        }
     }
 
     /// The type of an array.
@@ -287,7 +208,7 @@ impl Builder {
 
 /// Emits the instructions of one routine. See the module documentation.
 pub struct RoutineBuilder<'b> {
-    b: &'b mut Builder,
+    pub(crate) b: &'b mut Builder,
     proc: Option<ProcId>,
     name: Arc<str>,
     slots: Vec<Slot>,
@@ -440,12 +361,12 @@ impl<'b> RoutineBuilder<'b> {
         !self.open.is_empty() || !self.pending.is_empty()
     }
 
-    fn error(&mut self, message: String) {
+    pub(crate) fn error(&mut self, message: String) {
         self.b.errors.push(format!("in `{}`: {message}", self.name));
     }
 
     /// Takes an expression apart, recording its type error if it has one.
-    fn parts(
+    pub(crate) fn parts(
         &mut self,
         e: Expr,
         span: Span,
@@ -515,7 +436,7 @@ impl<'b> RoutineBuilder<'b> {
     }
 
     /// Emits an instruction that falls through to the next one.
-    fn emit_seq(&mut self, instr: Instr, span: Span, checks: Vec<Check>) {
+    pub(crate) fn emit_seq(&mut self, instr: Instr, span: Span, checks: Vec<Check>) {
         let pc = self.emit(instr, span, checks);
         self.open.push(Hole::Next(pc));
     }
@@ -659,7 +580,7 @@ impl<'b> RoutineBuilder<'b> {
 
     /// The code and checks of the arguments of a call or spawn of `proc`,
     /// converted to its parameters' types; `None` if `proc` is undeclared.
-    fn arguments(
+    pub(crate) fn arguments(
         &mut self,
         proc: ProcId,
         args: Vec<Expr>,
@@ -687,81 +608,6 @@ impl<'b> RoutineBuilder<'b> {
             checks.extend(more);
         }
         Some((codes.into_boxed_slice(), checks))
-    }
-
-    /// `dst = new class`.
-    pub fn new_object(&mut self, dst: Place, class: ClassId, span: Span) {
-        if self.place_ty(dst) != Some(ScalarTy::INT) {
-            self.error(format!("a reference cannot be stored in {dst:?}"));
-        }
-        self.emit_seq(
-            Instr::New {
-                dst,
-                class,
-                next: HOLE,
-            },
-            span,
-            Vec::new(),
-        );
-    }
-
-    /// Starts a thread running `proc(args)`; its id goes to `dst`.
-    pub fn spawn(&mut self, proc: ProcId, args: Vec<Expr>, dst: Option<Place>, span: Span) {
-        let Some((codes, checks)) = self.arguments(proc, args, span, "spawn") else {
-            return;
-        };
-        let instr = Instr::Spawn {
-            proc,
-            args: codes,
-            dst,
-            next: HOLE,
-        };
-        self.emit_seq(instr, span, checks);
-    }
-
-    /// Waits for the thread whose id `thread` is.
-    pub fn join(&mut self, thread: Expr, span: Span) {
-        let ty = thread.int_ty().unwrap_or(IntTy::INT);
-        let (thread, checks) = self.parts(thread, span, Some(ScalarTy::Int(ty)), "the thread id");
-        self.emit_seq(
-            Instr::Join {
-                thread,
-                ty,
-                next: HOLE,
-            },
-            span,
-            checks,
-        );
-    }
-
-    /// Takes (`acquire`) or releases the lock of the object `obj` (a
-    /// reference of `class`), with a [`crate::ErrorKind::NullDereference`]
-    /// check.
-    pub fn lock(&mut self, class: ClassId, obj: Expr, acquire: bool, span: Span) {
-        let Some(lock) = self.b.classes.get(class.0 as usize).map(|c| c.lock) else {
-            return self.error(format!("lock of undeclared class {}", class.0));
-        };
-        let obj = Expr::deref(obj, span);
-        let (obj, checks) = self.parts(obj, span, Some(ScalarTy::INT), "the locked object");
-        let instr = if acquire {
-            Instr::Lock {
-                lock,
-                obj,
-                next: HOLE,
-            }
-        } else {
-            Instr::Unlock {
-                lock,
-                obj,
-                next: HOLE,
-            }
-        };
-        self.emit_seq(instr, span, checks);
-    }
-
-    /// Enters (`begin`) or leaves an atomic section.
-    pub fn atomic(&mut self, begin: bool, span: Span) {
-        self.emit_seq(Instr::Atomic { begin, next: HOLE }, span, Vec::new());
     }
 
     /// Returns from the procedure (with a value if it returns one).

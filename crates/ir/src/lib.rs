@@ -33,6 +33,7 @@
 #![warn(missing_docs)]
 
 mod builder;
+mod builder_objects;
 pub mod cfg;
 mod expr;
 pub mod ir;

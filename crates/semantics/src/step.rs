@@ -638,11 +638,11 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                 Op::Select(a) => {
                     let i = pop(stack);
                     let ty = self.ir.arrays[a.0 as usize].ty;
-                    if self.ref_field[a.0 as usize] && alg.as_int(&i).is_none_or(|k| k >= Int::ZERO)
+                    if self.ref_field[a.0 as usize]
+                        && alg.as_int(&i).is_none_or(|k| k >= Int::ZERO)
+                        && !self.ref_reads.iter().any(|(b, j)| b == a && *j == i)
                     {
-                        if !self.ref_reads.iter().any(|(b, j)| b == a && *j == i) {
-                            self.ref_reads.push((*a, i.clone()));
-                        }
+                        self.ref_reads.push((*a, i.clone()));
                     }
                     if let Some(c) = &mut self.capture {
                         c.push((*a, i.clone()));
