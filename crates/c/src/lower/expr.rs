@@ -3,39 +3,18 @@
 //! a pure [`Expr`] whose runtime checks the IR's combinators add. `&&`,
 //! `||` and `?:` whose skipped operand has side effects become branches.
 
+pub use super::lvalue::{array_ref, load, lvalue, store, LVal};
+use super::lvalue::{assign, compound, step};
 pub use super::static_type::static_type;
-use super::{call, consts, decl, ptr, ArrObj, Dim, Fun, Res, Var};
+use super::{call, consts, decl, ptr, Fun, Res, Var};
 use crate::types::{CInt, CType, Rank};
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
-use wiser_ir::{Diagnostic, Expr, Place, ScalarTy};
-use wiser_num::{BinOp, Int, IntTy, UnOp};
+use wiser_ir::{Diagnostic, Expr, ScalarTy};
+use wiser_num::{BinOp, IntTy, UnOp};
 
 /// An integer value and its C type.
 pub type Val = (Expr, CInt);
-
-/// Something that can be assigned.
-#[derive(Clone)]
-pub enum LVal {
-    /// A scalar variable.
-    Place(Place, CInt),
-    /// An array element: the array and the flat subscript (`u64`, bounds
-    /// already checked).
-    Elem(ArrObj, Expr),
-    /// An integer member of an object, or the value of a cell: the
-    /// member's array and the object's reference (checked).
-    Heap(wiser_ir::ArrayId, Expr, CInt),
-}
-
-impl LVal {
-    /// Its C type.
-    pub fn ty(&self) -> CInt {
-        match self {
-            LVal::Place(_, t) | LVal::Heap(_, _, t) => *t,
-            LVal::Elem(o, _) => o.elem,
-        }
-    }
-}
 
 /// Converts a value to another C integer type (to `_Bool`: `!= 0`).
 pub fn convert(f: &Fun, v: Val, to: CInt) -> Expr {
@@ -48,7 +27,7 @@ pub fn convert(f: &Fun, v: Val, to: CInt) -> Expr {
 }
 
 /// The integer promotion of a value.
-fn promote(f: &Fun, v: Val) -> Val {
+pub(super) fn promote(f: &Fun, v: Val) -> Val {
     let p = v.1.promote();
     (convert(f, v, p), p)
 }
@@ -208,13 +187,13 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
 }
 
 /// The error for a pointer where an integer is expected.
-fn pointer_as_int(f: &Fun, at: lang_c::span::Span) -> Diagnostic {
+pub(super) fn pointer_as_int(f: &Fun, at: lang_c::span::Span) -> Diagnostic {
     Diagnostic::new(f.span(at), "a pointer is used as an integer").with_help(
         "pointers can be assigned, compared with `==` and `!=`, tested, and dereferenced; other uses are not supported",
     )
 }
 
-fn undeclared(f: &Fun, name: &str, at: lang_c::span::Span) -> Diagnostic {
+pub(super) fn undeclared(f: &Fun, name: &str, at: lang_c::span::Span) -> Diagnostic {
     Diagnostic::new(f.span(at), format!("`{name}` is not declared"))
         .with_help("declare the variable before its use")
 }
@@ -546,280 +525,5 @@ fn unary(f: &mut Fun, whole: &Node<E>, u: &ast::UnaryOperatorExpression) -> Res<
             Ok(load(f, &lv, span))
         }
         U::Address => Err(pointer_as_int(f, whole.span)),
-    }
-}
-
-/// The value of an lvalue. A read of shared state (a global, an array
-/// element, a member) is an instruction of its own in a threaded program
-/// ([`Fun::shared`]).
-pub fn load(f: &mut Fun, lv: &LVal, span: wiser_ir::Span) -> Val {
-    match lv {
-        LVal::Place(p @ Place::Local(_), t) => (f.rb.load(*p), *t),
-        LVal::Place(p, t) => {
-            let v = f.rb.load(*p);
-            (f.shared(v, span), *t)
-        }
-        LVal::Elem(o, i) => {
-            let v = Expr::select(o.id, decl::array_ty(f.u, o.elem), i.clone());
-            (f.shared(v, span), o.elem)
-        }
-        LVal::Heap(a, obj, t) => {
-            let elem = ScalarTy::Int(t.ir(f.u.dm));
-            (ptr::shared_select(f, *a, elem, obj.clone(), span), *t)
-        }
-    }
-}
-
-/// The value an assignment expression has: the lvalue read back, or in
-/// a threaded program the value stored (a read back could see another
-/// thread's write).
-fn assigned(f: &mut Fun, lv: &LVal, stored: Expr, span: wiser_ir::Span) -> Val {
-    if f.u.threaded {
-        (stored, lv.ty())
-    } else {
-        load(f, lv, span)
-    }
-}
-
-/// Stores a value (already of the lvalue's type).
-pub fn store(f: &mut Fun, lv: &LVal, v: Expr, span: wiser_ir::Span) {
-    match lv {
-        LVal::Place(p, _) => f.rb.assign(*p, v, span),
-        LVal::Elem(o, i) => f.rb.store(o.id, i.clone(), v, span),
-        LVal::Heap(a, obj, _) => f.rb.store(*a, obj.clone(), v, span),
-    }
-}
-
-/// An lvalue whose subscript is held in a temporary when it has to be
-/// evaluated twice (read, then written) and its evaluation has checks.
-fn stable(f: &mut Fun, lv: LVal, span: wiser_ir::Span) -> LVal {
-    match lv {
-        LVal::Elem(o, i) if i.as_const().is_none() => {
-            let t = f.rb.temp(ScalarTy::Int(IntTy::U64));
-            f.rb.assign(t, i, span);
-            let i = f.rb.load(t);
-            LVal::Elem(o, i)
-        }
-        LVal::Heap(a, obj, ty) if obj.as_const().is_none() => {
-            let t = f.rb.temp(ScalarTy::INT);
-            f.rb.assign(t, obj, span);
-            LVal::Heap(a, f.rb.load(t), ty)
-        }
-        other => other,
-    }
-}
-
-fn assign(f: &mut Fun, lhs: &Node<E>, rhs: &Node<E>, at: lang_c::span::Span) -> Res<Val> {
-    let span = f.span(at);
-    let lv = lvalue(f, lhs)?;
-    let lv = if f.effects(rhs) {
-        stable(f, lv, span)
-    } else {
-        lv
-    };
-    let v = rvalue(f, rhs)?;
-    let v = convert(f, v, lv.ty());
-    let lv = stable(f, lv, span);
-    store(f, &lv, v.clone(), span);
-    Ok(assigned(f, &lv, v, span))
-}
-
-fn compound(
-    f: &mut Fun,
-    b: &ast::BinaryOperatorExpression,
-    at: lang_c::span::Span,
-    value: bool,
-) -> Res<Val> {
-    let span = f.span(at);
-    let opspan = f.span(b.operator.span);
-    let bop = consts::arith_op(&b.operator.node).expect("a compound operator");
-    if ptr::is_pointer(f, &b.lhs) {
-        return Err(ptr::arithmetic(f, b.operator.span));
-    }
-    let lv = lvalue(f, &b.lhs)?;
-    let lv = stable(f, lv, span);
-    let r = rvalue(f, &b.rhs)?;
-    let l = load(f, &lv, span);
-    let ty = lv.ty();
-    let (res, rt) = if matches!(bop, BinOp::Shl | BinOp::Shr) {
-        let (l, lt) = promote(f, l);
-        let (r, _) = promote(f, r);
-        (Expr::binary(bop, l, r, opspan), lt)
-    } else {
-        let t = CInt::common(l.1, r.1, f.u.dm);
-        let (l, r) = (convert(f, l, t), convert(f, r, t));
-        (Expr::binary(bop, l, r, opspan), t)
-    };
-    let v = convert(f, (res, rt), ty);
-    store(f, &lv, v.clone(), span);
-    let _ = value;
-    Ok(assigned(f, &lv, v, span))
-}
-
-/// `++`/`--`, prefix or postfix: the new or the old value (`None` never:
-/// always a value, kept in a temporary for the postfix forms).
-fn step(
-    f: &mut Fun,
-    operand: &Node<E>,
-    up: bool,
-    post: bool,
-    at: lang_c::span::Span,
-) -> Res<Option<Val>> {
-    let span = f.span(at);
-    if ptr::is_pointer(f, operand) {
-        return Err(ptr::arithmetic(f, at));
-    }
-    let lv = lvalue(f, operand)?;
-    let lv = stable(f, lv, span);
-    let old = load(f, &lv, span);
-    let ty = old.1;
-    let saved = if post {
-        let t = f.rb.temp(ScalarTy::Int(ty.ir(f.u.dm)));
-        f.rb.assign(t, old.0.clone(), span);
-        Some(t)
-    } else {
-        None
-    };
-    let (p, pt) = promote(f, old);
-    let one = Expr::int(pt.ir(f.u.dm), 1);
-    let new = Expr::binary(if up { BinOp::Add } else { BinOp::Sub }, p, one, span);
-    let new = if ty.rank == Rank::Bool {
-        // `b++` sets a `_Bool` to 1; `b--` flips it.
-        convert(f, (new, pt), ty)
-    } else {
-        convert(f, (new, pt), ty)
-    };
-    store(f, &lv, new.clone(), span);
-    Ok(Some(match saved {
-        Some(t) => (f.rb.load(t), ty),
-        None => assigned(f, &lv, new, span),
-    }))
-}
-
-/// An lvalue: a scalar variable, an array element (`a[i][j]`, `*a`).
-pub fn lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
-    match &e.node {
-        E::Identifier(id) => match f.lookup(&id.node.name) {
-            Some(Var::Scalar(p, t)) => Ok(LVal::Place(p, t)),
-            Some(Var::Array(_)) => Err(f.u.unsupported(e.span, "assigning a whole array")),
-            Some(Var::Const(_)) => Err(Diagnostic::new(
-                f.span(e.span),
-                "an enumeration constant cannot be assigned",
-            )),
-            Some(Var::Cell(p, CType::Int(t))) => {
-                let (array, _, _) = super::heap::cell_array(f, &CType::Int(t), e.span)?;
-                Ok(LVal::Heap(array, f.rb.load(p), t))
-            }
-            Some(Var::Ptr(..) | Var::Cell(..)) => Err(pointer_as_int(f, e.span)),
-            Some(Var::Struct(..) | Var::Mutex(_)) => Err(f
-                .u
-                .unsupported(e.span, "assigning a whole structure or mutex")),
-            None => Err(undeclared(f, &id.node.name, e.span)),
-        },
-        E::BinaryOperator(b) if b.node.operator.node == B::Index => {
-            let (obj, depth, offset) = subscripted(f, e)?;
-            match offset {
-                Some(offset) if depth == obj.dims.len() => Ok(LVal::Elem(obj, offset)),
-                _ => Err(f
-                    .u
-                    .unsupported(e.span, "a row of a multi-dimensional array used as a value")),
-            }
-        }
-        E::UnaryOperator(u)
-            if u.node.operator.node == U::Indirection && ptr::is_pointer(f, &u.node.operand) =>
-        {
-            ptr::int_lvalue(f, e)
-        }
-        E::Member(_) => ptr::int_lvalue(f, e),
-        E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
-            let (obj, depth, offset) = array_ref(f, &u.node.operand)?;
-            if depth >= obj.dims.len() {
-                return Err(f
-                    .u
-                    .unsupported(e.span, "`*` on something that is not an array (pointers)"));
-            }
-            let span = f.span(e.span);
-            let (offset, depth) =
-                index_into(f, &obj, depth, offset, Expr::int(IntTy::I32, 0), span);
-            if depth != obj.dims.len() {
-                return Err(f
-                    .u
-                    .unsupported(e.span, "a row of a multi-dimensional array used as a value"));
-            }
-            Ok(LVal::Elem(obj, offset))
-        }
-        E::Statement(_) | E::Comma(_) | E::Conditional(_) => {
-            Err(f.u.unsupported(e.span, "this assignment target"))
-        }
-        _ => Err(
-            Diagnostic::new(f.span(e.span), "this expression cannot be assigned")
-                .with_help("assign to a variable or an array element"),
-        ),
-    }
-}
-
-/// `a[i]...[k]`: the array, how many subscripts were applied, and the
-/// flat offset so far.
-fn subscripted(f: &mut Fun, e: &Node<E>) -> Res<(ArrObj, usize, Option<Expr>)> {
-    let E::BinaryOperator(b) = &e.node else {
-        return array_ref(f, e);
-    };
-    if b.node.operator.node != B::Index {
-        return array_ref(f, e);
-    }
-    let (obj, depth, offset) = subscripted(f, &b.node.lhs)?;
-    if depth >= obj.dims.len() {
-        return Err(Diagnostic::new(
-            f.span(e.span),
-            "subscript of a value that is not an array",
-        ));
-    }
-    let (i, _) = rvalue(f, &b.node.rhs)?;
-    let span = f.span(e.span);
-    let (offset, depth) = index_into(f, &obj, depth, offset, i, span);
-    Ok((obj, depth, Some(offset)))
-}
-
-/// Applies one subscript: checks it against its dimension and folds it
-/// into the flat offset (row-major).
-fn index_into(
-    f: &mut Fun,
-    obj: &ArrObj,
-    depth: usize,
-    offset: Option<Expr>,
-    i: Expr,
-    span: wiser_ir::Span,
-) -> (Expr, usize) {
-    let len = dim_expr(f, &obj.dims[depth]);
-    let ty = decl::array_ty(f.u, obj.elem);
-    let i = Expr::bounded_index(ty, i, len.clone(), span);
-    let flat = match offset {
-        None => i,
-        Some(o) => Expr::binary(BinOp::Add, Expr::binary(BinOp::Mul, o, len, span), i, span),
-    };
-    (flat, depth + 1)
-}
-
-fn dim_expr(f: &Fun, d: &Dim) -> Expr {
-    match d {
-        Dim::Const(n) => Expr::int(IntTy::U64, Int::from_u64(*n)),
-        Dim::Var(p) => f.rb.load(*p),
-    }
-}
-
-/// An expression that denotes an array (a name, or a row `a[i]` of a
-/// multi-dimensional one).
-pub fn array_ref(f: &mut Fun, e: &Node<E>) -> Res<(ArrObj, usize, Option<Expr>)> {
-    match &e.node {
-        E::Identifier(id) => match f.lookup(&id.node.name) {
-            Some(Var::Array(obj)) => Ok((obj, 0, None)),
-            Some(_) => Err(f.u.unsupported(
-                e.span,
-                "subscripts and `*` on something that is not an array (pointers)",
-            )),
-            None => Err(undeclared(f, &id.node.name, e.span)),
-        },
-        E::BinaryOperator(b) if b.node.operator.node == B::Index => subscripted(f, e),
-        _ => Err(f.u.unsupported(e.span, "pointer arithmetic")),
     }
 }

@@ -22,6 +22,8 @@ mod consts;
 mod decl;
 mod expr;
 mod heap;
+mod init;
+mod lvalue;
 mod ptr;
 mod scan;
 mod static_type;
