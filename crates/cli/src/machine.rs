@@ -51,8 +51,8 @@ pub fn bug_message(program: &Program, bug: &Bug) -> String {
 pub fn witness_line(program: &Program, bug: &Bug) -> String {
     let input = &bug.input;
     let mut parts = Vec::new();
-    if program.c.is_some() {
-        let reads = render::c_reads(program, bug);
+    if program.language.witness_style() == wiser_frontend::WitnessStyle::Reads {
+        let reads = render::named_reads(program, bug);
         if !reads.is_empty() {
             parts.push(reads.join(", "));
         }

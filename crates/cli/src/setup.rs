@@ -100,25 +100,21 @@ pub fn check_assumption(program: &Program, config: &Config) -> Result<(), String
     Ok(())
 }
 
-/// After an `unknown` verdict on an IMP file run without `--assume`: the
-/// arguments its `# args:` header line suggests (the examples bound their
+/// After an `unknown` verdict on a file run without `--assume`: the
+/// arguments it suggests for itself (IMP's `# args:` header line) (the examples bound their
 /// inputs there), as a note naming the command to run.
 pub fn suggest_header_args(program: &Program, report: &wiser_engine::Report, assumed: bool) {
-    if assumed || program.c.is_some() || report.verdict != Verdict::Unknown {
+    if assumed || report.verdict != Verdict::Unknown {
         return;
     }
     let text = program.sources.get(wiser_ir::FileId(0)).text();
-    let Some(args) = text
-        .lines()
-        .take_while(|l| l.starts_with('#'))
-        .find_map(|l| l.strip_prefix("# args:"))
-    else {
+    let Some(args) = program.language.suggested_args(text) else {
         return;
     };
     crate::out::errln!(
         "note: `{}` suggests its own arguments: wiser check {} {}",
         program.file.display(),
         program.file.display(),
-        args.trim()
+        args
     );
 }

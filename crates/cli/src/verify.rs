@@ -4,11 +4,14 @@
 
 use crate::args::{Format, LangArgs};
 use crate::exit;
-use crate::load::{self, Program, ReadSite};
+use crate::formats::Rendered;
+use crate::load::{self, Program};
 use crate::render::{self, Asked};
 use crate::task::{self, PropertySpec};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use wiser_engine::{Bug, Config, Property, Report, Verdict};
+use wiser_frontend::HarnessRead;
 
 /// What a verification command was asked to look at.
 pub struct Target<'a> {
@@ -37,26 +40,19 @@ pub fn prepare(t: &Target<'_>) -> Result<Prepared, String> {
         Ok(p) => p,
         // SV-COMP mode: a task outside the subset is answered `unknown`
         // (with the reason), not refused.
-        Err(message) if load::is_task(t.file) && message.contains(wiser_c::UNSUPPORTED) => {
+        Err(failure) if load::is_task(t.file) && failure.is_unsupported() => {
+            let message = failure.render();
             crate::out::err(&message);
-            match t.format {
-                Format::Text => {
-                    crate::emit("verdict: unknown (the task's program is outside the C subset)\n")
-                }
-                Format::Json => crate::emit(&format!(
-                    "{}\n",
-                    crate::machine::stamp(render::unsupported_json(&message), t.file)
-                )),
-                Format::Sarif => crate::emit(&format!(
-                    "{}\n",
-                    crate::sarif::unsupported_sarif(t.file, &message)
-                )),
-            }
+            let answer = Unsupported {
+                file: t.file,
+                message,
+            };
+            crate::formats::print(t.format, t.file, &answer);
             return Ok(Prepared::Answered(exit::UNKNOWN));
         }
-        Err(message) => return Err(message),
+        Err(failure) => return Err(failure.render()),
     };
-    if t.harness.is_some() && program.c.is_none() {
+    if t.harness.is_some() && !program.details.has_harness() {
         return Err(format!(
             "error: --harness writes a C file for gcc; `{}` is not a C program\n",
             program.file.display()
@@ -102,57 +98,15 @@ pub fn finish(
     asked: Asked,
     bmc: Option<BmcInfo>,
 ) -> Result<(u8, bool), String> {
-    match t.format {
-        Format::Text => {
-            if let Some(b) = &bmc {
-                crate::emit(&format!(
-                    "bounded model checking: bound {} ({})\n",
-                    b.bound,
-                    if b.unwinding_assertions {
-                        "with unwinding assertions"
-                    } else {
-                        "no unwinding assertions"
-                    }
-                ));
-            }
-            crate::emit(&render::check_text(program, report, config, asked, t.trace));
-            if let Some(c) = &report.coverage {
-                let summary = crate::coverage::Summary::new(program, c);
-                crate::emit(&crate::coverage::text(program, &summary));
-            }
-        }
-        Format::Json => {
-            let mut json = render::check_json(program, report, asked);
-            if let Some(obj) = json.as_object_mut() {
-                obj.insert("warnings".into(), crate::setup::warnings().into());
-            }
-            if let (Some(b), Some(obj)) = (&bmc, json.as_object_mut()) {
-                obj.insert("engine".into(), "bmc".into());
-                obj.insert("bound".into(), b.bound.into());
-                obj.insert("unwinding_assertions".into(), b.unwinding_assertions.into());
-            }
-            if let (Some(c), Some(obj)) = (&report.coverage, json.as_object_mut()) {
-                let summary = crate::coverage::Summary::new(program, c);
-                obj.insert("coverage".into(), crate::coverage::json(program, &summary));
-            }
-            if t.trace {
-                crate::trace_render::add_json_traces(
-                    &mut json,
-                    program,
-                    &report.bugs,
-                    config.options,
-                );
-            }
-            let json = crate::machine::stamp(json, t.file);
-            crate::emit(&format!("{json}\n"));
-        }
-        Format::Sarif => {
-            let engine = if bmc.is_some() { "bmc" } else { "check" };
-            let doc = crate::sarif::check_sarif(t.file, program, report, config, asked, engine);
-            crate::emit(&format!("{doc}\n"));
-        }
-    }
-    crate::machine::reported();
+    let output = CheckOutput {
+        t,
+        program,
+        report,
+        config,
+        asked,
+        bmc: bmc.as_ref(),
+    };
+    crate::formats::print(t.format, t.file, &output);
     for e in &report.internal_errors {
         crate::out::errln!("error: {e}");
     }
@@ -167,6 +121,105 @@ pub fn finish(
     Ok((code, report.stats.abandoned_workers > 0))
 }
 
+/// The report of `check` or `bmc`, in every format.
+struct CheckOutput<'a> {
+    t: &'a Target<'a>,
+    program: &'a Program,
+    report: &'a Report,
+    config: &'a Config,
+    asked: Asked,
+    bmc: Option<&'a BmcInfo>,
+}
+
+impl Rendered for CheckOutput<'_> {
+    fn text(&self) -> String {
+        let (program, report) = (self.program, self.report);
+        let mut text = String::new();
+        if let Some(b) = self.bmc {
+            text.push_str(&format!(
+                "bounded model checking: bound {} ({})\n",
+                b.bound,
+                if b.unwinding_assertions {
+                    "with unwinding assertions"
+                } else {
+                    "no unwinding assertions"
+                }
+            ));
+        }
+        text.push_str(&render::check_text(
+            program,
+            report,
+            self.config,
+            self.asked,
+            self.t.trace,
+        ));
+        if let Some(c) = &report.coverage {
+            let summary = crate::coverage::Summary::new(program, c);
+            text.push_str(&crate::coverage::text(program, &summary));
+        }
+        text
+    }
+
+    fn json(&self) -> Value {
+        let (program, report) = (self.program, self.report);
+        let mut json = render::check_json(program, report, self.asked);
+        if let Some(obj) = json.as_object_mut() {
+            obj.insert("warnings".into(), crate::setup::warnings().into());
+        }
+        if let (Some(b), Some(obj)) = (self.bmc, json.as_object_mut()) {
+            obj.insert("engine".into(), "bmc".into());
+            obj.insert("bound".into(), b.bound.into());
+            obj.insert("unwinding_assertions".into(), b.unwinding_assertions.into());
+        }
+        if let (Some(c), Some(obj)) = (&report.coverage, json.as_object_mut()) {
+            let summary = crate::coverage::Summary::new(program, c);
+            obj.insert("coverage".into(), crate::coverage::json(program, &summary));
+        }
+        if self.t.trace {
+            crate::trace_render::add_json_traces(
+                &mut json,
+                program,
+                &report.bugs,
+                self.config.options,
+            );
+        }
+        json
+    }
+
+    fn sarif(&self) -> Option<Value> {
+        let engine = if self.bmc.is_some() { "bmc" } else { "check" };
+        Some(crate::sarif::check_sarif(
+            self.t.file,
+            self.program,
+            self.report,
+            self.config,
+            self.asked,
+            engine,
+        ))
+    }
+}
+
+/// The answer `unknown` to an SV-COMP task whose program is outside the
+/// front end's subset (`message`: the front end's error).
+struct Unsupported<'a> {
+    file: &'a Path,
+    message: String,
+}
+
+impl Rendered for Unsupported<'_> {
+    fn text(&self) -> String {
+        "verdict: unknown (the task's program is outside the C subset)\n".into()
+    }
+
+    fn json(&self) -> Value {
+        render::unsupported_json(&self.message)
+    }
+
+    fn sarif(&self) -> Option<Value> {
+        Some(crate::sarif::unsupported_sarif(self.file, &self.message))
+    }
+}
+
 /// Writes the harness of the report's bug (a reached error location or a
 /// failed assertion first: those are what a compiled harness detects).
 pub fn write_harness(
@@ -174,9 +227,6 @@ pub fn write_harness(
     report: &Report,
     out: &std::path::Path,
 ) -> Result<(), String> {
-    let Some(compiled) = &program.c else {
-        return Ok(());
-    };
     let detectable = |b: &&Bug| {
         matches!(
             b.kind,
@@ -190,39 +240,36 @@ pub fn write_harness(
         );
         return Ok(());
     };
-    let reads: Vec<wiser_c::harness::Read<'_>> = bug
-        .input
-        .reads
+    let sites: Vec<_> = bug
+        .read_pcs
         .iter()
-        .zip(&bug.read_pcs)
-        .map(|(v, &pc)| match program.read_site(pc) {
-            ReadSite::Call(f) => (v.clone(), Some(f)),
-            _ => (v.clone(), None),
-        })
+        .map(|&pc| program.read_site(pc))
         .collect();
+    let reads: Vec<HarnessRead<'_>> = bug.input.reads.iter().zip(&sites).collect();
     let file = program.file.display().to_string();
-    let text = wiser_c::harness::harness(compiled, &file, &reads, program.data_model);
-    std::fs::write(out, text).map_err(|e| {
+    let Some(harness) = program.details.harness(&file, &reads) else {
+        return Ok(());
+    };
+    std::fs::write(out, &harness.text).map_err(|e| {
         format!(
             "error: cannot write the harness to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
             out.display()
         )
     })?;
     let note = if detectable(&bug) {
-        format!(
-            "it exits with code {} at the error",
-            wiser_c::harness::EXIT_ERROR_REACHED
-        )
+        format!("it exits with code {} at the error", harness.exit_at_error)
     } else {
         format!(
             "the bug is a {}, which a compiled program does not detect",
             bug.kind.describe()
         )
     };
+    let command = harness
+        .command
+        .replace("{program}", &file)
+        .replace("{harness}", &out.display().to_string());
     crate::out::errln!(
-        "note: harness written to `{}`: `gcc {} {file} {} -o replay && ./replay` replays the witness; {note}",
-        out.display(),
-        program.data_model.gcc_flag(),
+        "note: harness written to `{}`: `{command}` replays the witness; {note}",
         out.display(),
     );
     Ok(())

@@ -28,6 +28,7 @@
 pub mod ast;
 mod check;
 mod classes;
+mod frontend;
 mod lexer;
 mod lower;
 mod parser;
@@ -38,6 +39,7 @@ mod types;
 mod walk;
 
 pub use check::{check, CheckedProgram};
+pub use frontend::{Imp, FRONTEND};
 pub use lower::lower;
 pub use parser::{parse_cond, parse_cond_in, parse_program, parse_program_in, MAX_NESTING};
 pub use wiser_ir::source::{Diagnostic, FileId, LineCol, SourceMap, Sources, Span};

@@ -8,12 +8,13 @@ pub mod json;
 pub mod replay;
 pub mod testcomp;
 
-use crate::load::{Program, ReadSite};
+use crate::load::Program;
 use crate::render;
 use crate::task::PropertySpec;
-use json::{DataModelName, Frame, Language, Origin, Outcome, ProgramRef, TestFile, TestInput};
+use json::{DataModelName, Frame, Origin, Outcome, ProgramRef, TestFile, TestInput};
 use std::path::{Path, PathBuf};
-use wiser_c::DataModel;
+use wiser_frontend::DataModel;
+use wiser_frontend::ReadSite;
 use wiser_ir::Span;
 use wiser_semantics::concrete;
 use wiser_semantics::{CallSite, ErrorKind, Input, Options};
@@ -219,7 +220,7 @@ fn file_name(all_paths: bool, index: usize, count: usize, expected: &Outcome) ->
 }
 
 fn data_model_name(program: &Program) -> Option<DataModelName> {
-    program.c.as_ref().map(|_| match program.data_model {
+    program.data_model.map(|d| match d {
         DataModel::Ilp32 => DataModelName::Ilp32,
         DataModel::Lp64 => DataModelName::Lp64,
     })
@@ -294,11 +295,7 @@ pub fn write_suite(
             program: ProgramRef {
                 file: s.file_arg.display().to_string(),
                 sha256: sha256.clone(),
-                language: if program.c.is_some() {
-                    Language::C
-                } else {
-                    Language::Imp
-                },
+                language: program.language.name().to_string(),
             },
             options: options.clone(),
             input: TestInput::from_input(&case.input),
@@ -314,15 +311,15 @@ pub fn write_suite(
             .join(file_name(s.all_paths, i + 1, cases.len(), &case.expected));
         std::fs::write(&path, test.to_text()).map_err(|e| cannot(&path, e))?;
         written.push(path);
-        if program.c.is_some() {
+        if program.language.writes_testcomp() {
             let inputs = run
                 .read_pcs
                 .iter()
                 .zip(&case.input.reads)
                 .map(|(&pc, v)| match program.read_site(pc) {
-                    ReadSite::Call(f) => testcomp::Value {
+                    ReadSite::Call { type_name, .. } => testcomp::Value {
                         value: v.clone(),
-                        c_type: Some(f.c_type.clone()),
+                        c_type: Some(type_name),
                         variable: None,
                     },
                     ReadSite::Uninitialised(name) => testcomp::Value {
@@ -330,7 +327,7 @@ pub fn write_suite(
                         c_type: None,
                         variable: Some(name),
                     },
-                    ReadSite::Imp => testcomp::Value {
+                    ReadSite::Statement => testcomp::Value {
                         value: v.clone(),
                         c_type: None,
                         variable: None,
@@ -348,13 +345,13 @@ pub fn write_suite(
             xml_cases.push((inputs, covers_error));
         }
     }
-    if program.c.is_some() {
+    if program.language.writes_testcomp() {
         let spec = testcomp::specification(s.all_paths, s.property);
         let meta = testcomp::metadata(
             &s.file_arg.display().to_string(),
             &sha256,
             spec,
-            program.data_model,
+            program.data_model.unwrap_or_default(),
             std::time::SystemTime::now(),
         );
         let path = s.dir.join("metadata.xml");
@@ -457,7 +454,8 @@ impl crate::args::CheckArgs {
     pub fn replay_overrides(&self) -> replay::Overrides<'_> {
         replay::Overrides {
             file: self.target.file.as_deref(),
-            lang: self.target.lang.lang.map(crate::args::LangArg::lang),
+            lang: self.target.lang.lang.as_deref(),
+            frontends: self.target.lang.frontends,
             data_model: self
                 .target
                 .lang
@@ -474,7 +472,8 @@ impl crate::args::RunArgs {
     pub fn replay_overrides(&self) -> replay::Overrides<'_> {
         replay::Overrides {
             file: self.file.as_deref(),
-            lang: self.lang.lang.map(crate::args::LangArg::lang),
+            lang: self.lang.lang.as_deref(),
+            frontends: self.lang.frontends,
             data_model: self
                 .lang
                 .data_model
