@@ -3,9 +3,8 @@
 use crate::load::Program;
 use crate::load::{LoadOptions, Registry};
 use crate::semantic_args::SemanticArgs;
-use crate::verify::Target;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use wiser_engine::{Backend, Bmc, Config, MergeMode, Record, Strategy, DEFAULT_SEED, MAX_JOBS};
 use wiser_frontend::DataModel;
@@ -158,6 +157,18 @@ impl LangArgs {
             assume,
         }
     }
+}
+
+/// What a verification command was asked to look at.
+pub struct Target<'a> {
+    pub file: &'a PathBuf,
+    pub lang: &'a LangArgs,
+    pub assume: Option<&'a str>,
+    pub property: Option<&'a str>,
+    pub harness: Option<&'a Path>,
+    pub format: Format,
+    /// Show each bug's trace (`--trace`).
+    pub trace: bool,
 }
 
 /// What `check` and `bmc` look at, and how they answer.
@@ -617,5 +628,38 @@ impl FuzzArgs {
             .with_timeout(time_limit(self.timeout))
             .with_jobs(jobs(self.jobs))
             .with_all_bugs(self.all)
+    }
+}
+
+/// The output format a command was asked for.
+pub fn format_of(command: &Command) -> Format {
+    match command {
+        Command::Check(a) => a.target.format,
+        Command::Bmc(a) => a.target.format,
+        Command::Run(a) => a.format,
+        Command::Concolic(a) => a.format,
+        Command::Fuzz(a) => a.format,
+        Command::Completions { .. } | Command::Man => Format::Text,
+    }
+}
+
+/// A file that may not be given (`run --test`, `check --replay`), or the
+/// empty path.
+fn or_none(file: &Option<std::path::PathBuf>) -> &Path {
+    match file {
+        Some(f) => f,
+        None => Path::new(""),
+    }
+}
+
+/// The file a command was given.
+pub fn file_of(command: &Command) -> &Path {
+    match command {
+        Command::Check(a) => or_none(&a.target.file),
+        Command::Bmc(a) => or_none(&a.target.file),
+        Command::Run(a) => or_none(&a.file),
+        Command::Concolic(a) => &a.file,
+        Command::Fuzz(a) => &a.file,
+        Command::Completions { .. } | Command::Man => Path::new(""),
     }
 }

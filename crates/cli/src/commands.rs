@@ -2,7 +2,7 @@
 //! engine with its progress line, report.
 
 use crate::args::{self, BmcArgs, CheckArgs, Format};
-use crate::{coverage, emit, exit, out, progress, setup, testfile, tree, verify};
+use crate::{coverage, exit, out, progress, setup, testfile, tree, verify};
 
 /// `wiser check`: a test-suite replay (`--replay`), or a check of each file.
 pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
@@ -24,7 +24,7 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
         testfile::check_dir(dir)?;
     }
     several(&args.target, |file| {
-        let target = verify::Target {
+        let target = args::Target {
             file,
             ..args.target()?
         };
@@ -43,7 +43,7 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
         if verbose {
             out::errln!("note: configuration: {config:?}");
         }
-        setup::check_assumption(&program, &config)?;
+        let warnings = setup::check_assumption(&program, &config)?;
         if let Some(path) = &args.tree {
             tree::check_path(path)?;
         }
@@ -58,7 +58,7 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
         } else {
             report.coverage.take()
         };
-        let done = verify::finish(&target, &program, &report, &config, asked, None)?;
+        let done = verify::finish(&target, &program, &report, &config, asked, &warnings, None)?;
         if let (Some(path), Some(c)) = (&args.lcov, &covered) {
             coverage::write_lcov(&program, &coverage::Summary::new(&program, c), path)?;
         }
@@ -75,7 +75,7 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
 /// `wiser bmc` on each file.
 pub fn bmc(args: &BmcArgs, verbose: bool) -> Result<(u8, bool), String> {
     several(&args.target, |file| {
-        let target = verify::Target {
+        let target = args::Target {
             file,
             ..args.target()?
         };
@@ -88,7 +88,7 @@ pub fn bmc(args: &BmcArgs, verbose: bool) -> Result<(u8, bool), String> {
         if verbose {
             out::errln!("note: configuration: {config:?}, bounds: {bounds:?}");
         }
-        setup::check_assumption(&program, &config)?;
+        let warnings = setup::check_assumption(&program, &config)?;
         let found = progress::bmc(program.ir.clone(), &config, &bounds, args.quiet);
         if verbose {
             out::errln!("note: statistics: {:?}", found.report.stats);
@@ -97,7 +97,15 @@ pub fn bmc(args: &BmcArgs, verbose: bool) -> Result<(u8, bool), String> {
             bound: found.bound,
             unwinding_assertions: bounds.unwinding_assertions,
         };
-        verify::finish(&target, &program, &found.report, &config, asked, Some(info))
+        verify::finish(
+            &target,
+            &program,
+            &found.report,
+            &config,
+            asked,
+            &warnings,
+            Some(info),
+        )
     })
 }
 
@@ -124,7 +132,7 @@ fn several(
     for (i, file) in target.files().enumerate() {
         if target.format == Format::Text {
             let gap = if i == 0 { "" } else { "\n" };
-            emit(&format!("{gap}==> {} <==\n", file.display()));
+            out::out(&format!("{gap}==> {} <==\n", file.display()));
         }
         let code = match check(file) {
             Ok((code, stuck)) => {

@@ -13,11 +13,12 @@ mod args;
 mod commands;
 mod coverage;
 mod engines;
+mod exit;
 mod formats;
 mod heap_render;
 mod inputs;
+mod json;
 mod load;
-mod machine;
 mod out;
 mod progress;
 mod render;
@@ -39,16 +40,6 @@ pub use load::Frontends;
 use load::Registry;
 use std::io::Write;
 use std::process::ExitCode;
-
-/// Exit codes (documented in the README).
-pub(crate) mod exit {
-    pub const OK: u8 = 0;
-    pub const BUG: u8 = 1;
-    pub const USAGE: u8 = 2;
-    pub const UNKNOWN: u8 = 3;
-    pub const ASSUME_FAILED: u8 = 3;
-    pub const OUT_OF_STEPS: u8 = 4;
-}
 
 /// `wiser` on the process's arguments, reading the languages of
 /// `frontends` (in order: the first reads files whose extension no front
@@ -77,8 +68,8 @@ pub fn main_with_args(
     let cli = parse_args(registry, args);
     out::set_color(cli.color);
     let (format, file) = (
-        machine::format_of(&cli.command),
-        machine::file_of(&cli.command).to_path_buf(),
+        args::format_of(&cli.command),
+        args::file_of(&cli.command).to_path_buf(),
     );
     let (mut code, leave_now) = match run(cli, registry) {
         Ok(r) => r,
@@ -89,7 +80,7 @@ pub fn main_with_args(
             }
             // Under --format json or sarif a program reads stdout: the
             // error goes there too, in that format.
-            machine::print_error(format, &file, &message);
+            formats::print_error(format, &file, &message);
             (exit::USAGE, false)
         }
     };
@@ -176,7 +167,7 @@ fn run(cli: Cli, registry: Registry) -> Result<(u8, bool), String> {
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut command(registry), "wiser", &mut script);
-            emit(&String::from_utf8_lossy(&script));
+            out::out(&String::from_utf8_lossy(&script));
             Ok((exit::OK, false))
         }
         Command::Man => {
@@ -184,14 +175,8 @@ fn run(cli: Cli, registry: Registry) -> Result<(u8, bool), String> {
             clap_mangen::Man::new(command(registry))
                 .render(&mut page)
                 .map_err(|e| format!("error: cannot render the man page: {e}\n"))?;
-            emit(&String::from_utf8_lossy(&page));
+            out::out(&String::from_utf8_lossy(&page));
             Ok((exit::OK, false))
         }
     }
-}
-
-/// Prints `text` on stdout; a closed pipe (`wiser ... | head`) is not an
-/// error worth a panic: the reader has what it wanted ([`out::out`]).
-pub(crate) fn emit(text: &str) {
-    out::out(text);
 }

@@ -414,7 +414,7 @@ pub(crate) fn bug_json(program: &Program, b: &Bug) -> Value {
         "path_condition": path_text(program, b),
         "other_call_stacks": b.other_stacks,
         "file": program.sources.get(b.span.file).name(),
-        "message": crate::machine::bug_message(program, b),
+        "message": bug_message(program, b),
     });
     if program.language.witness_style() == WitnessStyle::Reads {
         bug["nondet"] = nondet_json(program, b);
@@ -639,6 +639,58 @@ pub(crate) fn vars_text(input: &Input) -> String {
         .map(|(n, v)| format!("{n} = {v}"))
         .collect();
     vars.join(", ")
+}
+
+/// A bug on one line: `assertion failed at examples/x.imp:21:1 with input
+/// x = 1`.
+pub fn bug_message(program: &Program, bug: &Bug) -> String {
+    format!(
+        "{} at {} with {}",
+        bug.kind.describe(),
+        program.location(bug.span),
+        witness_line(program, bug)
+    )
+}
+
+/// The witness input on one line: `input x = 1`, `reads 3, 4`,
+/// `__VERIFIER_nondet_int() = 5`, or `any input`.
+pub fn witness_line(program: &Program, bug: &Bug) -> String {
+    let input = &bug.input;
+    let mut parts = Vec::new();
+    if program.language.witness_style() == wiser_frontend::WitnessStyle::Reads {
+        let reads = named_reads(program, bug);
+        if !reads.is_empty() {
+            parts.push(reads.join(", "));
+        }
+        if !input.vars.is_empty() {
+            parts.push(format!("globals {}", vars_text(input)));
+        }
+    } else {
+        let scalars = scalar_vars_text(&program.ir, input);
+        if !scalars.is_empty() {
+            parts.push(format!("input {scalars}"));
+        }
+        if let Some(heap) = crate::heap_render::heap_text(&program.ir, input) {
+            parts.push(format!("heap {heap}"));
+        }
+        if !input.reads.is_empty() {
+            let reads: Vec<String> = input.reads.iter().map(|v| v.to_string()).collect();
+            parts.push(format!("reads {}", reads.join(", ")));
+        }
+    }
+    for (name, a) in &input.arrays {
+        if !crate::heap_render::is_field_array(&program.ir, name) {
+            parts.push(format!("array {name}: {}", array_text(a)));
+        }
+    }
+    if let Some(s) = crate::heap_render::schedule_text(input) {
+        parts.push(format!("schedule {s}"));
+    }
+    if parts.is_empty() {
+        "any input".into()
+    } else {
+        parts.join("; ")
+    }
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //!
 //! The names of the condition are checked by the IMP front end (each must
 //! be an input). What needs the solver is checked here, once, on the
-//! program cut right after the assumption: its `assume` instruction then
-//! leads to a `fail` of its own. One exhaustive search of that tiny
+//! program cut right after the assumption, which the front end builds and
+//! validates as any program ([`wiser_frontend::LoadedProgram::assumption_cut`]):
+//! its `assume` leads to a `fail` of its own. One exhaustive search of that tiny
 //! program (the condition's operations and one branch) tells
 //!
 //! * whether some input satisfies the condition: the `fail` is reached.
@@ -15,57 +16,33 @@
 //!   witness that `wiser run` would not reproduce.
 
 use crate::load::Program;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use wiser_engine::{Config, Property, Verdict};
 use wiser_ir::{Diagnostic, Instr, Located};
 use wiser_semantics::ErrorKind;
-
-/// Warnings about the set-up, for the report (`warnings` in JSON).
-static WARNINGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-/// Records a warning and prints it on stderr.
-pub fn warn(text: String) {
-    crate::out::errln!("warning: {text}");
-    WARNINGS
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push(text);
-}
-
-/// The warnings given since the last call (each file of a run has its own).
-pub fn warnings() -> Vec<String> {
-    std::mem::take(&mut *WARNINGS.lock().unwrap_or_else(|p| p.into_inner()))
-}
 
 /// The text name of the `--assume` condition in [`Program::sources`].
 const ASSUME: &str = "--assume";
 
 /// Checks the program's `--assume` condition, if it has one: `Err` (an
 /// error message) when the condition can fail, a warning when no input
-/// satisfies it. The search is bounded by the run's limits and at most
-/// ten seconds; an undecided answer says nothing.
-pub fn check_assumption(program: &Program, config: &Config) -> Result<(), String> {
-    let in_assume = |l: &Located| program.sources.get(l.span.file).name() == ASSUME;
-    let Some(at) = program
-        .ir
+/// satisfies it (printed on stderr, and returned for the report's
+/// `warnings`). The search is bounded by the run's limits and at most ten
+/// seconds; an undecided answer says nothing.
+pub fn check_assumption(program: &Program, config: &Config) -> Result<Vec<String>, String> {
+    let Some(cut) = program.details.assumption_cut() else {
+        return Ok(Vec::new());
+    };
+    let in_assume = |l: &&Located| program.sources.get(l.span.file).name() == ASSUME;
+    let Some(span) = cut
         .code
         .iter()
-        .position(|l| in_assume(l) && matches!(l.instr, Instr::Assume { .. }))
+        .find(|l| in_assume(l) && matches!(l.instr, Instr::Assume { .. }))
+        .map(|l| l.span)
     else {
-        return Ok(());
+        return Ok(Vec::new());
     };
-    let mut cut = (*program.ir).clone();
-    let marker = cut.code.len() as wiser_ir::Pc;
-    let span = cut.code[at].span;
-    cut.code.push(Located {
-        instr: Instr::Fail,
-        span,
-        checks: Box::new([]),
-    });
-    if let Instr::Assume { next, .. } = &mut cut.code[at].instr {
-        *next = marker;
-    }
     let limit = Duration::from_secs(10);
     let config = config
         .clone()
@@ -73,8 +50,7 @@ pub fn check_assumption(program: &Program, config: &Config) -> Result<(), String
         .with_all_bugs(true)
         .with_jobs(1)
         .with_timeout(Some(config.timeout.map_or(limit, |t| t.min(limit))));
-    let report =
-        wiser_engine::check_monitored(Arc::new(cut), &config, Arc::new(Default::default()));
+    let report = wiser_engine::check_monitored(cut.clone(), &config, Arc::new(Default::default()));
     if let Some(bug) = report
         .bugs
         .iter()
@@ -93,11 +69,13 @@ pub fn check_assumption(program: &Program, config: &Config) -> Result<(), String
     }
     if report.verdict == Verdict::Safe && report.bugs.is_empty() {
         let text = program.sources.get(span.file).text();
-        warn(format!(
+        let warning = format!(
             "no input satisfies --assume `{text}`: every path ends at the assumption, so a `safe` verdict says nothing about the program"
-        ));
+        );
+        crate::out::errln!("warning: {warning}");
+        return Ok(vec![warning]);
     }
-    Ok(())
+    Ok(Vec::new())
 }
 
 /// After an `unknown` verdict on a file run without `--assume`: the

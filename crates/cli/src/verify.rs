@@ -2,28 +2,16 @@
 //! and deciding its property, then printing the report, writing a C
 //! harness and choosing the exit code.
 
-use crate::args::{Format, LangArgs};
+use crate::args::Target;
 use crate::exit;
 use crate::formats::Rendered;
 use crate::load::{self, Program};
 use crate::render::{self, Asked};
 use crate::task::{self, PropertySpec};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use wiser_engine::{Bug, Config, Property, Report, Verdict};
 use wiser_frontend::HarnessRead;
-
-/// What a verification command was asked to look at.
-pub struct Target<'a> {
-    pub file: &'a PathBuf,
-    pub lang: &'a LangArgs,
-    pub assume: Option<&'a str>,
-    pub property: Option<&'a str>,
-    pub harness: Option<&'a Path>,
-    pub format: Format,
-    /// Show each bug's trace (`--trace`).
-    pub trace: bool,
-}
 
 /// A loaded target, or an answer given without running an engine.
 pub enum Prepared {
@@ -96,6 +84,7 @@ pub fn finish(
     report: &Report,
     config: &Config,
     asked: Asked,
+    warnings: &[String],
     bmc: Option<BmcInfo>,
 ) -> Result<(u8, bool), String> {
     let output = CheckOutput {
@@ -104,6 +93,7 @@ pub fn finish(
         report,
         config,
         asked,
+        warnings,
         bmc: bmc.as_ref(),
     };
     crate::formats::print(t.format, t.file, &output);
@@ -128,6 +118,8 @@ struct CheckOutput<'a> {
     report: &'a Report,
     config: &'a Config,
     asked: Asked,
+    /// Warnings about the set-up (`--assume`), for JSON's `warnings`.
+    warnings: &'a [String],
     bmc: Option<&'a BmcInfo>,
 }
 
@@ -164,7 +156,7 @@ impl Rendered for CheckOutput<'_> {
         let (program, report) = (self.program, self.report);
         let mut json = render::check_json(program, report, self.asked);
         if let Some(obj) = json.as_object_mut() {
-            obj.insert("warnings".into(), crate::setup::warnings().into());
+            obj.insert("warnings".into(), self.warnings.into());
         }
         if let (Some(b), Some(obj)) = (self.bmc, json.as_object_mut()) {
             obj.insert("engine".into(), "bmc".into());

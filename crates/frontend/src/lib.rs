@@ -194,6 +194,15 @@ pub trait LoadedProgram: Send + Sync {
     fn has_harness(&self) -> bool {
         false
     }
+
+    /// For a program loaded with an input assumption (`--assume`): the
+    /// program cut right after it, its assumption leading to a `fail` of
+    /// its own at the assumption's span, built and validated as any
+    /// program. One search of it tells whether some input satisfies the
+    /// assumption and whether the assumption itself can fail.
+    fn assumption_cut(&self) -> Option<&Arc<Ir>> {
+        None
+    }
 }
 
 /// A harness's text and how to use it.

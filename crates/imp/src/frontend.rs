@@ -1,7 +1,7 @@
 //! IMP as a [`wiser_frontend::Frontend`]: files (or standard input) to
 //! the IR, with an optional `--assume` condition as a text of its own.
 
-use crate::{compile_files, SourceMap, Sources};
+use crate::{compile_assumption_cut, compile_files, SourceMap, Sources};
 use std::path::Path;
 use std::sync::Arc;
 use wiser_frontend::{
@@ -14,10 +14,17 @@ pub struct Imp;
 /// The IMP front end, for a registry of front ends.
 pub static FRONTEND: Imp = Imp;
 
-/// An IMP program needs nothing beyond its IR: its reads are `x = *`.
-struct ImpProgram;
+/// What an IMP program has beyond its IR: its reads are `x = *`; with an
+/// `--assume` condition, the program cut right after it.
+struct ImpProgram {
+    cut: Option<Arc<wiser_ir::Ir>>,
+}
 
-impl LoadedProgram for ImpProgram {}
+impl LoadedProgram for ImpProgram {
+    fn assumption_cut(&self) -> Option<&Arc<wiser_ir::Ir>> {
+        self.cut.as_ref()
+    }
+}
 
 /// All of standard input (`-` as the program's file).
 fn read_stdin() -> std::io::Result<Vec<u8>> {
@@ -72,13 +79,21 @@ impl Frontend for Imp {
         let assume = request
             .assume
             .map(|a| sources.add(SourceMap::new("--assume", a)));
-        match compile_files(&sources, file, assume) {
-            Ok(ir) => Ok(Loaded {
+        let compiled = compile_files(&sources, file, assume).and_then(|ir| {
+            let cut = assume
+                .map(|a| compile_assumption_cut(&sources, file, a))
+                .transpose()?;
+            Ok((ir, cut))
+        });
+        match compiled {
+            Ok((ir, cut)) => Ok(Loaded {
                 sources,
                 ir: Arc::new(ir),
                 warnings: Vec::new(),
                 data_model: None,
-                details: Box::new(ImpProgram),
+                details: Box::new(ImpProgram {
+                    cut: cut.map(Arc::new),
+                }),
             }),
             Err(diagnostic) => Err(LoadError::Program {
                 diagnostic,

@@ -4,7 +4,7 @@
 //! a folder and sums up.
 
 use super::json::{DataModelName, Outcome, TestFile};
-use super::{describe, program_hash, run_outcome};
+use super::outcome::{describe, program_hash, run_outcome};
 use crate::args::Format;
 use crate::exit;
 use crate::formats::Rendered;
