@@ -10,7 +10,6 @@
 #![warn(missing_docs)]
 
 mod args;
-mod commands;
 mod coverage;
 mod engines;
 mod exit;
@@ -26,7 +25,6 @@ mod render_engines;
 mod run_cmd;
 mod sarif;
 mod semantic_args;
-mod setup;
 mod sites;
 mod task;
 mod testfile;
@@ -142,11 +140,11 @@ fn run(cli: Cli, registry: Registry) -> Result<(u8, bool), String> {
     match cli.command {
         Command::Check(mut args) => {
             args.target.lang.frontends = registry;
-            commands::check(&args, verbose)
+            verify::check(&args, verbose)
         }
         Command::Bmc(mut args) => {
             args.target.lang.frontends = registry;
-            commands::bmc(&args, verbose)
+            verify::bmc(&args, verbose)
         }
         Command::Concolic(mut args) => {
             args.lang.frontends = registry;

@@ -1,17 +1,188 @@
-//! What `check` and `bmc` share around their engines: loading the target
-//! and deciding its property, then printing the report, writing a C
-//! harness and choosing the exit code.
+//! `check` and `bmc`, on one file or several: load the target and decide
+//! its property, check its `--assume` condition, run the engine with its
+//! progress line, print the report, write a harness, choose the exit code.
+//!
+//! ## The set-up: what is checked about `--assume` before a run
+//!
+//! The names of the condition are checked by the IMP front end (each must
+//! be an input). What needs the solver is checked here, once, on the
+//! program cut right after the assumption, which the front end builds and
+//! validates as any program ([`wiser_frontend::LoadedProgram::assumption_cut`]):
+//! its `assume` leads to a `fail` of its own. One exhaustive search of that tiny
+//! program (the condition's operations and one branch) tells
+//!
+//! * whether some input satisfies the condition: the `fail` is reached.
+//!   If none does, every path of the real run ends at the assumption and
+//!   its `safe` says nothing about the program: a warning says so;
+//! * whether the condition itself can fail (`10 / x > 100` divides by
+//!   zero when `x = 0`): that is an error of the assumption, reported in
+//!   its own text before the run, never a bug of the program with a
+//!   witness that `wiser run` would not reproduce.
 
-use crate::args::Target;
-use crate::exit;
+use crate::args::{self, BmcArgs, CheckArgs, Format, Target};
 use crate::formats::Rendered;
 use crate::load::{self, Program};
 use crate::render::{self, Asked};
 use crate::task::{self, PropertySpec};
+use crate::{coverage, exit, out, progress, testfile, tree};
 use serde_json::Value;
 use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
 use wiser_engine::{Bug, Config, Property, Report, Verdict};
 use wiser_frontend::HarnessRead;
+use wiser_ir::{Diagnostic, Instr, Located};
+use wiser_semantics::ErrorKind;
+
+/// `wiser check`: a test-suite replay (`--replay`), or a check of each file.
+pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
+    if let Some(dir) = &args.replay {
+        let code = testfile::replay::replay_dir(dir, &args.replay_overrides(), args.target.format)?;
+        return Ok((code, false));
+    }
+    let one_output = [
+        args.tests.as_ref().map(|_| "--tests"),
+        args.lcov.as_ref().map(|_| "--lcov"),
+        args.tree.as_ref().map(|_| "--tree"),
+    ];
+    if let Some(flag) = one_output.into_iter().flatten().next() {
+        if !args.target.more_files.is_empty() {
+            return Err(format!("error: `{flag}` writes the results of one program\n  = help: check the files one at a time, each with its own output\n"));
+        }
+    }
+    if let Some(dir) = &args.tests {
+        testfile::check_dir(dir)?;
+    }
+    several(&args.target, |file| {
+        let target = args::Target {
+            file,
+            ..args.target()?
+        };
+        let (program, asked, property) = match prepare(&target)? {
+            Prepared::Ready(p) => *p,
+            Prepared::Answered(code) => return Ok((code, false)),
+        };
+        let config = args.config().with_property(property);
+        if args.jobs.is_some_and(|j| j as usize > config.jobs) {
+            out::errln!(
+                "note: using {} workers, the most a run uses (--jobs {} asked for more)",
+                config.jobs,
+                args.jobs.unwrap_or_default()
+            );
+        }
+        if verbose {
+            out::errln!("note: configuration: {config:?}");
+        }
+        let warnings = check_assumption(&program, &config)?;
+        if let Some(path) = &args.tree {
+            tree::check_path(path)?;
+        }
+        let mut report = progress::check(program.ir.clone(), &config, args.quiet);
+        if verbose {
+            out::errln!("note: statistics: {:?}", report.stats);
+        }
+        suggest_header_args(&program, &report, target.assume.is_some());
+        // The report shows the coverage only when asked (not for --lcov).
+        let covered = if args.coverage {
+            report.coverage.clone()
+        } else {
+            report.coverage.take()
+        };
+        let done = finish(&target, &program, &report, &config, asked, &warnings, None)?;
+        if let (Some(path), Some(c)) = (&args.lcov, &covered) {
+            coverage::write_lcov(&program, &coverage::Summary::new(&program, c), path)?;
+        }
+        if let Some(path) = &args.tree {
+            tree::write(&program, &report, config.options, path)?;
+        }
+        if let Some(dir) = &args.tests {
+            testfile::write_for_check(dir, args, &program, &report, asked.property)?;
+        }
+        Ok(done)
+    })
+}
+
+/// `wiser bmc` on each file.
+pub fn bmc(args: &BmcArgs, verbose: bool) -> Result<(u8, bool), String> {
+    several(&args.target, |file| {
+        let target = args::Target {
+            file,
+            ..args.target()?
+        };
+        let (program, asked, property) = match prepare(&target)? {
+            Prepared::Ready(p) => *p,
+            Prepared::Answered(code) => return Ok((code, false)),
+        };
+        let config = args.config().with_property(property);
+        let bounds = args.bounds(&program)?;
+        if verbose {
+            out::errln!("note: configuration: {config:?}, bounds: {bounds:?}");
+        }
+        let warnings = check_assumption(&program, &config)?;
+        let found = progress::bmc(program.ir.clone(), &config, &bounds, args.quiet);
+        if verbose {
+            out::errln!("note: statistics: {:?}", found.report.stats);
+        }
+        let info = BmcInfo {
+            bound: found.bound,
+            unwinding_assertions: bounds.unwinding_assertions,
+        };
+        finish(
+            &target,
+            &program,
+            &found.report,
+            &config,
+            asked,
+            &warnings,
+            Some(info),
+        )
+    })
+}
+
+/// Checks each file of `target` in turn. With one file, this is `check`
+/// itself. With several, each text report follows a `==> FILE <==` line
+/// (as `tail` heads its files), a JSON report is one line each (JSON
+/// Lines), an error in one file is printed and the others still checked,
+/// and the exit code is the worst: an error (2), then a bug (1), then
+/// unknown (3), then safe (0).
+fn several(
+    target: &args::TargetArgs,
+    mut check: impl FnMut(&std::path::PathBuf) -> Result<(u8, bool), String>,
+) -> Result<(u8, bool), String> {
+    if target.more_files.is_empty() {
+        return check(target.target()?.file);
+    }
+    let badness = |code: u8| match code {
+        exit::USAGE => 3,
+        exit::BUG => 2,
+        exit::UNKNOWN => 1,
+        _ => 0,
+    };
+    let (mut worst, mut leave) = (exit::OK, false);
+    for (i, file) in target.files().enumerate() {
+        if target.format == Format::Text {
+            let gap = if i == 0 { "" } else { "\n" };
+            out::out(&format!("{gap}==> {} <==\n", file.display()));
+        }
+        let code = match check(file) {
+            Ok((code, stuck)) => {
+                leave |= stuck;
+                code
+            }
+            Err(message) => {
+                out::err(&message);
+                exit::USAGE
+            }
+        };
+        if badness(code) > badness(worst) {
+            worst = code;
+        }
+        if leave {
+            break;
+        }
+    }
+    Ok((worst, leave))
+}
 
 /// A loaded target, or an answer given without running an engine.
 pub enum Prepared {
@@ -265,4 +436,79 @@ pub fn write_harness(
         out.display(),
     );
     Ok(())
+}
+
+/// The text name of the `--assume` condition in [`Program::sources`].
+const ASSUME: &str = "--assume";
+
+/// Checks the program's `--assume` condition, if it has one: `Err` (an
+/// error message) when the condition can fail, a warning when no input
+/// satisfies it (printed on stderr, and returned for the report's
+/// `warnings`). The search is bounded by the run's limits and at most ten
+/// seconds; an undecided answer says nothing.
+pub fn check_assumption(program: &Program, config: &Config) -> Result<Vec<String>, String> {
+    let Some(cut) = program.details.assumption_cut() else {
+        return Ok(Vec::new());
+    };
+    let in_assume = |l: &&Located| program.sources.get(l.span.file).name() == ASSUME;
+    let Some(span) = cut
+        .code
+        .iter()
+        .find(|l| in_assume(l) && matches!(l.instr, Instr::Assume { .. }))
+        .map(|l| l.span)
+    else {
+        return Ok(Vec::new());
+    };
+    let limit = Duration::from_secs(10);
+    let config = config
+        .clone()
+        .with_property(Property::all())
+        .with_all_bugs(true)
+        .with_jobs(1)
+        .with_timeout(Some(config.timeout.map_or(limit, |t| t.min(limit))));
+    let report = wiser_engine::check_monitored(cut.clone(), &config, Arc::new(Default::default()));
+    if let Some(bug) = report
+        .bugs
+        .iter()
+        .find(|b| b.kind != ErrorKind::Fail || b.span != span)
+        .filter(|b| program.sources.get(b.span.file).name() == ASSUME)
+    {
+        let input = crate::render::vars_text(&bug.input);
+        let diag = Diagnostic::new(
+            bug.span,
+            format!("the assumption itself can fail: {}", bug.kind.describe()),
+        )
+        .with_help(format!(
+            "it fails for the input {input}; guard the operation: `and` evaluates its right side only where its left side holds (e.g. `x != 0 and 10 / x > 1`)"
+        ));
+        return Err(program.sources.render(&diag));
+    }
+    if report.verdict == Verdict::Safe && report.bugs.is_empty() {
+        let text = program.sources.get(span.file).text();
+        let warning = format!(
+            "no input satisfies --assume `{text}`: every path ends at the assumption, so a `safe` verdict says nothing about the program"
+        );
+        crate::out::errln!("warning: {warning}");
+        return Ok(vec![warning]);
+    }
+    Ok(Vec::new())
+}
+
+/// After an `unknown` verdict on a file run without `--assume`: the
+/// arguments it suggests for itself (IMP's `# args:` header line) (the examples bound their
+/// inputs there), as a note naming the command to run.
+pub fn suggest_header_args(program: &Program, report: &wiser_engine::Report, assumed: bool) {
+    if assumed || report.verdict != Verdict::Unknown {
+        return;
+    }
+    let text = program.sources.get(wiser_ir::FileId(0)).text();
+    let Some(args) = program.language.suggested_args(text) else {
+        return;
+    };
+    crate::out::errln!(
+        "note: `{}` suggests its own arguments: wiser check {} {}",
+        program.file.display(),
+        program.file.display(),
+        args
+    );
 }
