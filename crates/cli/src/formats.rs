@@ -3,6 +3,7 @@
 //! [`print`], which alone decides which rendering goes to stdout.
 
 use crate::args::Format;
+use crate::error::CliError;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -64,9 +65,9 @@ pub fn print(format: Format, file: &Path, report: &dyn Rendered) {
 
 /// The JSON report of a static error: verdict `error` and its
 /// diagnostics.
-pub fn error_json(file: &Path, text: &str) -> Value {
-    let diags: Vec<Value> = crate::json::diagnostics(text)
-        .into_iter()
+fn error_json(file: &Path, diagnostics: &[crate::json::Diag]) -> Value {
+    let diags: Vec<Value> = diagnostics
+        .iter()
         .map(|d| {
             json!({
                 "severity": "error",
@@ -83,14 +84,14 @@ pub fn error_json(file: &Path, text: &str) -> Value {
 
 /// Prints a static error on stdout in the machine formats (its text is on
 /// stderr), unless a report is already there.
-pub fn print_error(command_format: Format, file: &Path, text: &str) {
+pub fn print_error(command_format: Format, file: &Path, error: &CliError) {
     if REPORTED.load(Ordering::SeqCst) {
         return;
     }
     let doc = match command_format {
         Format::Text => return,
-        Format::Json => error_json(file, text),
-        Format::Sarif => crate::sarif::error_sarif(file, &crate::json::diagnostics(text)),
+        Format::Json => error_json(file, &error.diagnostics()),
+        Format::Sarif => crate::sarif::error_sarif(file, &error.diagnostics()),
     };
     crate::out::out(&format!("{doc}\n"));
 }

@@ -12,6 +12,7 @@
 mod args;
 mod coverage;
 mod engines;
+mod error;
 mod exit;
 mod formats;
 mod heap_render;
@@ -34,6 +35,7 @@ mod verify;
 
 use args::{Cli, Command, SOLVER_SERVER};
 use clap::{CommandFactory, FromArgMatches};
+use error::CliError;
 pub use load::Frontends;
 use load::Registry;
 use std::io::Write;
@@ -71,14 +73,15 @@ pub fn main_with_args(
     );
     let (mut code, leave_now) = match run(cli, registry) {
         Ok(r) => r,
-        Err(message) => {
+        Err(error) => {
+            let message = error.text();
             out::err(&message);
             if !message.ends_with('\n') {
                 out::err("\n");
             }
             // Under --format json or sarif a program reads stdout: the
             // error goes there too, in that format.
-            formats::print_error(format, &file, &message);
+            formats::print_error(format, &file, &error);
             (exit::USAGE, false)
         }
     };
@@ -135,7 +138,7 @@ fn command(registry: Registry) -> clap::Command {
 /// Runs a command; returns the exit code and whether to leave without
 /// waiting for stray workers. `Err` is a usage or input error, already
 /// worded for people.
-fn run(cli: Cli, registry: Registry) -> Result<(u8, bool), String> {
+fn run(cli: Cli, registry: Registry) -> Result<(u8, bool), CliError> {
     let verbose = cli.verbose;
     match cli.command {
         Command::Check(mut args) => {
@@ -152,7 +155,7 @@ fn run(cli: Cli, registry: Registry) -> Result<(u8, bool), String> {
         }
         Command::Fuzz(mut args) => {
             args.lang.frontends = registry;
-            engines::fuzz(&args)
+            Ok(engines::fuzz(&args)?)
         }
         Command::Run(mut args) => {
             args.lang.frontends = registry;

@@ -20,6 +20,7 @@
 //!   witness that `wiser run` would not reproduce.
 
 use crate::args::{self, BmcArgs, CheckArgs, Format, Target};
+use crate::error::CliError;
 use crate::formats::Rendered;
 use crate::load::{self, Program};
 use crate::render::{self, Asked};
@@ -35,7 +36,7 @@ use wiser_ir::{Diagnostic, Instr, Located};
 use wiser_semantics::ErrorKind;
 
 /// `wiser check`: a test-suite replay (`--replay`), or a check of each file.
-pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
+pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), CliError> {
     if let Some(dir) = &args.replay {
         let code = testfile::replay::replay_dir(dir, &args.replay_overrides(), args.target.format)?;
         return Ok((code, false));
@@ -47,7 +48,10 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
     ];
     if let Some(flag) = one_output.into_iter().flatten().next() {
         if !args.target.more_files.is_empty() {
-            return Err(format!("error: `{flag}` writes the results of one program\n  = help: check the files one at a time, each with its own output\n"));
+            return Err(CliError::Usage {
+                message: format!("`{flag}` writes the results of one program"),
+                help: Some("check the files one at a time, each with its own output".into()),
+            });
         }
     }
     if let Some(dir) = &args.tests {
@@ -103,7 +107,7 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), String> {
 }
 
 /// `wiser bmc` on each file.
-pub fn bmc(args: &BmcArgs, verbose: bool) -> Result<(u8, bool), String> {
+pub fn bmc(args: &BmcArgs, verbose: bool) -> Result<(u8, bool), CliError> {
     several(&args.target, |file| {
         let target = args::Target {
             file,
@@ -147,8 +151,8 @@ pub fn bmc(args: &BmcArgs, verbose: bool) -> Result<(u8, bool), String> {
 /// unknown (3), then safe (0).
 fn several(
     target: &args::TargetArgs,
-    mut check: impl FnMut(&std::path::PathBuf) -> Result<(u8, bool), String>,
-) -> Result<(u8, bool), String> {
+    mut check: impl FnMut(&std::path::PathBuf) -> Result<(u8, bool), CliError>,
+) -> Result<(u8, bool), CliError> {
     if target.more_files.is_empty() {
         return check(target.target()?.file);
     }
@@ -169,8 +173,8 @@ fn several(
                 leave |= stuck;
                 code
             }
-            Err(message) => {
-                out::err(&message);
+            Err(e) => {
+                out::err(&e.text());
                 exit::USAGE
             }
         };
@@ -194,7 +198,7 @@ pub enum Prepared {
 }
 
 /// Loads the target and decides its property.
-pub fn prepare(t: &Target<'_>) -> Result<Prepared, String> {
+pub fn prepare(t: &Target<'_>) -> Result<Prepared, CliError> {
     let program = match load::load_any(t.file, &t.lang.options(t.assume)) {
         Ok(p) => p,
         // SV-COMP mode: a task outside the subset is answered `unknown`
@@ -209,18 +213,21 @@ pub fn prepare(t: &Target<'_>) -> Result<Prepared, String> {
             crate::formats::print(t.format, t.file, &answer);
             return Ok(Prepared::Answered(exit::UNKNOWN));
         }
-        Err(failure) => return Err(failure.render()),
+        Err(failure) => return Err(failure.into()),
     };
     if t.harness.is_some() && !program.details.has_harness() {
-        return Err(format!(
-            "error: --harness writes a C file for gcc; `{}` is not a C program\n",
-            program.file.display()
-        ));
+        return Err(CliError::Usage {
+            message: format!(
+                "--harness writes a C file for gcc; `{}` is not a C program",
+                program.file.display()
+            ),
+            help: None,
+        });
     }
     let property = match (t.property, &program.task) {
         (Some(p), _) => task::property_arg(p)?,
         (None, Some(t)) if t.unreach_call => PropertySpec::UnreachCall,
-        (None, Some(t)) => return Err(task::no_supported_property(t)),
+        (None, Some(t)) => return Err(task::no_supported_property(t).into()),
         (None, None) => PropertySpec::All,
     };
     let expected = program
@@ -257,7 +264,7 @@ pub fn finish(
     asked: Asked,
     warnings: &[String],
     bmc: Option<BmcInfo>,
-) -> Result<(u8, bool), String> {
+) -> Result<(u8, bool), CliError> {
     let output = CheckOutput {
         t,
         program,
@@ -446,7 +453,7 @@ const ASSUME: &str = "--assume";
 /// satisfies it (printed on stderr, and returned for the report's
 /// `warnings`). The search is bounded by the run's limits and at most ten
 /// seconds; an undecided answer says nothing.
-pub fn check_assumption(program: &Program, config: &Config) -> Result<Vec<String>, String> {
+pub fn check_assumption(program: &Program, config: &Config) -> Result<Vec<String>, CliError> {
     let Some(cut) = program.details.assumption_cut() else {
         return Ok(Vec::new());
     };
@@ -481,7 +488,10 @@ pub fn check_assumption(program: &Program, config: &Config) -> Result<Vec<String
         .with_help(format!(
             "it fails for the input {input}; guard the operation: `and` evaluates its right side only where its left side holds (e.g. `x != 0 and 10 / x > 1`)"
         ));
-        return Err(program.sources.render(&diag));
+        return Err(CliError::Located {
+            diagnostic: diag,
+            sources: program.sources.clone(),
+        });
     }
     if report.verdict == Verdict::Safe && report.bugs.is_empty() {
         let text = program.sources.get(span.file).text();

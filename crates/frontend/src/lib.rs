@@ -87,8 +87,8 @@ pub enum LoadError {
     Refused {
         /// What is wrong, e.g. ``cannot read `x.imp`: No such file``.
         message: String,
-        /// Where, as `file:line:col`, if somewhere in particular.
-        location: Option<String>,
+        /// Where, if somewhere in particular.
+        location: Option<Location>,
         /// What to do about it.
         help: Option<String>,
     },
@@ -130,7 +130,7 @@ impl LoadError {
             } => {
                 let mut text = format!("error: {message}\n");
                 if let Some(at) = location {
-                    text.push_str(&format!(" --> {at}\n"));
+                    text.push_str(&format!(" --> {}:{}\n", at.file, at.line_col));
                 }
                 if let Some(help) = help {
                     text.push_str(&format!("  = help: {help}\n"));
@@ -139,6 +139,15 @@ impl LoadError {
             }
         }
     }
+}
+
+/// A place in a file that is not (or not yet) one of a program's texts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The file's name as shown.
+    pub file: String,
+    /// Line and column.
+    pub line_col: wiser_ir::LineCol,
 }
 
 /// How a witness's inputs are named in reports.

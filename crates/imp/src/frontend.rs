@@ -5,7 +5,7 @@ use crate::{compile_assumption_cut, compile_files, SourceMap, Sources};
 use std::path::Path;
 use std::sync::Arc;
 use wiser_frontend::{
-    one_line, Frontend, LoadError, LoadRequest, Loaded, LoadedProgram, WitnessStyle,
+    one_line, Frontend, LoadError, LoadRequest, Loaded, LoadedProgram, Location, WitnessStyle,
 };
 
 /// The IMP front end.
@@ -70,7 +70,10 @@ impl Frontend for Imp {
                 .line_col(e.utf8_error().valid_up_to() as u32);
             LoadError::Refused {
                 message: "the file is not valid UTF-8".into(),
-                location: Some(format!("{name}:{at}")),
+                location: Some(Location {
+                    file: name.clone(),
+                    line_col: at,
+                }),
                 help: None,
             }
         })?;
