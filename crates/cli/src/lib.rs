@@ -136,8 +136,8 @@ fn command(registry: Registry) -> clap::Command {
 }
 
 /// Runs a command; returns the exit code and whether to leave without
-/// waiting for stray workers. `Err` is a usage or input error, already
-/// worded for people.
+/// waiting for stray workers. `Err` is a usage or input error, which
+/// `main_with_args` prints (on stderr, and as a JSON or SARIF document).
 fn run(cli: Cli, registry: Registry) -> Result<(u8, bool), CliError> {
     let verbose = cli.verbose;
     match cli.command {
