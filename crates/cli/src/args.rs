@@ -1,5 +1,6 @@
 //! Command-line arguments.
 
+use crate::error::CliError;
 use crate::load::Program;
 use crate::load::{LoadOptions, Registry};
 use crate::semantic_args::SemanticArgs;
@@ -206,9 +207,10 @@ impl TargetArgs {
 
     /// The target as the shared verification code takes it; an error if
     /// no FILE was given.
-    pub fn target(&self) -> Result<Target<'_>, String> {
-        let file = self.file.as_ref().ok_or_else(|| {
-            "error: no FILE given\n  = help: give the program to check: `wiser check FILE` (or `wiser check --replay DIR` to replay a test suite)\n".to_string()
+    pub fn target(&self) -> Result<Target<'_>, CliError> {
+        let file = self.file.as_ref().ok_or_else(|| CliError::Usage {
+            message: "no FILE given".into(),
+            help: Some("give the program to check: `wiser check FILE` (or `wiser check --replay DIR` to replay a test suite)".into()),
         })?;
         Ok(Target {
             file,
@@ -301,7 +303,7 @@ impl CheckArgs {
     }
 
     /// What to check.
-    pub fn target(&self) -> Result<Target<'_>, String> {
+    pub fn target(&self) -> Result<Target<'_>, CliError> {
         self.target.target()
     }
 
@@ -434,7 +436,7 @@ pub struct BmcArgs {
 
 impl BmcArgs {
     /// What to check.
-    pub fn target(&self) -> Result<Target<'_>, String> {
+    pub fn target(&self) -> Result<Target<'_>, CliError> {
         self.target.target()
     }
 
@@ -448,13 +450,13 @@ impl BmcArgs {
     }
 
     /// The bounds, with `--unwind-loop` lines resolved to loop heads.
-    pub fn bounds(&self, program: &Program) -> Result<Bmc, String> {
+    pub fn bounds(&self, program: &Program) -> Result<Bmc, CliError> {
         if let Some(max) = self.unwind_max {
             if max < self.unwind {
-                return Err(format!(
-                    "error: --unwind-max {max} is below --unwind {}\n  = help: --unwind-max deepens the bound from --unwind up to K\n",
-                    self.unwind
-                ));
+                return Err(CliError::Usage {
+                    message: format!("--unwind-max {max} is below --unwind {}", self.unwind),
+                    help: Some("--unwind-max deepens the bound from --unwind up to K".into()),
+                });
             }
         }
         let cfg = Cfg::new(&program.ir);
@@ -464,19 +466,23 @@ impl BmcArgs {
                 Some((l.trim().parse::<u32>().ok()?, k.trim().parse::<u32>().ok()?))
             });
             let Some((line, k)) = parsed else {
-                return Err(format!(
-                    "error: --unwind-loop `{item}` is not LINE:K\n  = help: e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations\n"
-                ));
+                return Err(CliError::Usage {
+                    message: format!("--unwind-loop `{item}` is not LINE:K"),
+                    help: Some("e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations".into()),
+                });
             };
             let heads: Vec<Pc> = (0..program.ir.code.len() as Pc)
                 .filter(|&pc| cfg.is_loop_head(pc))
                 .filter(|&pc| program.line_col(program.ir.at(pc).span).line == line)
                 .collect();
             if heads.is_empty() {
-                return Err(format!(
-                    "error: --unwind-loop {item}: no loop has its head on line {line} of `{}`\n  = help: give the line of the loop's `while` or `for`\n",
-                    program.file.display()
-                ));
+                return Err(CliError::Usage {
+                    message: format!(
+                        "--unwind-loop {item}: no loop has its head on line {line} of `{}`",
+                        program.file.display()
+                    ),
+                    help: Some("give the line of the loop's `while` or `for`".into()),
+                });
             }
             unwind_loops.extend(heads.into_iter().map(|pc| (pc, k)));
         }
