@@ -8,7 +8,7 @@
 
 use serde_norway::Value;
 use std::path::{Path, PathBuf};
-use wiser_c::DataModel;
+use wiser_frontend::DataModel;
 
 /// What `wiser check` looks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
