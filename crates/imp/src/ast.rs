@@ -494,6 +494,44 @@ impl Cond {
 }
 
 impl Stmt {
+    /// The variable this statement gives a value to, if any: the target of
+    /// an assignment, a havoc, a declaration (of a scalar or a reference),
+    /// a `new`, or a call or spawn with a target. Array elements and fields
+    /// are not variables.
+    pub fn assigned_var(&self) -> Option<&Ident> {
+        match self {
+            Stmt::Assign { target, .. }
+            | Stmt::Havoc { target, .. }
+            | Stmt::Decl { target, .. }
+            | Stmt::RefDecl { target, .. }
+            | Stmt::New { target, .. } => Some(target),
+            Stmt::Call { target, .. }
+            | Stmt::MethodCall { target, .. }
+            | Stmt::Spawn { target, .. } => target.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The variable this statement assigns the value of an expression
+    /// to, and that expression: an assignment, or a declaration (of a
+    /// scalar or a reference) with an initial value.
+    pub fn assigned_value(&self) -> Option<(&Ident, &Expr)> {
+        match self {
+            Stmt::Assign { target, value, .. }
+            | Stmt::Decl {
+                target,
+                init: Some(Init::Value(value)),
+                ..
+            }
+            | Stmt::RefDecl {
+                target,
+                init: Some(value),
+                ..
+            } => Some((target, value)),
+            _ => None,
+        }
+    }
+
     /// The source span of the statement (for a sequence, from its first to
     /// its last statement).
     pub fn span(&self) -> Span {

@@ -34,7 +34,7 @@
 //! this module finds the declarations and checks every statement.
 
 use crate::ast::{Cond, Expr, IntTy, ProcDef, Stmt};
-use crate::ast::{Ident, Init, Param};
+use crate::ast::{Ident, Param};
 use crate::check::Errors;
 use crate::classes::{method_proc, Classes, Globals};
 use crate::typer::{Scope, Target, VTy};
@@ -363,28 +363,13 @@ impl<'a> Checker<'a, '_> {
                      input already",
                 ));
             }
-            Stmt::Skip(_)
-            | Stmt::Fail(_)
-            | Stmt::Havoc { .. }
-            | Stmt::ArrayDecl { .. }
-            | Stmt::Decl {
-                init: None | Some(Init::Havoc),
-                ..
-            } => {}
-            Stmt::Assign { target, value, .. }
-            | Stmt::Decl {
-                target,
-                init: Some(Init::Value(value)),
-                ..
+            Stmt::Skip(_) | Stmt::Fail(_) | Stmt::Havoc { .. } | Stmt::ArrayDecl { .. } => {}
+            Stmt::Assign { .. } | Stmt::Decl { .. } | Stmt::RefDecl { .. } => {
+                // A declaration without a value assigns nothing.
+                if let Some((target, value)) = s.assigned_value() {
+                    scope.value_of(value, scope.var_ty(&target.name), Target::Assign)?;
+                }
             }
-            | Stmt::RefDecl {
-                target,
-                init: Some(value),
-                ..
-            } => {
-                scope.value_of(value, scope.var_ty(&target.name), Target::Assign)?;
-            }
-            Stmt::RefDecl { init: None, .. } => {}
             Stmt::ArrayAssign {
                 array,
                 index,

@@ -189,56 +189,19 @@ impl<'g> Flow<'g> {
                 self.dead = dead;
             }
             Stmt::Assert { cond, .. } | Stmt::Assume { cond, .. } => self.cond(cond),
-            Stmt::Call { target, args, .. } => {
-                if let Some(t) = target {
-                    self.note(t);
-                }
-                for a in args {
-                    self.expr(a);
-                }
-                if let Some(t) = target {
-                    self.assign_name(&t.name);
-                }
-            }
+            Stmt::Call { target, args, .. } => self.call(target, None, args),
             Stmt::MethodCall {
                 target,
                 receiver,
                 args,
                 ..
-            }
-            | Stmt::Spawn {
-                target,
-                receiver: Some(receiver),
-                args,
-                ..
-            } => {
-                if let Some(t) = target {
-                    self.note(t);
-                }
-                self.expr(receiver);
-                for a in args {
-                    self.expr(a);
-                }
-                if let Some(t) = target {
-                    self.assign_name(&t.name);
-                }
-            }
+            } => self.call(target, Some(receiver), args),
             Stmt::Spawn {
                 target,
-                receiver: None,
+                receiver,
                 args,
                 ..
-            } => {
-                if let Some(t) = target {
-                    self.note(t);
-                }
-                for a in args {
-                    self.expr(a);
-                }
-                if let Some(t) = target {
-                    self.assign_name(&t.name);
-                }
-            }
+            } => self.call(target, receiver.as_ref(), args),
             Stmt::FieldAssign { obj, value, .. } => {
                 self.expr(obj);
                 self.expr(value);
@@ -275,6 +238,20 @@ impl<'g> Flow<'g> {
 
     /// Records that the variable `v` exists (the order of `names` is that
     /// of first appearance), unless it is a global.
+    /// A call (of a procedure or a method, or a spawn): the receiver and
+    /// the arguments are read, then the target is assigned.
+    fn call(&mut self, target: &Option<Ident>, receiver: Option<&Expr>, args: &[Expr]) {
+        if let Some(t) = target {
+            self.note(t);
+        }
+        for e in receiver.into_iter().chain(args) {
+            self.expr(e);
+        }
+        if let Some(t) = target {
+            self.assign_name(&t.name);
+        }
+    }
+
     fn note(&mut self, v: &Ident) {
         if !self.globals.contains(&v.name) {
             self.intern(&v.name);
@@ -322,24 +299,7 @@ pub(super) fn proc_flow(p: &ProcDef, globals: &Globals, errs: &mut Errors) -> Ve
         }
     }
     each_stmt(&p.body, &mut |s| {
-        if let Stmt::Assign { target, .. }
-        | Stmt::Havoc { target, .. }
-        | Stmt::Decl { target, .. }
-        | Stmt::RefDecl { target, .. }
-        | Stmt::New { target, .. }
-        | Stmt::MethodCall {
-            target: Some(target),
-            ..
-        }
-        | Stmt::Spawn {
-            target: Some(target),
-            ..
-        }
-        | Stmt::Call {
-            target: Some(target),
-            ..
-        } = s
-        {
+        if let Some(target) = s.assigned_var() {
             if !globals.contains(&target.name) && set.insert(target.name.clone()) {
                 locals.push(target.name.clone());
             }

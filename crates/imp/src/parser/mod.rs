@@ -185,6 +185,34 @@ impl<'s> Parser<'s> {
         )
     }
 
+    /// The items of a list `(a, b, c)` after its `(` (at `open`), each read
+    /// by `item`, and the closing `)`.
+    fn comma_list(
+        &mut self,
+        open: Span,
+        mut item: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<()> {
+        if *self.peek() != Tok::RParen {
+            loop {
+                item(self)?;
+                match self.peek() {
+                    Tok::Comma => {
+                        self.bump();
+                    }
+                    Tok::RParen => break,
+                    _ => {
+                        return Err(self.expected(&format!(
+                            "',' or ')' to close the '(' at {}",
+                            self.line_col(open)
+                        )))
+                    }
+                }
+            }
+        }
+        self.bump();
+        Ok(())
+    }
+
     fn expect(&mut self, tok: Tok, what: &str) -> PResult<Span> {
         if *self.peek() == tok {
             Ok(self.bump())
@@ -354,30 +382,16 @@ impl<'s> Parser<'s> {
         let mut params = Vec::new();
         if *self.peek() == Tok::LParen {
             let open = self.bump();
-            if *self.peek() != Tok::RParen {
-                loop {
-                    let name = self.ident("a parameter name")?;
-                    let t = self.annotation(is_proc, "parameters")?;
-                    params.push(Param {
-                        name,
-                        ty: t.ty,
-                        class: t.class,
-                    });
-                    match self.peek() {
-                        Tok::Comma => {
-                            self.bump();
-                        }
-                        Tok::RParen => break,
-                        _ => {
-                            return Err(self.expected(&format!(
-                                "',' or ')' to close the '(' at {}",
-                                self.line_col(open)
-                            )))
-                        }
-                    }
-                }
-            }
-            self.bump();
+            self.comma_list(open, |p| {
+                let name = p.ident("a parameter name")?;
+                let t = p.annotation(is_proc, "parameters")?;
+                params.push(Param {
+                    name,
+                    ty: t.ty,
+                    class: t.class,
+                });
+                Ok(())
+            })?;
         }
         let ret = self.annotation(is_proc, "results")?;
         let begin = self.expect(

@@ -195,16 +195,23 @@ impl Parser<'_> {
             && !matches!(self.peek_at(2), Tok::LParen | Tok::Assign)
             && matches!(self.peek_at(1), Tok::Ident(_))
         {
-            self.bump();
-            let field = self.ident("a field name")?;
-            h = self.expr_height(h, field.span)?;
-            let span = obj.span().to(field.span);
-            obj = Expr::Field {
-                obj: Box::new(obj),
-                field,
-                span,
-            };
+            (obj, h) = self.field_of(obj, h, "a field name")?;
         }
+        Ok((obj, h))
+    }
+
+    /// `obj.f`, at the `.`, with its height (`obj`'s is `h`); `what` names
+    /// the field in the error if there is none.
+    fn field_of(&mut self, obj: Expr, h: usize, what: &str) -> PResult<(Expr, usize)> {
+        self.bump();
+        let field = self.ident(what)?;
+        let h = self.expr_height(h, field.span)?;
+        let span = obj.span().to(field.span);
+        let obj = Expr::Field {
+            obj: Box::new(obj),
+            field,
+            span,
+        };
         Ok((obj, h))
     }
 
@@ -213,15 +220,7 @@ impl Parser<'_> {
         let (mut obj, mut h) = self.path()?;
         // `path` leaves the last field when `=` or `(` follows.
         while *self.peek() == Tok::Dot {
-            self.bump();
-            let field = self.ident("a field name after '.'")?;
-            h = self.expr_height(h, field.span)?;
-            let span = obj.span().to(field.span);
-            obj = Expr::Field {
-                obj: Box::new(obj),
-                field,
-                span,
-            };
+            (obj, h) = self.field_of(obj, h, "a field name after '.'")?;
         }
         if *self.peek() == Tok::LParen {
             return Err(call_in_expression(obj.span()));
@@ -301,26 +300,12 @@ impl Parser<'_> {
         let open = self.expect(Tok::LParen, "'('")?;
         let mut args = Vec::new();
         let mut height = 0;
-        if *self.peek() != Tok::RParen {
-            loop {
-                let (arg, h) = self.expr()?;
-                height = height.max(h);
-                args.push(arg);
-                match self.peek() {
-                    Tok::Comma => {
-                        self.bump();
-                    }
-                    Tok::RParen => break,
-                    _ => {
-                        return Err(self.expected(&format!(
-                            "',' or ')' to close the '(' at {}",
-                            self.line_col(open)
-                        )))
-                    }
-                }
-            }
-        }
-        self.bump();
+        self.comma_list(open, |p| {
+            let (arg, h) = p.expr()?;
+            height = height.max(h);
+            args.push(arg);
+            Ok(())
+        })?;
         Ok((args, height))
     }
 
