@@ -93,20 +93,6 @@ impl TExpr<'_> {
     }
 }
 
-/// Can every value of `from` be represented in `to`? Then a `from` is
-/// converted to `to` where a `to` is expected.
-pub(crate) fn lossless(from: IntTy, to: IntTy) -> bool {
-    match (from.width(), to.width()) {
-        _ if from == to => true,
-        (_, None) => true,
-        (None, Some(_)) => false,
-        (Some(a), Some(b)) => {
-            (from.is_signed() == to.is_signed() && a <= b)
-                || (!from.is_signed() && to.is_signed() && a < b)
-        }
-    }
-}
-
 /// Where a value goes, for the message when it does not fit.
 #[derive(Clone, Copy)]
 pub(crate) enum Target<'a> {
@@ -355,7 +341,7 @@ impl<'a> Scope<'a> {
     /// `target` (`at` is the call).
     pub(crate) fn call_result(&self, ret: IntTy, target: &str, callee: &str, at: Span) -> R<()> {
         let to = self.var(target);
-        if lossless(ret, to) {
+        if ret.is_lossless_to(to) {
             return Ok(());
         }
         Err(Diagnostic::new(
@@ -483,8 +469,8 @@ impl<'a> Scope<'a> {
             (Some(t), None) => (a, self.close(b, t, How::Expected)?),
             (None, Some(t)) => (self.close(a, t, How::Expected)?, b),
             (Some(s), Some(t)) if s == t => (a, b),
-            (Some(s), Some(t)) if lossless(s, t) => (convert(a, t), b),
-            (Some(s), Some(t)) if lossless(t, s) => (a, convert(b, s)),
+            (Some(s), Some(t)) if s.is_lossless_to(t) => (convert(a, t), b),
+            (Some(s), Some(t)) if t.is_lossless_to(s) => (a, convert(b, s)),
             (Some(s), Some(t)) => {
                 return Err(Diagnostic::new(
                     at,
@@ -502,7 +488,7 @@ impl<'a> Scope<'a> {
     fn coerce(&self, t: TExpr<'a>, to: IntTy, target: Target) -> R<TExpr<'a>> {
         match t.ty {
             None => self.close(t, to, How::Expected),
-            Some(from) if lossless(from, to) => Ok(convert(t, to)),
+            Some(from) if from.is_lossless_to(to) => Ok(convert(t, to)),
             Some(from) => {
                 let from_a = a(from);
                 let message = match target {

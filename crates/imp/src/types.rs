@@ -26,9 +26,9 @@
 //!   directly inside one is an `int`. Subscripts may have any integer
 //!   type.
 //!
-//! Lossless conversions, [`crate::typer::lossless`]: anything to `int`;
-//! between fixed widths of the same signedness to at least the width;
-//! unsigned to signed of a greater width.
+//! Lossless conversions ([`wiser_num::IntTy::is_lossless_to`]): anything to
+//! `int`; between fixed widths of the same signedness to at least the
+//! width; unsigned to signed of a greater width.
 //!
 //! The expression rules are in [`crate::typer`], shared with lowering;
 //! this module finds the declarations and checks every statement.

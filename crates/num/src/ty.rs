@@ -225,6 +225,20 @@ impl IntTy {
         self.signed
     }
 
+    /// Can every value of this type be represented in `to`? Then IMP
+    /// converts a value of this type implicitly where a `to` is expected.
+    pub fn is_lossless_to(self, to: IntTy) -> bool {
+        match (self.width(), to.width()) {
+            _ if self == to => true,
+            (_, None) => true,
+            (None, Some(_)) => false,
+            (Some(a), Some(b)) => {
+                (self.is_signed() == to.is_signed() && a <= b)
+                    || (!self.is_signed() && to.is_signed() && a < b)
+            }
+        }
+    }
+
     /// The type's name: `int`, `i8` ... `u64`, or `i<w>`/`u<w>` for other
     /// widths.
     pub fn name(self) -> String {
