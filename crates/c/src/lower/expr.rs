@@ -6,7 +6,7 @@
 pub use super::lvalue::{array_ref, load, lvalue, store, LVal};
 use super::lvalue::{assign, compound, step};
 pub use super::static_type::static_type;
-use super::{call, consts, decl, ptr, Fun, Res, Var};
+use super::{call, consts, decl, ptr, CSpan, Fun, Res, Var};
 use crate::types::{CInt, CType, Rank};
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
@@ -187,13 +187,13 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
 }
 
 /// The error for a pointer where an integer is expected.
-pub(super) fn pointer_as_int(f: &Fun, at: lang_c::span::Span) -> Diagnostic {
+pub(super) fn pointer_as_int(f: &Fun, at: CSpan) -> Diagnostic {
     Diagnostic::new(f.span(at), "a pointer is used as an integer").with_help(
         "pointers can be assigned, compared with `==` and `!=`, tested, and dereferenced; other uses are not supported",
     )
 }
 
-pub(super) fn undeclared(f: &Fun, name: &str, at: lang_c::span::Span) -> Diagnostic {
+pub(super) fn undeclared(f: &Fun, name: &str, at: CSpan) -> Diagnostic {
     Diagnostic::new(f.span(at), format!("`{name}` is not declared"))
         .with_help("declare the variable before its use")
 }
