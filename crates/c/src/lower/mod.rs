@@ -37,7 +37,7 @@ use lang_c::ast;
 use lang_c::span::Node;
 use std::collections::HashMap;
 use wiser_ir::{
-    ArrayId, Builder, Diagnostic, Label, Place, ProcId, RoutineBuilder, ScalarTy, Span,
+    ArrayId, Builder, Diagnostic, Expr, Label, Place, ProcId, RoutineBuilder, ScalarTy, Span,
 };
 
 /// The first message of every construct outside the subset.
@@ -299,6 +299,26 @@ impl<'u, 'a, 'b> Fun<'u, 'a, 'b> {
             }
         }
         self.u.globals.get(name).cloned()
+    }
+
+    /// Lowers a two-way choice on `cond`: `then` lowers one side, `otherwise`
+    /// the other, and both go on after the choice.
+    pub fn if_else(
+        &mut self,
+        cond: Expr,
+        span: Span,
+        then: impl FnOnce(&mut Self) -> Res<()>,
+        otherwise: impl FnOnce(&mut Self) -> Res<()>,
+    ) -> Res<()> {
+        let (t, e, end) = (self.rb.label(), self.rb.label(), self.rb.label());
+        self.rb.branch(cond, t, e, span);
+        self.rb.bind(t);
+        then(self)?;
+        self.rb.jump(end);
+        self.rb.bind(e);
+        otherwise(self)?;
+        self.rb.bind(end);
+        Ok(())
     }
 
     /// Goes one level deeper into the syntax tree.
