@@ -19,6 +19,9 @@ use wiser_num::Int;
 
 type R<T> = Result<T, Diagnostic>;
 
+/// The two operands of a binary operator, typed.
+type Operands<'a> = (TExpr<'a>, TExpr<'a>);
+
 /// A typed expression: the syntax it came from, its type (`None` while
 /// open), and the operation.
 #[derive(Debug)]
@@ -278,7 +281,7 @@ impl<'a> Scope<'a> {
         lhs: &'a Expr,
         rhs: &'a Expr,
         at: Span,
-    ) -> R<(TExpr<'a>, TExpr<'a>)> {
+    ) -> R<Operands<'a>> {
         let (a, b) = (self.expr(lhs)?, self.expr(rhs)?);
         if a.refers != Refers::No || b.refers != Refers::No {
             return self.ref_cmp(symbol, a, b, at);
@@ -295,13 +298,7 @@ impl<'a> Scope<'a> {
 
     /// A comparison of references: `==` or `!=`, of the same class (or
     /// `null`).
-    fn ref_cmp(
-        &self,
-        symbol: &str,
-        a: TExpr<'a>,
-        b: TExpr<'a>,
-        at: Span,
-    ) -> R<(TExpr<'a>, TExpr<'a>)> {
+    fn ref_cmp(&self, symbol: &str, a: TExpr<'a>, b: TExpr<'a>, at: Span) -> R<Operands<'a>> {
         if a.refers == Refers::No || b.refers == Refers::No {
             let int = if a.refers == Refers::No { &a } else { &b };
             let help = match &int.kind {
@@ -457,13 +454,7 @@ impl<'a> Scope<'a> {
     /// Brings the operands of `symbol` to one type: an open one takes the
     /// other's type, and of two types the narrower is converted to the
     /// wider when that is lossless.
-    fn unify(
-        &self,
-        symbol: &str,
-        a: TExpr<'a>,
-        b: TExpr<'a>,
-        at: Span,
-    ) -> R<(TExpr<'a>, TExpr<'a>)> {
+    fn unify(&self, symbol: &str, a: TExpr<'a>, b: TExpr<'a>, at: Span) -> R<Operands<'a>> {
         Ok(match (a.ty, b.ty) {
             (None, None) => (a, b),
             (Some(t), None) => (a, self.close(b, t, How::Expected)?),

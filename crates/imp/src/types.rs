@@ -379,11 +379,7 @@ impl<'a> Checker<'a, '_> {
                 scope.index(index)?;
                 scope.value(value, scope.elem(&array.name), Target::Store)?;
             }
-            Stmt::Seq(items) => {
-                for item in items {
-                    self.stmt(item);
-                }
-            }
+            Stmt::Seq(items) => items.iter().for_each(|item| self.stmt(item)),
             Stmt::If {
                 cond,
                 then_branch,

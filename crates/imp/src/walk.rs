@@ -27,8 +27,15 @@ pub(crate) fn each_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Stmt)) {
 /// Calls `f(name, is_array)` on every variable name in `s` (not callees),
 /// in source order.
 pub(crate) fn stmt_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
+    // `each_stmt` visits a statement before the statements nested in it,
+    // as its own names (a condition's) come before theirs in the source.
+    each_stmt(s, &mut |s| own_names(s, f));
+}
+
+/// [`stmt_names`] of the parts of `s` that are not statements.
+fn own_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
     match s {
-        Stmt::Skip(_) | Stmt::Fail(_) => {}
+        Stmt::Skip(_) | Stmt::Fail(_) | Stmt::Seq(_) | Stmt::Atomic { .. } => {}
         Stmt::Assign { target, value, .. } => {
             f(target, false);
             expr_names(value, f);
@@ -44,34 +51,9 @@ pub(crate) fn stmt_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
             expr_names(index, f);
             expr_names(value, f);
         }
-        Stmt::Seq(items) => {
-            for item in items {
-                stmt_names(item, f);
-            }
-        }
-        Stmt::If {
-            cond,
-            then_branch,
-            else_branch,
-            ..
-        } => {
-            cond_names(cond, f);
-            stmt_names(then_branch, f);
-            stmt_names(else_branch, f);
-        }
-        Stmt::While { cond, body, .. } => {
-            cond_names(cond, f);
-            stmt_names(body, f);
-        }
+        Stmt::If { cond, .. } | Stmt::While { cond, .. } => cond_names(cond, f),
         Stmt::Assert { cond, .. } | Stmt::Assume { cond, .. } => cond_names(cond, f),
-        Stmt::Call { target, args, .. } => {
-            if let Some(t) = target {
-                f(t, false);
-            }
-            for a in args {
-                expr_names(a, f);
-            }
-        }
+        Stmt::Call { target, args, .. } => call_names(target, None, args, f),
         Stmt::Return { value, .. } => expr_names(value, f),
         Stmt::Decl { target, init, .. } => {
             f(target, false);
@@ -96,33 +78,29 @@ pub(crate) fn stmt_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
             receiver,
             args,
             ..
-        } => {
-            if let Some(t) = target {
-                f(t, false);
-            }
-            expr_names(receiver, f);
-            for a in args {
-                expr_names(a, f);
-            }
-        }
+        } => call_names(target, Some(receiver), args, f),
         Stmt::Spawn {
             target,
             receiver,
             args,
             ..
-        } => {
-            if let Some(t) = target {
-                f(t, false);
-            }
-            if let Some(r) = receiver {
-                expr_names(r, f);
-            }
-            for a in args {
-                expr_names(a, f);
-            }
-        }
+        } => call_names(target, receiver.as_ref(), args, f),
         Stmt::Join { thread: e, .. } | Stmt::Lock { obj: e, .. } => expr_names(e, f),
-        Stmt::Atomic { body, .. } => stmt_names(body, f),
+    }
+}
+
+/// [`stmt_names`] of a call, a method call or a spawn.
+fn call_names<'a>(
+    target: &'a Option<Ident>,
+    receiver: Option<&'a Expr>,
+    args: &'a [Expr],
+    f: &mut dyn FnMut(&'a Ident, bool),
+) {
+    if let Some(t) = target {
+        f(t, false);
+    }
+    for e in receiver.into_iter().chain(args) {
+        expr_names(e, f);
     }
 }
 
