@@ -80,12 +80,7 @@ impl Parser<'_> {
                 Tok::End => break,
                 Tok::Method => methods.push(self.definition_of("method", true)?.into_proc()),
                 Tok::Ident(_) => {
-                    let field = self.ident("a field name")?;
-                    self.expect(
-                        Tok::Colon,
-                        &format!("':' and a type after `{}`", field.name),
-                    )?;
-                    let t = self.type_ref()?;
+                    let (field, t) = self.name_and_type("a field name", "")?;
                     fields.push(FieldDef {
                         name: field,
                         ty: t.ty,
@@ -114,15 +109,19 @@ impl Parser<'_> {
         })
     }
 
+    /// `name: T`, at the name: `what` says what the name is when there is
+    /// none, and the error for a missing `:` shows `keyword` before the name.
+    fn name_and_type(&mut self, what: &str, keyword: &str) -> PResult<(Ident, TypeRef)> {
+        let name = self.ident(what)?;
+        let after = format!("':' and a type after `{keyword}{}`", name.name);
+        self.expect(Tok::Colon, &after)?;
+        Ok((name, self.type_ref()?))
+    }
+
     /// `global g: T [= literal | = null]`.
     pub(super) fn global_def(&mut self) -> PResult<GlobalDef> {
         let start = self.bump();
-        let name = self.ident("a name after 'global'")?;
-        self.expect(
-            Tok::Colon,
-            &format!("':' and a type after `global {}`", name.name),
-        )?;
-        let t = self.type_ref()?;
+        let (name, t) = self.name_and_type("a name after 'global'", "global ")?;
         let mut init = None;
         if *self.peek() == Tok::Assign {
             self.bump();
