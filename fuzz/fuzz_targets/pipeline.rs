@@ -26,28 +26,22 @@ use std::fmt::Write;
 use std::sync::Arc;
 use std::time::Duration;
 use wiser_engine::{Config, Strategy, Verdict};
-use wiser_num::Int;
+use wiser_num::{BinOp, CmpOp, Int};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ArrayInput, Input};
 
-#[derive(Arbitrary, Debug, Clone, Copy)]
-enum AOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-}
+/// The arithmetic operators a program uses (`Bin`'s `u8` picks one).
+const ARITH: [BinOp; 5] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Rem];
 
-#[derive(Arbitrary, Debug, Clone, Copy)]
-enum COp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
+/// The comparisons (`Cmp`'s `u8` picks one).
+const CMPS: [CmpOp; 6] = [
+    CmpOp::Eq,
+    CmpOp::Ne,
+    CmpOp::Lt,
+    CmpOp::Le,
+    CmpOp::Gt,
+    CmpOp::Ge,
+];
 
 #[derive(Arbitrary, Debug)]
 enum E {
@@ -55,7 +49,7 @@ enum E {
     Var(u8),
     Elem(bool, Box<E>),
     Neg(Box<E>),
-    Bin(AOp, Box<E>, Box<E>),
+    Bin(u8, Box<E>, Box<E>),
     /// A literal near the ends of `i64` (products leave the fast path).
     Wide(i64),
 }
@@ -63,7 +57,7 @@ enum E {
 #[derive(Arbitrary, Debug)]
 enum C {
     Bool(bool),
-    Cmp(COp, E, E),
+    Cmp(u8, E, E),
     Not(Box<C>),
     And(Box<C>, Box<C>),
     Or(Box<C>, Box<C>),
@@ -173,13 +167,7 @@ impl Render {
                 self.out.push(')');
             }
             E::Bin(op, a, b) => {
-                let op = match op {
-                    AOp::Add => "+",
-                    AOp::Sub => "-",
-                    AOp::Mul => "*",
-                    AOp::Div => "/",
-                    AOp::Rem => "%",
-                };
+                let op = ARITH[*op as usize % ARITH.len()].symbol();
                 self.out.push('(');
                 self.expr(a, depth + 1);
                 write!(self.out, " {op} ").unwrap();
@@ -195,14 +183,7 @@ impl Render {
             C::Bool(b) => write!(self.out, "{b}").unwrap(),
             _ if deep => self.out.push_str("true"),
             C::Cmp(op, a, b) => {
-                let op = match op {
-                    COp::Eq => "==",
-                    COp::Ne => "!=",
-                    COp::Lt => "<",
-                    COp::Le => "<=",
-                    COp::Gt => ">",
-                    COp::Ge => ">=",
-                };
+                let op = CMPS[*op as usize % CMPS.len()].symbol();
                 self.expr(a, depth + 1);
                 write!(self.out, " {op} ").unwrap();
                 self.expr(b, depth + 1);
@@ -397,6 +378,8 @@ fn samples(p: &Prog, ir: &wiser_ir::Ir) -> Vec<Input> {
                 vars: vars.clone(),
                 reads: vec![Int::from(c); 64],
                 arrays: arrays([0, 0, 0]),
+                // The programs have no threads.
+                schedule: Vec::new(),
             });
         }
     }
@@ -421,6 +404,7 @@ fn samples(p: &Prog, ir: &wiser_ir::Ir) -> Vec<Input> {
                 .map(|k| Int::from((s.reads[k % 8] as i64).rem_euclid(8) - 2))
                 .collect(),
             arrays: arrays(s.array),
+            schedule: Vec::new(),
         });
     }
     out
