@@ -30,18 +30,8 @@ use wiser_num::{BinOp, CmpOp, Int};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ArrayInput, Input};
 
-/// The arithmetic operators a program uses (`Bin`'s `u8` picks one).
+/// The arithmetic operators a program uses.
 const ARITH: [BinOp; 5] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Rem];
-
-/// The comparisons (`Cmp`'s `u8` picks one).
-const CMPS: [CmpOp; 6] = [
-    CmpOp::Eq,
-    CmpOp::Ne,
-    CmpOp::Lt,
-    CmpOp::Le,
-    CmpOp::Gt,
-    CmpOp::Ge,
-];
 
 #[derive(Arbitrary, Debug)]
 enum E {
@@ -49,6 +39,7 @@ enum E {
     Var(u8),
     Elem(bool, Box<E>),
     Neg(Box<E>),
+    /// An arithmetic operation (the `u8` picks one of `ARITH`).
     Bin(u8, Box<E>, Box<E>),
     /// A literal near the ends of `i64` (products leave the fast path).
     Wide(i64),
@@ -57,6 +48,7 @@ enum E {
 #[derive(Arbitrary, Debug)]
 enum C {
     Bool(bool),
+    /// A comparison (the `u8` picks one of `CmpOp::ALL`) of two expressions.
     Cmp(u8, E, E),
     Not(Box<C>),
     And(Box<C>, Box<C>),
@@ -183,7 +175,7 @@ impl Render {
             C::Bool(b) => write!(self.out, "{b}").unwrap(),
             _ if deep => self.out.push_str("true"),
             C::Cmp(op, a, b) => {
-                let op = CMPS[*op as usize % CMPS.len()].symbol();
+                let op = CmpOp::ALL[*op as usize % CmpOp::ALL.len()].symbol();
                 self.expr(a, depth + 1);
                 write!(self.out, " {op} ").unwrap();
                 self.expr(b, depth + 1);

@@ -113,6 +113,16 @@ impl UnOp {
 }
 
 impl CmpOp {
+    /// Every comparison.
+    pub const ALL: [CmpOp; 6] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ];
+
     /// The operator as written.
     pub fn symbol(self) -> &'static str {
         match self {
