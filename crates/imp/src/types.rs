@@ -341,10 +341,13 @@ struct Checker<'a, 'e> {
 }
 
 impl<'a> Checker<'a, '_> {
+    /// Checks `s` and the statements nested in it, each on its own.
     fn stmt(&mut self, s: &'a Stmt) {
-        if let Err(d) = self.stmt_inner(s) {
-            self.errs.push(d);
-        }
+        each_stmt(s, &mut |s| {
+            if let Err(d) = self.stmt_inner(s) {
+                self.errs.push(d);
+            }
+        });
     }
 
     fn stmt_inner(&mut self, s: &'a Stmt) -> R<()> {
@@ -379,22 +382,12 @@ impl<'a> Checker<'a, '_> {
                 scope.index(index)?;
                 scope.value(value, scope.elem(&array.name), Target::Store)?;
             }
-            Stmt::Seq(items) => items.iter().for_each(|item| self.stmt(item)),
-            Stmt::If {
-                cond,
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                self.cond(cond);
-                self.stmt(then_branch);
-                self.stmt(else_branch);
-            }
-            Stmt::While { cond, body, .. } => {
-                self.cond(cond);
-                self.stmt(body);
-            }
-            Stmt::Assert { cond, .. } | Stmt::Assume { cond, .. } => self.cond(cond),
+            // The statements nested in these are checked on their own.
+            Stmt::Seq(_) | Stmt::Atomic { .. } => {}
+            Stmt::If { cond, .. }
+            | Stmt::While { cond, .. }
+            | Stmt::Assert { cond, .. }
+            | Stmt::Assume { cond, .. } => self.cond(cond),
             Stmt::Call {
                 target,
                 callee,
@@ -501,7 +494,6 @@ impl<'a> Checker<'a, '_> {
                 let o = scope.expr(obj)?;
                 scope.reference(&o, "a lock")?;
             }
-            Stmt::Atomic { body, .. } => self.stmt(body),
         }
         Ok(())
     }
