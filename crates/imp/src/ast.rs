@@ -493,7 +493,61 @@ impl Cond {
     }
 }
 
+/// The parts of a call statement of any kind (a procedure call, a method
+/// call or a spawn): see [`Stmt::as_call`].
+#[derive(Clone, Copy, Debug)]
+pub struct CallParts<'s> {
+    /// Where the result (or the thread id) goes, if anywhere.
+    pub target: Option<&'s Ident>,
+    /// The receiver, for a method.
+    pub receiver: Option<&'s Expr>,
+    /// The procedure or method.
+    pub callee: &'s Ident,
+    /// The arguments.
+    pub args: &'s [Expr],
+    /// Does it start a thread (`spawn`) rather than call?
+    pub spawn: bool,
+    /// The whole statement.
+    pub span: Span,
+}
+
 impl Stmt {
+    /// The parts of a call, a method call or a spawn; `None` for other
+    /// statements.
+    pub fn as_call(&self) -> Option<CallParts<'_>> {
+        let (target, receiver, callee, args, spawn, span) = match self {
+            Stmt::Call {
+                target,
+                callee,
+                args,
+                span,
+            } => (target, None, callee, args, false, span),
+            Stmt::MethodCall {
+                target,
+                receiver,
+                method,
+                args,
+                span,
+            } => (target, Some(receiver), method, args, false, span),
+            Stmt::Spawn {
+                target,
+                receiver,
+                callee,
+                args,
+                span,
+            } => (target, receiver.as_ref(), callee, args, true, span),
+            _ => return None,
+        };
+        Some(CallParts {
+            target: target.as_ref(),
+            receiver,
+            callee,
+            args,
+            spawn,
+            span: *span,
+        })
+    }
+
     /// The variable this statement gives a value to, if any: the target of
     /// an assignment, a havoc, a declaration (of a scalar or a reference),
     /// a `new`, or a call or spawn with a target. Array elements and fields

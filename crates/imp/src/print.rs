@@ -10,7 +10,7 @@
 //! omitted types (`int`) stay omitted in signatures.
 
 use crate::ast::{precedence, Cond, Expr, Ident, Init, IntTy, Program, Stmt, UnOp};
-use crate::ast::{Param, ProcDef, UNARY_PRECEDENCE};
+use crate::ast::{CallParts, Param, ProcDef, UNARY_PRECEDENCE};
 use std::fmt::{self, Display, Formatter, Write};
 use std::sync::Arc;
 
@@ -222,9 +222,28 @@ fn write_value(f: &mut Formatter<'_>, value: &Expr, st: &Style) -> fmt::Result {
     }
 }
 
+/// Writes a call, a method call or a spawn.
+fn write_call(f: &mut Formatter<'_>, call: CallParts<'_>, st: &Style) -> fmt::Result {
+    if let Some(t) = call.target {
+        write!(f, "{} = ", t.name)?;
+    }
+    if call.spawn {
+        f.write_str("spawn ")?;
+    }
+    if let Some(r) = call.receiver {
+        write_expr(f, r, ATOM, st)?;
+        f.write_char('.')?;
+    }
+    f.write_str(&call.callee.name)?;
+    write_args(f, call.args, st)
+}
+
 /// Writes `s` starting at the current position; continuation lines are
 /// indented `indent` levels.
 fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt::Result {
+    if let Some(call) = s.as_call() {
+        return write_call(f, call, st);
+    }
     match s {
         Stmt::Skip(_) => f.write_str("skip"),
         Stmt::Fail(_) => f.write_str("fail"),
@@ -289,18 +308,6 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt
             f.write_str("assume ")?;
             write_cond(f, cond, 0, st)
         }
-        Stmt::Call {
-            target,
-            callee,
-            args,
-            ..
-        } => {
-            if let Some(t) = target {
-                write!(f, "{} = ", t.name)?;
-            }
-            f.write_str(&callee.name)?;
-            write_args(f, args, st)
-        }
         Stmt::Return { value, .. } => {
             f.write_str("return ")?;
             write_expr(f, value, 0, st)
@@ -342,38 +349,8 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt
             write!(f, ".{} = ", field.name)?;
             write_expr(f, value, 0, st)
         }
-        Stmt::MethodCall {
-            target,
-            receiver,
-            method,
-            args,
-            ..
-        } => {
-            if let Some(t) = target {
-                write!(f, "{} = ", t.name)?;
-            }
-            write_expr(f, receiver, ATOM, st)?;
-            write!(f, ".{}", method.name)?;
-            write_args(f, args, st)
-        }
-        Stmt::Spawn {
-            target,
-            receiver,
-            callee,
-            args,
-            ..
-        } => {
-            if let Some(t) = target {
-                write!(f, "{} = ", t.name)?;
-            }
-            f.write_str("spawn ")?;
-            if let Some(r) = receiver {
-                write_expr(f, r, ATOM, st)?;
-                f.write_char('.')?;
-            }
-            f.write_str(&callee.name)?;
-            write_args(f, args, st)
-        }
+        // Written above.
+        Stmt::Call { .. } | Stmt::MethodCall { .. } | Stmt::Spawn { .. } => Ok(()),
         Stmt::Join { thread, .. } => {
             f.write_str("join ")?;
             write_expr(f, thread, 0, st)

@@ -33,8 +33,8 @@
 //! The expression rules are in [`crate::typer`], shared with lowering;
 //! this module finds the declarations and checks every statement.
 
+use crate::ast::{CallParts, Ident, Param};
 use crate::ast::{Cond, Expr, IntTy, ProcDef, Stmt};
-use crate::ast::{Ident, Param};
 use crate::check::Errors;
 use crate::classes::{method_proc, Classes, Globals};
 use crate::typer::{Scope, Target, VTy};
@@ -388,19 +388,9 @@ impl<'a> Checker<'a, '_> {
             | Stmt::While { cond, .. }
             | Stmt::Assert { cond, .. }
             | Stmt::Assume { cond, .. } => self.cond(cond),
-            Stmt::Call {
-                target,
-                callee,
-                args,
-                span,
-            } => {
-                // Phase 1 checked that the callee exists and the arity.
-                let Some(sig) = self.sigs.get(&*callee.name) else {
-                    return Ok(());
-                };
-                check_args(scope, self.errs, &callee.name, args, &sig.params);
-                if let Some(t) = target {
-                    self.call_target(sig, t, *span)?;
+            Stmt::Call { .. } | Stmt::MethodCall { .. } | Stmt::Spawn { .. } => {
+                if let Some(call) = s.as_call() {
+                    self.call(call)?;
                 }
             }
             Stmt::Return { value, .. } => {
@@ -442,51 +432,6 @@ impl<'a> Checker<'a, '_> {
                 };
                 scope.value_of(value, to, Target::Store)?;
             }
-            Stmt::MethodCall {
-                target,
-                receiver,
-                method,
-                args,
-                span,
-            } => {
-                let sig = self.method(receiver, method)?;
-                check_args(scope, self.errs, &sig.name.name, args, &sig.params[1..]);
-                if let Some(t) = target {
-                    self.call_target(sig, t, *span)?;
-                }
-            }
-            Stmt::Spawn {
-                target,
-                receiver,
-                callee,
-                args,
-                ..
-            } => {
-                let (sig, params) = match receiver {
-                    Some(r) => {
-                        let sig = self.method(r, callee)?;
-                        (sig, &sig.params[1..])
-                    }
-                    None => match self.sigs.get(&*callee.name) {
-                        Some(sig) => (*sig, &sig.params[..]),
-                        None => return Ok(()),
-                    },
-                };
-                check_args(scope, self.errs, &sig.name.name, args, params);
-                if let Some(t) = target {
-                    if let Some(c) = scope.refs.get(&t.name) {
-                        return Err(Diagnostic::new(
-                            t.span,
-                            format!(
-                                "`{}` is a reference to `{}`, and a thread id is an integer",
-                                t.name,
-                                scope.class_name(*c)
-                            ),
-                        )
-                        .with_help("store the thread id in an integer variable"));
-                    }
-                }
-            }
             Stmt::Join { thread, .. } => {
                 scope.index(thread)?;
             }
@@ -499,6 +444,42 @@ impl<'a> Checker<'a, '_> {
     }
 
     /// Checks that the result of the procedure `sig` can go to `target`.
+    /// Checks the arguments and the target of a call, a method call or a
+    /// spawn.
+    fn call(&mut self, call: CallParts<'a>) -> R<()> {
+        let (sig, params) = match call.receiver {
+            Some(r) => {
+                let sig = self.method(r, call.callee)?;
+                (sig, &sig.params[1..])
+            }
+            // Phase 1 checked that the procedure exists and the arity.
+            None => match self.sigs.get(&*call.callee.name) {
+                Some(sig) => (*sig, &sig.params[..]),
+                None => return Ok(()),
+            },
+        };
+        let scope = &self.scope;
+        check_args(scope, self.errs, &sig.name.name, call.args, params);
+        match call.target {
+            Some(t) if call.spawn => {
+                if let Some(c) = scope.refs.get(&t.name) {
+                    return Err(Diagnostic::new(
+                        t.span,
+                        format!(
+                            "`{}` is a reference to `{}`, and a thread id is an integer",
+                            t.name,
+                            scope.class_name(*c)
+                        ),
+                    )
+                    .with_help("store the thread id in an integer variable"));
+                }
+                Ok(())
+            }
+            Some(t) => self.call_target(sig, t, call.span),
+            None => Ok(()),
+        }
+    }
+
     fn call_target(&self, sig: &ProcDef, target: &Ident, at: Span) -> R<()> {
         let scope = &self.scope;
         let want = sig

@@ -34,7 +34,18 @@ pub(crate) fn stmt_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
 
 /// [`stmt_names`] of the parts of `s` that are not statements.
 fn own_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
+    if let Some(call) = s.as_call() {
+        if let Some(t) = call.target {
+            f(t, false);
+        }
+        for e in call.receiver.into_iter().chain(call.args) {
+            expr_names(e, f);
+        }
+        return;
+    }
     match s {
+        // Calls were read above.
+        Stmt::Call { .. } | Stmt::MethodCall { .. } | Stmt::Spawn { .. } => {}
         Stmt::Skip(_) | Stmt::Fail(_) | Stmt::Seq(_) | Stmt::Atomic { .. } => {}
         Stmt::Assign { target, value, .. } => {
             f(target, false);
@@ -53,7 +64,6 @@ fn own_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
         }
         Stmt::If { cond, .. } | Stmt::While { cond, .. } => cond_names(cond, f),
         Stmt::Assert { cond, .. } | Stmt::Assume { cond, .. } => cond_names(cond, f),
-        Stmt::Call { target, args, .. } => call_names(target, None, args, f),
         Stmt::Return { value, .. } => expr_names(value, f),
         Stmt::Decl { target, init, .. } => {
             f(target, false);
@@ -73,34 +83,7 @@ fn own_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
             expr_names(obj, f);
             expr_names(value, f);
         }
-        Stmt::MethodCall {
-            target,
-            receiver,
-            args,
-            ..
-        } => call_names(target, Some(receiver), args, f),
-        Stmt::Spawn {
-            target,
-            receiver,
-            args,
-            ..
-        } => call_names(target, receiver.as_ref(), args, f),
         Stmt::Join { thread: e, .. } | Stmt::Lock { obj: e, .. } => expr_names(e, f),
-    }
-}
-
-/// [`stmt_names`] of a call, a method call or a spawn.
-fn call_names<'a>(
-    target: &'a Option<Ident>,
-    receiver: Option<&'a Expr>,
-    args: &'a [Expr],
-    f: &mut dyn FnMut(&'a Ident, bool),
-) {
-    if let Some(t) = target {
-        f(t, false);
-    }
-    for e in receiver.into_iter().chain(args) {
-        expr_names(e, f);
     }
 }
 

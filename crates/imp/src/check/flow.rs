@@ -1,7 +1,7 @@
 //! Phase 3 of [`super::check()`]: definite assignment, locals and inputs.
 
 use super::Errors;
-use crate::ast::{Cond, Expr, Ident, Init, ProcDef, Stmt};
+use crate::ast::{CallParts, Cond, Expr, Ident, Init, ProcDef, Stmt};
 use crate::classes::Globals;
 use crate::walk::each_stmt;
 use crate::Diagnostic;
@@ -189,19 +189,11 @@ impl<'g> Flow<'g> {
                 self.dead = dead;
             }
             Stmt::Assert { cond, .. } | Stmt::Assume { cond, .. } => self.cond(cond),
-            Stmt::Call { target, args, .. } => self.call(target, None, args),
-            Stmt::MethodCall {
-                target,
-                receiver,
-                args,
-                ..
-            } => self.call(target, Some(receiver), args),
-            Stmt::Spawn {
-                target,
-                receiver,
-                args,
-                ..
-            } => self.call(target, receiver.as_ref(), args),
+            Stmt::Call { .. } | Stmt::MethodCall { .. } | Stmt::Spawn { .. } => {
+                if let Some(call) = s.as_call() {
+                    self.call(call);
+                }
+            }
             Stmt::FieldAssign { obj, value, .. } => {
                 self.expr(obj);
                 self.expr(value);
@@ -240,14 +232,14 @@ impl<'g> Flow<'g> {
     /// of first appearance), unless it is a global.
     /// A call (of a procedure or a method, or a spawn): the receiver and
     /// the arguments are read, then the target is assigned.
-    fn call(&mut self, target: &Option<Ident>, receiver: Option<&Expr>, args: &[Expr]) {
-        if let Some(t) = target {
+    fn call(&mut self, call: CallParts<'_>) {
+        if let Some(t) = call.target {
             self.note(t);
         }
-        for e in receiver.into_iter().chain(args) {
+        for e in call.receiver.into_iter().chain(call.args) {
             self.expr(e);
         }
-        if let Some(t) = target {
+        if let Some(t) = call.target {
             self.assign_name(&t.name);
         }
     }
