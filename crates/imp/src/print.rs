@@ -73,55 +73,67 @@ fn expr_precedence(e: &Expr) -> u8 {
 fn write_expr(f: &mut Formatter<'_>, e: &Expr, min: u8, st: &Style) -> fmt::Result {
     let prec = expr_precedence(e);
     let parens = prec < min || (st.full && min > 0 && prec < ATOM);
+    in_parens(f, parens, |f| {
+        match e {
+            Expr::Num { value, .. } => write!(f, "{value}")?,
+            Expr::Var(id) => f.write_str(&id.name)?,
+            Expr::Null(_) => f.write_str("null")?,
+            Expr::Field { obj, field, .. } => {
+                write_expr(f, obj, ATOM, st)?;
+                write!(f, ".{}", field.name)?;
+            }
+            Expr::Index { array, index, .. } => {
+                write!(f, "{}[", array.name)?;
+                write_expr(f, index, 0, st)?;
+                f.write_char(']')?;
+            }
+            Expr::Unary { op, operand, .. } => {
+                f.write_str(op.symbol())?;
+                match &**operand {
+                    // `-5` reads back as the literal -5 (and `-0` as 0), so
+                    // the negation of a non-negative literal (from `-(5)` or
+                    // `- - 0`) keeps its parentheses.
+                    Expr::Num { value, .. } if *op == UnOp::Neg && !value.is_negative() => {
+                        write!(f, "({value})")?
+                    }
+                    _ => {
+                        // `- -x`, not `--x`: clearer, and safe should `--`
+                        // ever become a comment.
+                        if expr_precedence(operand) == UNARY_PRECEDENCE && !st.full {
+                            f.write_char(' ')?;
+                        }
+                        write_expr(f, operand, UNARY_PRECEDENCE, st)?;
+                    }
+                }
+            }
+            Expr::Binary { op, lhs, rhs, .. } => {
+                let p = precedence(*op);
+                write_expr(f, lhs, p, st)?;
+                write!(f, " {} ", op.symbol())?;
+                // Left-associative: a right operand at the same level needs
+                // parentheses.
+                write_expr(f, rhs, p + 1, st)?;
+            }
+            Expr::Cast { ty, operand, .. } => {
+                write!(f, "{ty}(")?;
+                write_expr(f, operand, 0, st)?;
+                f.write_char(')')?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Writes what `write` writes, in parentheses if `parens`.
+fn in_parens(
+    f: &mut Formatter<'_>,
+    parens: bool,
+    write: impl FnOnce(&mut Formatter<'_>) -> fmt::Result,
+) -> fmt::Result {
     if parens {
         f.write_char('(')?;
     }
-    match e {
-        Expr::Num { value, .. } => write!(f, "{value}")?,
-        Expr::Var(id) => f.write_str(&id.name)?,
-        Expr::Null(_) => f.write_str("null")?,
-        Expr::Field { obj, field, .. } => {
-            write_expr(f, obj, ATOM, st)?;
-            write!(f, ".{}", field.name)?;
-        }
-        Expr::Index { array, index, .. } => {
-            write!(f, "{}[", array.name)?;
-            write_expr(f, index, 0, st)?;
-            f.write_char(']')?;
-        }
-        Expr::Unary { op, operand, .. } => {
-            f.write_str(op.symbol())?;
-            match &**operand {
-                // `-5` reads back as the literal -5 (and `-0` as 0), so
-                // the negation of a non-negative literal (from `-(5)` or
-                // `- - 0`) keeps its parentheses.
-                Expr::Num { value, .. } if *op == UnOp::Neg && !value.is_negative() => {
-                    write!(f, "({value})")?
-                }
-                _ => {
-                    // `- -x`, not `--x`: clearer, and safe should `--`
-                    // ever become a comment.
-                    if expr_precedence(operand) == UNARY_PRECEDENCE && !st.full {
-                        f.write_char(' ')?;
-                    }
-                    write_expr(f, operand, UNARY_PRECEDENCE, st)?;
-                }
-            }
-        }
-        Expr::Binary { op, lhs, rhs, .. } => {
-            let p = precedence(*op);
-            write_expr(f, lhs, p, st)?;
-            write!(f, " {} ", op.symbol())?;
-            // Left-associative: a right operand at the same level needs
-            // parentheses.
-            write_expr(f, rhs, p + 1, st)?;
-        }
-        Expr::Cast { ty, operand, .. } => {
-            write!(f, "{ty}(")?;
-            write_expr(f, operand, 0, st)?;
-            f.write_char(')')?;
-        }
-    }
+    write(f)?;
     if parens {
         f.write_char(')')?;
     }
@@ -149,38 +161,34 @@ fn write_cond(f: &mut Formatter<'_>, c: &Cond, min: u8, st: &Style) -> fmt::Resu
     let prec = cond_precedence(c);
     let compound = !matches!(c, Cond::Bool { .. });
     let parens = prec < min || (st.full && min > 0 && compound);
-    if parens {
-        f.write_char('(')?;
-    }
-    match c {
-        Cond::Bool { value, .. } => f.write_str(if *value { "true" } else { "false" })?,
-        Cond::Not { operand, .. } => {
-            f.write_str("not ")?;
-            write_cond(f, operand, 3, st)?;
+    in_parens(f, parens, |f| {
+        match c {
+            Cond::Bool { value, .. } => f.write_str(if *value { "true" } else { "false" })?,
+            Cond::Not { operand, .. } => {
+                f.write_str("not ")?;
+                write_cond(f, operand, 3, st)?;
+            }
+            Cond::And { lhs, rhs, .. } => {
+                write_cond(f, lhs, 2, st)?;
+                f.write_str(" and ")?;
+                write_cond(f, rhs, 3, st)?;
+            }
+            Cond::Or { lhs, rhs, .. } => {
+                write_cond(f, lhs, 1, st)?;
+                f.write_str(" or ")?;
+                write_cond(f, rhs, 2, st)?;
+            }
+            Cond::Cmp { op, lhs, rhs, .. } => {
+                // Inside a comparison any arithmetic binds tighter; with
+                // `full`, compound operands still get parentheses.
+                let min = if st.full { 1 } else { 0 };
+                write_expr(f, lhs, min, st)?;
+                write!(f, " {} ", op.symbol())?;
+                write_expr(f, rhs, min, st)?;
+            }
         }
-        Cond::And { lhs, rhs, .. } => {
-            write_cond(f, lhs, 2, st)?;
-            f.write_str(" and ")?;
-            write_cond(f, rhs, 3, st)?;
-        }
-        Cond::Or { lhs, rhs, .. } => {
-            write_cond(f, lhs, 1, st)?;
-            f.write_str(" or ")?;
-            write_cond(f, rhs, 2, st)?;
-        }
-        Cond::Cmp { op, lhs, rhs, .. } => {
-            // Inside a comparison any arithmetic binds tighter; with
-            // `full`, compound operands still get parentheses.
-            let min = if st.full { 1 } else { 0 };
-            write_expr(f, lhs, min, st)?;
-            write!(f, " {} ", op.symbol())?;
-            write_expr(f, rhs, min, st)?;
-        }
-    }
-    if parens {
-        f.write_char(')')?;
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 impl Display for Cond {

@@ -38,7 +38,7 @@ use crate::ast::{Cond, Expr, IntTy, ProcDef, Stmt};
 use crate::check::Errors;
 use crate::classes::{method_proc, Classes, Globals};
 use crate::typer::{Scope, Target, VTy};
-use crate::walk::each_stmt;
+use crate::walk::{each_cmp, each_stmt};
 use crate::{Diagnostic, Span};
 
 use std::collections::HashMap;
@@ -523,19 +523,11 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn cond(&mut self, c: &'a Cond) {
-        match c {
-            Cond::Bool { .. } => {}
-            Cond::Not { operand, .. } => self.cond(operand),
-            Cond::And { lhs, rhs, .. } | Cond::Or { lhs, rhs, .. } => {
-                self.cond(lhs);
-                self.cond(rhs);
+        each_cmp(c, &mut |op, lhs, rhs, span| {
+            if let Err(d) = self.scope.cmp(op.symbol(), lhs, rhs, span) {
+                self.errs.push(d);
             }
-            Cond::Cmp { op, lhs, rhs, span } => {
-                if let Err(d) = self.scope.cmp(op.symbol(), lhs, rhs, *span) {
-                    self.errs.push(d);
-                }
-            }
-        }
+        });
     }
 }
 

@@ -1,6 +1,7 @@
 //! Walks over syntax trees shared by the checks and the typing rules.
 
-use crate::ast::{Cond, Expr, Ident, Init, Stmt};
+use crate::ast::{CmpOp, Cond, Expr, Ident, Init, Stmt};
+use crate::Span;
 
 /// Calls `f` on `s` and every statement nested in it, in source order.
 pub(crate) fn each_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Stmt)) {
@@ -88,17 +89,23 @@ fn own_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
 }
 
 pub(crate) fn cond_names<'a>(c: &'a Cond, f: &mut dyn FnMut(&'a Ident, bool)) {
+    each_cmp(c, &mut |_, lhs, rhs, _| {
+        expr_names(lhs, f);
+        expr_names(rhs, f);
+    });
+}
+
+/// Calls `f(op, lhs, rhs, span)` on every comparison in `c`, in source
+/// order.
+pub(crate) fn each_cmp<'a>(c: &'a Cond, f: &mut dyn FnMut(CmpOp, &'a Expr, &'a Expr, Span)) {
     match c {
         Cond::Bool { .. } => {}
-        Cond::Not { operand, .. } => cond_names(operand, f),
+        Cond::Not { operand, .. } => each_cmp(operand, f),
         Cond::And { lhs, rhs, .. } | Cond::Or { lhs, rhs, .. } => {
-            cond_names(lhs, f);
-            cond_names(rhs, f);
+            each_cmp(lhs, f);
+            each_cmp(rhs, f);
         }
-        Cond::Cmp { lhs, rhs, .. } => {
-            expr_names(lhs, f);
-            expr_names(rhs, f);
-        }
+        Cond::Cmp { op, lhs, rhs, span } => f(*op, lhs, rhs, *span),
     }
 }
 

@@ -3,7 +3,7 @@
 use super::Errors;
 use crate::ast::{CallParts, Cond, Expr, Ident, Init, ProcDef, Stmt};
 use crate::classes::Globals;
-use crate::walk::each_stmt;
+use crate::walk::{each_cmp, each_stmt};
 use crate::Diagnostic;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -251,18 +251,10 @@ impl<'g> Flow<'g> {
     }
 
     fn cond(&mut self, c: &Cond) {
-        match c {
-            Cond::Bool { .. } => {}
-            Cond::Not { operand, .. } => self.cond(operand),
-            Cond::And { lhs, rhs, .. } | Cond::Or { lhs, rhs, .. } => {
-                self.cond(lhs);
-                self.cond(rhs);
-            }
-            Cond::Cmp { lhs, rhs, .. } => {
-                self.expr(lhs);
-                self.expr(rhs);
-            }
-        }
+        each_cmp(c, &mut |_, lhs, rhs, _| {
+            self.expr(lhs);
+            self.expr(rhs);
+        });
     }
 
     fn expr(&mut self, e: &Expr) {
