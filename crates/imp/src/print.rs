@@ -230,6 +230,21 @@ fn write_value(f: &mut Formatter<'_>, value: &Expr, st: &Style) -> fmt::Result {
     }
 }
 
+/// Writes `word`, then `body` on the next lines, one level deeper than
+/// `indent`, and goes to a new line at `indent`.
+fn write_nested(
+    f: &mut Formatter<'_>,
+    word: &str,
+    body: &Stmt,
+    indent: usize,
+    st: &Style,
+) -> fmt::Result {
+    f.write_str(word)?;
+    newline(f, indent + 1)?;
+    write_stmt(f, body, indent + 1, st)?;
+    newline(f, indent)
+}
+
 /// Writes a call, a method call or a spawn.
 fn write_call(f: &mut Formatter<'_>, call: CallParts<'_>, st: &Style) -> fmt::Result {
     if let Some(t) = call.target {
@@ -289,23 +304,14 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt
         } => {
             f.write_str("if ")?;
             write_cond(f, cond, 0, st)?;
-            f.write_str(" then")?;
-            newline(f, indent + 1)?;
-            write_stmt(f, then_branch, indent + 1, st)?;
-            newline(f, indent)?;
-            f.write_str("else")?;
-            newline(f, indent + 1)?;
-            write_stmt(f, else_branch, indent + 1, st)?;
-            newline(f, indent)?;
+            write_nested(f, " then", then_branch, indent, st)?;
+            write_nested(f, "else", else_branch, indent, st)?;
             f.write_str("fi")
         }
         Stmt::While { cond, body, .. } => {
             f.write_str("while ")?;
             write_cond(f, cond, 0, st)?;
-            f.write_str(" do")?;
-            newline(f, indent + 1)?;
-            write_stmt(f, body, indent + 1, st)?;
-            newline(f, indent)?;
+            write_nested(f, " do", body, indent, st)?;
             f.write_str("od")
         }
         Stmt::Assert { cond, .. } => {
@@ -368,10 +374,7 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt
             write_expr(f, obj, 0, st)
         }
         Stmt::Atomic { body, .. } => {
-            f.write_str("atomic begin")?;
-            newline(f, indent + 1)?;
-            write_stmt(f, body, indent + 1, st)?;
-            newline(f, indent)?;
+            write_nested(f, "atomic begin", body, indent, st)?;
             f.write_str("end")
         }
     }

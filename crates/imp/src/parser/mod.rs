@@ -302,6 +302,18 @@ impl<'s> Parser<'s> {
         Ok(child + 1)
     }
 
+    /// The statement `make` builds from its span (from `start` to the last
+    /// token read), with its height (`child` is its parts' greatest).
+    fn stmt_since(
+        &self,
+        start: Span,
+        child: usize,
+        make: impl FnOnce(Span) -> Stmt,
+    ) -> PResult<(Stmt, usize)> {
+        let h = self.stmt_height(child, start)?;
+        Ok((make(self.since(start)), h))
+    }
+
     fn stmt_height(&self, child: usize, at: Span) -> PResult<usize> {
         if child + 1 > MAX_NESTING {
             return Err(too_deep(at, STMT_TOO_DEEP));
@@ -754,15 +766,12 @@ impl<'s> Parser<'s> {
             );
         }
         let (value, vh) = self.expr()?;
-        let h = self.stmt_height(vh, start)?;
-        let span = self.since(start);
-        let stmt = Stmt::Decl {
+        self.stmt_since(start, vh, |span| Stmt::Decl {
             target,
             ty,
             init: Some(Init::Value(value)),
             span,
-        };
-        Ok((stmt, h))
+        })
     }
 
     /// `callee(e1, ..., ek)` after the callee's name (and target).

@@ -278,17 +278,12 @@ impl Parser<'_> {
                     )));
                 }
                 let (value, vh) = self.expr()?;
-                let h = self.stmt_height(oh.max(vh), start)?;
-                let span = self.since(start);
-                Ok((
-                    Stmt::FieldAssign {
-                        obj,
-                        field: member,
-                        value,
-                        span,
-                    },
-                    h,
-                ))
+                self.stmt_since(start, oh.max(vh), |span| Stmt::FieldAssign {
+                    obj,
+                    field: member,
+                    value,
+                    span,
+                })
             }
             _ => Err(self.expected(&format!("'=' or '(' after `{obj}.{}`", member.name))),
         }
@@ -341,18 +336,13 @@ impl Parser<'_> {
             (None, callee, 0)
         };
         let (args, ah) = self.args()?;
-        let h = self.stmt_height(rh.max(ah), start)?;
-        let span = self.since(start);
-        Ok((
-            Stmt::Spawn {
-                target,
-                receiver,
-                callee,
-                args,
-                span,
-            },
-            h,
-        ))
+        self.stmt_since(start, rh.max(ah), |span| Stmt::Spawn {
+            target,
+            receiver,
+            callee,
+            args,
+            span,
+        })
     }
 
     /// `join e`, `lock e` or `unlock e`.
@@ -440,16 +430,11 @@ impl Parser<'_> {
             )));
         }
         let (value, vh) = self.expr()?;
-        let h = self.stmt_height(vh, start)?;
-        let span = self.since(start);
-        Ok((
-            Stmt::RefDecl {
-                target,
-                class,
-                init: Some(value),
-                span,
-            },
-            h,
-        ))
+        self.stmt_since(start, vh, |span| Stmt::RefDecl {
+            target,
+            class,
+            init: Some(value),
+            span,
+        })
     }
 }
