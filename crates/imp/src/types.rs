@@ -443,7 +443,6 @@ impl<'a> Checker<'a, '_> {
         Ok(())
     }
 
-    /// Checks that the result of the procedure `sig` can go to `target`.
     /// Checks the arguments and the target of a call, a method call or a
     /// spawn.
     fn call(&mut self, call: CallParts<'a>) -> R<()> {
@@ -480,6 +479,7 @@ impl<'a> Checker<'a, '_> {
         }
     }
 
+    /// Checks that the result of the procedure `sig` can go to `target`.
     fn call_target(&self, sig: &ProcDef, target: &Ident, at: Span) -> R<()> {
         let scope = &self.scope;
         let want = sig

@@ -228,8 +228,6 @@ impl<'g> Flow<'g> {
         }
     }
 
-    /// Records that the variable `v` exists (the order of `names` is that
-    /// of first appearance), unless it is a global.
     /// A call (of a procedure or a method, or a spawn): the receiver and
     /// the arguments are read, then the target is assigned.
     fn call(&mut self, call: CallParts<'_>) {
@@ -244,6 +242,8 @@ impl<'g> Flow<'g> {
         }
     }
 
+    /// Records that the variable `v` exists (the order of `names` is that
+    /// of first appearance), unless it is a global.
     fn note(&mut self, v: &Ident) {
         if !self.globals.contains(&v.name) {
             self.intern(&v.name);
