@@ -185,34 +185,6 @@ impl<'s> Parser<'s> {
         )
     }
 
-    /// The items of a list `(a, b, c)` after its `(` (at `open`), each read
-    /// by `item`, and the closing `)`.
-    fn comma_list(
-        &mut self,
-        open: Span,
-        mut item: impl FnMut(&mut Self) -> PResult<()>,
-    ) -> PResult<()> {
-        if *self.peek() != Tok::RParen {
-            loop {
-                item(self)?;
-                match self.peek() {
-                    Tok::Comma => {
-                        self.bump();
-                    }
-                    Tok::RParen => break,
-                    _ => {
-                        return Err(self.expected(&format!(
-                            "',' or ')' to close the '(' at {}",
-                            self.line_col(open)
-                        )))
-                    }
-                }
-            }
-        }
-        self.bump();
-        Ok(())
-    }
-
     fn expect(&mut self, tok: Tok, what: &str) -> PResult<Span> {
         if *self.peek() == tok {
             Ok(self.bump())

@@ -289,6 +289,34 @@ impl Parser<'_> {
         }
     }
 
+    /// The items of a list `(a, b, c)` after its `(` (at `open`), each read
+    /// by `item`, and the closing `)`.
+    pub(super) fn comma_list(
+        &mut self,
+        open: Span,
+        mut item: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<()> {
+        if *self.peek() != Tok::RParen {
+            loop {
+                item(self)?;
+                match self.peek() {
+                    Tok::Comma => {
+                        self.bump();
+                    }
+                    Tok::RParen => break,
+                    _ => {
+                        return Err(self.expected(&format!(
+                            "',' or ')' to close the '(' at {}",
+                            self.line_col(open)
+                        )))
+                    }
+                }
+            }
+        }
+        self.bump();
+        Ok(())
+    }
+
     /// `(e1, ..., ek)`, at the `(`.
     pub(super) fn args(&mut self) -> PResult<(Vec<Expr>, usize)> {
         let open = self.expect(Tok::LParen, "'('")?;
