@@ -55,7 +55,12 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(u8, bool), String> {
     };
     let report = progress::fuzz(program.ir.clone(), seed, &config, limits, args.quiet);
     match args.format {
-        Format::Text => emit(&render_engines::fuzz_text(&program, &report, args.max_runs)),
+        Format::Text => emit(&render_engines::fuzz_text(
+            &program,
+            &report,
+            args.max_runs,
+            &config,
+        )),
         Format::Json => emit(&format!(
             "{}\n",
             machine::stamp(render_engines::fuzz_json(&program, &report), &args.file)

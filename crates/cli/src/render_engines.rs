@@ -4,7 +4,8 @@ use crate::load::Program;
 use crate::render::{array_text, bug_json, bug_text, input_json};
 use serde_json::{json, Value};
 use std::fmt::Write;
-use wiser_engine::concolic::{ConcolicReport, Decision, Flip, FuzzEnd, FuzzReport, RunOutcome};
+use wiser_engine::concolic::{ConcolicReport, Decision, Flip, FuzzReport, RunOutcome};
+use wiser_engine::{Config, Incomplete};
 use wiser_semantics::Input;
 
 /// An input on one line: `x = 3, y = 2; reads 1, 2; input: [0] = 98, others 0`.
@@ -172,25 +173,19 @@ pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
     })
 }
 
-fn end_text(end: FuzzEnd, report: &FuzzReport, max_runs: u64) -> String {
+fn end_text(end: Incomplete, report: &FuzzReport, max_runs: u64, config: &Config) -> String {
     match end {
-        FuzzEnd::Exhausted => {
-            "every generated path was run (the work list is empty); fuzzing is not exhaustive, so this does not mean safe".into()
-        }
-        FuzzEnd::FirstBug => "stopped at the first bug (use --all to go on)".into(),
-        FuzzEnd::MaxRuns => format!("run limit reached ({max_runs} runs; raise --max-runs)"),
-        FuzzEnd::Timeout => "time limit reached (raise --timeout)".into(),
-        FuzzEnd::Interrupted if !report.internal_errors.is_empty() => {
+        Incomplete::MaxRuns => format!("run limit reached ({max_runs} runs; raise --max-runs)"),
+        Incomplete::Interrupted if !report.internal_errors.is_empty() => {
             "stopped by an internal error (see stderr)".into()
         }
-        FuzzEnd::Interrupted => {
-            "interrupted (Ctrl-C or SIGTERM); bugs found so far are listed".into()
-        }
+        // The other reasons read as they do for every engine.
+        other => crate::render::incomplete_hint(other, config, &[other]),
     }
 }
 
 /// The text report of a fuzzing session.
-pub fn fuzz_text(program: &Program, report: &FuzzReport, max_runs: u64) -> String {
+pub fn fuzz_text(program: &Program, report: &FuzzReport, max_runs: u64, config: &Config) -> String {
     let mut out = String::new();
     for b in &report.bugs {
         bug_text(&mut out, program, &b.bug);
@@ -209,7 +204,11 @@ pub fn fuzz_text(program: &Program, report: &FuzzReport, max_runs: u64) -> Strin
         if report.runs == 1 { "" } else { "s" },
         report.elapsed.as_millis()
     );
-    let _ = writeln!(out, "  ended: {}", end_text(report.end, report, max_runs));
+    let _ = writeln!(
+        out,
+        "  ended: {}",
+        end_text(report.end, report, max_runs, config)
+    );
     let _ = writeln!(
         out,
         "  flips: {} asked, {} infeasible, {} concretised, {} dropped (undecided even with the other inputs pinned)",
@@ -270,6 +269,8 @@ pub fn fuzz_json(program: &Program, report: &FuzzReport) -> Value {
         .collect();
     json!({
         "language": if program.c.is_some() { "c" } else { "imp" },
+        "verdict": report.verdict.name(),
+        "incomplete": [report.end.name()],
         "bugs": bugs,
         "runs": report.runs,
         "end": report.end.name(),

@@ -3,16 +3,13 @@
 
 use super::explore::{unroll, ErrorPath, Unrolled};
 use super::Bmc;
-use crate::chain::Solvers;
-use crate::check::limit_reached;
 use crate::config::Config;
-use crate::memory::peak_resident_bytes;
-use crate::parallel::Monitor;
 use crate::report::{Incomplete, Report, Stats, Verdict};
+use crate::run::{peak_resident_bytes, Limits, Monitor, Solvers, Watcher};
 use crate::witness::{input_from_model, replay, small_model, Bug, Expected, Replay};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use wiser_ir::{Cfg, ErrorKind, Ir, Span};
 use wiser_smt::{Answer, Model, Solver, Term};
 
@@ -55,18 +52,14 @@ impl Outcome {
 }
 
 /// Runs bounded model checking on `ir` with the limits, property and
-/// solver of `config`, publishing the interrupt switch in `monitor`.
+/// solver of `config`, stopping with what was found when a limit or the
+/// interrupt switch of `monitor` says so.
 pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> BmcReport {
     let start = Instant::now();
-    let deadline = config.timeout.map(|t| start + t);
-    let solvers = Arc::new(Solvers::new(config, deadline));
-    let done = Arc::new(AtomicBool::new(false));
-    let watcher = watch(solvers.clone(), monitor.clone(), done.clone());
-    let stop = || {
-        limit_reached(&monitor, deadline, config.max_memory, || {
-            solvers.resident_bytes()
-        })
-    };
+    let limits = Limits::new(config, start, monitor.clone());
+    let solvers = Arc::new(Solvers::new(config, limits.deadline));
+    let watcher = Watcher::start(limits, solvers.clone());
+    let stop = || watcher.stopped();
     let cfg = Arc::new(Cfg::new(&ir));
     let mut solver = solvers.bare();
     let mut stats = Stats::default();
@@ -98,8 +91,7 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Bm
             Ok(o) => break o,
         }
     };
-    done.store(true, Ordering::Relaxed);
-    let _ = watcher.join();
+    drop(watcher);
     monitor
         .bugs
         .store(outcome.bugs.len() as u64, Ordering::Relaxed);
@@ -120,23 +112,6 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Bm
         },
         bound: k,
     }
-}
-
-/// Ends solver queries at once when the run is interrupted.
-fn watch(
-    solvers: Arc<Solvers>,
-    monitor: Arc<Monitor>,
-    done: Arc<AtomicBool>,
-) -> std::thread::JoinHandle<()> {
-    std::thread::spawn(move || {
-        while !done.load(Ordering::Relaxed) {
-            if monitor.interrupt.load(Ordering::Relaxed) {
-                solvers.stop_all();
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    })
 }
 
 /// The queries about one unrolling.

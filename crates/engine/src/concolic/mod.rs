@@ -26,12 +26,12 @@ mod workers;
 
 pub use coverage::{Coverage, RoutineCoverage, Uncovered};
 pub use flip::{flip, Flip};
-pub use fuzz::{fuzz, FuzzBug, FuzzEnd, FuzzLimits, FuzzReport};
+pub use fuzz::{fuzz, FuzzBug, FuzzLimits, FuzzReport};
 pub use policy::FollowInput;
 pub use run::{decision_kind, run, ConcolicRun, Decision, DecisionKind, RunOutcome};
 
-use crate::chain::Solvers;
 use crate::config::Config;
+use crate::run::Solvers;
 use std::time::Instant;
 use wiser_ir::Ir;
 use wiser_semantics::Input;

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::witness::input_from_model;
+use crate::Incomplete;
 use std::path::PathBuf;
 use std::sync::Arc;
 use wiser_ir::ErrorKind;
@@ -253,7 +254,7 @@ fn top_covered(report: &FuzzReport, routine: &str) {
 fn sage_top_imp_finds_the_bug_within_ten_runs() {
     for jobs in [1, 2] {
         let report = sage(imp("sage_top.imp"), good_array(), jobs);
-        assert_eq!(report.end, FuzzEnd::FirstBug, "jobs {jobs}");
+        assert_eq!(report.end, Incomplete::StoppedAtFirstBug, "jobs {jobs}");
         assert_eq!(report.bugs.len(), 1);
         assert_eq!(report.bugs[0].bug.kind, ErrorKind::Fail);
         assert!(
@@ -271,7 +272,7 @@ fn sage_top_imp_finds_the_bug_within_ten_runs() {
 #[test]
 fn sage_top_c_finds_the_bug_within_ten_runs() {
     let report = sage(c("c/sage_top.c"), good_reads(), 1);
-    assert_eq!(report.end, FuzzEnd::FirstBug);
+    assert_eq!(report.end, Incomplete::StoppedAtFirstBug);
     assert_eq!(report.bugs[0].bug.kind, ErrorKind::Fail);
     assert_eq!(report.bugs[0].run, 9);
     top_covered(&report, "top");
@@ -302,7 +303,7 @@ fn fuzzing_to_the_end_runs_every_path_of_top() {
         Arc::new(crate::Monitor::new()),
     );
     // 16 paths, each generated once thanks to the bound.
-    assert_eq!(report.end, FuzzEnd::Exhausted);
+    assert_eq!(report.end, Incomplete::WorkListEmpty);
     assert_eq!(report.runs, 16);
     assert_eq!(report.bugs.len(), 1);
     assert_eq!(report.coverage.totals(), (10, 10));
@@ -320,7 +321,7 @@ fn the_run_limit_is_kept() {
         },
         Arc::new(crate::Monitor::new()),
     );
-    assert_eq!(report.end, FuzzEnd::MaxRuns);
+    assert_eq!(report.end, Incomplete::MaxRuns);
     assert_eq!(report.runs, 3);
     assert!(report.bugs.is_empty());
     let (covered, total) = report.coverage.totals();
