@@ -115,7 +115,7 @@ fn run(cli: Cli) -> Result<(u8, bool), String> {
     match cli.command {
         Command::Check(args) => commands::check(&args, verbose),
         Command::Bmc(args) => commands::bmc(&args, verbose),
-        Command::Concolic(args) => Ok((engines::concolic(&args)?, false)),
+        Command::Concolic(args) => engines::concolic(&args),
         Command::Fuzz(args) => engines::fuzz(&args),
         Command::Run(args) => {
             if let Some(test) = &args.test {

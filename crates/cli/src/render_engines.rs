@@ -109,12 +109,23 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
                 program.location(*span)
             );
         }
-        RunOutcome::OutOfSteps | RunOutcome::Stopped => {
+        RunOutcome::OutOfSteps => {
             let _ = writeln!(
                 out,
                 "outcome: stopped after {steps} steps (raise --max-steps)"
             );
         }
+        RunOutcome::Stopped => {
+            let why = report.stopped.map_or("interrupted", |i| i.name());
+            let _ = writeln!(out, "outcome: stopped after {steps} steps ({why})");
+        }
+    }
+    if let Some(why) = report.stopped {
+        let _ = writeln!(
+            out,
+            "stopped: {} (the run or its flips were cut short)",
+            why.name()
+        );
     }
     out
 }
@@ -158,11 +169,15 @@ pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
         RunOutcome::Bug(b) => ("error", Some(b.span), bug_json(program, b)),
         RunOutcome::Mismatch(_) => ("internal_error", None, Value::Null),
         RunOutcome::AssumeFailed { span } => ("assume_failed", Some(*span), Value::Null),
-        RunOutcome::OutOfSteps | RunOutcome::Stopped => ("out_of_steps", None, Value::Null),
+        RunOutcome::OutOfSteps => ("out_of_steps", None, Value::Null),
+        RunOutcome::Stopped => ("stopped", None, Value::Null),
     };
     let at = span.map(|s| program.line_col(s));
+    let incomplete: Vec<&str> = report.stopped.iter().map(|i| i.name()).collect();
     json!({
         "language": if program.c.is_some() { "c" } else { "imp" },
+        "verdict": report.verdict.name(),
+        "incomplete": incomplete,
         "input": input_value(&run.input),
         "decisions": decisions,
         "outcome": outcome,

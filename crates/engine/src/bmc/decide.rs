@@ -5,7 +5,7 @@ use super::explore::{unroll, ErrorPath, Unrolled};
 use super::Bmc;
 use crate::config::Config;
 use crate::report::{Incomplete, Report, Stats, Verdict};
-use crate::run::{peak_resident_bytes, Limits, Monitor, Solvers, Watcher};
+use crate::run::{peak_resident_bytes, supervise_one, Limits, Monitor, Solvers, StopSwitch};
 use crate::witness::{input_from_model, replay, small_model, Bug, Expected, Replay};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -53,19 +53,72 @@ impl Outcome {
 
 /// Runs bounded model checking on `ir` with the limits, property and
 /// solver of `config`, stopping with what was found when a limit or the
-/// interrupt switch of `monitor` says so.
+/// interrupt switch of `monitor` says so. The work runs on a worker under
+/// the run layer's supervisor: one step that builds a huge term (a large
+/// `--max-objects`) cannot hold the run past its limits.
 pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> BmcReport {
     let start = Instant::now();
     let limits = Limits::new(config, start, monitor.clone());
     let solvers = Arc::new(Solvers::new(config, limits.deadline));
-    let watcher = Watcher::start(limits, solvers.clone());
-    let stop = || watcher.stopped();
-    let cfg = Arc::new(Cfg::new(&ir));
+    let stop = Arc::new(StopSwitch::default());
+    let work = {
+        let (config, bmc, solvers, stop) =
+            (config.clone(), bmc.clone(), solvers.clone(), stop.clone());
+        let monitor = monitor.clone();
+        move || deepen(&ir, &config, &bmc, &monitor, &solvers, &stop)
+    };
+    let (outcome, mut stats, k) = match supervise_one(&limits, &solvers, &stop, work) {
+        Some(done) => done,
+        // The worker was still in one step GRACE after the end.
+        None => {
+            let why = stop.reason().unwrap_or(Incomplete::Timeout);
+            let stats = Stats {
+                states: monitor.states.load(Ordering::Relaxed),
+                abandoned_workers: 1,
+                ..Stats::default()
+            };
+            (Outcome::unknown(why), stats, bmc.unwind)
+        }
+    };
+    monitor
+        .bugs
+        .store(outcome.bugs.len() as u64, Ordering::Relaxed);
+    stats.elapsed = start.elapsed();
+    stats.peak_memory = peak_resident_bytes().unwrap_or(0);
+    BmcReport {
+        report: Report {
+            verdict: outcome.verdict(),
+            bugs: outcome.bugs,
+            incomplete: outcome.incomplete,
+            internal_errors: outcome.internal_errors,
+            outside_property: outcome.outside_property,
+            stats,
+            paths: Vec::new(),
+            paths_dropped: 0,
+            coverage: None,
+        },
+        bound: k,
+    }
+}
+
+/// Unrolls and decides from bound `bmc.unwind` on, deepening while the
+/// bound is what leaves the answer open; the outcome, the counters and
+/// the last bound tried.
+fn deepen(
+    ir: &Arc<Ir>,
+    config: &Config,
+    bmc: &Bmc,
+    monitor: &Monitor,
+    solvers: &Solvers,
+    stop: &StopSwitch,
+) -> (Outcome, Stats, u32) {
+    let stop = || stop.reason();
+    let cfg = Arc::new(Cfg::new(ir));
     let mut solver = solvers.bare();
     let mut stats = Stats::default();
     let mut k = bmc.unwind;
     let outcome = loop {
-        let unrolled = unroll(&ir, &cfg, bmc, k, config.options, &stop);
+        let unrolled = unroll(ir, &cfg, bmc, k, config.options, &stop);
         stats.states += unrolled.states;
         stats.merges += unrolled.merges;
         monitor.states.store(stats.states, Ordering::Relaxed);
@@ -73,7 +126,7 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Bm
             break Outcome::unknown(why);
         }
         let mut q = Queries {
-            ir: &ir,
+            ir,
             config,
             solver: &mut *solver,
             unrolled: &unrolled,
@@ -91,27 +144,8 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Bm
             Ok(o) => break o,
         }
     };
-    drop(watcher);
-    monitor
-        .bugs
-        .store(outcome.bugs.len() as u64, Ordering::Relaxed);
     solver.stats(&mut stats.solver);
-    stats.elapsed = start.elapsed();
-    stats.peak_memory = peak_resident_bytes().unwrap_or(0);
-    BmcReport {
-        report: Report {
-            verdict: outcome.verdict(),
-            bugs: outcome.bugs,
-            incomplete: outcome.incomplete,
-            internal_errors: outcome.internal_errors,
-            outside_property: outcome.outside_property,
-            stats,
-            paths: Vec::new(),
-            paths_dropped: 0,
-            coverage: None,
-        },
-        bound: k,
-    }
+    (outcome, stats, k)
 }
 
 /// The queries about one unrolling.

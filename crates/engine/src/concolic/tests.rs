@@ -94,10 +94,11 @@ fn the_policy_follows_the_input() {
 fn the_trail_of_foo_and_its_flips() {
     let ir = imp("foo.imp");
     let report = concolic(
-        &ir,
+        Arc::new(ir.clone()),
         &vars(&[("x", 1), ("y", 2)]),
         &Config::default(),
         10_000,
+        Arc::new(crate::Monitor::new()),
     );
     let d = &report.run.decisions;
     assert_eq!(d.len(), 2, "{d:?}");
@@ -133,7 +134,13 @@ fn the_c_foo_prints_both_branches_and_its_checks() {
         reads: vec![Int::from(1), Int::from(2)],
         ..Input::default()
     };
-    let report = concolic(&ir, &input, &Config::default(), 10_000);
+    let report = concolic(
+        Arc::new(ir.clone()),
+        &input,
+        &Config::default(),
+        10_000,
+        Arc::new(crate::Monitor::new()),
+    );
     let branches: Vec<&Decision> = report
         .run
         .decisions
@@ -159,7 +166,13 @@ fn the_c_foo_prints_both_branches_and_its_checks() {
 fn an_infeasible_side_is_said_so() {
     let ir =
         wiser_imp::compile("if x > 10 then if x < 5 then y = 1 else skip fi else skip fi").unwrap();
-    let report = concolic(&ir, &vars(&[("x", 20)]), &Config::default(), 1000);
+    let report = concolic(
+        Arc::new(ir.clone()),
+        &vars(&[("x", 20)]),
+        &Config::default(),
+        1000,
+        Arc::new(crate::Monitor::new()),
+    );
     assert_eq!(report.run.decisions.len(), 2);
     assert!(matches!(report.flips[0], Flip::Input { .. }));
     assert!(matches!(report.flips[1], Flip::Infeasible));
@@ -168,7 +181,13 @@ fn an_infeasible_side_is_said_so() {
 #[test]
 fn a_failed_assume_is_the_last_decision_and_can_be_flipped() {
     let ir = wiser_imp::compile("assume x > 5; if x == 9 then fail else skip fi").unwrap();
-    let report = concolic(&ir, &vars(&[("x", 0)]), &Config::default(), 1000);
+    let report = concolic(
+        Arc::new(ir.clone()),
+        &vars(&[("x", 0)]),
+        &Config::default(),
+        1000,
+        Arc::new(crate::Monitor::new()),
+    );
     assert!(matches!(
         report.run.outcome,
         RunOutcome::AssumeFailed { .. }

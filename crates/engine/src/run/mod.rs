@@ -8,8 +8,8 @@
 //! * [`Watch`]: the one supervisor step — looks at the limits, ends every
 //!   solver query at once when the run must end, and says when to stop
 //!   waiting for workers still inside one slow step ([`GRACE`]);
-//!   [`Watcher`] runs it on a thread of its own for engines that compute
-//!   on the calling thread;
+//!   [`supervise_one`] runs an engine that is one computation (`bmc`,
+//!   `concolic`) on a worker under it, with a [`StopSwitch`] to read;
 //! * [`spawn_worker`] and [`lock`]: worker threads (one stack size) and
 //!   locks that a panicking worker does not poison;
 //! * [`Solvers`]: the solver chain of each worker, built in one place.
@@ -23,7 +23,7 @@ pub use limits::{Limits, Monitor};
 pub use memory::{peak_resident_bytes, resident_bytes};
 pub(crate) use solvers::Solvers;
 pub use watch::GRACE;
-pub(crate) use watch::{Poll, Watch, Watcher, TICK};
+pub(crate) use watch::{supervise_one, Poll, StopSwitch, Watch, TICK};
 
 use std::sync::{Mutex, MutexGuard};
 

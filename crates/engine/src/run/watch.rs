@@ -16,7 +16,7 @@ use super::limits::Limits;
 use super::solvers::Solvers;
 use crate::report::Incomplete;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How often the supervisor looks at the memory, and the longest a driver
@@ -83,71 +83,79 @@ impl<'a> Watch<'a> {
     }
 }
 
-/// The stop reasons a [`Watcher`] can give, as one byte (0: none).
+/// The stop reasons a [`StopSwitch`] holds, as one byte (0: none).
 const REASONS: [Incomplete; 3] = [
     Incomplete::Interrupted,
     Incomplete::Timeout,
     Incomplete::MaxMemory,
 ];
 
-/// A [`Watch`] on a thread of its own, for an engine that computes on the
-/// calling thread (`bmc`, `concolic`): it stops the solver processes when
-/// the run must end, and the engine reads [`Watcher::stopped`] (one
-/// atomic load) in its loops.
-pub(crate) struct Watcher {
-    reason: Arc<AtomicU8>,
-    done: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
+/// The switch the supervisor sets when a limit ends the run, with the
+/// limit: the engine reads it in its loops (one atomic load).
+#[derive(Debug, Default)]
+pub(crate) struct StopSwitch {
+    reason: AtomicU8,
+    /// Set with `reason`, for code that polls a plain switch.
+    flag: AtomicBool,
 }
 
-impl Watcher {
-    /// Starts watching a run under `limits` whose solvers are `solvers`.
-    pub fn start(limits: Limits, solvers: Arc<Solvers>) -> Watcher {
-        let reason = Arc::new(AtomicU8::new(0));
-        let done = Arc::new(AtomicBool::new(false));
-        let (r, d) = (reason.clone(), done.clone());
-        let thread = std::thread::Builder::new()
-            .name("wiser-watch".into())
-            .spawn(move || {
-                let mut watch = Watch::new(&limits, &solvers);
-                while !d.load(Ordering::Relaxed) {
-                    let halt = |why: Incomplete| {
-                        let code = REASONS.iter().position(|&x| x == why).map_or(0, |i| i + 1);
-                        let _ =
-                            r.compare_exchange(0, code as u8, Ordering::SeqCst, Ordering::SeqCst);
-                    };
-                    if watch.poll(halt, || r.load(Ordering::SeqCst) != 0) == Poll::Wait
-                        && r.load(Ordering::SeqCst) != 0
-                    {
-                        // The solvers are stopped: nothing more to watch.
-                        return;
-                    }
-                    std::thread::sleep(TICK);
-                }
-            });
-        // Without a thread (the system refused one) only the solvers'
-        // own deadline still holds: the run goes on unwatched.
-        Watcher {
-            reason,
-            done,
-            thread: thread.ok(),
-        }
+impl StopSwitch {
+    /// Ends the run for `why` (the first reason stays).
+    pub fn set(&self, why: Incomplete) {
+        let code = REASONS.iter().position(|&x| x == why).map_or(0, |i| i + 1);
+        let _ = self
+            .reason
+            .compare_exchange(0, code as u8, Ordering::SeqCst, Ordering::SeqCst);
+        self.flag.store(true, Ordering::SeqCst);
     }
 
     /// The limit that ended the run, if one did.
-    pub fn stopped(&self) -> Option<Incomplete> {
+    pub fn reason(&self) -> Option<Incomplete> {
         match self.reason.load(Ordering::Relaxed) {
             0 => None,
             i => REASONS.get(usize::from(i) - 1).copied(),
         }
     }
+
+    /// The plain switch.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.flag
+    }
 }
 
-impl Drop for Watcher {
-    fn drop(&mut self) {
-        self.done.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+/// Runs `work` on a worker thread and supervises it from the calling
+/// thread, for an engine whose work is one computation (`bmc`,
+/// `concolic`): when a limit ends the run, `stop` is set and the solver
+/// processes stopped; `None` if the worker was still busy [`GRACE`] later
+/// (it is left to finish alone: it owns what it uses) or panicked.
+pub(crate) fn supervise_one<R: Send + 'static>(
+    limits: &Limits,
+    solvers: &Solvers,
+    stop: &StopSwitch,
+    work: impl FnOnce() -> R + Send + 'static,
+) -> Option<R> {
+    let (send, answer) = std::sync::mpsc::channel();
+    // The work waits here until a thread takes it: if none can be
+    // started, this thread does it, unsupervised.
+    let slot = Arc::new(Mutex::new(Some(work)));
+    let theirs = slot.clone();
+    let started = super::spawn_worker("wiser-worker-0".into(), move || {
+        if let Some(work) = super::lock(&theirs).take() {
+            let _ = send.send(work());
+        }
+    });
+    if started.is_err() {
+        return super::lock(&slot).take().map(|work| work());
+    }
+    let mut watch = Watch::new(limits, solvers);
+    loop {
+        match answer.recv_timeout(TICK) {
+            Ok(r) => return Some(r),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return None,
+        }
+        if watch.poll(|why| stop.set(why), || stop.reason().is_some()) == Poll::Abandon {
+            return None;
         }
     }
 }
