@@ -156,12 +156,13 @@ fn command(run: &Run, file: &Path) -> Command {
             cmd.arg("fuzz").arg(file).args(["--all", "--jobs", "2"]);
         }
         Engine::Concolic => {
-            cmd.arg("concolic").arg(file).args([
-                "-i",
-                &format!("n={size}"),
-                "--max-steps",
-                "100000000",
-            ]);
+            cmd.arg("concolic")
+                .arg(file)
+                .args(["--max-steps", "100000000"]);
+            // The loops run as long as `n`.
+            if PROGRAMS[run.program].source.contains("i < n") {
+                cmd.args(["-i", &format!("n={size}")]);
+            }
         }
         Engine::MergeJoins => {
             cmd.arg("check")
@@ -207,17 +208,16 @@ fn tree_bytes(pid: u32) -> u64 {
     total
 }
 
-/// Waits for `child` at most until `hard`, sampling its memory; the peak.
-fn wait(child: &mut Child, start: Instant, hard: Duration) -> Result<u64, u64> {
+/// Waits for `child` until it ends or `until` (from `start`), sampling
+/// its memory; the peak, and whether it ended.
+fn wait(child: &mut Child, start: Instant, until: Duration) -> (u64, bool) {
     let mut peak = 0;
     loop {
         if matches!(child.try_wait(), Ok(Some(_))) {
-            return Ok(peak);
+            return (peak, true);
         }
-        if start.elapsed() > hard {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(peak);
+        if start.elapsed() > until {
+            return (peak, false);
         }
         peak = peak.max(tree_bytes(child.id()));
         std::thread::sleep(Duration::from_millis(3));
@@ -249,24 +249,25 @@ fn execute(i: usize, run: &Run, file: &Path) -> Result<String, String> {
     });
     let mut peak = 0;
     if let Some((sig, after)) = signal {
-        if let Err(p) = wait(&mut child, start, after) {
-            peak = p;
+        let (p, ended) = wait(&mut child, start, after);
+        peak = p;
+        if !ended {
+            let _ = Command::new("kill")
+                .args([sig, &child.id().to_string()])
+                .status();
         }
-        let _ = Command::new("kill")
-            .args([sig, &child.id().to_string()])
-            .status();
     }
-    let waited = wait(&mut child, start, ends_by + SLACK);
+    let (p, ended) = wait(&mut child, start, ends_by + SLACK);
     let took = start.elapsed();
-    let peak = match waited {
-        Ok(p) => p.max(peak),
-        Err(_) => {
-            return Err(format!(
-                "run {i} {run:?} did not end within {:?}",
-                ends_by + SLACK
-            ))
-        }
-    };
+    let peak = peak.max(p);
+    if !ended {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(format!(
+            "run {i} {run:?} did not end within {:?}",
+            ends_by + SLACK
+        ));
+    }
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     let stdout = reader.join().unwrap_or_default();
     let stderr = String::from_utf8_lossy(&out.stderr);
