@@ -45,6 +45,16 @@ fn cond_label(d: &Decision) -> &'static str {
     }
 }
 
+/// The most decisions of a concolic run a report prints (the first ones):
+/// a run cut by a time or memory limit can have millions, and its report
+/// must stay within the run's limits too.
+pub const MAX_DECISIONS_SHOWN: usize = 10_000;
+
+/// Why a decision was not flipped: the limit that stopped the run.
+fn not_asked(report: &ConcolicReport) -> &'static str {
+    report.stopped.map_or("interrupted", |i| i.name())
+}
+
 /// The text of a concolic run.
 pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
     let mut out = String::new();
@@ -56,7 +66,8 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
         "path: {n} symbolic decision{}",
         if n == 1 { "" } else { "s" }
     );
-    for (j, (d, flip)) in run.decisions.iter().zip(&report.flips).enumerate() {
+    let shown = run.decisions.len().min(MAX_DECISIONS_SHOWN);
+    for (j, d) in run.decisions[..shown].iter().enumerate() {
         let _ = writeln!(
             out,
             "{:>3}. {} at {}",
@@ -69,6 +80,14 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
         let _ = writeln!(out, "     {}: {}", cond_label(d), d.cond);
         let _ = writeln!(out, "     taken: {}", side(d.taken));
         let other = side(!d.taken);
+        let Some(flip) = report.flips.get(j) else {
+            let _ = writeln!(
+                out,
+                "     other side ({other}): not asked ({})",
+                not_asked(report)
+            );
+            continue;
+        };
         match flip {
             Flip::Input { input, concretised } => {
                 let _ = writeln!(
@@ -89,6 +108,13 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
                 let _ = writeln!(out, "     other side ({other}): undecided ({why})");
             }
         }
+    }
+    if shown < n {
+        let _ = writeln!(
+            out,
+            "     ... {} more decisions not shown (at most {MAX_DECISIONS_SHOWN} are)",
+            n - shown
+        );
     }
     let steps = run.steps;
     match &run.outcome {
@@ -138,20 +164,21 @@ fn input_value(input: &Input) -> Value {
 /// The JSON of a concolic run.
 pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
     let run = &report.run;
-    let decisions: Vec<Value> = run
-        .decisions
+    let shown = run.decisions.len().min(MAX_DECISIONS_SHOWN);
+    let decisions: Vec<Value> = run.decisions[..shown]
         .iter()
-        .zip(&report.flips)
-        .map(|(d, flip)| {
+        .enumerate()
+        .map(|(j, d)| {
             let lc = program.line_col(d.span);
-            let other = match flip {
-                Flip::Input { input, concretised } => json!({
+            let other = match report.flips.get(j) {
+                None => json!({"status": "not_asked", "reason": not_asked(report)}),
+                Some(Flip::Input { input, concretised }) => json!({
                     "status": "feasible",
                     "concretised": concretised,
                     "input": input_value(input),
                 }),
-                Flip::Infeasible => json!({"status": "infeasible"}),
-                Flip::Unknown(why) => json!({"status": "unknown", "reason": why}),
+                Some(Flip::Infeasible) => json!({"status": "infeasible"}),
+                Some(Flip::Unknown(why)) => json!({"status": "unknown", "reason": why}),
             };
             json!({
                 "kind": d.kind.name(),
@@ -180,6 +207,7 @@ pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
         "incomplete": incomplete,
         "input": input_value(&run.input),
         "decisions": decisions,
+        "decisions_omitted": run.decisions.len() - shown,
         "outcome": outcome,
         "line": at.map(|a| a.line),
         "column": at.map(|a| a.column),

@@ -224,23 +224,36 @@ fn wait(child: &mut Child, start: Instant, until: Duration) -> (u64, bool) {
     }
 }
 
-/// Runs one run; `Ok` with a line on what it found.
-fn execute(i: usize, run: &Run, file: &Path) -> Result<String, String> {
-    let mut cmd = command(run, file);
+/// What one run of the binary did.
+struct Ended {
+    json: Value,
+    took: Duration,
+    peak: u64,
+}
+
+/// Runs `cmd`, sends `signal` if it is still running then, and checks
+/// that it ends within `limit` (or its signal) plus [`SLACK`], within
+/// `max_memory_mb` plus 10%, not by a signal, with a whole JSON report
+/// that has a verdict.
+fn measure(
+    what: &str,
+    mut cmd: Command,
+    limit: Duration,
+    max_memory_mb: u64,
+    signal: &Signal,
+) -> Result<Ended, String> {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let start = Instant::now();
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot start wiser: {e}"))?;
-    let limit = Duration::from_secs_f64(run.timeout_s);
-    let signal = match run.signal {
+    let signal = match *signal {
         Signal::Int(after) => Some(("-INT", after)),
         Signal::Term(after) => Some(("-TERM", after)),
         Signal::None => None,
     };
     let ends_by = signal.map_or(limit, |(_, after)| after.min(limit));
-    // The pipes are read after the end: the reports are small, except a
-    // concolic run's, which a thread drains meanwhile.
+    // Reports can be long (a concolic run's): a thread drains stdout.
     let stdout = child.stdout.take().expect("piped");
     let reader = std::thread::spawn(move || {
         let mut s = String::new();
@@ -263,42 +276,37 @@ fn execute(i: usize, run: &Run, file: &Path) -> Result<String, String> {
     if !ended {
         let _ = child.kill();
         let _ = child.wait();
-        return Err(format!(
-            "run {i} {run:?} did not end within {:?}",
-            ends_by + SLACK
-        ));
+        return Err(format!("{what} did not end within {:?}", ends_by + SLACK));
     }
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     let stdout = reader.join().unwrap_or_default();
     let stderr = String::from_utf8_lossy(&out.stderr);
     let Some(code) = out.status.code() else {
         return Err(format!(
-            "run {i} {run:?} died of a signal ({:?}) after {took:?}; stderr: {stderr}",
+            "{what} died of a signal ({:?}) after {took:?}; stderr: {stderr}",
             out.status
         ));
     };
-    let bound = run.max_memory_mb * (1 << 20) * 11 / 10;
+    let bound = max_memory_mb * (1 << 20) * 11 / 10;
     if peak > bound {
         return Err(format!(
-            "run {i} {run:?} used {} MiB, over --max-memory {} + 10%",
-            peak >> 20,
-            run.max_memory_mb
+            "{what} used {} MiB, over --max-memory {max_memory_mb} + 10%",
+            peak >> 20
         ));
     }
     let json: Value = serde_json::from_str(stdout.trim()).map_err(|e| {
         let head: String = stdout.chars().take(300).collect();
-        format!(
-            "run {i} {run:?} (exit {code}): the report is not whole JSON ({e}): {head:?} {stderr}"
-        )
+        format!("{what} (exit {code}): the report is not whole JSON ({e}): {head:?} {stderr}")
     })?;
-    let verdict = json["verdict"].as_str().unwrap_or("");
-    if !matches!(verdict, "bug" | "safe" | "unknown") {
-        return Err(format!("run {i} {run:?}: no verdict in the report"));
+    if !matches!(json["verdict"].as_str(), Some("bug" | "safe" | "unknown")) {
+        return Err(format!("{what}: no verdict in the report"));
     }
-    if run.engine != Engine::MergeJoins && run.engine != Engine::Bmc && verdict == "safe" {
-        return Err(format!("run {i} {run:?}: {:?} says safe", run.engine));
-    }
-    let bugs: Vec<String> = json["bugs"]
+    Ok(Ended { json, took, peak })
+}
+
+/// The kinds of the bugs of a report.
+fn bugs(json: &Value) -> Vec<String> {
+    json["bugs"]
         .as_array()
         .map(|b| b.iter().map(|b| b["kind"].to_string()).collect())
         .or_else(|| {
@@ -306,12 +314,31 @@ fn execute(i: usize, run: &Run, file: &Path) -> Result<String, String> {
                 .is_object()
                 .then(|| vec![json["bug"]["kind"].to_string()])
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// Runs one run; `Ok` with a line on what it found.
+fn execute(i: usize, run: &Run, file: &Path) -> Result<String, String> {
+    let what = format!("run {i} {run:?}");
+    let limit = Duration::from_secs_f64(run.timeout_s);
+    let ended = measure(
+        &what,
+        command(run, file),
+        limit,
+        run.max_memory_mb,
+        &run.signal,
+    )?;
+    let verdict = ended.json["verdict"].as_str().unwrap_or("");
+    if run.engine != Engine::MergeJoins && run.engine != Engine::Bmc && verdict == "safe" {
+        return Err(format!("{what}: {:?} says safe", run.engine));
+    }
     Ok(format!(
-        "run {i} {:?} {}: {verdict} in {took:?} ({} MiB), bugs {bugs:?}",
+        "run {i} {:?} {}: {verdict} in {:?} ({} MiB), bugs {:?}",
         run.engine,
         PROGRAMS[run.program].name,
-        peak >> 20
+        ended.took,
+        ended.peak >> 20,
+        bugs(&ended.json)
     ))
 }
 
@@ -355,4 +382,149 @@ fn concolic_ends_on_time_within_its_memory() {
 #[test]
 fn check_merging_joins_ends_on_time_within_its_memory() {
     stress(Engine::MergeJoins, 0x3e26_0004_5eed_0004);
+}
+
+/// The repository's examples.
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name)
+}
+
+/// Writes `source` to a file named `name` and returns its path.
+fn write(name: &str, source: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wiser-stress-examples-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, source).unwrap();
+    path
+}
+
+/// One of the commands that ran past their limits before the run layer.
+fn ends_on_time(args: &[&str], limit_s: f64, max_memory_mb: u64, signal: Signal) {
+    let mut cmd = Command::new(WISER);
+    cmd.args(args).args(["--format", "json"]);
+    let what = args.join(" ");
+    let limit = Duration::from_secs_f64(limit_s);
+    match measure(&what, cmd, limit, max_memory_mb, &signal) {
+        Ok(e) => println!(
+            "{what}: {} in {:?} ({} MiB), bugs {:?}",
+            e.json["verdict"],
+            e.took,
+            e.peak >> 20,
+            bugs(&e.json)
+        ),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// SV-COMP's recursive Ackermann task, as its `Ackermann0N.c` writes it.
+const ACKERMANN: &str = "extern int __VERIFIER_nondet_int(void);\n\
+extern void abort(void);\n\
+void reach_error(void) { abort(); }\n\
+int ackermann(int m, int n) {\n\
+  if (m == 0) return n + 1;\n\
+  if (n == 0) return ackermann(m - 1, 1);\n\
+  return ackermann(m - 1, ackermann(m, n - 1));\n\
+}\n\
+int main(void) {\n\
+  int m = __VERIFIER_nondet_int();\n\
+  if (m < 0 || m > 3) return 0;\n\
+  int n = __VERIFIER_nondet_int();\n\
+  if (n < 0 || n > 23) return 0;\n\
+  int result = ackermann(m, n);\n\
+  if (m < 2 || result >= 4) return 0;\n\
+  reach_error();\n\
+  return 0;\n\
+}\n";
+
+#[test]
+fn bmc_on_recursive_ackermann_ends_at_its_time_limit_and_on_sigint() {
+    let file = write("ackermann.c", ACKERMANN);
+    let file = file.to_str().unwrap();
+    let args = ["bmc", file, "--unwind", "6", "--timeout", "3", "--quiet"];
+    ends_on_time(&args, 3.0, 4096, Signal::None);
+    ends_on_time(&args, 3.0, 4096, Signal::Int(Duration::from_millis(1500)));
+}
+
+#[test]
+fn bmc_on_a_large_input_heap_ends_at_its_time_and_memory_limits() {
+    let file = example("list_reverse.imp");
+    let file = file.to_str().unwrap();
+    let args = [
+        "bmc",
+        file,
+        "--max-objects",
+        "10000",
+        "--timeout",
+        "3",
+        "--quiet",
+    ];
+    ends_on_time(&args, 3.0, 4096, Signal::None);
+    let args = [
+        "bmc",
+        file,
+        "--max-objects",
+        "4294967295",
+        "--max-memory",
+        "200",
+        "--quiet",
+    ];
+    ends_on_time(&args, 60.0, 200, Signal::None);
+}
+
+#[test]
+fn check_on_a_large_input_heap_ends_at_its_memory_limit() {
+    let file = example("list_reverse.imp");
+    let file = file.to_str().unwrap();
+    let args = [
+        "check",
+        file,
+        "--max-objects",
+        "4294967295",
+        "--max-memory",
+        "200",
+        "--quiet",
+    ];
+    ends_on_time(&args, 60.0, 200, Signal::None);
+}
+
+/// A loop of 60 reads: 2^60 paths.
+const READS60: &str = "s = 0; i = 0;\nwhile i < 60 do v: int = *; if v > 0 then s = s + 1 else s = s + 2 fi; i = i + 1 od;\nassert s != 45\n";
+
+#[test]
+fn fuzz_on_a_loop_of_60_reads_ends_at_its_time_limit_and_on_sigint() {
+    let file = write("reads60.imp", READS60);
+    let file = file.to_str().unwrap();
+    ends_on_time(
+        &["fuzz", file, "--timeout", "2", "--quiet"],
+        2.0,
+        4096,
+        Signal::None,
+    );
+    let args = ["fuzz", file, "--timeout", "60", "--quiet"];
+    ends_on_time(&args, 60.0, 4096, Signal::Int(Duration::from_millis(1000)));
+}
+
+#[test]
+fn concolic_on_a_long_loop_ends_on_sigint_with_its_report_and_keeps_its_memory() {
+    let file = write("long_loop.imp", PROGRAMS[1].source);
+    let file = file.to_str().unwrap();
+    let args = [
+        "concolic",
+        file,
+        "-i",
+        "n=4000000000",
+        "--max-steps",
+        "4000000000",
+    ];
+    let interrupted = [&args[..], &["--timeout", "60"]].concat();
+    ends_on_time(
+        &interrupted,
+        60.0,
+        4096,
+        Signal::Int(Duration::from_millis(1000)),
+    );
+    let bounded = [&args[..], &["--timeout", "60", "--max-memory", "200"]].concat();
+    ends_on_time(&bounded, 60.0, 200, Signal::None);
 }

@@ -52,7 +52,8 @@ pub struct ConcolicReport {
     pub abandoned: bool,
     /// The run.
     pub run: ConcolicRun,
-    /// One per decision of `run`, in order.
+    /// One per decision of `run`, in order; fewer when a limit stopped
+    /// the run first (the other decisions were not flipped).
     pub flips: Vec<Flip>,
 }
 
@@ -79,10 +80,10 @@ pub fn concolic(
             let mut solver = solvers.chain();
             let mut flips = Vec::with_capacity(ran.decisions.len());
             for j in 0..ran.decisions.len() {
-                flips.push(match stop.reason() {
-                    Some(why) => Flip::Unknown(format!("not asked: {}", why.name())),
-                    None => flip(&ir, &ran, j, &mut *solver),
-                });
+                if stop.reason().is_some() {
+                    break;
+                }
+                flips.push(flip(&ir, &ran, j, &mut *solver));
             }
             (ran, flips)
         }

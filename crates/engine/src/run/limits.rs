@@ -77,6 +77,13 @@ impl Limits {
         }
     }
 
+    /// Is the memory of the process and `other_bytes()` at the bound
+    /// itself (not only at the part of it a run lets itself reach)?
+    pub fn over_bound(&self, other_bytes: impl FnOnce() -> u64) -> bool {
+        self.max_memory
+            .is_some_and(|max| resident_bytes().unwrap_or(0) + other_bytes() >= max)
+    }
+
     fn over_memory(&self, other_bytes: impl FnOnce() -> u64) -> bool {
         let Some(max) = self.max_memory else {
             return false;

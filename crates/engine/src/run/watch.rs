@@ -78,6 +78,17 @@ impl<'a> Watch<'a> {
                 Poll::Wait
             }
             Some(t) if now - t >= GRACE => Poll::Abandon,
+            // A worker that goes on allocating after the end (one step
+            // building a huge term) is not waited for past the bound.
+            Some(_) if now >= self.next_memory => {
+                self.next_memory = now + TICK;
+                let solvers = self.solvers;
+                if self.limits.over_bound(|| solvers.resident_bytes()) {
+                    Poll::Abandon
+                } else {
+                    Poll::Wait
+                }
+            }
             Some(_) => Poll::Wait,
         }
     }
@@ -157,5 +168,75 @@ pub(crate) fn supervise_one<R: Send + 'static>(
         if watch.poll(|why| stop.set(why), || stop.reason().is_some()) == Poll::Abandon {
             return None;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::run::Monitor;
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+
+    fn limits(config: &Config) -> (Limits, Solvers) {
+        let start = Instant::now();
+        let limits = Limits::new(config, start, Arc::new(Monitor::new()));
+        (limits, Solvers::new(config, None))
+    }
+
+    #[test]
+    fn a_worker_stuck_in_one_step_is_abandoned_a_grace_after_the_deadline() {
+        let config = Config::default().with_timeout(Some(Duration::from_millis(50)));
+        let (limits, solvers) = limits(&config);
+        let stop = StopSwitch::default();
+        let start = Instant::now();
+        // A step that never looks at the switch.
+        let done = supervise_one(&limits, &solvers, &stop, || {
+            std::thread::sleep(Duration::from_secs(5));
+            1
+        });
+        assert_eq!(done, None);
+        assert_eq!(stop.reason(), Some(Incomplete::Timeout));
+        let took = start.elapsed();
+        assert!(took >= Duration::from_millis(50) + GRACE, "{took:?}");
+        assert!(
+            took < Duration::from_millis(50) + GRACE + Duration::from_secs(2),
+            "{took:?}"
+        );
+    }
+
+    #[test]
+    fn a_worker_that_polls_the_switch_ends_with_its_answer_on_an_interrupt() {
+        let config = Config::default().with_timeout(None);
+        let (limits, solvers) = limits(&config);
+        let monitor = limits.monitor.clone();
+        let stop = Arc::new(StopSwitch::default());
+        let theirs = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            monitor.interrupt.store(true, Ordering::SeqCst);
+        });
+        let done = supervise_one(&limits, &solvers, &stop, move || {
+            let mut polls = 0u64;
+            while !theirs.flag().load(Ordering::SeqCst) {
+                polls += 1;
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            polls
+        });
+        assert!(done.is_some_and(|polls| polls > 0));
+        assert_eq!(stop.reason(), Some(Incomplete::Interrupted));
+    }
+
+    #[test]
+    fn the_memory_bound_is_looked_at() {
+        // One byte: reached at the first look.
+        let config = Config::default().with_max_memory(Some(1));
+        let (limits, solvers) = limits(&config);
+        let mut watch = Watch::new(&limits, &solvers);
+        let mut why = None;
+        assert_eq!(watch.poll(|w| why = Some(w), || false), Poll::Wait);
+        assert_eq!(why, Some(Incomplete::MaxMemory));
     }
 }
