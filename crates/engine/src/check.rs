@@ -1,9 +1,9 @@
 //! One whole `check` run: the calling thread starts the workers
 //! ([`crate::parallel`]) and then only supervises them with the run
-//! layer's [`Watch`] (interrupt, deadline, memory; [`crate::run::GRACE`] for workers
-//! still inside one slow step), so that a run with a time limit `T`
-//! returns within `T` plus about a quarter of a second, and an interrupt
-//! ends it as quickly, with the bugs found so far.
+//! layer's [`Watch`] (interrupt, deadline, memory; [`crate::run::GRACE`]
+//! for workers still inside one slow step), so that a run with a time
+//! limit `T` returns within `T` plus about a quarter of a second, and an
+//! interrupt ends it as quickly, with the bugs found so far.
 
 use crate::config::Config;
 use crate::parallel::{work, Finisher, Shared};
