@@ -106,10 +106,13 @@ fn schedule(engine: Engine, n: usize, seed: u64) -> Vec<Run> {
     let mut rng = Rng(seed);
     (0..n)
         .map(|_| {
+            // Not before 200 ms: a signal that comes before the process
+            // has installed its handler (while it starts, on a loaded
+            // machine) ends it as usual, with no report.
             let signal = match rng.below(3) {
                 0 => Signal::None,
-                1 => Signal::Int(Duration::from_millis(50 + rng.below(700))),
-                _ => Signal::Term(Duration::from_millis(50 + rng.below(700))),
+                1 => Signal::Int(Duration::from_millis(200 + rng.below(600))),
+                _ => Signal::Term(Duration::from_millis(200 + rng.below(600))),
             };
             Run {
                 engine,
