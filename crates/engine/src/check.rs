@@ -10,7 +10,7 @@ use crate::parallel::{work, Finisher, Shared};
 use crate::record::{sort_paths, PathEnd, PathEndKind, Recorded};
 use crate::report::{Incomplete, Report, Stats, Verdict};
 use crate::run::{
-    lock, peak_resident_bytes, resident_bytes, spawn_worker, Limits, Monitor, Poll, Watch, TICK,
+    lock, peak_resident_bytes, resident_bytes, spawn_worker, Limits, Monitor, Poll, Watch,
 };
 use crate::symbolic::Symbolic;
 use crate::witness::Bug;
@@ -95,7 +95,7 @@ fn supervise(shared: &Shared, limits: &Limits) -> usize {
             let guard = lock(&shared.running);
             let (guard, _) = shared
                 .finished
-                .wait_timeout_while(guard, TICK, |r| *r > 0)
+                .wait_timeout_while(guard, watch.wait(), |r| *r > 0)
                 .unwrap_or_else(|e| e.into_inner());
             *guard
         };

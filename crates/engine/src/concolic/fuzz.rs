@@ -28,7 +28,7 @@ use super::run::{ConcolicRun, DecisionKind, RunOutcome};
 use super::workers::{Answer, Crew, Gone, Task};
 use crate::config::Config;
 use crate::report::{Incomplete, Verdict};
-use crate::run::{Limits, Monitor, Poll, Solvers, Watch, TICK};
+use crate::run::{Limits, Monitor, Poll, Solvers, Watch};
 use crate::witness::Bug;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -222,7 +222,7 @@ impl Session {
         let mut got = Vec::with_capacity(n);
         let mut watch = Watch::new(&self.limits, crew.solvers());
         while got.len() < n {
-            match crew.next(TICK) {
+            match crew.next(watch.wait()) {
                 Ok(Some(a)) => got.push(a),
                 Ok(None) => {}
                 // Workers end when they are stopped: nothing more comes.

@@ -37,7 +37,7 @@ impl Monitor {
 /// percent): the supervisor looks every [`super::TICK`], and what the
 /// process allocates between two looks, and while the workers wind down,
 /// must still fit under the bound.
-const MEMORY_HEADROOM_PERCENT: u64 = 90;
+const MEMORY_HEADROOM_PERCENT: u64 = 85;
 
 /// What a run may use: the time, the memory, and the interrupt switch.
 #[derive(Clone, Debug)]

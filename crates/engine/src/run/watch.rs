@@ -26,6 +26,11 @@ pub(crate) const TICK: Duration = Duration::from_millis(10);
 /// How long the supervisor waits for workers once the run must end.
 pub const GRACE: Duration = Duration::from_millis(250);
 
+/// How often the supervisor looks at the memory of a run that is ending
+/// under a memory bound: a worker still in one step may go on allocating
+/// fast, and is not waited for past the bound.
+const STOPPING_TICK: Duration = Duration::from_millis(1);
+
 /// What the driver does after a [`Watch::poll`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Poll {
@@ -55,6 +60,15 @@ impl<'a> Watch<'a> {
         }
     }
 
+    /// How long the driver may wait before the next [`Watch::poll`].
+    pub fn wait(&self) -> Duration {
+        if self.stopping_since.is_some() && self.limits.max_memory.is_some() {
+            STOPPING_TICK
+        } else {
+            TICK
+        }
+    }
+
     /// Looks at the run: calls `halt` with the limit that ends it, if one
     /// does; once `stopped()` says it ended (for that limit or the
     /// engine's own reason), stops every solver process, and [`GRACE`]
@@ -81,7 +95,7 @@ impl<'a> Watch<'a> {
             // A worker that goes on allocating after the end (one step
             // building a huge term) is not waited for past the bound.
             Some(_) if now >= self.next_memory => {
-                self.next_memory = now + TICK;
+                self.next_memory = now + STOPPING_TICK;
                 let solvers = self.solvers;
                 if self.limits.over_bound(|| solvers.resident_bytes()) {
                     Poll::Abandon
@@ -160,7 +174,7 @@ pub(crate) fn supervise_one<R: Send + 'static>(
     }
     let mut watch = Watch::new(limits, solvers);
     loop {
-        match answer.recv_timeout(TICK) {
+        match answer.recv_timeout(watch.wait()) {
             Ok(r) => return Some(r),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return None,
