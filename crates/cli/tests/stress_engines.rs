@@ -285,6 +285,21 @@ fn measure(
     let stdout = reader.join().unwrap_or_default();
     let stderr = String::from_utf8_lossy(&out.stderr);
     let Some(code) = out.status.code() else {
+        // Once its handler is installed, the first SIGINT or SIGTERM can
+        // never kill the process (a second one ends it with exit code
+        // 130): dying of the one signal sent means it came while the
+        // process was still starting (loading and compiling, slow on a
+        // loaded machine), before any run, when the default action is
+        // right. It still ended on time (checked above).
+        use std::os::unix::process::ExitStatusExt;
+        let sent = signal.map(|(sig, _)| if sig == "-INT" { 2 } else { 15 });
+        if out.status.signal().is_some() && out.status.signal() == sent && stdout.is_empty() {
+            return Ok(Ended {
+                json: serde_json::json!({"verdict": "unknown", "bugs": [], "note": "killed while starting"}),
+                took,
+                peak,
+            });
+        }
         return Err(format!(
             "{what} died of a signal ({:?}) after {took:?}; stderr: {stderr}",
             out.status
