@@ -34,7 +34,7 @@ impl Monitor {
 }
 
 /// The part of `--max-memory` a run lets itself reach before it stops (in
-/// percent): the supervisor looks every [`super::TICK`], and what the
+/// percent): the supervisor looks every 10 ms, and what the
 /// process allocates between two looks, and while the workers wind down,
 /// must still fit under the bound.
 const MEMORY_HEADROOM_PERCENT: u64 = 85;
