@@ -585,11 +585,27 @@ pub struct ConcolicArgs {
     /// Values of the successive reads, comma-separated (as for `run`).
     #[arg(long, value_name = "INT,INT,...", allow_hyphen_values = true)]
     pub reads: Option<String>,
+    /// Stop after this many seconds of wall time (0 or `none`: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
+    pub timeout: f64,
+    /// Stop when the process (with its solver processes) uses this many MiB of memory (0: no limit) [default: 4096].
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<u64>,
     #[command(flatten)]
     pub solver: SolverArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+}
+
+impl ConcolicArgs {
+    /// The engine configuration these arguments describe.
+    pub fn config(&self) -> Config {
+        self.solver
+            .config()
+            .with_timeout(time_limit(self.timeout))
+            .with_max_memory(memory_limit(self.max_memory, Some(DEFAULT_MAX_MEMORY_MB)))
+    }
 }
 
 #[derive(Args, Debug)]
@@ -613,6 +629,9 @@ pub struct FuzzArgs {
     /// Worker threads flipping decisions and running the new inputs, each with its own solver (1 to 64) [default: the number of cores].
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub jobs: Option<u64>,
+    /// Stop when the process (with its solver processes) uses this many MiB of memory (0: no limit) [default: 4096].
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<u64>,
     /// Keep fuzzing after the first bug (each location is reported once).
     #[arg(long)]
     pub all: bool,
@@ -633,6 +652,7 @@ impl FuzzArgs {
             .config()
             .with_timeout(time_limit(self.timeout))
             .with_jobs(jobs(self.jobs))
+            .with_max_memory(memory_limit(self.max_memory, Some(DEFAULT_MAX_MEMORY_MB)))
             .with_all_bugs(self.all)
     }
 }

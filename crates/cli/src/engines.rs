@@ -4,17 +4,19 @@
 use crate::args::{ConcolicArgs, Format, FuzzArgs};
 use crate::out::out as emit;
 use crate::{exit, formats, inputs, json, load, progress, render_engines, sarif};
-use wiser_engine::concolic::{self, FuzzLimits, RunOutcome};
+use wiser_engine::concolic::{FuzzLimits, RunOutcome};
 
-/// `wiser concolic`: returns the exit code (as `run`'s).
-pub fn concolic(args: &ConcolicArgs) -> Result<u8, String> {
+/// `wiser concolic`: returns the exit code (as `run`'s; 3 when a limit
+/// cut the run short) and whether to leave without waiting for a worker
+/// stuck in a slow step.
+pub fn concolic(args: &ConcolicArgs) -> Result<(u8, bool), String> {
     let program = load::load_any(&args.file, &args.lang.options(None))?;
     let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
     for name in inputs::defaulted(&program.ir, &input) {
         crate::out::errln!("note: input `{name}` not given; it is 0");
     }
-    let config = args.solver.config();
-    let report = concolic::concolic(&program.ir, &input, &config, args.solver.max_steps);
+    let config = args.config();
+    let report = progress::concolic(program.ir.clone(), &input, &config, args.solver.max_steps);
     match args.format {
         Format::Text => emit(&render_engines::concolic_text(&program, &report)),
         Format::Json => emit(&format!(
@@ -31,7 +33,10 @@ pub fn concolic(args: &ConcolicArgs) -> Result<u8, String> {
         }
     }
     formats::reported();
-    Ok(match report.run.outcome {
+    if report.stopped.is_some() && !matches!(report.run.outcome, RunOutcome::Bug(_)) {
+        return Ok((exit::UNKNOWN, report.abandoned));
+    }
+    let code = match report.run.outcome {
         RunOutcome::Halted => exit::OK,
         RunOutcome::Bug(_) => exit::BUG,
         RunOutcome::Mismatch(m) => {
@@ -40,7 +45,8 @@ pub fn concolic(args: &ConcolicArgs) -> Result<u8, String> {
         }
         RunOutcome::AssumeFailed { .. } => exit::ASSUME_FAILED,
         RunOutcome::OutOfSteps | RunOutcome::Stopped => exit::OUT_OF_STEPS,
-    })
+    };
+    Ok((code, report.abandoned))
 }
 
 /// `wiser fuzz`: returns the exit code (1 bug, 3 none found) and whether
@@ -56,7 +62,12 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(u8, bool), String> {
     };
     let report = progress::fuzz(program.ir.clone(), seed, &config, limits, args.quiet);
     match args.format {
-        Format::Text => emit(&render_engines::fuzz_text(&program, &report, args.max_runs)),
+        Format::Text => emit(&render_engines::fuzz_text(
+            &program,
+            &report,
+            args.max_runs,
+            &config,
+        )),
         Format::Json => emit(&format!(
             "{}\n",
             json::stamp(render_engines::fuzz_json(&program, &report), &args.file)

@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// The version of the JSON report format (`schema_version`): raised when
 /// a field changes meaning or is removed; new optional fields keep it.
-pub const SCHEMA_VERSION: u64 = 1;
+pub const SCHEMA_VERSION: u64 = 2;
 
 /// `{"name": "wiser", "version": ...}`.
 pub fn tool() -> Value {

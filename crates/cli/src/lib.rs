@@ -151,7 +151,7 @@ fn run(cli: Cli, registry: Registry) -> Result<(u8, bool), CliError> {
         }
         Command::Concolic(mut args) => {
             args.lang.frontends = registry;
-            Ok((engines::concolic(&args)?, false))
+            Ok(engines::concolic(&args)?)
         }
         Command::Fuzz(mut args) => {
             args.lang.frontends = registry;

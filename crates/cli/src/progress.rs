@@ -1,12 +1,12 @@
-//! Running a check, a bounded model check or a fuzzing session with interrupt handling and, on a terminal, a progress
-//! line on stderr.
+//! Running a check, a bounded model check, a concolic run or a fuzzing session with interrupt handling and, on a
+//! terminal, a progress line on stderr.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use wiser_engine::concolic::{self, FuzzLimits, FuzzReport};
+use wiser_engine::concolic::{self, ConcolicReport, FuzzLimits, FuzzReport};
 use wiser_engine::{Bmc, BmcReport, Config, Monitor, Report};
 use wiser_ir::Ir;
 use wiser_semantics::Input;
@@ -38,6 +38,14 @@ pub fn fuzz(
 ) -> FuzzReport {
     supervised(quiet, fuzz_line, |monitor| {
         concolic::fuzz(ir, seed, config, limits, monitor)
+    })
+}
+
+/// A concolic run and its flips, with the same interrupt handling as
+/// `check` (no progress line: one path).
+pub fn concolic(ir: Arc<Ir>, input: &Input, config: &Config, max_steps: u64) -> ConcolicReport {
+    supervised(true, fuzz_line, |monitor| {
+        concolic::concolic(ir, input, config, max_steps, monitor)
     })
 }
 

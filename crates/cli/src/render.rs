@@ -228,6 +228,8 @@ pub(crate) fn incomplete_hint(i: Incomplete, config: &Config, all: &[Incomplete]
         Incomplete::HeapBound => "paths read more references from the input heap than --max-objects allows; larger input heaps were not explored (raise --max-objects)".into(),
         Incomplete::ThreadBound => "paths start more threads than --max-threads allows (raise --max-threads, up to 64)".into(),
         Incomplete::SwitchBound => "paths take more context switches than --max-switches allows (raise or drop --max-switches)".into(),
+        Incomplete::MaxRuns => "run limit reached (raise --max-runs)".into(),
+        Incomplete::WorkListEmpty => "every generated path was run (the work list is empty); fuzzing is not exhaustive, so this does not mean safe".into(),
     }
 }
 

@@ -4,7 +4,8 @@ use crate::load::Program;
 use crate::render::{array_text, bug_json, bug_text, input_json};
 use serde_json::{json, Value};
 use std::fmt::Write;
-use wiser_engine::concolic::{ConcolicReport, Decision, Flip, FuzzEnd, FuzzReport, RunOutcome};
+use wiser_engine::concolic::{ConcolicReport, Decision, Flip, FuzzReport, RunOutcome};
+use wiser_engine::{Config, Incomplete};
 use wiser_semantics::Input;
 
 /// An input on one line: `x = 3, y = 2; reads 1, 2; input: [0] = 98, others 0`.
@@ -44,6 +45,16 @@ fn cond_label(d: &Decision) -> &'static str {
     }
 }
 
+/// The most decisions of a concolic run a report prints (the first ones):
+/// a run cut by a time or memory limit can have millions, and its report
+/// must stay within the run's limits too.
+pub const MAX_DECISIONS_SHOWN: usize = 10_000;
+
+/// Why a decision was not flipped: the limit that stopped the run.
+fn not_asked(report: &ConcolicReport) -> &'static str {
+    report.stopped.map_or("interrupted", |i| i.name())
+}
+
 /// The text of a concolic run.
 pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
     let mut out = String::new();
@@ -55,7 +66,8 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
         "path: {n} symbolic decision{}",
         if n == 1 { "" } else { "s" }
     );
-    for (j, (d, flip)) in run.decisions.iter().zip(&report.flips).enumerate() {
+    let shown = run.decisions.len().min(MAX_DECISIONS_SHOWN);
+    for (j, d) in run.decisions[..shown].iter().enumerate() {
         let _ = writeln!(
             out,
             "{:>3}. {} at {}",
@@ -68,6 +80,14 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
         let _ = writeln!(out, "     {}: {}", cond_label(d), d.cond);
         let _ = writeln!(out, "     taken: {}", side(d.taken));
         let other = side(!d.taken);
+        let Some(flip) = report.flips.get(j) else {
+            let _ = writeln!(
+                out,
+                "     other side ({other}): not asked ({})",
+                not_asked(report)
+            );
+            continue;
+        };
         match flip {
             Flip::Input { input, concretised } => {
                 let _ = writeln!(
@@ -89,6 +109,13 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
             }
         }
     }
+    if shown < n {
+        let _ = writeln!(
+            out,
+            "     ... {} more decisions not shown (at most {MAX_DECISIONS_SHOWN} are)",
+            n - shown
+        );
+    }
     let steps = run.steps;
     match &run.outcome {
         RunOutcome::Halted => {
@@ -108,12 +135,23 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
                 program.location(*span)
             );
         }
-        RunOutcome::OutOfSteps | RunOutcome::Stopped => {
+        RunOutcome::OutOfSteps => {
             let _ = writeln!(
                 out,
                 "outcome: stopped after {steps} steps (raise --max-steps)"
             );
         }
+        RunOutcome::Stopped => {
+            let why = report.stopped.map_or("interrupted", |i| i.name());
+            let _ = writeln!(out, "outcome: stopped after {steps} steps ({why})");
+        }
+    }
+    if let Some(why) = report.stopped {
+        let _ = writeln!(
+            out,
+            "stopped: {} (the run or its flips were cut short)",
+            why.name()
+        );
     }
     out
 }
@@ -126,20 +164,21 @@ fn input_value(input: &Input) -> Value {
 /// The JSON of a concolic run.
 pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
     let run = &report.run;
-    let decisions: Vec<Value> = run
-        .decisions
+    let shown = run.decisions.len().min(MAX_DECISIONS_SHOWN);
+    let decisions: Vec<Value> = run.decisions[..shown]
         .iter()
-        .zip(&report.flips)
-        .map(|(d, flip)| {
+        .enumerate()
+        .map(|(j, d)| {
             let lc = program.line_col(d.span);
-            let other = match flip {
-                Flip::Input { input, concretised } => json!({
+            let other = match report.flips.get(j) {
+                None => json!({"status": "not_asked", "reason": not_asked(report)}),
+                Some(Flip::Input { input, concretised }) => json!({
                     "status": "feasible",
                     "concretised": concretised,
                     "input": input_value(input),
                 }),
-                Flip::Infeasible => json!({"status": "infeasible"}),
-                Flip::Unknown(why) => json!({"status": "unknown", "reason": why}),
+                Some(Flip::Infeasible) => json!({"status": "infeasible"}),
+                Some(Flip::Unknown(why)) => json!({"status": "unknown", "reason": why}),
             };
             json!({
                 "kind": d.kind.name(),
@@ -157,13 +196,18 @@ pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
         RunOutcome::Bug(b) => ("error", Some(b.span), bug_json(program, b)),
         RunOutcome::Mismatch(_) => ("internal_error", None, Value::Null),
         RunOutcome::AssumeFailed { span } => ("assume_failed", Some(*span), Value::Null),
-        RunOutcome::OutOfSteps | RunOutcome::Stopped => ("out_of_steps", None, Value::Null),
+        RunOutcome::OutOfSteps => ("out_of_steps", None, Value::Null),
+        RunOutcome::Stopped => ("stopped", None, Value::Null),
     };
     let at = span.map(|s| program.line_col(s));
+    let incomplete: Vec<&str> = report.stopped.iter().map(|i| i.name()).collect();
     json!({
         "language": program.language.name(),
+        "verdict": report.verdict.name(),
+        "incomplete": incomplete,
         "input": input_value(&run.input),
         "decisions": decisions,
+        "decisions_omitted": run.decisions.len() - shown,
         "outcome": outcome,
         "line": at.map(|a| a.line),
         "column": at.map(|a| a.column),
@@ -172,25 +216,19 @@ pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
     })
 }
 
-fn end_text(end: FuzzEnd, report: &FuzzReport, max_runs: u64) -> String {
+fn end_text(end: Incomplete, report: &FuzzReport, max_runs: u64, config: &Config) -> String {
     match end {
-        FuzzEnd::Exhausted => {
-            "every generated path was run (the work list is empty); fuzzing is not exhaustive, so this does not mean safe".into()
-        }
-        FuzzEnd::FirstBug => "stopped at the first bug (use --all to go on)".into(),
-        FuzzEnd::MaxRuns => format!("run limit reached ({max_runs} runs; raise --max-runs)"),
-        FuzzEnd::Timeout => "time limit reached (raise --timeout)".into(),
-        FuzzEnd::Interrupted if !report.internal_errors.is_empty() => {
+        Incomplete::MaxRuns => format!("run limit reached ({max_runs} runs; raise --max-runs)"),
+        Incomplete::Interrupted if !report.internal_errors.is_empty() => {
             "stopped by an internal error (see stderr)".into()
         }
-        FuzzEnd::Interrupted => {
-            "interrupted (Ctrl-C or SIGTERM); bugs found so far are listed".into()
-        }
+        // The other reasons read as they do for every engine.
+        other => crate::render::incomplete_hint(other, config, &[other]),
     }
 }
 
 /// The text report of a fuzzing session.
-pub fn fuzz_text(program: &Program, report: &FuzzReport, max_runs: u64) -> String {
+pub fn fuzz_text(program: &Program, report: &FuzzReport, max_runs: u64, config: &Config) -> String {
     let mut out = String::new();
     for b in &report.bugs {
         bug_text(&mut out, program, &b.bug);
@@ -209,7 +247,11 @@ pub fn fuzz_text(program: &Program, report: &FuzzReport, max_runs: u64) -> Strin
         if report.runs == 1 { "" } else { "s" },
         report.elapsed.as_millis()
     );
-    let _ = writeln!(out, "  ended: {}", end_text(report.end, report, max_runs));
+    let _ = writeln!(
+        out,
+        "  ended: {}",
+        end_text(report.end, report, max_runs, config)
+    );
     let _ = writeln!(
         out,
         "  flips: {} asked, {} infeasible, {} concretised, {} dropped (undecided even with the other inputs pinned)",
@@ -270,6 +312,8 @@ pub fn fuzz_json(program: &Program, report: &FuzzReport) -> Value {
         .collect();
     json!({
         "language": program.language.name(),
+        "verdict": report.verdict.name(),
+        "incomplete": [report.end.name()],
         "bugs": bugs,
         "runs": report.runs,
         "end": report.end.name(),

@@ -117,7 +117,8 @@ fn fuzz_finds_sage_top_within_ten_runs_in_c_and_imp() {
     for (args, routine) in [(c_args.to_vec(), "top"), (imp_args, "main")] {
         let (code, v) = json(&args);
         assert_eq!(code, 1, "{v}");
-        assert_eq!(v["end"], "first_bug");
+        assert_eq!(v["end"], "stopped_at_first_bug");
+        assert_eq!(v["verdict"], "bug");
         let bug = &v["bugs"][0];
         assert_eq!(bug["kind"], "fail");
         assert!(bug["run"].as_u64().unwrap() <= 10, "{v}");

@@ -17,7 +17,7 @@ fn every_example_checks_to_a_valid_report_with_file_messages_and_traces() {
         let out = on_example("check", &ex, &["--format", "json", "--trace"]);
         let doc = json_of(&out);
         assert_valid(&validator, &doc, &what);
-        assert_eq!(doc["schema_version"], 1);
+        assert_eq!(doc["schema_version"], 2);
         assert_eq!(doc["tool"]["name"], "wiser");
         assert_eq!(doc["file"], ex.path.to_string_lossy().as_ref());
         assert_eq!(doc["verdict"], ex.verdict.as_str(), "{what}");
@@ -88,6 +88,10 @@ fn run_bmc_concolic_and_fuzz_reports_validate() {
         let doc = json_of(&out);
         assert_valid(&validator, &doc, &args.join(" "));
         assert_eq!(doc["file"], args[1]);
+        // Every engine's report says its verdict (`run` is no engine).
+        if args[0] != "run" {
+            assert!(doc["verdict"].is_string(), "{}: {doc}", args.join(" "));
+        }
     }
 }
 

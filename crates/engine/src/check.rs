@@ -1,37 +1,24 @@
-//! One whole `check` run, supervised so that it is live whatever happens.
-//!
-//! The calling thread starts the workers ([`crate::parallel`]) and then
-//! only watches, every 10 ms: the interrupt switch, the deadline, and the
-//! resident memory of the process and its solver processes. When the run
-//! must end (or a worker ends it: first bug, state limit), it stops every
-//! solver process at once, so no worker stays in a query, and waits at
-//! most [`GRACE`] for the workers. A worker still inside one slow step
-//! after that (a huge integer, a long replay) is left to finish alone: it
-//! owns what it uses, and it stops at its next state. So a run with a time
+//! One whole `check` run: the calling thread starts the workers
+//! ([`crate::parallel`]) and then only supervises them with the run
+//! layer's [`Watch`] (interrupt, deadline, memory; [`crate::run::GRACE`]
+//! for workers still inside one slow step), so that a run with a time
 //! limit `T` returns within `T` plus about a quarter of a second, and an
 //! interrupt ends it as quickly, with the bugs found so far.
 
 use crate::config::Config;
-use crate::memory::{peak_resident_bytes, resident_bytes};
-use crate::parallel::{work, Finisher, Monitor, Shared};
+use crate::parallel::{work, Finisher, Shared};
 use crate::record::{sort_paths, PathEnd, PathEndKind, Recorded};
 use crate::report::{Incomplete, Report, Stats, Verdict};
+use crate::run::{
+    lock, peak_resident_bytes, resident_bytes, spawn_worker, Limits, Monitor, Poll, Watch,
+};
 use crate::symbolic::Symbolic;
 use crate::witness::Bug;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use wiser_ir::Ir;
 use wiser_semantics::State;
-
-/// How often the supervisor looks at the run.
-const TICK: Duration = Duration::from_millis(10);
-
-/// How long the supervisor waits for workers once the run must end.
-pub const GRACE: Duration = Duration::from_millis(250);
-
-/// Each worker's stack: term walks of bounded depth recurse.
-const WORKER_STACK: usize = 64 << 20;
 
 /// Runs the bug finder on `ir`.
 pub fn check(ir: &Ir, config: &Config) -> Report {
@@ -60,17 +47,14 @@ pub fn check_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> R
     shared.pool.push_all(0, [initial]);
 
     let jobs = config.jobs.max(1);
-    *shared.running.lock().unwrap_or_else(|e| e.into_inner()) = jobs;
+    *lock(&shared.running) = jobs;
     let mut spawned = 0;
     for me in 0..jobs {
         let worker = shared.clone();
-        let started = std::thread::Builder::new()
-            .name(format!("wiser-worker-{me}"))
-            .stack_size(WORKER_STACK)
-            .spawn(move || {
-                let finisher = Finisher(worker);
-                work(me, &finisher.0);
-            });
+        let started = spawn_worker(format!("wiser-worker-{me}"), move || {
+            let finisher = Finisher(worker);
+            work(me, &finisher.0);
+        });
         match started {
             Ok(_) => spawned += 1,
             // The system refused a thread: run with the workers it gave.
@@ -83,7 +67,8 @@ pub fn check_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> R
         work(0, &finisher.0);
     }
 
-    let abandoned = supervise(&shared, config);
+    let limits = Limits::new(config, start, monitor);
+    let abandoned = supervise(&shared, &limits);
     let mut report = assemble(&shared, config, abandoned);
     report.stats.elapsed = start.elapsed();
     report.stats.peak_memory = peak_resident_bytes().unwrap_or(0);
@@ -100,59 +85,28 @@ pub fn check_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> R
     report
 }
 
-/// Which limit of a run, if any, says it must end now: the interrupt
-/// switch, the deadline, or the memory bound (this process's resident
-/// memory plus `other_bytes()`, e.g. its solver processes').
-pub(crate) fn limit_reached(
-    monitor: &Monitor,
-    deadline: Option<Instant>,
-    max_memory: Option<u64>,
-    other_bytes: impl FnOnce() -> u64,
-) -> Option<Incomplete> {
-    if monitor.interrupt.load(Ordering::Relaxed) {
-        Some(Incomplete::Interrupted)
-    } else if deadline.is_some_and(|d| Instant::now() >= d) {
-        Some(Incomplete::Timeout)
-    } else if max_memory.is_some_and(|m| resident_bytes().unwrap_or(0) + other_bytes() >= m) {
-        Some(Incomplete::MaxMemory)
-    } else {
-        None
-    }
-}
-
 /// Watches the run until every worker has finished, or until the grace
 /// period after the end of the run; returns how many workers were left
 /// running.
-fn supervise(shared: &Shared, config: &Config) -> usize {
-    let mut stopping_since: Option<Instant> = None;
+fn supervise(shared: &Shared, limits: &Limits) -> usize {
+    let mut watch = Watch::new(limits, &shared.solvers);
     loop {
         let running = {
-            let guard = shared.running.lock().unwrap_or_else(|e| e.into_inner());
+            let guard = lock(&shared.running);
             let (guard, _) = shared
                 .finished
-                .wait_timeout_while(guard, TICK, |r| *r > 0)
+                .wait_timeout_while(guard, watch.wait(), |r| *r > 0)
                 .unwrap_or_else(|e| e.into_inner());
             *guard
         };
         if running == 0 {
             return 0;
         }
-        let now = Instant::now();
-        if stopping_since.is_none() {
-            let solver_bytes = || shared.solvers.resident_bytes();
-            if let Some(why) = limit_reached(
-                &shared.monitor,
-                shared.deadline,
-                config.max_memory,
-                solver_bytes,
-            ) {
-                shared.halt(why);
-            }
-            if shared.stop.load(Ordering::SeqCst) {
-                stopping_since = Some(now);
-                shared.solvers.stop_all();
-            }
-        } else if stopping_since.is_some_and(|t| now - t >= GRACE) {
+        let poll = watch.poll(
+            |why| shared.halt(why),
+            || shared.stop.load(Ordering::SeqCst),
+        );
+        if poll == Poll::Abandon {
             return running;
         }
     }

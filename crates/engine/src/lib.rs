@@ -12,6 +12,8 @@
 //!   conditions are disjoined) and the frontier that merges;
 //! * [`Expander`]: the one expansion step every driver uses;
 //! * [`Explorer`]: WiSE's bug finder as an iterator of [`Event`]s;
+//! * [`run`]: the run layer under every engine — limits, the one
+//!   supervisor, workers, the solver chain, progress counters;
 //! * [`check`]: one whole supervised run under a [`Config`], on several
 //!   workers, giving a [`Report`];
 //! * [`witness`]: inputs from models, replayed before any bug is reported;
@@ -29,7 +31,6 @@
 #![warn(missing_docs)]
 
 pub mod bmc;
-mod chain;
 mod check;
 pub mod concolic;
 mod config;
@@ -38,7 +39,6 @@ mod expand;
 mod explorer;
 mod frontier;
 mod known;
-mod memory;
 pub mod merge;
 pub mod minimise;
 mod parallel;
@@ -46,23 +46,23 @@ pub mod path;
 pub mod readable;
 mod record;
 mod report;
+pub mod run;
 mod searcher;
 mod symbolic;
 mod visited;
 pub mod witness;
 
 pub use bmc::{bmc, Bmc, BmcReport};
-pub use check::{check, check_monitored, GRACE};
+pub use check::{check, check_monitored};
 pub use config::{Backend, Config, Property, MAX_JOBS};
 pub use expand::{Expander, Expansion};
 pub use explorer::{Event, ExploreStats, Explorer, FinalState};
 pub use frontier::{Arena, Frontier, Pool, Searchable};
 pub use known::KnownBugs;
-pub use memory::{peak_resident_bytes, resident_bytes};
 pub use merge::MergeMode;
-pub use parallel::Monitor;
 pub use record::{sort_paths, Coverage, PathEnd, PathEndKind, Record, Recorded, DEFAULT_MAX_PATHS};
 pub use report::{Incomplete, Report, Stats, Verdict};
+pub use run::{peak_resident_bytes, resident_bytes, Limits, Monitor, GRACE};
 pub use searcher::{
     BranchCoverage, BreadthFirst, CoverageGuided, DepthFirst, Info, Interleaved, Parent,
     RandomPath, Search, Searcher, Serial, StateId, Strategy, BFS_EVERY, DEFAULT_SEED,

@@ -20,7 +20,6 @@
 //! ([`crate::check`]) can end a run on time even while a worker is inside
 //! one slow step: it stops waiting and lets the worker finish alone.
 
-use crate::chain::Solvers;
 use crate::config::Config;
 use crate::expand::{Expander, Expansion};
 use crate::frontier::{Frontier, Pool};
@@ -28,6 +27,7 @@ use crate::known::KnownBugs;
 use crate::merge::{MergeFrontier, MergeMode};
 use crate::record::{Budget, Coverage, Recorded};
 use crate::report::Incomplete;
+use crate::run::{lock, Monitor, Solvers};
 use crate::searcher::{Search, Strategy};
 use crate::symbolic::{BranchStats, Feasible};
 use crate::witness::{Bug, SymState};
@@ -37,31 +37,6 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use wiser_ir::{Cfg, ErrorKind, Ir, Span};
 use wiser_smt::{Solver, SolverStats};
-
-/// Live counters of a run, readable from another thread (for a progress
-/// display), and the switch that interrupts it.
-#[derive(Debug, Default)]
-pub struct Monitor {
-    /// States that exist: waiting or being expanded.
-    pub pending: AtomicU64,
-    /// States taken so far (flushed in batches of 64 per worker).
-    pub states: AtomicU64,
-    /// Bugs confirmed so far.
-    pub bugs: AtomicU64,
-    /// Queries that reached Z3 so far (flushed with `states`).
-    pub solver_queries: AtomicU64,
-    /// Set from outside (on Ctrl-C or a termination signal) to end the
-    /// run early; the report then keeps what was found and says
-    /// `interrupted`.
-    pub interrupt: AtomicBool,
-}
-
-impl Monitor {
-    /// A monitor with all counters at zero.
-    pub fn new() -> Monitor {
-        Monitor::default()
-    }
-}
 
 /// Results collected from the workers.
 #[derive(Default)]
@@ -95,7 +70,6 @@ pub(crate) struct Totals {
 pub(crate) struct Shared {
     pub ir: Arc<Ir>,
     pub config: Config,
-    pub deadline: Option<Instant>,
     pub monitor: Arc<Monitor>,
     /// Set to make every worker stop.
     pub stop: AtomicBool,
@@ -128,12 +102,6 @@ pub(crate) struct Shared {
 /// Flush the local state count to the shared one this often.
 const BATCH: u64 = 64;
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panicking worker leaves nothing half-updated behind these locks
-    // (each holds one push or one sum): keep going.
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 impl Shared {
     pub fn new(ir: Arc<Ir>, config: &Config, start: Instant, monitor: Arc<Monitor>) -> Shared {
         let deadline = config.timeout.map(|t| start + t);
@@ -143,7 +111,6 @@ impl Shared {
             pool: pool(&ir, config),
             ir,
             config: config.clone(),
-            deadline,
             stop: AtomicBool::new(false),
             found: Mutex::new(Found::default()),
             totals: Mutex::new(Totals::default()),

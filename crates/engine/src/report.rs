@@ -30,7 +30,8 @@ impl Verdict {
     }
 }
 
-/// Why a run's search was not exhaustive.
+/// Why a run stopped, or why its search was not exhaustive: the one
+/// enum of stop reasons of every engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Incomplete {
     /// The state limit was reached.
@@ -62,6 +63,11 @@ pub enum Incomplete {
     /// A path would have taken more preemptive context switches than
     /// `--max-switches` allows.
     SwitchBound,
+    /// Fuzzing made as many runs as `--max-runs` allows.
+    MaxRuns,
+    /// Fuzzing ran every input it generated (its work list is empty):
+    /// fuzzing does not cover every path, so it never says `safe`.
+    WorkListEmpty,
 }
 
 impl From<wiser_semantics::Bound> for Incomplete {
@@ -90,6 +96,8 @@ impl Incomplete {
             Incomplete::HeapBound => "heap_bound",
             Incomplete::ThreadBound => "thread_bound",
             Incomplete::SwitchBound => "switch_bound",
+            Incomplete::MaxRuns => "max_runs",
+            Incomplete::WorkListEmpty => "work_list_empty",
         }
     }
 }

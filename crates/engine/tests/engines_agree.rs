@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
-use wiser_engine::concolic::{fuzz, FuzzEnd, FuzzLimits};
+use wiser_engine::concolic::{fuzz, FuzzLimits};
 use wiser_engine::{bmc, check, Bmc, BmcReport, Config, Incomplete, Monitor, Verdict};
 use wiser_ir::{ErrorKind, Ir};
 use wiser_semantics::{Input, Options};
@@ -63,7 +63,7 @@ fn verdicts(ir: &Ir, options: Options) -> (Option<bool>, Option<bool>, Option<bo
     );
     let by_fuzz = if !fuzzed.bugs.is_empty() {
         Some(true)
-    } else if fuzzed.end == FuzzEnd::Exhausted && fuzzed.dropped == 0 {
+    } else if fuzzed.end == Incomplete::WorkListEmpty && fuzzed.dropped == 0 {
         Some(false)
     } else {
         None

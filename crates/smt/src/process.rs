@@ -260,7 +260,11 @@ impl ProcessSolver {
         );
         let budget = limit.map(|l| l.saturating_duration_since(start));
         self.out.clear();
-        if let Err(e) = protocol::put_query(&mut self.out, constraints, &mut self.sent, budget) {
+        let processes = &self.processes;
+        let over = || processes.is_over() || limit.is_some_and(|l| Instant::now() >= l);
+        if let Err(e) =
+            protocol::put_query(&mut self.out, constraints, &mut self.sent, budget, &over)
+        {
             // `sent` may now list nodes the child never got.
             self.stop_child();
             return unknown(e.to_string());

@@ -357,20 +357,31 @@ fn put_node(out: &mut Vec<u8>, id: u32, t: &Term, ids: &FxHashMap<Term, u32>) ->
     Ok(())
 }
 
+/// How many nodes a query encodes between two looks at `cancelled`.
+const CANCEL_POLL: u32 = 1024;
+
 /// Appends to `out` the frames of a query: the nodes of `constraints` not
 /// in `sent` (children before parents, iteratively: terms may be deep),
 /// which are then entered in `sent` with their new ids, and the query.
+/// Gives up (an error) when `cancelled()` says the run is over: a huge
+/// query takes long to encode.
 pub(crate) fn put_query(
     out: &mut Vec<u8>,
     constraints: &[Term],
     sent: &mut FxHashMap<Term, u32>,
     budget: Option<Duration>,
+    cancelled: &dyn Fn() -> bool,
 ) -> Result<()> {
     let mut frame = begin_frame(out, NODES);
     let mut stack: Vec<(&Term, bool)> = Vec::new();
+    let mut visits = 0u32;
     for root in constraints {
         stack.push((root, false));
         while let Some((t, expanded)) = stack.pop() {
+            visits = visits.wrapping_add(1);
+            if visits.is_multiple_of(CANCEL_POLL) && cancelled() {
+                return error("the run is over");
+            }
             if sent.contains_key(t) {
                 continue;
             }

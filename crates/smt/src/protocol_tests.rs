@@ -270,7 +270,14 @@ fn round_trip(
     table: &mut Vec<Term>,
 ) -> Option<Query> {
     let mut out = Vec::new();
-    put_query(&mut out, roots, sent, Some(Duration::from_millis(7))).expect("encodes");
+    put_query(
+        &mut out,
+        roots,
+        sent,
+        Some(Duration::from_millis(7)),
+        &|| false,
+    )
+    .expect("encodes");
     let mut query = None;
     for f in frames(&out) {
         match read_request(f, table) {
@@ -309,7 +316,7 @@ proptest! {
             let query = round_trip(&roots, &mut sent, &mut table);
             // Nothing is sent twice: asked again, only the query goes.
             let mut again = Vec::new();
-            put_query(&mut again, &roots, &mut sent, None).expect("encodes");
+            put_query(&mut again, &roots, &mut sent, None, &|| false).expect("encodes");
             prop_assert_eq!(frames(&again).len(), 1);
             if roots.iter().all(|t| t.sort() == Sort::Bool) {
                 let q = query.expect("a boolean query");
@@ -381,7 +388,7 @@ proptest! {
         let mut pool = Pool::new(seed);
         let roots: Vec<Term> = (0..12).map(|_| pool.grow()).collect();
         let mut out = Vec::new();
-        put_query(&mut out, &roots, &mut FxHashMap::default(), None).expect("encodes");
+        put_query(&mut out, &roots, &mut FxHashMap::default(), None, &|| false).expect("encodes");
         let mut m = Model::new();
         m.set_int("x".into(), Int::from(i64::MAX).mul(&Int::from(3)));
         m.set_bool("p".into(), true);
@@ -480,7 +487,14 @@ fn large_queries_are_split_into_frames() {
     let mut sent = FxHashMap::default();
     let mut table = Vec::new();
     let mut out = Vec::new();
-    put_query(&mut out, std::slice::from_ref(&root), &mut sent, None).expect("encodes");
+    put_query(
+        &mut out,
+        std::slice::from_ref(&root),
+        &mut sent,
+        None,
+        &|| false,
+    )
+    .expect("encodes");
     let fs = frames(&out);
     assert!(fs.len() > 2);
     assert!(fs.iter().all(|f| f.len() <= NODE_FRAME + 64));

@@ -419,6 +419,8 @@ fn cut_text(why: Incomplete) -> &'static str {
         Incomplete::HeapBound => "heap bound",
         Incomplete::ThreadBound => "thread bound",
         Incomplete::SwitchBound => "switch bound",
+        Incomplete::MaxRuns => "run limit",
+        Incomplete::WorkListEmpty => "work list empty",
     }
 }
 

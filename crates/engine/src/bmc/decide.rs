@@ -3,16 +3,13 @@
 
 use super::explore::{unroll, ErrorPath, Unrolled};
 use super::Bmc;
-use crate::chain::Solvers;
-use crate::check::limit_reached;
 use crate::config::Config;
-use crate::memory::peak_resident_bytes;
-use crate::parallel::Monitor;
 use crate::report::{Incomplete, Report, Stats, Verdict};
+use crate::run::{peak_resident_bytes, supervise_one, Limits, Monitor, Solvers, StopSwitch};
 use crate::witness::{input_from_model, replay, small_model, Bug, Expected, Replay};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use wiser_ir::{Cfg, ErrorKind, Ir, Span};
 use wiser_smt::{Answer, Model, Solver, Term};
 
@@ -55,55 +52,37 @@ impl Outcome {
 }
 
 /// Runs bounded model checking on `ir` with the limits, property and
-/// solver of `config`, publishing the interrupt switch in `monitor`.
+/// solver of `config`, stopping with what was found when a limit or the
+/// interrupt switch of `monitor` says so. The work runs on a worker under
+/// the run layer's supervisor: one step that builds a huge term (a large
+/// `--max-objects`) cannot hold the run past its limits.
 pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> BmcReport {
     let start = Instant::now();
-    let deadline = config.timeout.map(|t| start + t);
-    let solvers = Arc::new(Solvers::new(config, deadline));
-    let done = Arc::new(AtomicBool::new(false));
-    let watcher = watch(solvers.clone(), monitor.clone(), done.clone());
-    let stop = || {
-        limit_reached(&monitor, deadline, config.max_memory, || {
-            solvers.resident_bytes()
-        })
+    let limits = Limits::new(config, start, monitor.clone());
+    let solvers = Arc::new(Solvers::new(config, limits.deadline));
+    let stop = Arc::new(StopSwitch::default());
+    let work = {
+        let (config, bmc, solvers, stop) =
+            (config.clone(), bmc.clone(), solvers.clone(), stop.clone());
+        let monitor = monitor.clone();
+        move || deepen(&ir, &config, &bmc, &monitor, &solvers, &stop)
     };
-    let cfg = Arc::new(Cfg::new(&ir));
-    let mut solver = solvers.bare();
-    let mut stats = Stats::default();
-    let mut k = bmc.unwind;
-    let outcome = loop {
-        let unrolled = unroll(&ir, &cfg, bmc, k, config.options, &stop);
-        stats.states += unrolled.states;
-        stats.merges += unrolled.merges;
-        monitor.states.store(stats.states, Ordering::Relaxed);
-        if let Some(why) = unrolled.stopped {
-            break Outcome::unknown(why);
-        }
-        let mut q = Queries {
-            ir: &ir,
-            config,
-            solver: &mut *solver,
-            unrolled: &unrolled,
-        };
-        match q.decide(bmc.unwinding_assertions) {
-            // A query without an answer: the run's end if it came, else
-            // the solver's.
-            Err(unknown) => break Outcome::unknown(stop().unwrap_or(unknown)),
-            Ok(o)
-                if o.incomplete == [Incomplete::UnwindBound]
-                    && bmc.unwind_max.is_some_and(|m| k < m) =>
-            {
-                k += 1
-            }
-            Ok(o) => break o,
+    let (outcome, mut stats, k) = match supervise_one(&limits, &solvers, &stop, work) {
+        Some(done) => done,
+        // The worker was still in one step GRACE after the end.
+        None => {
+            let why = stop.reason().unwrap_or(Incomplete::Timeout);
+            let stats = Stats {
+                states: monitor.states.load(Ordering::Relaxed),
+                abandoned_workers: 1,
+                ..Stats::default()
+            };
+            (Outcome::unknown(why), stats, bmc.unwind)
         }
     };
-    done.store(true, Ordering::Relaxed);
-    let _ = watcher.join();
     monitor
         .bugs
         .store(outcome.bugs.len() as u64, Ordering::Relaxed);
-    solver.stats(&mut stats.solver);
     stats.elapsed = start.elapsed();
     stats.peak_memory = peak_resident_bytes().unwrap_or(0);
     BmcReport {
@@ -122,21 +101,51 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Bm
     }
 }
 
-/// Ends solver queries at once when the run is interrupted.
-fn watch(
-    solvers: Arc<Solvers>,
-    monitor: Arc<Monitor>,
-    done: Arc<AtomicBool>,
-) -> std::thread::JoinHandle<()> {
-    std::thread::spawn(move || {
-        while !done.load(Ordering::Relaxed) {
-            if monitor.interrupt.load(Ordering::Relaxed) {
-                solvers.stop_all();
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+/// Unrolls and decides from bound `bmc.unwind` on, deepening while the
+/// bound is what leaves the answer open; the outcome, the counters and
+/// the last bound tried.
+fn deepen(
+    ir: &Arc<Ir>,
+    config: &Config,
+    bmc: &Bmc,
+    monitor: &Monitor,
+    solvers: &Solvers,
+    stop: &StopSwitch,
+) -> (Outcome, Stats, u32) {
+    let stop = || stop.reason();
+    let cfg = Arc::new(Cfg::new(ir));
+    let mut solver = solvers.bare();
+    let mut stats = Stats::default();
+    let mut k = bmc.unwind;
+    let outcome = loop {
+        let unrolled = unroll(ir, &cfg, bmc, k, config.options, &stop);
+        stats.states += unrolled.states;
+        stats.merges += unrolled.merges;
+        monitor.states.store(stats.states, Ordering::Relaxed);
+        if let Some(why) = unrolled.stopped {
+            break Outcome::unknown(why);
         }
-    })
+        let mut q = Queries {
+            ir,
+            config,
+            solver: &mut *solver,
+            unrolled: &unrolled,
+        };
+        match q.decide(bmc.unwinding_assertions) {
+            // A query without an answer: the run's end if it came, else
+            // the solver's.
+            Err(unknown) => break Outcome::unknown(stop().unwrap_or(unknown)),
+            Ok(o)
+                if o.incomplete == [Incomplete::UnwindBound]
+                    && bmc.unwind_max.is_some_and(|m| k < m) =>
+            {
+                k += 1
+            }
+            Ok(o) => break o,
+        }
+    };
+    solver.stats(&mut stats.solver);
+    (outcome, stats, k)
 }
 
 /// The queries about one unrolling.

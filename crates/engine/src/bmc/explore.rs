@@ -41,9 +41,6 @@ pub(super) struct Unrolled {
     pub stopped: Option<Incomplete>,
 }
 
-/// How often unrolling looks at its limits.
-const POLL: u64 = 256;
-
 /// Unrolls `ir` to bound `k`; `stop` says when the run must end.
 pub(super) fn unroll(
     ir: &Arc<Ir>,
@@ -62,11 +59,10 @@ pub(super) fn unroll(
     frontier.push(State::initial(ir, &mut alg, Guard::new()), false);
     while let Some(state) = frontier.pop() {
         found.states += 1;
-        if found.states.is_multiple_of(POLL) {
-            if let Some(why) = stop() {
-                found.stopped = Some(why);
-                break;
-            }
+        // One atomic load: the run layer's watcher does the looking.
+        if let Some(why) = stop() {
+            found.stopped = Some(why);
+            break;
         }
         found.max_steps = found.max_steps.max(state.steps);
         if let Status::Error { kind, span } = state.status {

@@ -26,10 +26,9 @@
 use super::coverage::Coverage;
 use super::run::{ConcolicRun, DecisionKind, RunOutcome};
 use super::workers::{Answer, Crew, Gone, Task};
-use crate::chain::Solvers;
-use crate::check::GRACE;
 use crate::config::Config;
-use crate::parallel::Monitor;
+use crate::report::{Incomplete, Verdict};
+use crate::run::{Limits, Monitor, Poll, Solvers, Watch};
 use crate::witness::Bug;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -64,43 +63,21 @@ pub struct FuzzBug {
     pub run: u64,
 }
 
-/// Why a session ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FuzzEnd {
-    /// The work list is empty: every generated input was run and expanded.
-    Exhausted,
-    /// Stopped at the first bug (without `all_bugs`).
-    FirstBug,
-    /// The run limit was reached.
-    MaxRuns,
-    /// The time limit was reached.
-    Timeout,
-    /// Interrupted (Ctrl-C, SIGTERM).
-    Interrupted,
-}
-
-impl FuzzEnd {
-    /// A short name for JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            FuzzEnd::Exhausted => "exhausted",
-            FuzzEnd::FirstBug => "first_bug",
-            FuzzEnd::MaxRuns => "max_runs",
-            FuzzEnd::Timeout => "timeout",
-            FuzzEnd::Interrupted => "interrupted",
-        }
-    }
-}
-
 /// The result of a fuzzing session.
 #[derive(Clone, Debug)]
 pub struct FuzzReport {
+    /// `bug` if a bug was found, else `unknown` (fuzzing is not
+    /// exhaustive: it never says `safe`).
+    pub verdict: Verdict,
     /// Bugs, each location once, in the order found.
     pub bugs: Vec<FuzzBug>,
     /// Runs made.
     pub runs: u64,
-    /// Why it ended.
-    pub end: FuzzEnd,
+    /// Why it ended: [`Incomplete::WorkListEmpty`] (every generated input
+    /// was run and expanded), [`Incomplete::StoppedAtFirstBug`] (without
+    /// `all_bugs`), [`Incomplete::MaxRuns`], or a limit of the run layer
+    /// (time, memory, interrupt).
+    pub end: Incomplete,
     /// Branch coverage of all runs.
     pub coverage: Coverage,
     /// Flip queries asked.
@@ -132,13 +109,10 @@ struct Item {
     bound: usize,
 }
 
-/// How often the driver looks at the interrupt switch and the clock.
-const TICK: Duration = Duration::from_millis(10);
-
-/// Fuzzes `ir` from `seed` under `config` (its time limit, jobs, solver
-/// and backend, semantic options, `all_bugs`) and `limits`, publishing the
-/// run count in `monitor.states` and stopping with what was found when
-/// `monitor.interrupt` is set.
+/// Fuzzes `ir` from `seed` under `config` (its time and memory limits,
+/// jobs, solver and backend, semantic options, `all_bugs`) and `limits`,
+/// publishing the run count in `monitor.states` and stopping with what
+/// was found when `monitor.interrupt` is set.
 pub fn fuzz(
     ir: Arc<Ir>,
     seed: Input,
@@ -147,12 +121,13 @@ pub fn fuzz(
     monitor: Arc<Monitor>,
 ) -> FuzzReport {
     let start = Instant::now();
-    let deadline = config.timeout.map(|t| start + t);
+    let run_limits = Limits::new(config, start, monitor.clone());
     let mut session = Session {
         report: FuzzReport {
+            verdict: Verdict::Unknown,
             bugs: Vec::new(),
             runs: 0,
-            end: FuzzEnd::Exhausted,
+            end: Incomplete::WorkListEmpty,
             coverage: Coverage::new(&ir),
             flips: 0,
             infeasible: 0,
@@ -167,11 +142,11 @@ pub fn fuzz(
         work: Vec::new(),
         all_bugs: config.all_bugs,
         monitor: monitor.clone(),
-        deadline,
+        limits: run_limits,
         ended: None,
         stacks: Vec::new(),
     };
-    let solvers = Solvers::new(config, deadline);
+    let solvers = Arc::new(Solvers::new(config, session.limits.deadline));
     let crew = Crew::start(
         ir,
         config.jobs,
@@ -194,7 +169,7 @@ pub fn fuzz(
     }
     while session.ended.is_none() && !session.work.is_empty() {
         if session.report.runs >= limits.max_runs {
-            session.ended = Some(FuzzEnd::MaxRuns);
+            session.ended = Some(Incomplete::MaxRuns);
             break;
         }
         let Some(item) = session.pick() else {
@@ -232,63 +207,51 @@ struct Session {
     work: Vec<Item>,
     all_bugs: bool,
     monitor: Arc<Monitor>,
-    deadline: Option<Instant>,
-    ended: Option<FuzzEnd>,
+    limits: Limits,
+    ended: Option<Incomplete>,
     /// Every (kind, place, call stack) found: a place is reported once,
     /// with the other stacks that reach it counted.
     stacks: Vec<(ErrorKind, Span, Vec<CallSite>)>,
 }
 
 impl Session {
-    /// Collects `n` answers, watching the interrupt switch and the clock;
-    /// once the session must end, waits at most [`GRACE`] for the rest.
+    /// Collects `n` answers under the run layer's [`Watch`] (limits
+    /// looked at between any two answers); once the session must end,
+    /// waits at most [`crate::run::GRACE`] for the rest.
     fn collect(&mut self, crew: &Crew, n: usize) -> Vec<(usize, Answer)> {
         let mut got = Vec::with_capacity(n);
-        let mut stopping: Option<Instant> = None;
+        let mut watch = Watch::new(&self.limits, crew.solvers());
         while got.len() < n {
-            match crew.next(TICK) {
-                Ok(Some(a)) => {
-                    got.push(a);
-                    continue;
-                }
+            match crew.next(watch.wait()) {
+                Ok(Some(a)) => got.push(a),
                 Ok(None) => {}
                 // Workers end when they are stopped: nothing more comes.
-                Err(Gone) if stopping.is_some() => break,
-                // An interrupt can reach the workers before this loop sees
-                // it (they stop at the crew's switch): not an engine fault.
+                Err(Gone) if crew.stopped() => break,
+                // Ctrl-C reaches the solver processes too (one process
+                // group): workers may end before the watch sees it.
                 Err(Gone) if self.monitor.interrupt.load(Ordering::SeqCst) => {
-                    self.ended.get_or_insert(FuzzEnd::Interrupted);
+                    self.ended.get_or_insert(Incomplete::Interrupted);
                     break;
                 }
                 Err(Gone) => {
                     self.report
                         .internal_errors
                         .push("internal error: every fuzzing worker ended".into());
-                    self.ended.get_or_insert(FuzzEnd::Interrupted);
+                    self.ended.get_or_insert(Incomplete::Interrupted);
                     break;
                 }
             }
-            let now = Instant::now();
-            match stopping {
-                None => {
-                    let why = if self.monitor.interrupt.load(Ordering::Relaxed) {
-                        Some(FuzzEnd::Interrupted)
-                    } else if self.deadline.is_some_and(|d| now >= d) {
-                        Some(FuzzEnd::Timeout)
-                    } else {
-                        None
-                    };
-                    if let Some(why) = why {
-                        self.ended.get_or_insert(why);
-                        crew.stop();
-                        stopping = Some(now);
-                    }
-                }
-                Some(t) if now - t >= GRACE => {
-                    self.report.abandoned = true;
-                    break;
-                }
-                Some(_) => {}
+            let ended = &mut self.ended;
+            let poll = watch.poll(
+                |why| {
+                    ended.get_or_insert(why);
+                    crew.stop();
+                },
+                || crew.stopped(),
+            );
+            if poll == Poll::Abandon {
+                self.report.abandoned = true;
+                break;
             }
         }
         got
@@ -342,7 +305,7 @@ impl Session {
                     self.monitor.bugs.fetch_add(1, Ordering::Relaxed);
                 }
                 if !self.all_bugs {
-                    self.ended.get_or_insert(FuzzEnd::FirstBug);
+                    self.ended.get_or_insert(Incomplete::StoppedAtFirstBug);
                 }
             }
             RunOutcome::Mismatch(m) => self.report.internal_errors.push(m.clone()),
@@ -378,7 +341,10 @@ impl Session {
     }
 
     fn finish(mut self, start: Instant) -> FuzzReport {
-        self.report.end = self.ended.unwrap_or(FuzzEnd::Exhausted);
+        self.report.end = self.ended.unwrap_or(Incomplete::WorkListEmpty);
+        if !self.report.bugs.is_empty() {
+            self.report.verdict = Verdict::Bug;
+        }
         self.report.elapsed = start.elapsed();
         self.report
     }

@@ -26,12 +26,14 @@ mod workers;
 
 pub use coverage::{Coverage, RoutineCoverage, Uncovered};
 pub use flip::{flip, Flip};
-pub use fuzz::{fuzz, FuzzBug, FuzzEnd, FuzzLimits, FuzzReport};
+pub use fuzz::{fuzz, FuzzBug, FuzzLimits, FuzzReport};
 pub use policy::FollowInput;
 pub use run::{decision_kind, run, ConcolicRun, Decision, DecisionKind, RunOutcome};
 
-use crate::chain::Solvers;
 use crate::config::Config;
+use crate::report::{Incomplete, Verdict};
+use crate::run::{supervise_one, Limits, Monitor, Solvers, StopSwitch};
+use std::sync::Arc;
 use std::time::Instant;
 use wiser_ir::Ir;
 use wiser_semantics::Input;
@@ -39,24 +41,78 @@ use wiser_semantics::Input;
 /// A concolic run and, for each of its decisions, what flipping it gave.
 #[derive(Clone, Debug)]
 pub struct ConcolicReport {
+    /// `bug` if the run reached a bug (replayed), else `unknown`: one
+    /// path says nothing about the others.
+    pub verdict: Verdict,
+    /// The limit of the run layer (time, memory, interrupt) that cut the
+    /// run or its flips short, if one did.
+    pub stopped: Option<Incomplete>,
+    /// Was the worker still busy (one long step) when the run had to end?
+    /// Then `run` is empty, and the process should not wait for it.
+    pub abandoned: bool,
     /// The run.
     pub run: ConcolicRun,
-    /// One per decision of `run`, in order.
+    /// One per decision of `run`, in order; fewer when a limit stopped
+    /// the run first (the other decisions were not flipped).
     pub flips: Vec<Flip>,
 }
 
 /// Runs `ir` on `input` concolically (at most `max_steps` steps) and flips
 /// each decision of the path, with the solver chain `config` describes
-/// (its backend, query limit, semantic options and time limit).
-pub fn concolic(ir: &Ir, input: &Input, config: &Config, max_steps: u64) -> ConcolicReport {
-    let deadline = config.timeout.map(|t| Instant::now() + t);
-    let solvers = Solvers::new(config, deadline);
-    let mut solver = solvers.chain();
-    let ran = run(ir, input, config.options, max_steps, None);
-    let flips = (0..ran.decisions.len())
-        .map(|j| flip(ir, &ran, j, &mut *solver))
-        .collect();
-    ConcolicReport { run: ran, flips }
+/// (its backend, query limit, semantic options), on a worker under the
+/// run layer's supervisor and limits (`config`'s time and memory,
+/// `monitor`'s interrupt switch).
+pub fn concolic(
+    ir: Arc<Ir>,
+    input: &Input,
+    config: &Config,
+    max_steps: u64,
+    monitor: Arc<Monitor>,
+) -> ConcolicReport {
+    let limits = Limits::new(config, Instant::now(), monitor);
+    let solvers = Arc::new(Solvers::new(config, limits.deadline));
+    let stop = Arc::new(StopSwitch::default());
+    let work = {
+        let (input, options) = (input.clone(), config.options);
+        let (solvers, stop) = (solvers.clone(), stop.clone());
+        move || {
+            let ran = run(&ir, &input, options, max_steps, Some(stop.flag()));
+            let mut solver = solvers.chain();
+            let mut flips = Vec::with_capacity(ran.decisions.len());
+            for j in 0..ran.decisions.len() {
+                if stop.reason().is_some() {
+                    break;
+                }
+                flips.push(flip(&ir, &ran, j, &mut *solver));
+            }
+            (ran, flips)
+        }
+    };
+    let done = supervise_one(&limits, &solvers, &stop, work);
+    let abandoned = done.is_none();
+    let (ran, flips) = done.unwrap_or_else(|| {
+        let ran = ConcolicRun {
+            input: input.clone(),
+            decisions: Vec::new(),
+            covered: Vec::new(),
+            outcome: RunOutcome::Stopped,
+            steps: 0,
+            read_pcs: Vec::new(),
+        };
+        (ran, Vec::new())
+    });
+    let verdict = if matches!(ran.outcome, RunOutcome::Bug(_)) {
+        Verdict::Bug
+    } else {
+        Verdict::Unknown
+    };
+    ConcolicReport {
+        verdict,
+        stopped: stop.reason(),
+        abandoned,
+        run: ran,
+        flips,
+    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::witness::input_from_model;
+use crate::Incomplete;
 use std::path::PathBuf;
 use std::sync::Arc;
 use wiser_ir::ErrorKind;
@@ -93,10 +94,11 @@ fn the_policy_follows_the_input() {
 fn the_trail_of_foo_and_its_flips() {
     let ir = imp("foo.imp");
     let report = concolic(
-        &ir,
+        Arc::new(ir.clone()),
         &vars(&[("x", 1), ("y", 2)]),
         &Config::default(),
         10_000,
+        Arc::new(crate::Monitor::new()),
     );
     let d = &report.run.decisions;
     assert_eq!(d.len(), 2, "{d:?}");
@@ -132,7 +134,13 @@ fn the_c_foo_prints_both_branches_and_its_checks() {
         reads: vec![Int::from(1), Int::from(2)],
         ..Input::default()
     };
-    let report = concolic(&ir, &input, &Config::default(), 10_000);
+    let report = concolic(
+        Arc::new(ir.clone()),
+        &input,
+        &Config::default(),
+        10_000,
+        Arc::new(crate::Monitor::new()),
+    );
     let branches: Vec<&Decision> = report
         .run
         .decisions
@@ -158,7 +166,13 @@ fn the_c_foo_prints_both_branches_and_its_checks() {
 fn an_infeasible_side_is_said_so() {
     let ir =
         wiser_imp::compile("if x > 10 then if x < 5 then y = 1 else skip fi else skip fi").unwrap();
-    let report = concolic(&ir, &vars(&[("x", 20)]), &Config::default(), 1000);
+    let report = concolic(
+        Arc::new(ir.clone()),
+        &vars(&[("x", 20)]),
+        &Config::default(),
+        1000,
+        Arc::new(crate::Monitor::new()),
+    );
     assert_eq!(report.run.decisions.len(), 2);
     assert!(matches!(report.flips[0], Flip::Input { .. }));
     assert!(matches!(report.flips[1], Flip::Infeasible));
@@ -167,7 +181,13 @@ fn an_infeasible_side_is_said_so() {
 #[test]
 fn a_failed_assume_is_the_last_decision_and_can_be_flipped() {
     let ir = wiser_imp::compile("assume x > 5; if x == 9 then fail else skip fi").unwrap();
-    let report = concolic(&ir, &vars(&[("x", 0)]), &Config::default(), 1000);
+    let report = concolic(
+        Arc::new(ir.clone()),
+        &vars(&[("x", 0)]),
+        &Config::default(),
+        1000,
+        Arc::new(crate::Monitor::new()),
+    );
     assert!(matches!(
         report.run.outcome,
         RunOutcome::AssumeFailed { .. }
@@ -253,7 +273,7 @@ fn top_covered(report: &FuzzReport, routine: &str) {
 fn sage_top_imp_finds_the_bug_within_ten_runs() {
     for jobs in [1, 2] {
         let report = sage(imp("sage_top.imp"), good_array(), jobs);
-        assert_eq!(report.end, FuzzEnd::FirstBug, "jobs {jobs}");
+        assert_eq!(report.end, Incomplete::StoppedAtFirstBug, "jobs {jobs}");
         assert_eq!(report.bugs.len(), 1);
         assert_eq!(report.bugs[0].bug.kind, ErrorKind::Fail);
         assert!(
@@ -271,7 +291,7 @@ fn sage_top_imp_finds_the_bug_within_ten_runs() {
 #[test]
 fn sage_top_c_finds_the_bug_within_ten_runs() {
     let report = sage(c("c/sage_top.c"), good_reads(), 1);
-    assert_eq!(report.end, FuzzEnd::FirstBug);
+    assert_eq!(report.end, Incomplete::StoppedAtFirstBug);
     assert_eq!(report.bugs[0].bug.kind, ErrorKind::Fail);
     assert_eq!(report.bugs[0].run, 9);
     top_covered(&report, "top");
@@ -302,7 +322,7 @@ fn fuzzing_to_the_end_runs_every_path_of_top() {
         Arc::new(crate::Monitor::new()),
     );
     // 16 paths, each generated once thanks to the bound.
-    assert_eq!(report.end, FuzzEnd::Exhausted);
+    assert_eq!(report.end, Incomplete::WorkListEmpty);
     assert_eq!(report.runs, 16);
     assert_eq!(report.bugs.len(), 1);
     assert_eq!(report.coverage.totals(), (10, 10));
@@ -320,7 +340,7 @@ fn the_run_limit_is_kept() {
         },
         Arc::new(crate::Monitor::new()),
     );
-    assert_eq!(report.end, FuzzEnd::MaxRuns);
+    assert_eq!(report.end, Incomplete::MaxRuns);
     assert_eq!(report.runs, 3);
     assert!(report.bugs.is_empty());
     let (covered, total) = report.coverage.totals();

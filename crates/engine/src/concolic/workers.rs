@@ -9,11 +9,11 @@
 
 use super::flip::{flip, Flip};
 use super::run::{run, ConcolicRun, RunOutcome};
-use crate::chain::Solvers;
+use crate::run::{lock, spawn_worker, Solvers};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 use wiser_ir::Ir;
 use wiser_semantics::{Input, Options};
@@ -58,14 +58,9 @@ struct Shared {
     stop: AtomicBool,
     queue: Mutex<VecDeque<(usize, Task)>>,
     ready: Condvar,
-    solvers: Solvers,
+    solvers: Arc<Solvers>,
     /// Flip queries asked.
     queries: AtomicU64,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panicking worker leaves nothing half-done behind the queue's lock.
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Every worker has ended.
@@ -78,16 +73,13 @@ pub(crate) struct Crew {
     results: Receiver<(usize, Answer)>,
 }
 
-/// Each worker's stack: term walks of bounded depth recurse.
-const WORKER_STACK: usize = 64 << 20;
-
 impl Crew {
     /// Starts `jobs` workers (at least one: if no thread can be started,
     /// `None`).
     pub fn start(
         ir: Arc<Ir>,
         jobs: usize,
-        solvers: Solvers,
+        solvers: Arc<Solvers>,
         options: Options,
         max_steps: u64,
         max_runs: u64,
@@ -108,10 +100,7 @@ impl Crew {
         let mut started = 0;
         for me in 0..jobs.max(1) {
             let (shared, send) = (shared.clone(), send.clone());
-            let spawned = std::thread::Builder::new()
-                .name(format!("wiser-fuzz-{me}"))
-                .stack_size(WORKER_STACK)
-                .spawn(move || work(&shared, &send));
+            let spawned = spawn_worker(format!("wiser-fuzz-{me}"), move || work(&shared, &send));
             started += usize::from(spawned.is_ok());
         }
         (started > 0).then_some(Crew { shared, results })
@@ -141,6 +130,16 @@ impl Crew {
         lock(&self.shared.queue).clear();
         self.shared.ready.notify_all();
         self.shared.solvers.stop_all();
+    }
+
+    /// Has the session been stopped?
+    pub fn stopped(&self) -> bool {
+        self.shared.stop.load(Ordering::SeqCst)
+    }
+
+    /// The workers' solvers.
+    pub fn solvers(&self) -> &Solvers {
+        &self.shared.solvers
     }
 
     /// Flip queries asked so far.
