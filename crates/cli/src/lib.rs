@@ -111,8 +111,13 @@ fn parse_args(registry: Registry, args: Vec<std::ffi::OsString>) -> Cli {
 /// languages as the values of `--lang`.
 fn command(registry: Registry) -> clap::Command {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let version = VERSION
-        .get_or_init(|| format!("{} (Z3 {})", env!("CARGO_PKG_VERSION"), z3::full_version()));
+    let version = VERSION.get_or_init(|| {
+        format!(
+            "{} (Z3 {})",
+            env!("CARGO_PKG_VERSION"),
+            wiser_smt::z3_version()
+        )
+    });
     let languages: Vec<clap::builder::PossibleValue> = registry
         .0
         .iter()

@@ -41,7 +41,7 @@ mod protocol;
 mod server;
 mod solver;
 mod term;
-mod watchdog;
+mod z3_backend_watchdog;
 mod z3_backend;
 
 pub use model::{ArrayValue, Model, Value};
@@ -49,4 +49,4 @@ pub use process::{Command, ProcessSolver, SolverProcesses};
 pub use server::{serve, serve_stdio};
 pub use solver::{Answer, CexCache, QueryCache, Solver, SolverStats};
 pub use term::{BvOp, BvPred, Kind, OvfOp, Scalar, Sort, Term};
-pub use z3_backend::Z3Solver;
+pub use z3_backend::{z3_version, Z3Solver};

@@ -27,7 +27,7 @@
 use crate::model::Model;
 use crate::solver::{Answer, Solver, SolverStats};
 use crate::term::{BvOp, BvPred, Kind, OvfOp, Scalar, Sort, Term};
-use crate::watchdog::Watchdog;
+use crate::z3_backend_watchdog::Watchdog;
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
 use wiser_num::Int;
@@ -39,7 +39,7 @@ const MAX_CACHE: usize = 1 << 20;
 /// A Z3 solver in the calling thread's Z3 context. Not `Send`: each worker
 /// thread makes its own.
 pub struct Z3Solver {
-    /// Enforces time limits (see `watchdog.rs`); declared first so that it
+    /// Enforces time limits (see `z3_backend_watchdog.rs`); declared first so that it
     /// is dropped before the solver and its context.
     watchdog: Option<Watchdog>,
     /// Made on the first query: creating a Z3 context costs milliseconds,
@@ -67,6 +67,12 @@ const MAX_GUARDS: usize = 1024;
 /// thoroughly; nearly all incremental checks take well under a
 /// millisecond, so the leash costs them nothing.
 const LEASH: Duration = Duration::from_millis(100);
+
+/// The version of the Z3 library this program runs, e.g. `4.8.12.0`
+/// (for `wiser --version`: only this file knows Z3).
+pub fn z3_version() -> String {
+    z3::full_version().to_string()
+}
 
 impl Z3Solver {
     /// A solver; `timeout` bounds each query (Z3 then answers unknown).

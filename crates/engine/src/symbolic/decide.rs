@@ -14,11 +14,10 @@
 //! Both are sound and complete for what they accept; anything else goes to
 //! the solver.
 
-use super::policy::is_numeric_var;
 use crate::path::{as_bound, Interval, PathCond, ValueSet};
 use std::sync::Arc;
 use wiser_num::Int;
-use wiser_smt::{Kind, Model, Term, Value};
+use wiser_smt::{Kind, Model, Sort, Term, Value};
 
 /// At most this many points of the enumerated variables are tried.
 const MAX_POINTS: u64 = 4096;
@@ -390,4 +389,10 @@ fn split(
             _ => None,
         },
     }
+}
+
+/// Is `v` a variable of a sort whose values the box and enumeration
+/// handle (integers and bit-vectors)?
+fn is_numeric_var(v: &Term) -> bool {
+    matches!(v.kind(), Kind::Var(_, Sort::Int | Sort::Bv(_)))
 }

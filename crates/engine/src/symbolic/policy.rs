@@ -374,12 +374,6 @@ impl<S: Solver> Policy<Symbolic> for Feasible<S> {
     }
 }
 
-/// Is `v` a variable of a sort whose values the box and enumeration
-/// handle (integers and bit-vectors)?
-pub(crate) fn is_numeric_var(v: &Term) -> bool {
-    matches!(v.kind(), Kind::Var(_, Sort::Int | Sort::Bv(_)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
