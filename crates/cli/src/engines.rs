@@ -38,6 +38,7 @@ pub fn concolic(args: &ConcolicArgs) -> Result<u8, String> {
             exit::UNKNOWN
         }
         RunOutcome::AssumeFailed { .. } => exit::ASSUME_FAILED,
+        RunOutcome::Cut(_) => exit::UNKNOWN,
         RunOutcome::OutOfSteps | RunOutcome::Stopped => exit::OUT_OF_STEPS,
     })
 }

@@ -5,7 +5,7 @@ use crate::render::{array_text, bug_json, bug_text, input_json};
 use serde_json::{json, Value};
 use std::fmt::Write;
 use wiser_engine::concolic::{ConcolicReport, Decision, Flip, FuzzEnd, FuzzReport, RunOutcome};
-use wiser_semantics::Input;
+use wiser_semantics::{Bound, Input};
 
 /// An input on one line: `x = 3, y = 2; reads 1, 2; input: [0] = 98, others 0`.
 fn input_line(input: &Input) -> String {
@@ -108,6 +108,14 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
                 program.location(*span)
             );
         }
+        RunOutcome::Cut(bound) => {
+            let _ = writeln!(
+                out,
+                "outcome: cut after {steps} steps by a bound of the search ({}): this input is beyond it (raise {})",
+                bound.name(),
+                bound_option(*bound)
+            );
+        }
         RunOutcome::OutOfSteps | RunOutcome::Stopped => {
             let _ = writeln!(
                 out,
@@ -157,6 +165,7 @@ pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
         RunOutcome::Bug(b) => ("error", Some(b.span), bug_json(program, b)),
         RunOutcome::Mismatch(_) => ("internal_error", None, Value::Null),
         RunOutcome::AssumeFailed { span } => ("assume_failed", Some(*span), Value::Null),
+        RunOutcome::Cut(bound) => (bound.name(), None, Value::Null),
         RunOutcome::OutOfSteps | RunOutcome::Stopped => ("out_of_steps", None, Value::Null),
     };
     let at = span.map(|s| program.line_col(s));
@@ -222,6 +231,13 @@ pub fn fuzz_text(program: &Program, report: &FuzzReport, max_runs: u64) -> Strin
             report.assume_failed, report.out_of_steps
         );
     }
+    if report.cut > 0 {
+        let _ = writeln!(
+            out,
+            "  runs cut by a bound of the search (--max-objects, --max-threads, --max-switches): {}",
+            report.cut
+        );
+    }
     let (covered, total) = report.coverage.totals();
     let _ = writeln!(out, "coverage: {covered}/{total} branch sides");
     for r in report.coverage.per_routine() {
@@ -285,7 +301,17 @@ pub fn fuzz_json(program: &Program, report: &FuzzReport) -> Value {
         "dropped": report.dropped,
         "assume_failed": report.assume_failed,
         "out_of_steps": report.out_of_steps,
+        "cut": report.cut,
         "internal_errors": report.internal_errors,
         "elapsed_ms": report.elapsed.as_millis() as u64,
     })
+}
+
+/// The option that raises `bound`.
+fn bound_option(bound: Bound) -> &'static str {
+    match bound {
+        Bound::Heap => "--max-objects",
+        Bound::Threads => "--max-threads",
+        Bound::Switches => "--max-switches",
+    }
 }

@@ -122,17 +122,15 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
         if state.status != Status::Running {
             return;
         }
-        if state.steps == 0 {
-            match self.assume_input_heap(alg, pol, state) {
-                Some(s) => state = s,
-                None => return,
-            }
+        if state.steps == 0 && !self.assume_input_heap(alg, pol, &mut state) {
+            state.status = Status::Bounded(Bound::Heap);
+            out.push(state);
+            return;
         }
         self.ref_reads.clear();
         let start = out.len();
         self.step_instr(alg, pol, state, out);
         if !self.ref_reads.is_empty() {
-            let max = self.options.max_objects;
             for s in &mut out[start..] {
                 for (a, v) in &self.ref_reads {
                     if !s.heap_reads.iter().any(|(b, w)| b == a && w == v) {
@@ -140,7 +138,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
                         s.heap.input_refs += 1;
                     }
                 }
-                if s.status == Status::Running && max.is_some_and(|m| s.heap.input_refs > m) {
+                if s.status == Status::Running && self.past_heap_bound(&s.heap) {
                     s.status = Status::Bounded(Bound::Heap);
                 }
             }
@@ -157,20 +155,38 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
         }
     }
 
+    /// Has a path that read `heap` read more references from the input
+    /// heap than [`Options::max_objects`] allows?
+    fn past_heap_bound(&self, heap: &crate::state::HeapCount) -> bool {
+        self.options
+            .max_objects
+            .is_some_and(|m| heap.input_refs > m)
+    }
+
     /// The input heap's bounds, assumed before the first step when
     /// [`Options::max_objects`] is set and the program has input
     /// references: each input reference and each reference field of an
-    /// input object is `null` or one of the objects `1..=N`. `None`
-    /// when the policy finds that impossible (it never is).
+    /// input object is `null` or one of the objects `1..=N`.
+    ///
+    /// The restriction loses no input only for a path that reads at most
+    /// `N` references from the input heap (it sees at most `N` input
+    /// objects, which can be renamed `1..=N`); the input references are
+    /// read from the start. So `false` (the path must be cut with
+    /// [`Bound::Heap`]) when there are more input references than `N`
+    /// (with `N = 0`, any), and when the policy finds the restriction
+    /// false (a concrete input beyond it, under concolic execution).
     fn assume_input_heap<P: Policy<A>>(
         &mut self,
         alg: &mut A,
         pol: &mut P,
-        mut state: State<A, P::Path>,
-    ) -> Option<State<A, P::Path>> {
+        state: &mut State<A, P::Path>,
+    ) -> bool {
         let Some(n) = self.options.max_objects else {
-            return Some(state);
+            return true;
         };
+        if self.past_heap_bound(&state.heap) {
+            return false;
+        }
         let ir = self.ir;
         let mut refs: Vec<A::Value> = Vec::new();
         for input in ir.inputs.iter().filter(|i| i.refers.is_some()) {
@@ -192,7 +208,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
             })
             .collect();
         if refs.is_empty() && fields.is_empty() {
-            return Some(state);
+            return true;
         }
         for a in fields {
             let ty = ir.arrays[a.0 as usize].ty;
@@ -211,14 +227,19 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
             all = alg.and(all, both);
         }
         if alg.as_bool(&all) == Some(true) {
-            return Some(state);
+            return true;
         }
         let site = Site {
             pc: ir.main.entry,
             check: Some(Site::INPUT_HEAP),
         };
-        state.path = pol.assume(&state.path, site, &all)?;
-        Some(state)
+        match pol.assume(&state.path, site, &all) {
+            Some(path) => {
+                state.path = path;
+                true
+            }
+            None => false,
+        }
     }
 
     /// One instruction of the running thread (see [`Machine::step`]).
