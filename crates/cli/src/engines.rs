@@ -44,6 +44,7 @@ pub fn concolic(args: &ConcolicArgs) -> Result<(u8, bool), String> {
             exit::UNKNOWN
         }
         RunOutcome::AssumeFailed { .. } => exit::ASSUME_FAILED,
+        RunOutcome::Cut(_) => exit::UNKNOWN,
         RunOutcome::OutOfSteps | RunOutcome::Stopped => exit::OUT_OF_STEPS,
     };
     Ok((code, report.abandoned))

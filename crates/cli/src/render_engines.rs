@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use std::fmt::Write;
 use wiser_engine::concolic::{ConcolicReport, Decision, Flip, FuzzReport, RunOutcome};
 use wiser_engine::{Config, Incomplete};
-use wiser_semantics::Input;
+use wiser_semantics::{Bound, Input};
 
 /// An input on one line: `x = 3, y = 2; reads 1, 2; input: [0] = 98, others 0`.
 fn input_line(input: &Input) -> String {
@@ -135,6 +135,14 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
                 program.location(*span)
             );
         }
+        RunOutcome::Cut(bound) => {
+            let _ = writeln!(
+                out,
+                "outcome: cut after {steps} steps by a bound of the search ({}): this input is beyond it (raise {})",
+                bound.name(),
+                bound_option(*bound)
+            );
+        }
         RunOutcome::OutOfSteps => {
             let _ = writeln!(
                 out,
@@ -198,6 +206,7 @@ pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
         RunOutcome::AssumeFailed { span } => ("assume_failed", Some(*span), Value::Null),
         RunOutcome::OutOfSteps => ("out_of_steps", None, Value::Null),
         RunOutcome::Stopped => ("stopped", None, Value::Null),
+        RunOutcome::Cut(bound) => (bound.name(), None, Value::Null),
     };
     let at = span.map(|s| program.line_col(s));
     let incomplete: Vec<&str> = report.stopped.iter().map(|i| i.name()).collect();
@@ -262,6 +271,13 @@ pub fn fuzz_text(program: &Program, report: &FuzzReport, max_runs: u64, config: 
             out,
             "  runs outside the domain (failed assume): {}; cut by --max-steps: {}",
             report.assume_failed, report.out_of_steps
+        );
+    }
+    if report.cut > 0 {
+        let _ = writeln!(
+            out,
+            "  runs cut by a bound of the search (--max-objects, --max-threads, --max-switches): {}",
+            report.cut
         );
     }
     let (covered, total) = report.coverage.totals();
@@ -329,7 +345,17 @@ pub fn fuzz_json(program: &Program, report: &FuzzReport) -> Value {
         "dropped": report.dropped,
         "assume_failed": report.assume_failed,
         "out_of_steps": report.out_of_steps,
+        "cut": report.cut,
         "internal_errors": report.internal_errors,
         "elapsed_ms": report.elapsed.as_millis() as u64,
     })
+}
+
+/// The option that raises `bound`.
+fn bound_option(bound: Bound) -> &'static str {
+    match bound {
+        Bound::Heap => "--max-objects",
+        Bound::Threads => "--max-threads",
+        Bound::Switches => "--max-switches",
+    }
 }

@@ -14,7 +14,11 @@
 //!   are collected into the tightest interval, `1 <= k <= 12 and k != 5`,
 //!   where the variable was first bounded;
 //! * variables are printed under the names the caller gives (a C read
-//!   `read#1` as `__VERIFIER_nondet_int()#1`).
+//!   `read#1` as `__VERIFIER_nondet_int()#1`);
+//! * a large condition (a merged path's, whose tree can be exponentially
+//!   larger than its DAG) names each shared subterm once across all its
+//!   conjuncts, `… where $1 = …; $2 = …`, and is cut at
+//!   [`wiser_smt::MAX_TEXT`] bytes ([`wiser_smt::SharedPrinter`]).
 //!
 //! Every engine's report prints path conditions through here (text and
 //! JSON alike).
@@ -22,7 +26,7 @@
 use crate::path::{as_bound, ValueSet};
 use rustc_hash::FxHashMap;
 use wiser_num::Int;
-use wiser_smt::{Kind, Sort, Term};
+use wiser_smt::{Kind, SharedPrinter, Sort, Term};
 
 /// The conjunction of `terms`, simplified as the module says, with each
 /// variable `v` printed as `rename(v)` when that gives a name.
@@ -58,13 +62,26 @@ pub fn path_text(terms: &[Term], rename: &dyn Fn(&str) -> Option<String>) -> Str
             }
         }
     }
+    let terms: Vec<Term> = items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Term(t) => Some(t.clone()),
+            Item::Bounds(_) => None,
+        })
+        .collect();
+    // Conjuncts share subterms: they are named once across all of them.
+    let mut printer = SharedPrinter::new(&terms);
     let mut parts: Vec<String> = Vec::new();
     for item in items {
+        if printer.is_full() {
+            parts.push("…".into());
+            break;
+        }
         match item {
             Item::Term(t) => parts.push(match t.kind() {
                 // `and` binds tighter than `or` when the conjuncts are joined.
-                Kind::Or(_) => format!("({t})"),
-                _ => t.to_string(),
+                Kind::Or(_) => format!("({})", printer.text(&t)),
+                _ => printer.text(&t),
             }),
             Item::Bounds(i) => {
                 let (x, set) = &bounds[i];
@@ -75,7 +92,8 @@ pub fn path_text(terms: &[Term], rename: &dyn Fn(&str) -> Option<String>) -> Str
     if parts.is_empty() {
         return "true".into();
     }
-    renamed(&parts.join(" and "), rename)
+    let text = parts.join(" and ") + &printer.definitions();
+    renamed(&text, rename)
 }
 
 enum Item {

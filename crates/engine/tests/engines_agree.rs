@@ -63,7 +63,7 @@ fn verdicts(ir: &Ir, options: Options) -> (Option<bool>, Option<bool>, Option<bo
     );
     let by_fuzz = if !fuzzed.bugs.is_empty() {
         Some(true)
-    } else if fuzzed.end == Incomplete::WorkListEmpty && fuzzed.dropped == 0 {
+    } else if fuzzed.end == Incomplete::WorkListEmpty && fuzzed.dropped == 0 && fuzzed.cut == 0 {
         Some(false)
     } else {
         None

@@ -455,6 +455,34 @@ impl<A: Algebra> Machine<'_, A> {
         }
     }
 
+    /// A scheduling point where no thread can run: a deadlock, named by
+    /// the state alone, not by which thread happened to run last: the
+    /// lowest thread waiting for a lock, else the lowest waiting at all
+    /// (the main thread's `join`).
+    fn deadlock<P>(&self, mut s: State<A, P>, out: &mut Vec<State<A, P>>) {
+        let th = s.threads.as_ref().expect("a threaded state");
+        let waiting: Vec<u32> = (0..th.all.len() as u32)
+            .filter(|&t| !th.all[t as usize].done)
+            .collect();
+        let at_lock = |t: &u32| {
+            let (pc, _) = Self::context(&s, *t);
+            matches!(self.ir.at(pc).instr, Instr::Lock { .. })
+        };
+        let who = waiting
+            .iter()
+            .copied()
+            .find(at_lock)
+            .or(waiting.first().copied())
+            .unwrap_or(th.current);
+        switch_to(&mut s, who);
+        let span = self.ir.at(s.pc).span;
+        s.status = Status::Error {
+            kind: ErrorKind::Deadlock,
+            span,
+        };
+        out.push(s);
+    }
+
     /// A scheduling point whose enabled threads are known.
     fn choose<P: Policy<A>>(
         &mut self,
@@ -464,34 +492,11 @@ impl<A: Algebra> Machine<'_, A> {
         enabled: &[u32],
         out: &mut Vec<State<A, P::Path>>,
     ) {
+        if enabled.is_empty() {
+            return self.deadlock(s, out);
+        }
         let th = s.threads.as_ref().expect("a threaded state");
         let cur = th.current;
-        if enabled.is_empty() {
-            // Name the deadlock by the state alone, not by which thread
-            // happened to run last: the lowest thread waiting for a lock,
-            // else the lowest waiting at all (the main thread's `join`).
-            let waiting: Vec<u32> = (0..th.all.len() as u32)
-                .filter(|&t| !th.all[t as usize].done)
-                .collect();
-            let at_lock = |t: &u32| {
-                let (pc, _) = Self::context(&s, *t);
-                matches!(self.ir.at(pc).instr, Instr::Lock { .. })
-            };
-            let who = waiting
-                .iter()
-                .copied()
-                .find(at_lock)
-                .or(waiting.first().copied())
-                .unwrap_or(cur);
-            switch_to(&mut s, who);
-            let span = self.ir.at(s.pc).span;
-            s.status = Status::Error {
-                kind: ErrorKind::Deadlock,
-                span,
-            };
-            out.push(s);
-            return;
-        }
         let default = if enabled.contains(&cur) {
             cur
         } else {
@@ -548,20 +553,8 @@ impl<A: Algebra> Machine<'_, A> {
             let mut child = s.clone();
             let th = Arc::make_mut(child.threads.as_mut().expect("a threaded state"));
             th.sleep = if por {
-                let fp_t = footprints[t as usize].as_ref().expect("computed");
-                let mut next = 0u64;
-                for u in 0..th.all.len() as u32 {
-                    let asleep = (sleep | explored) & (1 << u) != 0;
-                    if asleep
-                        && u != t
-                        && footprints[u as usize]
-                            .as_ref()
-                            .is_some_and(|fp_u| fp_u.independent(fp_t))
-                    {
-                        next |= 1 << u;
-                    }
-                }
-                next
+                let n = th.all.len() as u32;
+                sleep_after(&footprints, t, sleep | explored, n)
             } else {
                 0
             };
@@ -581,6 +574,25 @@ impl<A: Algebra> Machine<'_, A> {
             out.push(s);
         }
     }
+}
+
+/// The sleep set after thread `t` runs, of `n` threads: the threads
+/// asleep (or already explored) before, `asleep`, whose next steps are
+/// independent of `t`'s.
+fn sleep_after(footprints: &[Option<Footprint>], t: u32, asleep: u64, n: u32) -> u64 {
+    let fp_t = footprints[t as usize].as_ref().expect("computed");
+    let mut next = 0u64;
+    for u in 0..n {
+        if asleep & (1 << u) != 0
+            && u != t
+            && footprints[u as usize]
+                .as_ref()
+                .is_some_and(|fp_u| fp_u.independent(fp_t))
+        {
+            next |= 1 << u;
+        }
+    }
+    next
 }
 
 /// The thread a run that follows `schedule` (sorted by point) takes at

@@ -3,20 +3,42 @@
 //! syntax with C's precedences: `x + 1`, `(a & b) == 0`, `a >>s 3` (the
 //! `s` marks the signed operators: `/s %s >>s <s <=s`), with constants
 //! shown as signed numbers under signed operators and unsigned otherwise.
-//! Terms deeper than a limit are elided so that printing never recurses
-//! without bound.
+//!
+//! Terms are DAGs: a merged path condition shares its subterms, and its
+//! tree can be exponentially larger than the term. Printing never walks
+//! the tree: a small term (at most [`PLAIN_NODES`] nodes as a tree) prints
+//! in full; in a larger one each subterm used more than once and of at
+//! least [`MIN_SHARED`] nodes is printed once, under a name `$1`, `$2`, …,
+//! defined after the text (`s != 45 where $1 = …; $2 = …`, see
+//! [`SharedPrinter`]). Whatever the term, the text is cut at
+//! [`MAX_TEXT`] bytes (ending in `…`), and subterms nested deeper than a
+//! limit are elided (`…`), so that printing never recurses without bound.
 
 use crate::term::{BvOp, BvPred, Kind, OvfOp, Term};
+use rustc_hash::FxHashMap;
 use std::fmt::{self, Write};
 use wiser_num::{bv, Int};
 
 const MAX_PRINT_DEPTH: u32 = 200;
 
+/// Terms (all printed together) of at most this many nodes as trees
+/// print in full, without names.
+pub const PLAIN_NODES: u64 = 4096;
+
+/// In a larger term, a subterm used more than once is named when its
+/// text has at least this many nodes (names and constants count one).
+pub const MIN_SHARED: u64 = 10;
+
+/// The most bytes a printed term (with its definitions) may take; past
+/// this, printing stops with `…`.
+pub const MAX_TEXT: usize = 64 * 1024;
+
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::new();
-        write_term(&mut s, self, 0, false, 0)?;
-        f.write_str(&s)
+        let mut p = SharedPrinter::new(std::slice::from_ref(self));
+        let text = p.text(self);
+        f.write_str(&text)?;
+        f.write_str(&p.definitions())
     }
 }
 
@@ -26,178 +48,366 @@ impl fmt::Debug for Term {
     }
 }
 
+/// Prints terms that belong together (the conjuncts of a path
+/// condition) with their shared subterms named once across all of them
+/// (see the module documentation): [`SharedPrinter::text`] for each term,
+/// then [`SharedPrinter::definitions`] for the names used.
+pub struct SharedPrinter {
+    /// The named subterms, by address: their number once printed (0:
+    /// not yet printed).
+    names: FxHashMap<usize, u32>,
+    /// Named subterms printed by name, in the order of their numbers.
+    pending: Vec<Term>,
+    /// How many of `pending` have their definitions written.
+    defined: usize,
+    /// Bytes printed so far, definitions included.
+    printed: usize,
+    /// The terms, kept alive while their subterms' addresses key `names`.
+    _terms: Vec<Term>,
+}
+
+impl SharedPrinter {
+    /// A printer for `terms` and their subterms.
+    pub fn new(terms: &[Term]) -> SharedPrinter {
+        let tree = terms
+            .iter()
+            .fold(0u64, |n, t| n.saturating_add(u64::from(t.tree_size())));
+        let names = if tree <= PLAIN_NODES {
+            FxHashMap::default()
+        } else {
+            shared_subterms(terms)
+        };
+        SharedPrinter {
+            names,
+            pending: Vec::new(),
+            defined: 0,
+            printed: 0,
+            _terms: terms.to_vec(),
+        }
+    }
+
+    /// `t` as text (named subterms by their names).
+    pub fn text(&mut self, t: &Term) -> String {
+        let mut w = Writer {
+            out: String::new(),
+            names: &mut self.names,
+            pending: &mut self.pending,
+            room: MAX_TEXT.saturating_sub(self.printed),
+        };
+        // Writing to a `String` cannot fail.
+        let _ = w.term(t, 0, false, 0);
+        let out = w.finish();
+        self.printed += out.len();
+        out
+    }
+
+    /// Has the text reached [`MAX_TEXT`] bytes (so that more is cut)?
+    pub fn is_full(&self) -> bool {
+        self.printed >= MAX_TEXT
+    }
+
+    /// The definitions of the names the texts so far used, and of those
+    /// the definitions use, not written before: ` where $1 = …; $2 = …`,
+    /// or nothing when no name was used.
+    pub fn definitions(&mut self) -> String {
+        let mut out = String::new();
+        while self.defined < self.pending.len() {
+            let t = self.pending[self.defined].clone();
+            let n = self.names[&t.addr()];
+            let sep = if self.defined == 0 { " where " } else { "; " };
+            let mut w = Writer {
+                out: format!("{sep}${n} = "),
+                names: &mut self.names,
+                pending: &mut self.pending,
+                room: MAX_TEXT.saturating_sub(self.printed),
+            };
+            let _ = w.node(&t, 0, false, 0);
+            let def = w.finish();
+            self.printed += def.len();
+            out.push_str(&def);
+            self.defined += 1;
+            if self.is_full() {
+                break;
+            }
+        }
+        out
+    }
+}
+
+/// The subterms of `terms` to print by name: used more than once (as
+/// the printer reaches them) and of at least [`MIN_SHARED`] nodes as
+/// printed. One walk of the DAG, children before parents; no recursion.
+fn shared_subterms(terms: &[Term]) -> FxHashMap<usize, u32> {
+    let mut uses: FxHashMap<usize, u32> = FxHashMap::default();
+    let mut order: Vec<Term> = Vec::new();
+    let mut stack: Vec<(Term, bool)> = Vec::new();
+    for t in terms {
+        *uses.entry(t.addr()).or_default() += 1;
+        stack.push((t.clone(), false));
+    }
+    let mut expanded = rustc_hash::FxHashSet::default();
+    while let Some((t, done)) = stack.pop() {
+        if done {
+            order.push(t);
+            continue;
+        }
+        if !expanded.insert(t.addr()) {
+            continue;
+        }
+        let children = printed_children(&t);
+        stack.push((t, true));
+        for c in children {
+            *uses.entry(c.addr()).or_default() += 1;
+            stack.push((c, false));
+        }
+    }
+    let mut size: FxHashMap<usize, u64> = FxHashMap::default();
+    let mut names = FxHashMap::default();
+    for t in &order {
+        let mut n = 1u64;
+        for c in printed_children(t) {
+            let k = if names.contains_key(&c.addr()) {
+                1
+            } else {
+                size.get(&c.addr()).copied().unwrap_or(1)
+            };
+            n = n.saturating_add(k);
+        }
+        size.insert(t.addr(), n);
+        if n >= MIN_SHARED && uses.get(&t.addr()).is_some_and(|&u| u > 1) {
+            names.insert(t.addr(), 0);
+        }
+    }
+    names
+}
+
+/// The subterms the printer writes for `t`, in order: a comparison's
+/// linear side is written monomial by monomial, never as a whole.
+fn printed_children(t: &Term) -> Vec<Term> {
+    let monomials = |lin: &Term| -> Vec<Term> {
+        crate::build::linear(lin)
+            .0
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect()
+    };
+    match t.kind() {
+        Kind::Le(lin) | Kind::Eq(lin) => monomials(lin),
+        Kind::Not(x) => match x.kind() {
+            Kind::Eq(lin) => monomials(lin),
+            Kind::BvEq(a, b) => vec![a.clone(), b.clone()],
+            _ => vec![x.clone()],
+        },
+        _ => t.children().into_iter().cloned().collect(),
+    }
+}
+
+/// One text being written.
+struct Writer<'p> {
+    out: String,
+    names: &'p mut FxHashMap<usize, u32>,
+    pending: &'p mut Vec<Term>,
+    /// Bytes left before the text is cut.
+    room: usize,
+}
+
+impl Writer<'_> {
+    /// The text, cut with `…` if it ran out of room.
+    fn finish(mut self) -> String {
+        if self.out.len() > self.room {
+            let mut end = self.room;
+            while !self.out.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.out.truncate(end);
+            self.out.push('…');
+        }
+        self.out
+    }
+}
+
 // Precedences, C's order: 1 or, 2 and, 3 not, 4 |, 5 ^, 6 &,
 // 7 comparison, 8 shifts, 9 + -, 10 * / %, 11 unary, 12 atom.
 const CMP: u8 = 7;
 const UNARY: u8 = 11;
 
-/// Writes `t` where the context binds with precedence `parent`; `signed`
-/// says whether a bit-vector constant there reads as a signed number.
-fn write_term(out: &mut String, t: &Term, parent: u8, signed: bool, depth: u32) -> fmt::Result {
-    if depth > MAX_PRINT_DEPTH {
-        out.push('…');
-        return Ok(());
-    }
-    let d = depth + 1;
-    let prec = precedence(t, signed);
-    let paren = prec < parent;
-    if paren {
-        out.push('(');
-    }
-    match t.kind() {
-        Kind::Int(n) => write!(out, "{n}")?,
-        Kind::Bool(b) => write!(out, "{b}")?,
-        Kind::Var(name, _) => out.push_str(name),
-        Kind::Linear(ms, c) => write_sum(out, ms, c, d)?,
-        Kind::Mul(a, b) => binary(out, a, " * ", b, 10, false, d)?,
-        Kind::Div(a, b) => binary(out, a, " / ", b, 10, false, d)?,
-        Kind::Rem(a, b) => binary(out, a, " % ", b, 10, false, d)?,
-        // IMP's `if` read as an expression, in parentheses of its own.
-        Kind::Ite(c, a, b) => {
-            out.push_str("(if ");
-            write_term(out, c, 0, false, d)?;
-            out.push_str(" then ");
-            write_term(out, a, 0, signed, d)?;
-            out.push_str(" else ");
-            write_term(out, b, 0, signed, d)?;
-            out.push(')');
+impl Writer<'_> {
+    /// Writes `t` where the context binds with precedence `parent`;
+    /// `signed` says whether a bit-vector constant there reads as a
+    /// signed number. A named subterm is written as its name.
+    fn term(&mut self, t: &Term, parent: u8, signed: bool, depth: u32) -> fmt::Result {
+        if self.out.len() > self.room {
+            return Ok(());
         }
-        Kind::Select(a, i) => {
-            write_term(out, a, 12, false, d)?;
-            out.push('[');
-            write_term(out, i, 0, false, d)?;
-            out.push(']');
-        }
-        Kind::ConstArray(_, v) => {
-            out.push_str("const(");
-            write_term(out, v, 0, false, d)?;
-            out.push(')');
-        }
-        Kind::Store(a, i, v) => {
-            write_term(out, a, 12, false, d)?;
-            out.push('{');
-            write_term(out, i, 0, false, d)?;
-            out.push_str(" := ");
-            write_term(out, v, 0, false, d)?;
-            out.push('}');
-        }
-        Kind::Le(lin) => write_comparison(out, lin, "<=", d)?,
-        Kind::Eq(lin) => write_comparison(out, lin, "==", d)?,
-        Kind::Not(x) => match x.kind() {
-            Kind::Eq(lin) => write_comparison(out, lin, "!=", d)?,
-            Kind::BvEq(a, b) => binary(out, a, " != ", b, CMP, false, d)?,
-            _ => {
-                out.push_str("not ");
-                write_term(out, x, 4, false, d)?;
+        if let Some(n) = self.names.get_mut(&t.addr()) {
+            if *n == 0 {
+                *n = self.pending.len() as u32 + 1;
+                self.pending.push(t.clone());
             }
-        },
-        Kind::And(xs) | Kind::Or(xs) => {
-            let sep = if matches!(t.kind(), Kind::And(_)) {
-                " and "
-            } else {
-                " or "
-            };
-            for (i, x) in xs.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(sep);
+            return write!(self.out, "${n}");
+        }
+        self.node(t, parent, signed, depth)
+    }
+
+    /// Writes `t` itself (see [`Writer::term`]), even if it is named.
+    fn node(&mut self, t: &Term, parent: u8, signed: bool, depth: u32) -> fmt::Result {
+        if depth > MAX_PRINT_DEPTH {
+            self.out.push('…');
+            return Ok(());
+        }
+        let d = depth + 1;
+        let prec = precedence(t, signed);
+        let paren = prec < parent;
+        if paren {
+            self.out.push('(');
+        }
+        match t.kind() {
+            Kind::Int(n) => write!(self.out, "{n}")?,
+            Kind::Bool(b) => write!(self.out, "{b}")?,
+            Kind::Var(name, _) => self.out.push_str(name),
+            Kind::Linear(ms, c) => self.sum(ms, c, d)?,
+            Kind::Mul(a, b) => self.binary(a, " * ", b, 10, false, d)?,
+            Kind::Div(a, b) => self.binary(a, " / ", b, 10, false, d)?,
+            Kind::Rem(a, b) => self.binary(a, " % ", b, 10, false, d)?,
+            // IMP's `if` read as an expression, in parentheses of its own.
+            Kind::Ite(c, a, b) => {
+                self.out.push_str("(if ");
+                self.term(c, 0, false, d)?;
+                self.out.push_str(" then ");
+                self.term(a, 0, signed, d)?;
+                self.out.push_str(" else ");
+                self.term(b, 0, signed, d)?;
+                self.out.push(')');
+            }
+            Kind::Select(a, i) => {
+                self.term(a, 12, false, d)?;
+                self.out.push('[');
+                self.term(i, 0, false, d)?;
+                self.out.push(']');
+            }
+            Kind::ConstArray(_, v) => {
+                self.out.push_str("const(");
+                self.term(v, 0, false, d)?;
+                self.out.push(')');
+            }
+            Kind::Store(a, i, v) => {
+                self.term(a, 12, false, d)?;
+                self.out.push('{');
+                self.term(i, 0, false, d)?;
+                self.out.push_str(" := ");
+                self.term(v, 0, false, d)?;
+                self.out.push('}');
+            }
+            Kind::Le(lin) => self.comparison(lin, "<=", d)?,
+            Kind::Eq(lin) => self.comparison(lin, "==", d)?,
+            Kind::Not(x) => match x.kind() {
+                Kind::Eq(lin) => self.comparison(lin, "!=", d)?,
+                Kind::BvEq(a, b) => self.binary(a, " != ", b, CMP, false, d)?,
+                _ => {
+                    self.out.push_str("not ");
+                    self.term(x, 4, false, d)?;
                 }
-                write_term(out, x, prec + 1, false, d)?;
+            },
+            Kind::And(xs) | Kind::Or(xs) => {
+                let sep = if matches!(t.kind(), Kind::And(_)) {
+                    " and "
+                } else {
+                    " or "
+                };
+                for (i, x) in xs.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(sep);
+                    }
+                    self.term(x, prec + 1, false, d)?;
+                }
+            }
+            Kind::Bv { width, bits } => {
+                let w = u32::from(*width);
+                if signed {
+                    write!(self.out, "{}", bv::to_signed(w, *bits))?
+                } else {
+                    write!(self.out, "{bits}")?
+                }
+            }
+            Kind::BvBin(BvOp::Add, a, b) if b.as_bv().is_some_and(|(w, c)| negative(w, c)) => {
+                // x + 255 on 8 bits is x - 1.
+                let (w, c) = b.as_bv().expect("a constant");
+                self.term(a, 9, false, d)?;
+                write!(self.out, " - {}", bv::neg(u32::from(w), c))?;
+            }
+            Kind::BvBin(op, a, b) => {
+                let (sym, p, signed) = bv_op(*op);
+                // C's precedences of `& | ^ << >>` surprise (`a + b & c` is
+                // `(a + b) & c`): their operands are parenthesised unless they
+                // are atoms or the same operator.
+                let bracket = |x: &Term, at: u8| match x.kind() {
+                    Kind::BvBin(inner, ..) if p < 9 && inner != op => 12,
+                    _ => at,
+                };
+                self.term(a, bracket(a, p), signed, d)?;
+                self.out.push_str(sym);
+                // The shift amount reads as unsigned even in `>>s`.
+                let signed = signed && *op != BvOp::Ashr;
+                self.term(b, bracket(b, p + 1), signed, d)?;
+            }
+            Kind::BvNeg(a) => {
+                self.out.push('-');
+                self.term(a, UNARY, false, d)?;
+            }
+            Kind::BvNot(a) => {
+                self.out.push('~');
+                self.term(a, UNARY, false, d)?;
+            }
+            Kind::BvCmp(p, a, b) => {
+                let sym = match p {
+                    BvPred::Ult => " < ",
+                    BvPred::Ule => " <= ",
+                    BvPred::Slt => " <s ",
+                    BvPred::Sle => " <=s ",
+                };
+                self.binary(a, sym, b, CMP, p.is_signed(), d)?
+            }
+            Kind::BvEq(a, b) => self.binary(a, " == ", b, CMP, false, d)?,
+            Kind::Extend {
+                signed: s,
+                width,
+                t: a,
+            } => {
+                write!(self.out, "{}{width}(", if *s { "sext" } else { "zext" })?;
+                self.term(a, 0, *s, d)?;
+                self.out.push(')');
+            }
+            Kind::Extract { width, t: a } => {
+                write!(self.out, "trunc{width}(")?;
+                self.term(a, 0, false, d)?;
+                self.out.push(')');
+            }
+            Kind::BvToInt { signed: s, t: a } => {
+                self.out.push_str(if *s { "sint(" } else { "uint(" });
+                self.term(a, 0, *s, d)?;
+                self.out.push(')');
+            }
+            Kind::IntToBv { width, t: a } => {
+                write!(self.out, "bv{width}(")?;
+                self.term(a, 0, false, d)?;
+                self.out.push(')');
+            }
+            Kind::SOvf(op, a, b) => {
+                let sym = match op {
+                    OvfOp::Add => " + ",
+                    OvfOp::Sub => " - ",
+                    OvfOp::Mul => " * ",
+                };
+                self.out.push_str("ovf(");
+                self.binary(a, sym, b, if *op == OvfOp::Mul { 10 } else { 9 }, true, d)?;
+                self.out.push(')');
             }
         }
-        Kind::Bv { width, bits } => {
-            let w = u32::from(*width);
-            if signed {
-                write!(out, "{}", bv::to_signed(w, *bits))?
-            } else {
-                write!(out, "{bits}")?
-            }
+        if paren {
+            self.out.push(')');
         }
-        Kind::BvBin(BvOp::Add, a, b) if b.as_bv().is_some_and(|(w, c)| negative(w, c)) => {
-            // x + 255 on 8 bits is x - 1.
-            let (w, c) = b.as_bv().expect("a constant");
-            write_term(out, a, 9, false, d)?;
-            write!(out, " - {}", bv::neg(u32::from(w), c))?;
-        }
-        Kind::BvBin(op, a, b) => {
-            let (sym, p, signed) = bv_op(*op);
-            // C's precedences of `& | ^ << >>` surprise (`a + b & c` is
-            // `(a + b) & c`): their operands are parenthesised unless they
-            // are atoms or the same operator.
-            let bracket = |x: &Term, at: u8| match x.kind() {
-                Kind::BvBin(inner, ..) if p < 9 && inner != op => 12,
-                _ => at,
-            };
-            write_term(out, a, bracket(a, p), signed, d)?;
-            out.push_str(sym);
-            // The shift amount reads as unsigned even in `>>s`.
-            let signed = signed && *op != BvOp::Ashr;
-            write_term(out, b, bracket(b, p + 1), signed, d)?;
-        }
-        Kind::BvNeg(a) => {
-            out.push('-');
-            write_term(out, a, UNARY, false, d)?;
-        }
-        Kind::BvNot(a) => {
-            out.push('~');
-            write_term(out, a, UNARY, false, d)?;
-        }
-        Kind::BvCmp(p, a, b) => {
-            let sym = match p {
-                BvPred::Ult => " < ",
-                BvPred::Ule => " <= ",
-                BvPred::Slt => " <s ",
-                BvPred::Sle => " <=s ",
-            };
-            binary(out, a, sym, b, CMP, p.is_signed(), d)?
-        }
-        Kind::BvEq(a, b) => binary(out, a, " == ", b, CMP, false, d)?,
-        Kind::Extend {
-            signed: s,
-            width,
-            t: a,
-        } => {
-            write!(out, "{}{width}(", if *s { "sext" } else { "zext" })?;
-            write_term(out, a, 0, *s, d)?;
-            out.push(')');
-        }
-        Kind::Extract { width, t: a } => {
-            write!(out, "trunc{width}(")?;
-            write_term(out, a, 0, false, d)?;
-            out.push(')');
-        }
-        Kind::BvToInt { signed: s, t: a } => {
-            out.push_str(if *s { "sint(" } else { "uint(" });
-            write_term(out, a, 0, *s, d)?;
-            out.push(')');
-        }
-        Kind::IntToBv { width, t: a } => {
-            write!(out, "bv{width}(")?;
-            write_term(out, a, 0, false, d)?;
-            out.push(')');
-        }
-        Kind::SOvf(op, a, b) => {
-            let sym = match op {
-                OvfOp::Add => " + ",
-                OvfOp::Sub => " - ",
-                OvfOp::Mul => " * ",
-            };
-            out.push_str("ovf(");
-            binary(
-                out,
-                a,
-                sym,
-                b,
-                if *op == OvfOp::Mul { 10 } else { 9 },
-                true,
-                d,
-            )?;
-            out.push(')');
-        }
+        Ok(())
     }
-    if paren {
-        out.push(')');
-    }
-    Ok(())
 }
 
 /// Is the pattern negative read as signed?
@@ -240,88 +450,89 @@ fn precedence(t: &Term, signed: bool) -> u8 {
     }
 }
 
-fn binary(
-    out: &mut String,
-    a: &Term,
-    op: &str,
-    b: &Term,
-    prec: u8,
-    signed: bool,
-    d: u32,
-) -> fmt::Result {
-    write_term(out, a, prec, signed, d)?;
-    out.push_str(op);
-    write_term(out, b, prec + 1, signed, d)
-}
+impl Writer<'_> {
+    fn binary(
+        &mut self,
+        a: &Term,
+        op: &str,
+        b: &Term,
+        prec: u8,
+        signed: bool,
+        d: u32,
+    ) -> fmt::Result {
+        self.term(a, prec, signed, d)?;
+        self.out.push_str(op);
+        self.term(b, prec + 1, signed, d)
+    }
 
-/// Writes `c + Σ kᵢ·tᵢ` as `k1*t1 + t2 - t3 - 4`.
-fn write_sum(out: &mut String, ms: &[(Term, Int)], c: &Int, d: u32) -> fmt::Result {
-    let mut first = true;
-    for (t, k) in ms {
-        let neg = k.is_negative();
-        let abs = k.abs();
-        if first {
-            if neg {
-                out.push('-');
+    /// Writes `c + Σ kᵢ·tᵢ` as `k1*t1 + t2 - t3 - 4`.
+    fn sum(&mut self, ms: &[(Term, Int)], c: &Int, d: u32) -> fmt::Result {
+        let mut first = true;
+        for (t, k) in ms {
+            let neg = k.is_negative();
+            let abs = k.abs();
+            if first {
+                if neg {
+                    self.out.push('-');
+                }
+            } else {
+                self.out.push_str(if neg { " - " } else { " + " });
             }
-        } else {
-            out.push_str(if neg { " - " } else { " + " });
+            if abs != Int::ONE {
+                write!(self.out, "{abs}*")?;
+                self.term(t, UNARY, false, d)?;
+            } else {
+                self.term(t, 10, false, d)?;
+            }
+            first = false;
         }
-        if abs != Int::ONE {
-            write!(out, "{abs}*")?;
-            write_term(out, t, UNARY, false, d)?;
-        } else {
-            write_term(out, t, 10, false, d)?;
+        if !c.is_zero() || first {
+            if first {
+                write!(self.out, "{c}")?;
+            } else if c.is_negative() {
+                write!(self.out, " - {}", c.abs())?;
+            } else {
+                write!(self.out, " + {c}")?;
+            }
         }
-        first = false;
+        Ok(())
     }
-    if !c.is_zero() || first {
-        if first {
-            write!(out, "{c}")?;
-        } else if c.is_negative() {
-            write!(out, " - {}", c.abs())?;
-        } else {
-            write!(out, " + {c}")?;
-        }
-    }
-    Ok(())
-}
 
-/// Writes `lin op 0` with positive monomials on the left and negative ones
-/// moved to the right: `x - n + 1 <= 0` prints as `x + 1 <= n`, then as
-/// `x < n`.
-fn write_comparison(out: &mut String, lin: &Term, op: &str, d: u32) -> fmt::Result {
-    let (ms, c) = crate::build::linear(lin);
-    let (pos, neg): (Vec<_>, Vec<_>) = ms.into_iter().partition(|(_, k)| !k.is_negative());
-    let neg: Vec<_> = neg.into_iter().map(|(t, k)| (t, k.neg())).collect();
-    // With monomials on one side only, the constant goes to the other:
-    // `x - 5 <= 0` prints as `x <= 5`, `-x - 2 <= 0` as `x >= -2`.
-    if pos.is_empty() {
-        let flipped = if op == "<=" { ">=" } else { op };
-        write_sum(out, &neg, &Int::ZERO, d)?;
-        return write!(out, " {flipped} {c}");
+    /// Writes `lin op 0` with positive monomials on the left and negative ones
+    /// moved to the right: `x - n + 1 <= 0` prints as `x + 1 <= n`, then as
+    /// `x < n`.
+    fn comparison(&mut self, lin: &Term, op: &str, d: u32) -> fmt::Result {
+        let (ms, c) = crate::build::linear(lin);
+        let (pos, neg): (Vec<_>, Vec<_>) = ms.into_iter().partition(|(_, k)| !k.is_negative());
+        let neg: Vec<_> = neg.into_iter().map(|(t, k)| (t, k.neg())).collect();
+        // With monomials on one side only, the constant goes to the other:
+        // `x - 5 <= 0` prints as `x <= 5`, `-x - 2 <= 0` as `x >= -2`.
+        if pos.is_empty() {
+            let flipped = if op == "<=" { ">=" } else { op };
+            self.sum(&neg, &Int::ZERO, d)?;
+            return write!(self.out, " {flipped} {c}");
+        }
+        if neg.is_empty() {
+            self.sum(&pos, &Int::ZERO, d)?;
+            return write!(self.out, " {op} {}", c.neg());
+        }
+        let (mut lc, mut rc) = (Int::ZERO, Int::ZERO);
+        if c.is_negative() {
+            rc = c.neg();
+        } else {
+            lc = c;
+        }
+        let mut op = op;
+        // a + 1 <= b  reads better as  a < b.
+        if op == "<=" && lc == Int::ONE {
+            lc = Int::ZERO;
+            op = "<";
+        }
+        self.sum(&pos, &lc, d)?;
+        write!(self.out, " {op} ")?;
+        self.sum(&neg, &rc, d)
     }
-    if neg.is_empty() {
-        write_sum(out, &pos, &Int::ZERO, d)?;
-        return write!(out, " {op} {}", c.neg());
-    }
-    let (mut lc, mut rc) = (Int::ZERO, Int::ZERO);
-    if c.is_negative() {
-        rc = c.neg();
-    } else {
-        lc = c;
-    }
-    let mut op = op;
-    // a + 1 <= b  reads better as  a < b.
-    if op == "<=" && lc == Int::ONE {
-        lc = Int::ZERO;
-        op = "<";
-    }
-    write_sum(out, &pos, &lc, d)?;
-    write!(out, " {op} ")?;
-    write_sum(out, &neg, &rc, d)
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,5 +599,67 @@ mod tests {
         assert_eq!(o.to_string(), "ovf(x + -1)");
         let p = Term::and(&Term::bv_cmp(Ult, &x, &y), &Term::bool_var("p"));
         assert!(p.to_string().contains("x < y") && p.to_string().contains(" and "));
+    }
+
+    /// `s` after `n` rounds of `s = if v_i > 0 then s + 1 else s + 2`
+    /// merged: a DAG of `3n` nodes whose tree has `2^n` leaves.
+    fn merged_sum(n: u32) -> Term {
+        let mut s = Term::int(0);
+        for i in 1..=n {
+            let v = Term::int_var(format!("v{i}"));
+            let c = Term::lt(&Term::int(0), &v);
+            let one = Term::add(&s, &Term::int(1));
+            let two = Term::add(&s, &Term::int(2));
+            s = Term::ite(&c, &one, &two);
+        }
+        s
+    }
+
+    #[test]
+    fn shared_subterms_are_named_once() {
+        let s = merged_sum(40);
+        let text = Term::ne(&s, &Term::int(45)).to_string();
+        assert!(text.len() < 10_000, "{} bytes", text.len());
+        assert!(text.contains(" where $1 = (if "), "{text}");
+        // Each name is defined once, and every name used is defined.
+        let defined = text.matches(" = (if ").count();
+        for k in 1..=defined {
+            assert_eq!(text.matches(&format!("${k} = ")).count(), 1, "{text}");
+        }
+        assert!(!text.contains(&format!("${}", defined + 1)), "{text}");
+        // Small terms print in full, as before.
+        let small = merged_sum(3).to_string();
+        assert!(!small.contains('$'), "{small}");
+        assert!(
+            small.starts_with("(if v3 >= 1 then (if v2 >= 1 then"),
+            "{small}"
+        );
+    }
+
+    #[test]
+    fn conjuncts_share_their_names() {
+        let s = merged_sum(30);
+        let terms = [Term::ne(&s, &Term::int(45)), Term::le(&s, &Term::int(50))];
+        let mut p = SharedPrinter::new(&terms);
+        let a = p.text(&terms[0]);
+        let b = p.text(&terms[1]);
+        let defs = p.definitions();
+        assert!(a.contains("$1") && b.contains("$1"), "{a} / {b}");
+        assert_eq!(defs.matches("$1 = ").count(), 1, "{defs}");
+        assert!(
+            p.definitions().is_empty(),
+            "each definition is written once"
+        );
+    }
+
+    #[test]
+    fn long_texts_are_cut() {
+        // 20,000 distinct conjuncts: nothing to share, too much to print.
+        let xs: Vec<Term> = (0..20_000)
+            .map(|i| Term::lt(&Term::int_var(format!("x{i}")), &Term::int(i)))
+            .collect();
+        let text = Term::and_all(xs).to_string();
+        assert!(text.len() <= MAX_TEXT + '…'.len_utf8(), "{}", text.len());
+        assert!(text.ends_with('…'));
     }
 }

@@ -44,6 +44,7 @@ mod term;
 mod z3_backend_watchdog;
 mod z3_backend;
 
+pub use display::{SharedPrinter, MAX_TEXT, MIN_SHARED, PLAIN_NODES};
 pub use model::{ArrayValue, Model, Value};
 pub use process::{Command, ProcessSolver, SolverProcesses};
 pub use server::{serve, serve_stdio};

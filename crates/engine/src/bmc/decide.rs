@@ -210,13 +210,28 @@ impl Queries<'_> {
                 ..Outcome::unknown(Incomplete::OutsideProperty)
             });
         }
+        // A reachable path cut by a bound of the search (the input heap's
+        // above all: its restriction is lossless only for paths within
+        // it) means larger inputs or schedules were not explored.
+        let mut incomplete = Vec::new();
+        let mut bounds: Vec<Incomplete> = unrolled.bounded.iter().map(|(why, _)| *why).collect();
+        bounds.sort();
+        bounds.dedup();
+        for why in bounds {
+            let guards = unrolled.bounded.iter().filter(|(w, _)| *w == why);
+            if self.any(guards.map(|(_, g)| g.formula()))?.is_some() {
+                incomplete.push(why);
+            }
+        }
         let cut = &unrolled.cut;
         let bound_enough = cut.is_empty()
             || (unwinding_assertions && self.any(cut.iter().map(|g| g.formula()))?.is_none());
-        Ok(if bound_enough {
-            Outcome::default()
-        } else {
-            Outcome::unknown(Incomplete::UnwindBound)
+        if !bound_enough {
+            incomplete.push(Incomplete::UnwindBound);
+        }
+        Ok(Outcome {
+            incomplete,
+            ..Outcome::default()
         })
     }
 

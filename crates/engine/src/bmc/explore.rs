@@ -31,6 +31,9 @@ pub(super) struct Unrolled {
     pub errors: Vec<ErrorPath>,
     /// Guards of the paths cut at the bound.
     pub cut: Vec<Guard>,
+    /// Guards of the paths cut by a bound of the search (the input
+    /// heap's, threads', switches'), with the bound.
+    pub bounded: Vec<(Incomplete, Guard)>,
     /// States stepped.
     pub states: u64,
     /// Merges made.
@@ -75,6 +78,10 @@ pub(super) fn unroll(
                 formula: state.path.formula(),
                 guard: state.path,
             });
+            continue;
+        }
+        if let Some(bound) = state.bounded() {
+            found.bounded.push((Incomplete::from(bound), state.path));
             continue;
         }
         let (from, depth) = (state.pc, state.callers.len());

@@ -92,6 +92,9 @@ pub struct FuzzReport {
     pub assume_failed: u64,
     /// Runs that hit the step limit.
     pub out_of_steps: u64,
+    /// Runs cut by a bound of the search (`--max-objects`,
+    /// `--max-threads`, `--max-switches`).
+    pub cut: u64,
     /// Engine faults (an error that did not replay): never bugs.
     pub internal_errors: Vec<String>,
     /// Workers still busy when the session ended (left to finish alone).
@@ -135,6 +138,7 @@ pub fn fuzz(
             dropped: 0,
             assume_failed: 0,
             out_of_steps: 0,
+            cut: 0,
             internal_errors: Vec::new(),
             abandoned: false,
             elapsed: Duration::ZERO,
@@ -311,6 +315,7 @@ impl Session {
             RunOutcome::Mismatch(m) => self.report.internal_errors.push(m.clone()),
             RunOutcome::AssumeFailed { .. } => self.report.assume_failed += 1,
             RunOutcome::OutOfSteps => self.report.out_of_steps += 1,
+            RunOutcome::Cut(_) => self.report.cut += 1,
             RunOutcome::Halted | RunOutcome::Stopped => {}
         }
         self.work.push(Item {

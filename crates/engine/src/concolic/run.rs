@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use wiser_ir::{ErrorKind, Instr, Ir, Pc, ScalarTy, Site, Span};
 use wiser_num::Int;
-use wiser_semantics::{Input, Machine, Options, State};
+use wiser_semantics::{Bound, Input, Machine, Options, State};
 use wiser_smt::Term;
 
 /// What kind of decision a [`Decision`] is.
@@ -92,6 +92,10 @@ pub enum RunOutcome {
         /// The `assume` statement.
         span: Span,
     },
+    /// The path went past a bound of the search (the input heap's, the
+    /// threads', the context switches'): the input is beyond what the
+    /// search explores.
+    Cut(Bound),
     /// The step limit was reached first.
     OutOfSteps,
     /// The run was stopped from outside (an interrupt or the time limit).
@@ -166,6 +170,9 @@ pub fn run(
     let (ended, last) = loop {
         if state.error().is_some() || state.is_final(ir) {
             break (None, Some(state));
+        }
+        if let Some(bound) = state.bounded() {
+            break (Some(RunOutcome::Cut(bound)), Some(state));
         }
         if steps >= max_steps {
             break (Some(RunOutcome::OutOfSteps), Some(state));
