@@ -26,28 +26,12 @@ use std::fmt::Write;
 use std::sync::Arc;
 use std::time::Duration;
 use wiser_engine::{Config, Strategy, Verdict};
-use wiser_num::Int;
+use wiser_num::{BinOp, CmpOp, Int};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ArrayInput, Input};
 
-#[derive(Arbitrary, Debug, Clone, Copy)]
-enum AOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-}
-
-#[derive(Arbitrary, Debug, Clone, Copy)]
-enum COp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
+/// The arithmetic operators a program uses.
+const ARITH: [BinOp; 5] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Rem];
 
 #[derive(Arbitrary, Debug)]
 enum E {
@@ -55,7 +39,8 @@ enum E {
     Var(u8),
     Elem(bool, Box<E>),
     Neg(Box<E>),
-    Bin(AOp, Box<E>, Box<E>),
+    /// An arithmetic operation (the `u8` picks one of `ARITH`).
+    Bin(u8, Box<E>, Box<E>),
     /// A literal near the ends of `i64` (products leave the fast path).
     Wide(i64),
 }
@@ -63,7 +48,8 @@ enum E {
 #[derive(Arbitrary, Debug)]
 enum C {
     Bool(bool),
-    Cmp(COp, E, E),
+    /// A comparison (the `u8` picks one of `CmpOp::ALL`) of two expressions.
+    Cmp(u8, E, E),
     Not(Box<C>),
     And(Box<C>, Box<C>),
     Or(Box<C>, Box<C>),
@@ -173,13 +159,7 @@ impl Render {
                 self.out.push(')');
             }
             E::Bin(op, a, b) => {
-                let op = match op {
-                    AOp::Add => "+",
-                    AOp::Sub => "-",
-                    AOp::Mul => "*",
-                    AOp::Div => "/",
-                    AOp::Rem => "%",
-                };
+                let op = ARITH[*op as usize % ARITH.len()].symbol();
                 self.out.push('(');
                 self.expr(a, depth + 1);
                 write!(self.out, " {op} ").unwrap();
@@ -195,14 +175,7 @@ impl Render {
             C::Bool(b) => write!(self.out, "{b}").unwrap(),
             _ if deep => self.out.push_str("true"),
             C::Cmp(op, a, b) => {
-                let op = match op {
-                    COp::Eq => "==",
-                    COp::Ne => "!=",
-                    COp::Lt => "<",
-                    COp::Le => "<=",
-                    COp::Gt => ">",
-                    COp::Ge => ">=",
-                };
+                let op = CmpOp::ALL[*op as usize % CmpOp::ALL.len()].symbol();
                 self.expr(a, depth + 1);
                 write!(self.out, " {op} ").unwrap();
                 self.expr(b, depth + 1);
@@ -397,6 +370,8 @@ fn samples(p: &Prog, ir: &wiser_ir::Ir) -> Vec<Input> {
                 vars: vars.clone(),
                 reads: vec![Int::from(c); 64],
                 arrays: arrays([0, 0, 0]),
+                // The programs have no threads.
+                schedule: Vec::new(),
             });
         }
     }
@@ -421,6 +396,7 @@ fn samples(p: &Prog, ir: &wiser_ir::Ir) -> Vec<Input> {
                 .map(|k| Int::from((s.reads[k % 8] as i64).rem_euclid(8) - 2))
                 .collect(),
             arrays: arrays(s.array),
+            schedule: Vec::new(),
         });
     }
     out

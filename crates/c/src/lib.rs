@@ -21,31 +21,17 @@
 use std::collections::HashMap;
 use wiser_ir::{Diagnostic, Ir, Span};
 
+mod frontend;
+pub use frontend::{C, FRONTEND};
 pub mod harness;
 mod lower;
 pub use lower::UNSUPPORTED;
 mod preprocess;
 pub mod types;
 
-/// The sizes of C's integer types.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum DataModel {
-    /// 32-bit `int`, `long` and pointers (SV-COMP's default, `gcc -m32`).
-    #[default]
-    Ilp32,
-    /// 32-bit `int`, 64-bit `long` and pointers (`gcc -m64` on Linux).
-    Lp64,
-}
-
-impl DataModel {
-    /// The gcc flag that compiles for this model.
-    pub fn gcc_flag(self) -> &'static str {
-        match self {
-            DataModel::Ilp32 => "-m32",
-            DataModel::Lp64 => "-m64",
-        }
-    }
-}
+/// The sizes of C's integer types (shared with the command line through
+/// the front-end interface).
+pub use wiser_frontend::DataModel;
 
 /// How to read a C file.
 #[derive(Clone, Debug, Default)]

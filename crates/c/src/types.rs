@@ -34,26 +34,19 @@ pub struct CInt {
 }
 
 impl CInt {
+    /// The type of `rank`, signed or not.
+    pub const fn new(rank: Rank, signed: bool) -> CInt {
+        CInt { rank, signed }
+    }
+
     /// `int`.
-    pub const INT: CInt = CInt {
-        rank: Rank::Int,
-        signed: true,
-    };
+    pub const INT: CInt = CInt::new(Rank::Int, true);
     /// `unsigned int`.
-    pub const UINT: CInt = CInt {
-        rank: Rank::Int,
-        signed: false,
-    };
+    pub const UINT: CInt = CInt::new(Rank::Int, false);
     /// `_Bool`.
-    pub const BOOL: CInt = CInt {
-        rank: Rank::Bool,
-        signed: false,
-    };
+    pub const BOOL: CInt = CInt::new(Rank::Bool, false);
     /// `unsigned long` (`size_t` on both data models).
-    pub const ULONG: CInt = CInt {
-        rank: Rank::Long,
-        signed: false,
-    };
+    pub const ULONG: CInt = CInt::new(Rank::Long, false);
 
     /// Its width in bits under `dm`.
     pub fn bits(self, dm: DataModel) -> u32 {

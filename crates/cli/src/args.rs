@@ -1,14 +1,14 @@
 //! Command-line arguments.
 
+use crate::error::CliError;
 use crate::load::Program;
-use crate::load::{Lang, LoadOptions};
+use crate::load::{LoadOptions, Registry};
 use crate::semantic_args::SemanticArgs;
-use crate::verify::Target;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
-use wiser_c::DataModel;
 use wiser_engine::{Backend, Bmc, Config, MergeMode, Record, Strategy, DEFAULT_SEED, MAX_JOBS};
+use wiser_frontend::DataModel;
 use wiser_ir::{Cfg, Pc};
 
 /// wiser: a symbolic bug finder for IMP and C. It explores every path of a
@@ -119,23 +119,6 @@ impl MergeArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LangArg {
-    /// IMP.
-    Imp,
-    /// C (preprocessed by the system's cpp unless the file ends in .i).
-    C,
-}
-
-impl LangArg {
-    pub fn lang(self) -> Lang {
-        match self {
-            LangArg::Imp => Lang::Imp,
-            LangArg::C => Lang::C,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DataModelArg {
     /// 32-bit int, long and pointers (gcc -m32; SV-COMP's usual model).
     Ilp32,
@@ -156,21 +139,37 @@ impl DataModelArg {
 #[derive(Args, Debug)]
 pub struct LangArgs {
     /// The language of FILE [default: by extension: .c and .i are C, .yml and .yaml SV-COMP tasks, anything else IMP].
-    #[arg(long, value_enum)]
-    pub lang: Option<LangArg>,
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
     /// C's integer sizes [default: the task's, else ilp32].
     #[arg(long, value_enum, value_name = "MODEL")]
     pub data_model: Option<DataModelArg>,
+    /// The front ends to choose from (set by [`crate::run`], not parsed).
+    #[arg(skip)]
+    pub frontends: Registry,
 }
 
 impl LangArgs {
-    pub fn options<'a>(&self, assume: Option<&'a str>) -> LoadOptions<'a> {
+    pub fn options<'a>(&'a self, assume: Option<&'a str>) -> LoadOptions<'a> {
         LoadOptions {
-            lang: self.lang.map(LangArg::lang),
+            frontends: self.frontends,
+            lang: self.lang.as_deref(),
             data_model: self.data_model.map(DataModelArg::data_model),
             assume,
         }
     }
+}
+
+/// What a verification command was asked to look at.
+pub struct Target<'a> {
+    pub file: &'a PathBuf,
+    pub lang: &'a LangArgs,
+    pub assume: Option<&'a str>,
+    pub property: Option<&'a str>,
+    pub harness: Option<&'a Path>,
+    pub format: Format,
+    /// Show each bug's trace (`--trace`).
+    pub trace: bool,
 }
 
 /// What `check` and `bmc` look at, and how they answer.
@@ -208,9 +207,10 @@ impl TargetArgs {
 
     /// The target as the shared verification code takes it; an error if
     /// no FILE was given.
-    pub fn target(&self) -> Result<Target<'_>, String> {
-        let file = self.file.as_ref().ok_or_else(|| {
-            "error: no FILE given\n  = help: give the program to check: `wiser check FILE` (or `wiser check --replay DIR` to replay a test suite)\n".to_string()
+    pub fn target(&self) -> Result<Target<'_>, CliError> {
+        let file = self.file.as_ref().ok_or_else(|| CliError::Usage {
+            message: "no FILE given".into(),
+            help: Some("give the program to check: `wiser check FILE` (or `wiser check --replay DIR` to replay a test suite)".into()),
         })?;
         Ok(Target {
             file,
@@ -303,40 +303,49 @@ impl CheckArgs {
     }
 
     /// What to check.
-    pub fn target(&self) -> Result<Target<'_>, String> {
+    pub fn target(&self) -> Result<Target<'_>, CliError> {
         self.target.target()
-    }
-
-    /// The number of workers: as asked, at most 64; by default the number
-    /// of cores.
-    pub fn jobs(&self) -> usize {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        match self.jobs {
-            Some(n) => usize::try_from(n).unwrap_or(usize::MAX).min(MAX_JOBS),
-            None => cores.min(MAX_JOBS),
-        }
     }
 
     /// The engine configuration these arguments describe.
     pub fn config(&self) -> Config {
-        let (timeout, solver_timeout) = limits(self.timeout, self.solver_timeout);
-        Config::default()
+        engine_config(&self.semantics, self.in_process_solver)
             .with_strategy(self.strategy.strategy())
             .with_seed(self.seed)
             .with_max_states(match self.max_states {
                 0 => u64::MAX,
                 n => n,
             })
-            .with_timeout(timeout)
-            .with_solver_timeout(solver_timeout)
+            .with_timeout(time_limit(self.timeout))
+            .with_solver_timeout(solver_limit(self.solver_timeout))
             .with_all_bugs(self.all || self.all_paths)
-            .with_jobs(self.jobs())
-            .with_max_memory(memory_limit(self.max_memory))
+            .with_jobs(jobs(self.jobs))
+            .with_max_memory(memory_limit(self.max_memory, Some(DEFAULT_MAX_MEMORY_MB)))
             .with_validation(self.validate)
-            .with_options(self.semantics.options())
-            .with_backend(backend(self.in_process_solver))
             .with_merge(self.merge.mode())
             .with_record(self.record())
+    }
+}
+
+// One meaning for each value of a limit, whichever command it is given
+// to: the functions below are the only places that read one, and every
+// subcommand's `config` goes through them.
+
+/// The configuration every engine command starts from: the semantic
+/// options and where the solver runs.
+fn engine_config(semantics: &SemanticArgs, in_process_solver: bool) -> Config {
+    Config::default()
+        .with_options(semantics.options())
+        .with_backend(backend(in_process_solver))
+}
+
+/// The number of workers (`--jobs`): as asked, at most 64; by default the
+/// number of cores.
+fn jobs(asked: Option<u64>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match asked {
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX).min(MAX_JOBS),
+        None => cores.min(MAX_JOBS),
     }
 }
 
@@ -368,20 +377,23 @@ pub fn seconds(text: &str) -> Result<f64, String> {
 /// first: about 1 KB per waiting state, so 4 GiB holds some four million.
 pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
 
-/// The memory limit in bytes (`--max-memory`, its default, 0: none).
-fn memory_limit(mb: Option<u64>) -> Option<u64> {
-    match mb.unwrap_or(DEFAULT_MAX_MEMORY_MB) {
+/// The memory limit in bytes: `--max-memory` in MiB, else the command's
+/// default; 0 is no limit.
+fn memory_limit(mb: Option<u64>, default: Option<u64>) -> Option<u64> {
+    match mb.or(default)? {
         0 => None,
         mb => Some(mb.saturating_mul(1 << 20)),
     }
 }
 
-/// The run's time limit and each query's (0: none).
-fn limits(timeout: f64, solver_timeout: u64) -> (Option<Duration>, Option<Duration>) {
-    let timeout =
-        (timeout > 0.0 && timeout.is_finite()).then(|| Duration::from_secs_f64(timeout.min(1e9)));
-    let solver_timeout = (solver_timeout > 0).then(|| Duration::from_millis(solver_timeout));
-    (timeout, solver_timeout)
+/// The run's time limit (`--timeout` in seconds; 0: none).
+fn time_limit(seconds: f64) -> Option<Duration> {
+    (seconds > 0.0 && seconds.is_finite()).then(|| Duration::from_secs_f64(seconds.min(1e9)))
+}
+
+/// Each solver query's time limit (`--solver-timeout` in ms; 0: none).
+fn solver_limit(ms: u64) -> Option<Duration> {
+    (ms > 0).then(|| Duration::from_millis(ms))
 }
 
 #[derive(Args, Debug)]
@@ -409,7 +421,7 @@ pub struct BmcArgs {
     /// Give each solver query at most this many milliseconds (0: no limit; the run's time limit still applies).
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub solver_timeout: u64,
-    /// Stop when the process uses this many MiB of memory (verdict unknown).
+    /// Stop when the process (with its solver processes) uses this many MiB of memory (verdict unknown; 0: no limit) [default: no limit].
     #[arg(long, value_name = "MB")]
     pub max_memory: Option<u64>,
     /// No progress display on stderr.
@@ -424,30 +436,27 @@ pub struct BmcArgs {
 
 impl BmcArgs {
     /// What to check.
-    pub fn target(&self) -> Result<Target<'_>, String> {
+    pub fn target(&self) -> Result<Target<'_>, CliError> {
         self.target.target()
     }
 
     /// The engine configuration (limits, property, solver).
     pub fn config(&self) -> Config {
-        let (timeout, solver_timeout) = limits(self.timeout, self.solver_timeout);
-        Config::default()
-            .with_timeout(timeout)
-            .with_solver_timeout(solver_timeout)
+        engine_config(&self.semantics, self.in_process_solver)
+            .with_timeout(time_limit(self.timeout))
+            .with_solver_timeout(solver_limit(self.solver_timeout))
             .with_all_bugs(self.all)
-            .with_max_memory(self.max_memory.map(|mb| mb.saturating_mul(1 << 20)))
-            .with_options(self.semantics.options())
-            .with_backend(backend(self.in_process_solver))
+            .with_max_memory(memory_limit(self.max_memory, None))
     }
 
     /// The bounds, with `--unwind-loop` lines resolved to loop heads.
-    pub fn bounds(&self, program: &Program) -> Result<Bmc, String> {
+    pub fn bounds(&self, program: &Program) -> Result<Bmc, CliError> {
         if let Some(max) = self.unwind_max {
             if max < self.unwind {
-                return Err(format!(
-                    "error: --unwind-max {max} is below --unwind {}\n  = help: --unwind-max deepens the bound from --unwind up to K\n",
-                    self.unwind
-                ));
+                return Err(CliError::Usage {
+                    message: format!("--unwind-max {max} is below --unwind {}", self.unwind),
+                    help: Some("--unwind-max deepens the bound from --unwind up to K".into()),
+                });
             }
         }
         let cfg = Cfg::new(&program.ir);
@@ -457,19 +466,23 @@ impl BmcArgs {
                 Some((l.trim().parse::<u32>().ok()?, k.trim().parse::<u32>().ok()?))
             });
             let Some((line, k)) = parsed else {
-                return Err(format!(
-                    "error: --unwind-loop `{item}` is not LINE:K\n  = help: e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations\n"
-                ));
+                return Err(CliError::Usage {
+                    message: format!("--unwind-loop `{item}` is not LINE:K"),
+                    help: Some("e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations".into()),
+                });
             };
             let heads: Vec<Pc> = (0..program.ir.code.len() as Pc)
                 .filter(|&pc| cfg.is_loop_head(pc))
                 .filter(|&pc| program.line_col(program.ir.at(pc).span).line == line)
                 .collect();
             if heads.is_empty() {
-                return Err(format!(
-                    "error: --unwind-loop {item}: no loop has its head on line {line} of `{}`\n  = help: give the line of the loop's `while` or `for`\n",
-                    program.file.display()
-                ));
+                return Err(CliError::Usage {
+                    message: format!(
+                        "--unwind-loop {item}: no loop has its head on line {line} of `{}`",
+                        program.file.display()
+                    ),
+                    help: Some("give the line of the loop's `while` or `for`".into()),
+                });
             }
             unwind_loops.extend(heads.into_iter().map(|pc| (pc, k)));
         }
@@ -555,12 +568,8 @@ pub struct SolverArgs {
 impl SolverArgs {
     /// The engine configuration: solver, backend and semantic options.
     pub fn config(&self) -> Config {
-        let solver_timeout =
-            (self.solver_timeout > 0).then(|| Duration::from_millis(self.solver_timeout));
-        Config::default()
-            .with_solver_timeout(solver_timeout)
-            .with_options(self.semantics.options())
-            .with_backend(backend(self.in_process_solver))
+        engine_config(&self.semantics, self.in_process_solver)
+            .with_solver_timeout(solver_limit(self.solver_timeout))
     }
 }
 
@@ -620,17 +629,43 @@ pub struct FuzzArgs {
 impl FuzzArgs {
     /// The engine configuration these arguments describe.
     pub fn config(&self) -> Config {
-        let timeout = (self.timeout > 0.0 && self.timeout.is_finite())
-            .then(|| Duration::from_secs_f64(self.timeout.min(1e9)));
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let jobs = match self.jobs {
-            Some(n) => usize::try_from(n).unwrap_or(usize::MAX).min(MAX_JOBS),
-            None => cores.min(MAX_JOBS),
-        };
         self.solver
             .config()
-            .with_timeout(timeout)
-            .with_jobs(jobs)
+            .with_timeout(time_limit(self.timeout))
+            .with_jobs(jobs(self.jobs))
             .with_all_bugs(self.all)
+    }
+}
+
+/// The output format a command was asked for.
+pub fn format_of(command: &Command) -> Format {
+    match command {
+        Command::Check(a) => a.target.format,
+        Command::Bmc(a) => a.target.format,
+        Command::Run(a) => a.format,
+        Command::Concolic(a) => a.format,
+        Command::Fuzz(a) => a.format,
+        Command::Completions { .. } | Command::Man => Format::Text,
+    }
+}
+
+/// A file that may not be given (`run --test`, `check --replay`), or the
+/// empty path.
+fn or_none(file: &Option<std::path::PathBuf>) -> &Path {
+    match file {
+        Some(f) => f,
+        None => Path::new(""),
+    }
+}
+
+/// The file a command was given.
+pub fn file_of(command: &Command) -> &Path {
+    match command {
+        Command::Check(a) => or_none(&a.target.file),
+        Command::Bmc(a) => or_none(&a.target.file),
+        Command::Run(a) => or_none(&a.file),
+        Command::Concolic(a) => &a.file,
+        Command::Fuzz(a) => &a.file,
+        Command::Completions { .. } | Command::Man => Path::new(""),
     }
 }

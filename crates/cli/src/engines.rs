@@ -2,7 +2,8 @@
 //! the engines of `wiser_engine::concolic`, output, exit codes.
 
 use crate::args::{ConcolicArgs, Format, FuzzArgs};
-use crate::{emit, exit, inputs, load, machine, progress, render_engines, sarif};
+use crate::out::out as emit;
+use crate::{exit, formats, inputs, json, load, progress, render_engines, sarif};
 use wiser_engine::concolic::{self, FuzzLimits, RunOutcome};
 
 /// `wiser concolic`: returns the exit code (as `run`'s).
@@ -18,7 +19,7 @@ pub fn concolic(args: &ConcolicArgs) -> Result<u8, String> {
         Format::Text => emit(&render_engines::concolic_text(&program, &report)),
         Format::Json => emit(&format!(
             "{}\n",
-            machine::stamp(render_engines::concolic_json(&program, &report), &args.file)
+            json::stamp(render_engines::concolic_json(&program, &report), &args.file)
         )),
         Format::Sarif => {
             let bugs: Vec<&wiser_engine::Bug> = match &report.run.outcome {
@@ -29,7 +30,7 @@ pub fn concolic(args: &ConcolicArgs) -> Result<u8, String> {
             emit(&format!("{doc}\n"));
         }
     }
-    machine::reported();
+    formats::reported();
     Ok(match report.run.outcome {
         RunOutcome::Halted => exit::OK,
         RunOutcome::Bug(_) => exit::BUG,
@@ -58,7 +59,7 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(u8, bool), String> {
         Format::Text => emit(&render_engines::fuzz_text(&program, &report, args.max_runs)),
         Format::Json => emit(&format!(
             "{}\n",
-            machine::stamp(render_engines::fuzz_json(&program, &report), &args.file)
+            json::stamp(render_engines::fuzz_json(&program, &report), &args.file)
         )),
         Format::Sarif => {
             let bugs: Vec<&wiser_engine::Bug> = report.bugs.iter().map(|b| &b.bug).collect();
@@ -66,7 +67,7 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(u8, bool), String> {
             emit(&format!("{doc}\n"));
         }
     }
-    machine::reported();
+    formats::reported();
     for e in &report.internal_errors {
         crate::out::errln!("error: {e}");
     }

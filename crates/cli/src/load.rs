@@ -1,32 +1,59 @@
-//! Loading a program: choose its front end (by extension, or `--lang`),
-//! read an SV-COMP task file if given one, compile (with the `--assume`
-//! condition as a text of its own for IMP), and keep every text so that
-//! each location can be shown as `file:line:col` with its line.
+//! Loading a program: choose its front end from the registry (by `--lang`,
+//! else by the file's extension), read an SV-COMP task file if given one,
+//! compile, and keep every text so that each location can be shown as
+//! `file:line:col` with its line.
 
 use crate::task::{self, Task};
 use std::path::Path;
 use std::sync::Arc;
-use wiser_c::{Compiled, DataModel, NondetFn};
-use wiser_ir::{FileId, Instr, Ir, LineCol, Pc, Place, SourceMap, Sources, Span};
+use wiser_frontend::{DataModel, Frontend, LoadError, LoadRequest, LoadedProgram, ReadSite};
+use wiser_ir::{Ir, LineCol, Pc, Sources, Span};
 
-/// The languages `wiser` reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lang {
-    /// IMP (WiSE's language with machine integers).
-    Imp,
-    /// C (the subset in docs/C.md).
-    C,
-}
+/// The front ends `wiser` reads, in order: `--lang` names one of them; a
+/// file's extension picks the one that lists it; the first reads files of
+/// any other extension.
+pub type Frontends = &'static [&'static dyn Frontend];
 
 /// How to load a file.
 #[derive(Clone, Debug, Default)]
 pub struct LoadOptions<'a> {
-    /// The language, if not to be chosen by the file's extension.
-    pub lang: Option<Lang>,
-    /// C's data model, if given (else the task's, else ILP32).
+    /// The front ends to choose from.
+    pub frontends: Registry,
+    /// The language (a front end's name), if not to be chosen by the
+    /// file's extension.
+    pub lang: Option<&'a str>,
+    /// The data model, if given (else the task's, else the default).
     pub data_model: Option<DataModel>,
-    /// An extra assumption on the inputs (IMP only).
+    /// An extra assumption on the inputs, where the language has them.
     pub assume: Option<&'a str>,
+}
+
+/// The registry of front ends, as options carry it.
+#[derive(Clone, Copy, Default)]
+pub struct Registry(pub Frontends);
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.0.iter().map(|l| l.name()).collect();
+        write!(f, "{names:?}")
+    }
+}
+
+impl Registry {
+    /// The front end named `name`.
+    pub fn named(self, name: &str) -> Option<&'static dyn Frontend> {
+        self.0.iter().copied().find(|l| l.name() == name)
+    }
+
+    /// The front end of `path`, by its extension.
+    pub fn for_path(self, path: &Path) -> Option<&'static dyn Frontend> {
+        let ext = path.extension().and_then(|e| e.to_str());
+        self.0
+            .iter()
+            .copied()
+            .find(|l| ext.is_some_and(|e| l.extensions().contains(&e)))
+            .or_else(|| self.0.first().copied())
+    }
 }
 
 /// A loaded program and what is needed to talk about its locations.
@@ -35,25 +62,46 @@ pub struct Program {
     pub sources: Sources,
     /// The lowered program.
     pub ir: Arc<Ir>,
-    /// For a C program: what its front end says about its reads and
-    /// functions (its `ir` is the same program as `Program::ir`).
-    pub c: Option<Compiled>,
-    /// The data model a C program was read under.
-    pub data_model: DataModel,
+    /// Its language.
+    pub language: &'static dyn Frontend,
+    /// What the front end knows of it beyond its IR.
+    pub details: Box<dyn LoadedProgram>,
+    /// The data model it was read under, where its language has one.
+    pub data_model: Option<DataModel>,
     /// The SV-COMP task it came from, if any.
     pub task: Option<Task>,
     /// The file compiled (a task's input file).
     pub file: std::path::PathBuf,
 }
 
-/// Where a read of a witness was made, in source terms.
-pub enum ReadSite<'a> {
-    /// A call of a nondeterministic function (C).
-    Call(&'a NondetFn),
-    /// A C local read before it was written, by name.
-    Uninitialised(String),
-    /// IMP's `x = *`.
-    Imp,
+/// Why a program was not loaded.
+#[derive(Debug)]
+pub enum LoadFailure {
+    /// The front end refused it.
+    Frontend(LoadError),
+    /// Anything else (the task file, the language), worded for people.
+    Other(String),
+}
+
+impl LoadFailure {
+    /// Is the program outside its front end's subset?
+    pub fn is_unsupported(&self) -> bool {
+        matches!(self, LoadFailure::Frontend(e) if e.is_unsupported())
+    }
+
+    /// The error as `wiser` prints it.
+    pub fn render(&self) -> String {
+        match self {
+            LoadFailure::Frontend(e) => e.render(),
+            LoadFailure::Other(text) => text.clone(),
+        }
+    }
+}
+
+impl From<LoadFailure> for String {
+    fn from(f: LoadFailure) -> String {
+        f.render()
+    }
 }
 
 impl Program {
@@ -73,46 +121,8 @@ impl Program {
     }
 
     /// What made the read at `pc` (the `Havoc` a witness's read came from).
-    pub fn read_site(&self, pc: Pc) -> ReadSite<'_> {
-        let Some(c) = &self.c else {
-            return ReadSite::Imp;
-        };
-        let loc = self.ir.at(pc);
-        if let Some(f) = c.nondet_reads.get(&loc.span) {
-            return ReadSite::Call(f);
-        }
-        let name = match loc.instr {
-            Instr::Havoc {
-                dst: Place::Local(slot),
-                ..
-            } => {
-                // Each routine's code is contiguous, from its entry on.
-                let routine = std::iter::once(&self.ir.main)
-                    .chain(&self.ir.procs)
-                    .filter(|r| r.entry <= pc)
-                    .max_by_key(|r| r.entry);
-                routine
-                    .and_then(|r| r.slots.get(slot as usize))
-                    .filter(|s| !s.is_temporary())
-                    .map(|s| s.name.to_string())
-            }
-            Instr::Havoc {
-                dst: Place::Global(g),
-                ..
-            } => self.ir.globals.get(g as usize).map(|g| g.name.to_string()),
-            _ => None,
-        };
-        ReadSite::Uninitialised(
-            name.unwrap_or_else(|| format!("the local at {}", self.line_col(loc.span))),
-        )
-    }
-}
-
-/// The language of `path`, by its extension.
-pub fn lang_of(path: &Path) -> Lang {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("c" | "i") => Lang::C,
-        _ => Lang::Imp,
+    pub fn read_site(&self, pc: Pc) -> ReadSite {
+        self.details.read_site(&self.ir, &self.sources, pc)
     }
 }
 
@@ -124,114 +134,50 @@ pub fn is_task(path: &Path) -> bool {
     )
 }
 
-/// Loads `path`: an SV-COMP task file (its input file is loaded), a C
-/// file or an IMP file.
-pub fn load_any(path: &Path, options: &LoadOptions<'_>) -> Result<Program, String> {
-    if options.lang.is_none() && is_task(path) {
-        let task = task::read_task(path)?;
-        let lang = options.lang.unwrap_or_else(|| lang_of(&task.input));
-        let data_model = options.data_model.unwrap_or(task.data_model);
-        let mut program = match lang {
-            Lang::C => load_c(&task.input, data_model, options.assume)?,
-            Lang::Imp => load(&task.input, options.assume)?,
-        };
-        program.task = Some(task);
-        return Ok(program);
+/// Loads `path`: an SV-COMP task file (its input file is loaded), or a
+/// program of one of the registry's languages. The front end's warnings
+/// go to stderr.
+pub fn load_any(path: &Path, options: &LoadOptions<'_>) -> Result<Program, LoadFailure> {
+    let (file, task) = if options.lang.is_none() && is_task(path) {
+        let task = task::read_task(path).map_err(LoadFailure::Other)?;
+        (task.input.clone(), Some(task))
+    } else {
+        (path.to_path_buf(), None)
+    };
+    let registry = options.frontends;
+    let language = match options.lang {
+        Some(name) => registry.named(name),
+        None => registry.for_path(&file),
     }
-    let lang = options.lang.unwrap_or_else(|| lang_of(path));
-    match lang {
-        Lang::C => load_c(path, options.data_model.unwrap_or_default(), options.assume),
-        Lang::Imp => load(path, options.assume),
-    }
-}
-
-/// All of standard input (`-` as the program's file).
-fn read_stdin() -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
-    Ok(bytes)
-}
-
-/// Reads, preprocesses and compiles the C file `path`; its warnings go to
-/// stderr.
-pub fn load_c(path: &Path, data_model: DataModel, assume: Option<&str>) -> Result<Program, String> {
-    let name = path.display().to_string();
-    if path == Path::new("-") {
-        return Err("error: standard input is read as IMP; give a C program as a file\n  = help: C goes through the system preprocessor, which reads files\n".into());
-    }
-    if assume.is_some() {
-        return Err(format!(
-            "error: --assume is for IMP programs; `{name}` is C
-  = help: constrain the inputs in the program: `__VERIFIER_assume(cond);` after the reads
-"
-        ));
-    }
-    if let Err(e) = std::fs::File::open(path) {
-        return Err(format!(
-            "error: cannot read `{name}`: {e}
-  = help: check the path; wiser takes one C source file (.c, or .i when preprocessed)
-"
-        ));
-    }
-    let mut sources = Sources::new();
-    let options = wiser_c::Options { data_model };
-    // The front end must never panic; if it does, say so as an internal
-    // error rather than a crash.
-    let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        wiser_c::compile_file(&mut sources, path, &options)
-    }))
-    .map_err(|_| {
-        format!("error: internal error: the C front end failed on `{name}` (a bug in wiser; please report it with the file)
-")
+    .ok_or_else(|| {
+        let names: Vec<&str> = registry.0.iter().map(|l| l.name()).collect();
+        LoadFailure::Other(format!(
+            "error: no front end reads `{}`\n  = help: the languages are: {}\n",
+            file.display(),
+            names.join(", ")
+        ))
     })?;
-    let compiled = compiled.map_err(|d| sources.render(&d))?;
-    for w in &compiled.warnings {
-        crate::out::err(&sources.render_warning(w));
+    let data_model = options
+        .data_model
+        .or(task.as_ref().map(|t| t.data_model))
+        .unwrap_or_default();
+    let loaded = language
+        .load(&LoadRequest {
+            path: &file,
+            data_model,
+            assume: options.assume,
+        })
+        .map_err(LoadFailure::Frontend)?;
+    for w in &loaded.warnings {
+        crate::out::err(&loaded.sources.render_warning(w));
     }
     Ok(Program {
-        ir: Arc::new(compiled.ir.clone()),
-        c: Some(compiled),
-        data_model,
-        task: None,
-        file: path.to_path_buf(),
-        sources,
+        sources: loaded.sources,
+        ir: loaded.ir,
+        language,
+        details: loaded.details,
+        data_model: loaded.data_model,
+        task,
+        file,
     })
-}
-
-/// Reads and compiles `path`, with an optional extra assumption on the
-/// inputs (checked as `assume BEXPR` before the main statement).
-pub fn load(path: &std::path::Path, assume: Option<&str>) -> Result<Program, String> {
-    let name = path.display().to_string();
-    let bytes = if path == Path::new("-") {
-        read_stdin()
-    } else {
-        std::fs::read(path)
-    };
-    let name = if path == Path::new("-") {
-        "<stdin>".to_string()
-    } else {
-        name
-    };
-    let bytes = bytes.map_err(|e| {
-        format!("error: cannot read `{name}`: {e}\n  = help: check the path; wiser takes one IMP source file, a C file (.c, .i) or an SV-COMP task (.yml)\n")
-    })?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let at = SourceMap::new(&name, String::from_utf8_lossy(e.as_bytes()).into_owned())
-            .line_col(e.utf8_error().valid_up_to() as u32);
-        format!("error: the file is not valid UTF-8\n --> {name}:{at}\n")
-    })?;
-    let mut sources = Sources::new();
-    let file = sources.add(SourceMap::new(&name, text));
-    let assume_file: Option<FileId> = assume.map(|a| sources.add(SourceMap::new("--assume", a)));
-    match wiser_imp::compile_files(&sources, file, assume_file) {
-        Ok(ir) => Ok(Program {
-            sources,
-            ir: Arc::new(ir),
-            c: None,
-            data_model: DataModel::default(),
-            task: None,
-            file: path.to_path_buf(),
-        }),
-        Err(d) => Err(sources.render(&d)),
-    }
 }

@@ -1,11 +1,12 @@
 //! Output formats: text for people, JSON for programs.
 
 use crate::heap_render;
-use crate::load::{Program, ReadSite};
+use crate::load::Program;
 use crate::task::PropertySpec;
 use serde_json::{json, Value};
 use std::fmt::Write;
 use wiser_engine::{Bug, Config, Incomplete, Report, Verdict};
+use wiser_frontend::{ReadSite, WitnessStyle};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ArrayInput, CallSite, ErrorKind, Input};
 
@@ -35,7 +36,7 @@ pub(crate) fn array_text(a: &ArrayInput) -> String {
 /// C's `main`), left out.
 pub(crate) fn user_stack<'s>(program: &Program, stack: &'s [CallSite]) -> &'s [CallSite] {
     match stack {
-        [inner @ .., _startup] if program.c.is_some() && !inner.is_empty() => inner,
+        [inner @ .., _startup] if program.language.main_is_startup() && !inner.is_empty() => inner,
         _ => stack,
     }
 }
@@ -72,25 +73,25 @@ pub struct Asked {
     pub expected: Option<bool>,
 }
 
-/// A C witness's reads in order: `__VERIFIER_nondet_int() = 5`, or
-/// `x (uninitialised) = 3`.
-pub(crate) fn c_reads(program: &Program, bug: &Bug) -> Vec<String> {
+/// A witness's reads in order, each named by its site:
+/// `__VERIFIER_nondet_int() = 5`, `x (uninitialised) = 3`, `* = 2`.
+pub(crate) fn named_reads(program: &Program, bug: &Bug) -> Vec<String> {
     bug.input
         .reads
         .iter()
         .zip(&bug.read_pcs)
         .map(|(v, &pc)| match program.read_site(pc) {
-            ReadSite::Call(f) => format!("{}() = {v}", f.name),
+            ReadSite::Call { function, .. } => format!("{function}() = {v}"),
             ReadSite::Uninitialised(name) => format!("{name} (uninitialised) = {v}"),
-            ReadSite::Imp => format!("* = {v}"),
+            ReadSite::Statement => format!("* = {v}"),
         })
         .collect()
 }
 
 fn input_text(out: &mut String, program: &Program, bug: &Bug) {
     let input = &bug.input;
-    if program.c.is_some() {
-        let reads = c_reads(program, bug);
+    if program.language.witness_style() == WitnessStyle::Reads {
+        let reads = named_reads(program, bug);
         if reads.is_empty() && input.vars.is_empty() && input.arrays.is_empty() {
             let _ = writeln!(out, "  input: {}", no_input(input));
         } else if !reads.is_empty() {
@@ -184,17 +185,17 @@ pub(crate) fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
 }
 
 /// The bug's path condition, simplified ([`wiser_engine::readable`]), with
-/// a C program's reads named by their calls as the witness names them
-/// (`__VERIFIER_nondet_int()#1`: the first read).
+/// reads named by their sites as the witness names them
+/// (`__VERIFIER_nondet_int()#1`: the first read; read statements keep
+/// their `read#1`).
 fn path_text(program: &Program, bug: &Bug) -> String {
     let rename = |v: &str| -> Option<String> {
         let k: usize = v.strip_prefix("read#")?.parse().ok()?;
-        program.c.as_ref()?;
         let pc = *bug.read_pcs.get(k.checked_sub(1)?)?;
         match program.read_site(pc) {
-            ReadSite::Call(f) => Some(format!("{}()#{k}", f.name)),
-            ReadSite::Uninitialised(name) => Some(name.to_string()),
-            ReadSite::Imp => None,
+            ReadSite::Call { function, .. } => Some(format!("{function}()#{k}")),
+            ReadSite::Uninitialised(name) => Some(name),
+            ReadSite::Statement => None,
         }
     };
     wiser_engine::readable::path_text(&bug.path_condition, &rename)
@@ -377,9 +378,9 @@ fn nondet_json(program: &Program, bug: &Bug) -> Value {
         .map(|(v, &pc)| {
             let lc = program.line_col(program.ir.at(pc).span);
             let (function, variable) = match program.read_site(pc) {
-                ReadSite::Call(f) => (Some(f.name.clone()), None),
+                ReadSite::Call { function, .. } => (Some(function), None),
                 ReadSite::Uninitialised(name) => (None, Some(name)),
-                ReadSite::Imp => (None, None),
+                ReadSite::Statement => (None, None),
             };
             json!({"function": function, "variable": variable, "value": v, "line": lc.line, "column": lc.column})
         })
@@ -413,9 +414,9 @@ pub(crate) fn bug_json(program: &Program, b: &Bug) -> Value {
         "path_condition": path_text(program, b),
         "other_call_stacks": b.other_stacks,
         "file": program.sources.get(b.span.file).name(),
-        "message": crate::machine::bug_message(program, b),
+        "message": bug_message(program, b),
     });
-    if program.c.is_some() {
+    if program.language.witness_style() == WitnessStyle::Reads {
         bug["nondet"] = nondet_json(program, b);
     }
     if !program.ir.classes.is_empty() {
@@ -448,7 +449,7 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
     let br = &s.branches;
     json!({
         "verdict": verdict_name(report.verdict),
-        "language": if program.c.is_some() { "c" } else { "imp" },
+        "language": program.language.name(),
         "property": asked.property.name(),
         "expected_verdict": asked.expected,
         "bugs": bugs,
@@ -638,6 +639,58 @@ pub(crate) fn vars_text(input: &Input) -> String {
         .map(|(n, v)| format!("{n} = {v}"))
         .collect();
     vars.join(", ")
+}
+
+/// A bug on one line: `assertion failed at examples/x.imp:21:1 with input
+/// x = 1`.
+pub fn bug_message(program: &Program, bug: &Bug) -> String {
+    format!(
+        "{} at {} with {}",
+        bug.kind.describe(),
+        program.location(bug.span),
+        witness_line(program, bug)
+    )
+}
+
+/// The witness input on one line: `input x = 1`, `reads 3, 4`,
+/// `__VERIFIER_nondet_int() = 5`, or `any input`.
+pub fn witness_line(program: &Program, bug: &Bug) -> String {
+    let input = &bug.input;
+    let mut parts = Vec::new();
+    if program.language.witness_style() == wiser_frontend::WitnessStyle::Reads {
+        let reads = named_reads(program, bug);
+        if !reads.is_empty() {
+            parts.push(reads.join(", "));
+        }
+        if !input.vars.is_empty() {
+            parts.push(format!("globals {}", vars_text(input)));
+        }
+    } else {
+        let scalars = scalar_vars_text(&program.ir, input);
+        if !scalars.is_empty() {
+            parts.push(format!("input {scalars}"));
+        }
+        if let Some(heap) = crate::heap_render::heap_text(&program.ir, input) {
+            parts.push(format!("heap {heap}"));
+        }
+        if !input.reads.is_empty() {
+            let reads: Vec<String> = input.reads.iter().map(|v| v.to_string()).collect();
+            parts.push(format!("reads {}", reads.join(", ")));
+        }
+    }
+    for (name, a) in &input.arrays {
+        if !crate::heap_render::is_field_array(&program.ir, name) {
+            parts.push(format!("array {name}: {}", array_text(a)));
+        }
+    }
+    if let Some(s) = crate::heap_render::schedule_text(input) {
+        parts.push(format!("schedule {s}"));
+    }
+    if parts.is_empty() {
+        "any input".into()
+    } else {
+        parts.join("; ")
+    }
 }
 
 #[cfg(test)]

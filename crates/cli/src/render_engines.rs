@@ -161,7 +161,7 @@ pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
     };
     let at = span.map(|s| program.line_col(s));
     json!({
-        "language": if program.c.is_some() { "c" } else { "imp" },
+        "language": program.language.name(),
         "input": input_value(&run.input),
         "decisions": decisions,
         "outcome": outcome,
@@ -269,7 +269,7 @@ pub fn fuzz_json(program: &Program, report: &FuzzReport) -> Value {
         })
         .collect();
     json!({
-        "language": if program.c.is_some() { "c" } else { "imp" },
+        "language": program.language.name(),
         "bugs": bugs,
         "runs": report.runs,
         "end": report.end.name(),

@@ -3,14 +3,18 @@
 //! reached so far, and `--trace`.
 
 use crate::args::{Format, RunArgs};
-use crate::{emit, exit, inputs, load, machine, out, render, sarif, trace_render};
+use crate::formats::Rendered;
+use crate::load::Program;
+use crate::{exit, inputs, load, out, render, sarif, trace_render};
 use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::Value;
 use std::io::IsTerminal;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wiser_semantics::concrete::{self, Outcome, Watch};
-use wiser_semantics::Options;
+use wiser_semantics::{Options, Trace};
 
 /// The exit code of a run stopped by Ctrl-C or SIGTERM (the shell's code
 /// for a run ended by SIGINT).
@@ -80,11 +84,7 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         out::errln!("warning: {said}; the run ended first");
     }
     if run.missing_reads > 0 {
-        let what = if program.c.is_some() {
-            "nondeterministic read(s) (`__VERIFIER_nondet_*()` or an uninitialised local)"
-        } else {
-            "read(s) of `x = *`"
-        };
+        let what = program.language.reads_name();
         out::errln!(
             "note: {} {what} had no value in --reads; they read 0",
             run.missing_reads
@@ -94,27 +94,15 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         out::errln!("note: {what}: {given} is not a value of its type; it was read as {wrapped}");
     }
     let trace = run.trace.take();
-    match args.format {
-        Format::Text => {
-            let mut text = render::run_text(&program, &run, args.max_steps);
-            if let (true, Some(t)) = (args.trace, &trace) {
-                text.push_str(&trace_render::trace_text(&program, t));
-            }
-            emit(&text);
-        }
-        Format::Json => {
-            let mut doc = render::run_json(&program, &run);
-            if let (true, Some(t)) = (args.trace, &trace) {
-                doc["trace"] = trace_render::trace_json(&program, t);
-            }
-            emit(&format!("{}\n", machine::stamp(doc, file)));
-        }
-        Format::Sarif => {
-            let doc = sarif::run_sarif(file, &program, &run, trace.as_ref());
-            emit(&format!("{doc}\n"));
-        }
-    }
-    machine::reported();
+    let output = RunOutput {
+        program: &program,
+        run: &run,
+        trace: trace.as_ref(),
+        show_trace: args.trace,
+        max_steps: args.max_steps,
+        file,
+    };
+    crate::formats::print(args.format, file, &output);
     Ok(match run.outcome {
         Outcome::Halted => exit::OK,
         Outcome::Error { .. } => exit::BUG,
@@ -122,6 +110,44 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         Outcome::OutOfSteps => exit::OUT_OF_STEPS,
         Outcome::Interrupted => INTERRUPTED,
     })
+}
+
+/// A concrete run's report, in every format.
+struct RunOutput<'a> {
+    program: &'a Program,
+    run: &'a concrete::Run,
+    trace: Option<&'a Trace>,
+    /// `--trace`: show the trace (SARIF shows it anyway).
+    show_trace: bool,
+    max_steps: u64,
+    file: &'a Path,
+}
+
+impl Rendered for RunOutput<'_> {
+    fn text(&self) -> String {
+        let mut text = render::run_text(self.program, self.run, self.max_steps);
+        if let (true, Some(t)) = (self.show_trace, self.trace) {
+            text.push_str(&trace_render::trace_text(self.program, t));
+        }
+        text
+    }
+
+    fn json(&self) -> Value {
+        let mut doc = render::run_json(self.program, self.run);
+        if let (true, Some(t)) = (self.show_trace, self.trace) {
+            doc["trace"] = trace_render::trace_json(self.program, t);
+        }
+        doc
+    }
+
+    fn sarif(&self) -> Option<Value> {
+        Some(sarif::run_sarif(
+            self.file,
+            self.program,
+            self.run,
+            self.trace,
+        ))
+    }
 }
 
 /// The progress line: steps and their rate, from a second into the run.

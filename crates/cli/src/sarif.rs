@@ -10,8 +10,8 @@
 //! them, a stronger check than typed builders give, without their
 //! procedural-macro dependencies.
 
+use crate::json::{self, Diag};
 use crate::load::Program;
-use crate::machine::{self, Diag};
 use crate::render::{self, Asked};
 use crate::trace_render;
 use serde_json::{json, Value};
@@ -266,10 +266,10 @@ pub fn result(program: &Program, bug: &Bug, semantics: Options) -> Value {
         "ruleId": rule_id(bug.kind),
         "ruleIndex": rule_index(bug.kind),
         "level": "error",
-        "message": {"text": machine::bug_message(program, bug)},
+        "message": {"text": render::bug_message(program, bug)},
         "locations": [{"physicalLocation": physical(program, bug.span)}],
         "codeFlows": [code_flow(program, &trace)],
-        "properties": {"witness": machine::witness_line(program, bug)},
+        "properties": {"witness": render::witness_line(program, bug)},
     });
     let frames: Vec<Value> = bug
         .stack
@@ -339,7 +339,7 @@ pub fn run_sarif(
         Outcome::Interrupted => "interrupted",
     };
     let properties = json!({
-        "schema_version": machine::SCHEMA_VERSION,
+        "schema_version": json::SCHEMA_VERSION,
         "engine": "run",
         "outcome": outcome,
         "steps": run.steps,
@@ -440,7 +440,7 @@ pub fn check_sarif(
         notes.push(notification("error", e));
     }
     let properties = json!({
-        "schema_version": machine::SCHEMA_VERSION,
+        "schema_version": json::SCHEMA_VERSION,
         "engine": engine,
         "verdict": report.verdict.name(),
         "property": asked.property.name(),
@@ -459,7 +459,7 @@ pub fn bugs_sarif(
     engine: &str,
 ) -> Value {
     let results = bugs.iter().map(|b| result(program, b, semantics)).collect();
-    let properties = json!({"schema_version": machine::SCHEMA_VERSION, "engine": engine});
+    let properties = json!({"schema_version": json::SCHEMA_VERSION, "engine": engine});
     document(file, results, Vec::new(), properties)
 }
 
@@ -474,7 +474,7 @@ pub fn unsupported_sarif(file: &Path, message: &str) -> Value {
             "warning",
             &format!("verdict unknown: the task's program is outside the C subset: {first}"),
         )],
-        json!({"schema_version": machine::SCHEMA_VERSION, "verdict": "unknown", "incomplete": ["unsupported"]}),
+        json!({"schema_version": json::SCHEMA_VERSION, "verdict": "unknown", "incomplete": ["unsupported"]}),
     )
 }
 
@@ -508,7 +508,7 @@ pub fn error_sarif(file: &Path, diags: &[Diag]) -> Value {
         file,
         Vec::new(),
         invocation,
-        json!({"verdict": "error", "schema_version": machine::SCHEMA_VERSION}),
+        json!({"verdict": "error", "schema_version": json::SCHEMA_VERSION}),
     )
 }
 

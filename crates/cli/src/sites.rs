@@ -6,6 +6,7 @@
 //! symbolic execution tree speak through these.
 
 use crate::load::Program;
+use wiser_frontend::{one_line, Frontend};
 use wiser_ir::{FileId, Instr, LineCol, Pc, Site, Span};
 
 /// The longest label drawn or listed; longer texts are cut with `…`.
@@ -66,10 +67,6 @@ pub fn span_text(program: &Program, span: Span) -> String {
     one_line(snippet(program, span))
 }
 
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// `s`, cut to `max` characters with `…`.
 pub fn shorten(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -114,7 +111,7 @@ pub fn site_info(program: &Program, site: Site) -> SiteInfo {
     let (kind, label) = match loc.instr {
         Instr::Assert { .. } => (SiteKind::Assert, statement_label(&text, "assert")),
         Instr::Assume { .. } => (SiteKind::Assume, statement_label(&text, "assume")),
-        _ => (SiteKind::Branch, condition_text(&text, program.c.is_some())),
+        _ => (SiteKind::Branch, condition_text(&text, program.language)),
     };
     SiteInfo {
         kind,
@@ -145,113 +142,16 @@ fn statement_label(text: &str, keyword: &str) -> String {
 /// The condition of a branch statement: IMP's `if C then …`, `while C do
 /// …`; C's `if (C)`, `while (C)`, `for (…; C; …)`, `do … while (C);`.
 /// Any other text (a short-circuit operator, `?:`) is shown whole.
-pub fn condition_text(stmt: &str, c: bool) -> String {
+pub fn condition_text(stmt: &str, language: &dyn Frontend) -> String {
     let t = stmt.trim();
-    statement_condition(t, c).map_or_else(|| t.to_string(), |(_, cond)| cond)
+    statement_condition(t, language).map_or_else(|| t.to_string(), |(_, cond)| cond)
 }
 
 /// The keyword and condition of a branching statement's source text
-/// (`("while", "i < n")`), or `None` for other text. The one place that
-/// cuts conditions out of statements: coverage, trees and traces use it.
-pub fn statement_condition(stmt: &str, c: bool) -> Option<(&'static str, String)> {
-    if c {
-        c_condition(stmt)
-    } else {
-        imp_condition(stmt)
-    }
-}
-
-/// IMP: the text between `if`/`while` and `then`/`do` (expressions hold
-/// no keyword that ends a condition; comments run from `#` to the line's
-/// end).
-fn imp_condition(stmt: &str) -> Option<(&'static str, String)> {
-    let (keyword, end) = if stmt.starts_with("if") {
-        ("if", "then")
-    } else if stmt.starts_with("while") {
-        ("while", "do")
-    } else {
-        return None;
-    };
-    let body = &stmt[keyword.len()..];
-    let mut cond = String::new();
-    for line in body.lines() {
-        let code = line.split('#').next().unwrap_or("");
-        let mut words = code.split_whitespace().peekable();
-        let mut done = false;
-        for w in words.by_ref() {
-            if w == end {
-                done = true;
-                break;
-            }
-            cond.push_str(w);
-            cond.push(' ');
-        }
-        if done {
-            return Some((keyword, one_line(&cond)));
-        }
-    }
-    None
-}
-
-/// The text inside the parentheses that open at `open` (a byte index of
-/// `(`), balanced; character and string literals are skipped.
-fn parenthesised_at(text: &str, open: usize) -> Option<&str> {
-    let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return text.get(open + 1..i);
-                }
-            }
-            q @ (b'\'' | b'"') => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != q {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// C: the condition of `if (c)`, `while (c)`, `for (i; c; s)`, `do ...
-/// while (c);`, `switch (v)`.
-fn c_condition(stmt: &str) -> Option<(&'static str, String)> {
-    let word = stmt
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .next()
-        .unwrap_or("");
-    let open = |from: usize| stmt[from..].find('(').map(|i| i + from);
-    match word {
-        "if" | "while" | "switch" => {
-            let inner = parenthesised_at(stmt, open(word.len())?)?;
-            let keyword = match word {
-                "if" => "if",
-                "while" => "while",
-                _ => "switch",
-            };
-            Some((keyword, one_line(inner)))
-        }
-        "for" => {
-            let inner = parenthesised_at(stmt, open(3)?)?;
-            // `for (;;)` loops while true.
-            let cond = one_line(inner.split(';').nth(1)?);
-            Some(("for", if cond.is_empty() { "true".into() } else { cond }))
-        }
-        "do" => {
-            let at = stmt.rfind("while")?;
-            let inner = parenthesised_at(stmt, open(at)?)?;
-            Some(("while", one_line(inner)))
-        }
-        _ => None,
-    }
+/// (`("while", "i < n")`), or `None` for other text: the program's front
+/// end cuts it. The one place that asks: coverage, trees and traces use it.
+pub fn statement_condition(stmt: &str, language: &dyn Frontend) -> Option<(&'static str, String)> {
+    language.statement_condition(stmt)
 }
 
 #[cfg(test)]
@@ -262,51 +162,19 @@ mod tests {
     fn conditions_are_cut_from_their_statements() {
         let imp = [
             ("if a <= b then min = a else min = b fi", "a <= b"),
-            ("while s <= x do r = r + 1 od", "s <= x"),
             ("while (k < c) and done do k = k + 1 od", "(k < c) and done"),
-            ("if (a) then skip else skip fi", "(a)"),
-            ("if thenx > 1 then skip else skip fi", "thenx > 1"),
         ];
         for (stmt, cond) in imp {
-            assert_eq!(condition_text(stmt, false), cond, "{stmt}");
+            assert_eq!(condition_text(stmt, &wiser_imp::FRONTEND), cond, "{stmt}");
         }
         let c = [
             ("if (x > 0) { y = 1; }", "x > 0"),
-            ("while (i < n && a[i] != 0) i++;", "i < n && a[i] != 0"),
-            ("while (i < n) { do { i++; } while (i < 3); }", "i < n"),
-            ("for (i = 0; i < 10; i++) s += i;", "i < 10"),
             ("for (;;) { }", "true"),
-            ("do { x--; } while (x > 0);", "x > 0"),
             ("a && b", "a && b"),
         ];
         for (stmt, cond) in c {
-            assert_eq!(condition_text(stmt, true), cond, "{stmt}");
+            assert_eq!(condition_text(stmt, &wiser_c::FRONTEND), cond, "{stmt}");
         }
-    }
-
-    #[test]
-    fn statements_with_comments_and_literals_give_their_conditions() {
-        assert_eq!(
-            imp_condition("if x > 10 # big\n then y = 1 else skip fi"),
-            Some(("if", "x > 10".into()))
-        );
-        assert_eq!(
-            imp_condition("while s <= x and\n t do s = s + 1 od"),
-            Some(("while", "s <= x and t".into()))
-        );
-        assert_eq!(
-            c_condition("if (c == ')' && (x > 0)) { y = 1; }"),
-            Some(("if", "c == ')' && (x > 0)".into()))
-        );
-        assert_eq!(
-            c_condition("for (int i = 0; i < 4; i++) a[i] = 0;"),
-            Some(("for", "i < 4".into()))
-        );
-        assert_eq!(
-            c_condition("do { x--; } while (x > 0);"),
-            Some(("while", "x > 0".into()))
-        );
-        assert_eq!(c_condition("case 3"), None);
     }
 
     #[test]

@@ -9,7 +9,8 @@
 use crate::load::Program;
 use serde_json::{json, Value};
 use wiser_engine::Bug;
-use wiser_ir::{FileId, Span};
+use wiser_frontend::{ReadSite, WitnessStyle};
+use wiser_ir::{FileId, Instr, Pc, Span};
 use wiser_semantics::concrete::{self, Watch};
 use wiser_semantics::{Input, Options, Trace, TraceOptions, TraceStep};
 
@@ -21,7 +22,7 @@ const MAX_CONDITION: usize = 100;
 /// as it is in call stacks.
 pub fn options(program: &Program) -> TraceOptions {
     TraceOptions {
-        hide_main: program.c.is_some(),
+        hide_main: program.language.main_is_startup(),
         ..TraceOptions::default()
     }
 }
@@ -53,7 +54,7 @@ fn one_line(text: &str) -> String {
 /// the statement's text for anything else (a `case` label, `&&`).
 pub fn decision_text(program: &Program, span: Span) -> String {
     let stmt = crate::sites::snippet(program, span).trim_start();
-    match crate::sites::statement_condition(stmt, program.c.is_some()) {
+    match crate::sites::statement_condition(stmt, program.language) {
         Some((keyword, cond)) => format!("{keyword} {cond}"),
         None => {
             let s = one_line(stmt);
@@ -70,11 +71,25 @@ fn user_name(name: &str) -> &str {
     name.rsplit("::").next().unwrap_or(name)
 }
 
+/// The function whose call made the read at `span` (C's
+/// `__VERIFIER_nondet_int`), if a call made it.
+fn read_function(program: &Program, span: Span) -> Option<String> {
+    let pc = program
+        .ir
+        .code
+        .iter()
+        .position(|l| l.span == span && matches!(l.instr, Instr::Havoc { .. }))?;
+    match program.read_site(pc as Pc) {
+        ReadSite::Call { function, .. } => Some(function),
+        _ => None,
+    }
+}
+
 /// What a read is: `x = *`, `__VERIFIER_nondet_int()`, `x (uninitialised)`.
 fn read_text(program: &Program, span: Span, target: Option<&str>) -> String {
-    if let Some(c) = &program.c {
-        if let Some(f) = c.nondet_reads.get(&span) {
-            return format!("{}()", f.name);
+    if program.language.witness_style() == WitnessStyle::Reads {
+        if let Some(function) = read_function(program, span) {
+            return format!("{function}()");
         }
         return format!("{} (uninitialised)", target.unwrap_or("a local"));
     }
@@ -196,11 +211,7 @@ pub fn step_json(program: &Program, step: &TraceStep) -> Value {
             target,
             value,
         } => {
-            let function = program
-                .c
-                .as_ref()
-                .and_then(|c| c.nondet_reads.get(span))
-                .map(|f| f.name.clone());
+            let function = read_function(program, *span);
             json!({"step": "read", "index": index, "variable": target.as_deref(), "function": function, "value": value})
         }
         TraceStep::Branch { span, taken } => {

@@ -1,25 +1,191 @@
-//! What `check` and `bmc` share around their engines: loading the target
-//! and deciding its property, then printing the report, writing a C
-//! harness and choosing the exit code.
+//! `check` and `bmc`, on one file or several: load the target and decide
+//! its property, check its `--assume` condition, run the engine with its
+//! progress line, print the report, write a harness, choose the exit code.
+//!
+//! ## The set-up: what is checked about `--assume` before a run
+//!
+//! The names of the condition are checked by the IMP front end (each must
+//! be an input). What needs the solver is checked here, once, on the
+//! program cut right after the assumption, which the front end builds and
+//! validates as any program ([`wiser_frontend::LoadedProgram::assumption_cut`]):
+//! its `assume` leads to a `fail` of its own. One exhaustive search of that tiny
+//! program (the condition's operations and one branch) tells
+//!
+//! * whether some input satisfies the condition: the `fail` is reached.
+//!   If none does, every path of the real run ends at the assumption and
+//!   its `safe` says nothing about the program: a warning says so;
+//! * whether the condition itself can fail (`10 / x > 100` divides by
+//!   zero when `x = 0`): that is an error of the assumption, reported in
+//!   its own text before the run, never a bug of the program with a
+//!   witness that `wiser run` would not reproduce.
 
-use crate::args::{Format, LangArgs};
-use crate::exit;
-use crate::load::{self, Program, ReadSite};
+use crate::args::{self, BmcArgs, CheckArgs, Format, Target};
+use crate::error::CliError;
+use crate::formats::Rendered;
+use crate::load::{self, Program};
 use crate::render::{self, Asked};
 use crate::task::{self, PropertySpec};
-use std::path::{Path, PathBuf};
+use crate::{coverage, exit, out, progress, testfile, tree};
+use serde_json::Value;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
 use wiser_engine::{Bug, Config, Property, Report, Verdict};
+use wiser_frontend::HarnessRead;
+use wiser_ir::{Diagnostic, Instr, Located};
+use wiser_semantics::ErrorKind;
 
-/// What a verification command was asked to look at.
-pub struct Target<'a> {
-    pub file: &'a PathBuf,
-    pub lang: &'a LangArgs,
-    pub assume: Option<&'a str>,
-    pub property: Option<&'a str>,
-    pub harness: Option<&'a Path>,
-    pub format: Format,
-    /// Show each bug's trace (`--trace`).
-    pub trace: bool,
+/// `wiser check`: a test-suite replay (`--replay`), or a check of each file.
+pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), CliError> {
+    if let Some(dir) = &args.replay {
+        let code = testfile::replay::replay_dir(dir, &args.replay_overrides(), args.target.format)?;
+        return Ok((code, false));
+    }
+    let one_output = [
+        args.tests.as_ref().map(|_| "--tests"),
+        args.lcov.as_ref().map(|_| "--lcov"),
+        args.tree.as_ref().map(|_| "--tree"),
+    ];
+    if let Some(flag) = one_output.into_iter().flatten().next() {
+        if !args.target.more_files.is_empty() {
+            return Err(CliError::Usage {
+                message: format!("`{flag}` writes the results of one program"),
+                help: Some("check the files one at a time, each with its own output".into()),
+            });
+        }
+    }
+    if let Some(dir) = &args.tests {
+        testfile::check_dir(dir)?;
+    }
+    several(&args.target, |file| {
+        let target = args::Target {
+            file,
+            ..args.target()?
+        };
+        let (program, asked, property) = match prepare(&target)? {
+            Prepared::Ready(p) => *p,
+            Prepared::Answered(code) => return Ok((code, false)),
+        };
+        let config = args.config().with_property(property);
+        if args.jobs.is_some_and(|j| j as usize > config.jobs) {
+            out::errln!(
+                "note: using {} workers, the most a run uses (--jobs {} asked for more)",
+                config.jobs,
+                args.jobs.unwrap_or_default()
+            );
+        }
+        if verbose {
+            out::errln!("note: configuration: {config:?}");
+        }
+        let warnings = check_assumption(&program, &config)?;
+        if let Some(path) = &args.tree {
+            tree::check_path(path)?;
+        }
+        let mut report = progress::check(program.ir.clone(), &config, args.quiet);
+        if verbose {
+            out::errln!("note: statistics: {:?}", report.stats);
+        }
+        suggest_header_args(&program, &report, target.assume.is_some());
+        // The report shows the coverage only when asked (not for --lcov).
+        let covered = if args.coverage {
+            report.coverage.clone()
+        } else {
+            report.coverage.take()
+        };
+        let done = finish(&target, &program, &report, &config, asked, &warnings, None)?;
+        if let (Some(path), Some(c)) = (&args.lcov, &covered) {
+            coverage::write_lcov(&program, &coverage::Summary::new(&program, c), path)?;
+        }
+        if let Some(path) = &args.tree {
+            tree::write(&program, &report, config.options, path)?;
+        }
+        if let Some(dir) = &args.tests {
+            testfile::write_for_check(dir, args, &program, &report, asked.property)?;
+        }
+        Ok(done)
+    })
+}
+
+/// `wiser bmc` on each file.
+pub fn bmc(args: &BmcArgs, verbose: bool) -> Result<(u8, bool), CliError> {
+    several(&args.target, |file| {
+        let target = args::Target {
+            file,
+            ..args.target()?
+        };
+        let (program, asked, property) = match prepare(&target)? {
+            Prepared::Ready(p) => *p,
+            Prepared::Answered(code) => return Ok((code, false)),
+        };
+        let config = args.config().with_property(property);
+        let bounds = args.bounds(&program)?;
+        if verbose {
+            out::errln!("note: configuration: {config:?}, bounds: {bounds:?}");
+        }
+        let warnings = check_assumption(&program, &config)?;
+        let found = progress::bmc(program.ir.clone(), &config, &bounds, args.quiet);
+        if verbose {
+            out::errln!("note: statistics: {:?}", found.report.stats);
+        }
+        let info = BmcInfo {
+            bound: found.bound,
+            unwinding_assertions: bounds.unwinding_assertions,
+        };
+        finish(
+            &target,
+            &program,
+            &found.report,
+            &config,
+            asked,
+            &warnings,
+            Some(info),
+        )
+    })
+}
+
+/// Checks each file of `target` in turn. With one file, this is `check`
+/// itself. With several, each text report follows a `==> FILE <==` line
+/// (as `tail` heads its files), a JSON report is one line each (JSON
+/// Lines), an error in one file is printed and the others still checked,
+/// and the exit code is the worst: an error (2), then a bug (1), then
+/// unknown (3), then safe (0).
+fn several(
+    target: &args::TargetArgs,
+    mut check: impl FnMut(&std::path::PathBuf) -> Result<(u8, bool), CliError>,
+) -> Result<(u8, bool), CliError> {
+    if target.more_files.is_empty() {
+        return check(target.target()?.file);
+    }
+    let badness = |code: u8| match code {
+        exit::USAGE => 3,
+        exit::BUG => 2,
+        exit::UNKNOWN => 1,
+        _ => 0,
+    };
+    let (mut worst, mut leave) = (exit::OK, false);
+    for (i, file) in target.files().enumerate() {
+        if target.format == Format::Text {
+            let gap = if i == 0 { "" } else { "\n" };
+            out::out(&format!("{gap}==> {} <==\n", file.display()));
+        }
+        let code = match check(file) {
+            Ok((code, stuck)) => {
+                leave |= stuck;
+                code
+            }
+            Err(e) => {
+                out::err(&e.text());
+                exit::USAGE
+            }
+        };
+        if badness(code) > badness(worst) {
+            worst = code;
+        }
+        if leave {
+            break;
+        }
+    }
+    Ok((worst, leave))
 }
 
 /// A loaded target, or an answer given without running an engine.
@@ -32,40 +198,36 @@ pub enum Prepared {
 }
 
 /// Loads the target and decides its property.
-pub fn prepare(t: &Target<'_>) -> Result<Prepared, String> {
+pub fn prepare(t: &Target<'_>) -> Result<Prepared, CliError> {
     let program = match load::load_any(t.file, &t.lang.options(t.assume)) {
         Ok(p) => p,
         // SV-COMP mode: a task outside the subset is answered `unknown`
         // (with the reason), not refused.
-        Err(message) if load::is_task(t.file) && message.contains(wiser_c::UNSUPPORTED) => {
+        Err(failure) if load::is_task(t.file) && failure.is_unsupported() => {
+            let message = failure.render();
             crate::out::err(&message);
-            match t.format {
-                Format::Text => {
-                    crate::emit("verdict: unknown (the task's program is outside the C subset)\n")
-                }
-                Format::Json => crate::emit(&format!(
-                    "{}\n",
-                    crate::machine::stamp(render::unsupported_json(&message), t.file)
-                )),
-                Format::Sarif => crate::emit(&format!(
-                    "{}\n",
-                    crate::sarif::unsupported_sarif(t.file, &message)
-                )),
-            }
+            let answer = Unsupported {
+                file: t.file,
+                message,
+            };
+            crate::formats::print(t.format, t.file, &answer);
             return Ok(Prepared::Answered(exit::UNKNOWN));
         }
-        Err(message) => return Err(message),
+        Err(failure) => return Err(failure.into()),
     };
-    if t.harness.is_some() && program.c.is_none() {
-        return Err(format!(
-            "error: --harness writes a C file for gcc; `{}` is not a C program\n",
-            program.file.display()
-        ));
+    if t.harness.is_some() && !program.details.has_harness() {
+        return Err(CliError::Usage {
+            message: format!(
+                "--harness writes a C file for gcc; `{}` is not a C program",
+                program.file.display()
+            ),
+            help: None,
+        });
     }
     let property = match (t.property, &program.task) {
         (Some(p), _) => task::property_arg(p)?,
         (None, Some(t)) if t.unreach_call => PropertySpec::UnreachCall,
-        (None, Some(t)) => return Err(task::no_supported_property(t)),
+        (None, Some(t)) => return Err(task::no_supported_property(t).into()),
         (None, None) => PropertySpec::All,
     };
     let expected = program
@@ -100,59 +262,19 @@ pub fn finish(
     report: &Report,
     config: &Config,
     asked: Asked,
+    warnings: &[String],
     bmc: Option<BmcInfo>,
-) -> Result<(u8, bool), String> {
-    match t.format {
-        Format::Text => {
-            if let Some(b) = &bmc {
-                crate::emit(&format!(
-                    "bounded model checking: bound {} ({})\n",
-                    b.bound,
-                    if b.unwinding_assertions {
-                        "with unwinding assertions"
-                    } else {
-                        "no unwinding assertions"
-                    }
-                ));
-            }
-            crate::emit(&render::check_text(program, report, config, asked, t.trace));
-            if let Some(c) = &report.coverage {
-                let summary = crate::coverage::Summary::new(program, c);
-                crate::emit(&crate::coverage::text(program, &summary));
-            }
-        }
-        Format::Json => {
-            let mut json = render::check_json(program, report, asked);
-            if let Some(obj) = json.as_object_mut() {
-                obj.insert("warnings".into(), crate::setup::warnings().into());
-            }
-            if let (Some(b), Some(obj)) = (&bmc, json.as_object_mut()) {
-                obj.insert("engine".into(), "bmc".into());
-                obj.insert("bound".into(), b.bound.into());
-                obj.insert("unwinding_assertions".into(), b.unwinding_assertions.into());
-            }
-            if let (Some(c), Some(obj)) = (&report.coverage, json.as_object_mut()) {
-                let summary = crate::coverage::Summary::new(program, c);
-                obj.insert("coverage".into(), crate::coverage::json(program, &summary));
-            }
-            if t.trace {
-                crate::trace_render::add_json_traces(
-                    &mut json,
-                    program,
-                    &report.bugs,
-                    config.options,
-                );
-            }
-            let json = crate::machine::stamp(json, t.file);
-            crate::emit(&format!("{json}\n"));
-        }
-        Format::Sarif => {
-            let engine = if bmc.is_some() { "bmc" } else { "check" };
-            let doc = crate::sarif::check_sarif(t.file, program, report, config, asked, engine);
-            crate::emit(&format!("{doc}\n"));
-        }
-    }
-    crate::machine::reported();
+) -> Result<(u8, bool), CliError> {
+    let output = CheckOutput {
+        t,
+        program,
+        report,
+        config,
+        asked,
+        warnings,
+        bmc: bmc.as_ref(),
+    };
+    crate::formats::print(t.format, t.file, &output);
     for e in &report.internal_errors {
         crate::out::errln!("error: {e}");
     }
@@ -167,6 +289,107 @@ pub fn finish(
     Ok((code, report.stats.abandoned_workers > 0))
 }
 
+/// The report of `check` or `bmc`, in every format.
+struct CheckOutput<'a> {
+    t: &'a Target<'a>,
+    program: &'a Program,
+    report: &'a Report,
+    config: &'a Config,
+    asked: Asked,
+    /// Warnings about the set-up (`--assume`), for JSON's `warnings`.
+    warnings: &'a [String],
+    bmc: Option<&'a BmcInfo>,
+}
+
+impl Rendered for CheckOutput<'_> {
+    fn text(&self) -> String {
+        let (program, report) = (self.program, self.report);
+        let mut text = String::new();
+        if let Some(b) = self.bmc {
+            text.push_str(&format!(
+                "bounded model checking: bound {} ({})\n",
+                b.bound,
+                if b.unwinding_assertions {
+                    "with unwinding assertions"
+                } else {
+                    "no unwinding assertions"
+                }
+            ));
+        }
+        text.push_str(&render::check_text(
+            program,
+            report,
+            self.config,
+            self.asked,
+            self.t.trace,
+        ));
+        if let Some(c) = &report.coverage {
+            let summary = crate::coverage::Summary::new(program, c);
+            text.push_str(&crate::coverage::text(program, &summary));
+        }
+        text
+    }
+
+    fn json(&self) -> Value {
+        let (program, report) = (self.program, self.report);
+        let mut json = render::check_json(program, report, self.asked);
+        if let Some(obj) = json.as_object_mut() {
+            obj.insert("warnings".into(), self.warnings.into());
+        }
+        if let (Some(b), Some(obj)) = (self.bmc, json.as_object_mut()) {
+            obj.insert("engine".into(), "bmc".into());
+            obj.insert("bound".into(), b.bound.into());
+            obj.insert("unwinding_assertions".into(), b.unwinding_assertions.into());
+        }
+        if let (Some(c), Some(obj)) = (&report.coverage, json.as_object_mut()) {
+            let summary = crate::coverage::Summary::new(program, c);
+            obj.insert("coverage".into(), crate::coverage::json(program, &summary));
+        }
+        if self.t.trace {
+            crate::trace_render::add_json_traces(
+                &mut json,
+                program,
+                &report.bugs,
+                self.config.options,
+            );
+        }
+        json
+    }
+
+    fn sarif(&self) -> Option<Value> {
+        let engine = if self.bmc.is_some() { "bmc" } else { "check" };
+        Some(crate::sarif::check_sarif(
+            self.t.file,
+            self.program,
+            self.report,
+            self.config,
+            self.asked,
+            engine,
+        ))
+    }
+}
+
+/// The answer `unknown` to an SV-COMP task whose program is outside the
+/// front end's subset (`message`: the front end's error).
+struct Unsupported<'a> {
+    file: &'a Path,
+    message: String,
+}
+
+impl Rendered for Unsupported<'_> {
+    fn text(&self) -> String {
+        "verdict: unknown (the task's program is outside the C subset)\n".into()
+    }
+
+    fn json(&self) -> Value {
+        render::unsupported_json(&self.message)
+    }
+
+    fn sarif(&self) -> Option<Value> {
+        Some(crate::sarif::unsupported_sarif(self.file, &self.message))
+    }
+}
+
 /// Writes the harness of the report's bug (a reached error location or a
 /// failed assertion first: those are what a compiled harness detects).
 pub fn write_harness(
@@ -174,9 +397,6 @@ pub fn write_harness(
     report: &Report,
     out: &std::path::Path,
 ) -> Result<(), String> {
-    let Some(compiled) = &program.c else {
-        return Ok(());
-    };
     let detectable = |b: &&Bug| {
         matches!(
             b.kind,
@@ -190,40 +410,115 @@ pub fn write_harness(
         );
         return Ok(());
     };
-    let reads: Vec<wiser_c::harness::Read<'_>> = bug
-        .input
-        .reads
+    let sites: Vec<_> = bug
+        .read_pcs
         .iter()
-        .zip(&bug.read_pcs)
-        .map(|(v, &pc)| match program.read_site(pc) {
-            ReadSite::Call(f) => (v.clone(), Some(f)),
-            _ => (v.clone(), None),
-        })
+        .map(|&pc| program.read_site(pc))
         .collect();
+    let reads: Vec<HarnessRead<'_>> = bug.input.reads.iter().zip(&sites).collect();
     let file = program.file.display().to_string();
-    let text = wiser_c::harness::harness(compiled, &file, &reads, program.data_model);
-    std::fs::write(out, text).map_err(|e| {
+    let Some(harness) = program.details.harness(&file, &reads) else {
+        return Ok(());
+    };
+    std::fs::write(out, &harness.text).map_err(|e| {
         format!(
             "error: cannot write the harness to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
             out.display()
         )
     })?;
     let note = if detectable(&bug) {
-        format!(
-            "it exits with code {} at the error",
-            wiser_c::harness::EXIT_ERROR_REACHED
-        )
+        format!("it exits with code {} at the error", harness.exit_at_error)
     } else {
         format!(
             "the bug is a {}, which a compiled program does not detect",
             bug.kind.describe()
         )
     };
+    let command = harness
+        .command
+        .replace("{program}", &file)
+        .replace("{harness}", &out.display().to_string());
     crate::out::errln!(
-        "note: harness written to `{}`: `gcc {} {file} {} -o replay && ./replay` replays the witness; {note}",
-        out.display(),
-        program.data_model.gcc_flag(),
+        "note: harness written to `{}`: `{command}` replays the witness; {note}",
         out.display(),
     );
     Ok(())
+}
+
+/// The text name of the `--assume` condition in [`Program::sources`].
+const ASSUME: &str = "--assume";
+
+/// Checks the program's `--assume` condition, if it has one: `Err` (an
+/// error message) when the condition can fail, a warning when no input
+/// satisfies it (printed on stderr, and returned for the report's
+/// `warnings`). The search is bounded by the run's limits and at most ten
+/// seconds; an undecided answer says nothing.
+pub fn check_assumption(program: &Program, config: &Config) -> Result<Vec<String>, CliError> {
+    let Some(cut) = program.details.assumption_cut() else {
+        return Ok(Vec::new());
+    };
+    let in_assume = |l: &&Located| program.sources.get(l.span.file).name() == ASSUME;
+    let Some(span) = cut
+        .code
+        .iter()
+        .find(|l| in_assume(l) && matches!(l.instr, Instr::Assume { .. }))
+        .map(|l| l.span)
+    else {
+        return Ok(Vec::new());
+    };
+    let limit = Duration::from_secs(10);
+    let config = config
+        .clone()
+        .with_property(Property::all())
+        .with_all_bugs(true)
+        .with_jobs(1)
+        .with_timeout(Some(config.timeout.map_or(limit, |t| t.min(limit))));
+    let report = wiser_engine::check_monitored(cut.clone(), &config, Arc::new(Default::default()));
+    if let Some(bug) = report
+        .bugs
+        .iter()
+        .find(|b| b.kind != ErrorKind::Fail || b.span != span)
+        .filter(|b| program.sources.get(b.span.file).name() == ASSUME)
+    {
+        let input = crate::render::vars_text(&bug.input);
+        let diag = Diagnostic::new(
+            bug.span,
+            format!("the assumption itself can fail: {}", bug.kind.describe()),
+        )
+        .with_help(format!(
+            "it fails for the input {input}; guard the operation: `and` evaluates its right side only where its left side holds (e.g. `x != 0 and 10 / x > 1`)"
+        ));
+        return Err(CliError::Located {
+            diagnostic: diag,
+            sources: program.sources.clone(),
+        });
+    }
+    if report.verdict == Verdict::Safe && report.bugs.is_empty() {
+        let text = program.sources.get(span.file).text();
+        let warning = format!(
+            "no input satisfies --assume `{text}`: every path ends at the assumption, so a `safe` verdict says nothing about the program"
+        );
+        crate::out::errln!("warning: {warning}");
+        return Ok(vec![warning]);
+    }
+    Ok(Vec::new())
+}
+
+/// After an `unknown` verdict on a file run without `--assume`: the
+/// arguments it suggests for itself (IMP's `# args:` header line) (the examples bound their
+/// inputs there), as a note naming the command to run.
+pub fn suggest_header_args(program: &Program, report: &wiser_engine::Report, assumed: bool) {
+    if assumed || report.verdict != Verdict::Unknown {
+        return;
+    }
+    let text = program.sources.get(wiser_ir::FileId(0)).text();
+    let Some(args) = program.language.suggested_args(text) else {
+        return;
+    };
+    crate::out::errln!(
+        "note: `{}` suggests its own arguments: wiser check {} {}",
+        program.file.display(),
+        program.file.display(),
+        args
+    );
 }

@@ -63,6 +63,19 @@ pub enum Class {
     Common,
 }
 
+impl Class {
+    /// The class of a program of which `failing` of `runs` runs fail.
+    pub fn of(runs: u64, failing: u64) -> Class {
+        if failing == 0 {
+            Class::Safe
+        } else if failing * 100 < runs {
+            Class::Rare
+        } else {
+            Class::Common
+        }
+    }
+}
+
 /// What kind of disagreement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DisKind {
@@ -331,13 +344,7 @@ pub fn compare(
             }
         }
     }
-    let class = if en.failing == 0 {
-        Class::Safe
-    } else if en.failing * 100 < en.runs {
-        Class::Rare
-    } else {
-        Class::Common
-    };
+    let class = Class::of(en.runs, en.failing);
     Ok(Comparison {
         runs: en.runs,
         failing: en.failing,

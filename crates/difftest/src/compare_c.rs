@@ -277,13 +277,7 @@ pub fn compare_c(
         }
     }
     let engine_time = t1.elapsed();
-    let class = if failing == 0 {
-        Class::Safe
-    } else if failing * 100 < runs {
-        Class::Rare
-    } else {
-        Class::Common
-    };
+    let class = Class::of(runs, failing);
     Ok(Comparison {
         runs,
         failing,

@@ -168,13 +168,7 @@ pub fn compare_objects(
         },
     };
     let enum_time = t0.elapsed();
-    let class = if failing == 0 {
-        Class::Safe
-    } else if failing * 100 < runs {
-        Class::Rare
-    } else {
-        Class::Common
-    };
+    let class = Class::of(runs, failing);
     let mut out = Comparison {
         runs,
         failing,

@@ -169,44 +169,38 @@ impl ProgramResult {
 }
 
 /// The reproducer file for a shrunk program.
-pub fn reproducer_text(
-    seed: u64,
-    index: u64,
-    strategy: Strategy,
-    p: &Program,
-    dis: &[Disagreement],
-) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
+pub fn reproducer_text(seed: u64, index: u64, p: &Program, dis: &[Disagreement]) -> String {
+    let header = format!(
         "# wiser-difftest reproducer: seed {seed}, program {index}, strategy {}, merge {}",
-        strategy_name(strategy),
+        strategy_name(strategy_for(index)),
         merge_for(index).name()
     );
+    commented_imp(&header, dis, &p.source())
+}
+
+/// An IMP reproducer: the `header` line, each disagreement in `#`
+/// comments, then the program's `source`.
+fn commented_imp(header: &str, dis: &[Disagreement], source: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{header}");
     for d in dis {
         for (k, line) in d.to_string().lines().enumerate() {
             let lead = if k == 0 { "# disagreement: " } else { "#   " };
             let _ = writeln!(s, "{lead}{line}");
         }
     }
-    s.push_str(&p.source());
+    s.push_str(source);
     s
 }
 
 /// The C-mode reproducer: the C text, with the disagreements and the IMP
 /// program in a comment.
-pub fn c_reproducer_text(
-    seed: u64,
-    index: u64,
-    strategy: Strategy,
-    p: &Program,
-    dis: &[Disagreement],
-) -> String {
+pub fn c_reproducer_text(seed: u64, index: u64, p: &Program, dis: &[Disagreement]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
         "/* wiser-difftest --lang c reproducer: seed {seed}, program {index}, strategy {}, merge {}, data model {:?}",
-        strategy_name(strategy),
+        strategy_name(strategy_for(index)),
         merge_for(index).name(),
         data_model_for(index)
     );
@@ -255,68 +249,80 @@ fn compare_in(p: &Program, index: u64, opts: &Options) -> Result<Comparison, Inv
 pub fn objects_reproducer_text(
     seed: u64,
     index: u64,
-    strategy: Strategy,
     p: &OProgram,
     dis: &[Disagreement],
 ) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
+    let header = format!(
         "# wiser-difftest --features {} reproducer: seed {seed}, program {index}, strategy {}, merge {}",
         p.features.name(),
-        strategy_name(strategy),
+        strategy_name(strategy_for(index)),
         merge_for(index).name()
     );
-    for d in dis {
-        for (k, line) in d.to_string().lines().enumerate() {
-            let lead = if k == 0 { "# disagreement: " } else { "#   " };
-            let _ = writeln!(s, "{lead}{line}");
+    commented_imp(&header, dis, &p.source())
+}
+
+/// On a disagreement in `result` (the comparison of `prog`), the program
+/// to report and its disagreements: `prog` shrunk by `shrink` for at most
+/// `budget` while `compare` still finds the first disagreement's kind, or
+/// `prog` itself without a budget.
+fn reproducer_of<P: Clone>(
+    result: &Result<Comparison, Invalid>,
+    prog: &P,
+    budget: Option<Duration>,
+    shrink: impl FnOnce(&P, Duration, &mut dyn FnMut(&P) -> bool) -> P,
+    compare: impl Fn(&P) -> Result<Comparison, Invalid>,
+) -> Option<(P, Vec<Disagreement>)> {
+    let c = result.as_ref().ok()?;
+    let kind = c.disagreements.first()?.kind;
+    Some(match budget {
+        Some(budget) => {
+            let small = shrink(prog, budget, &mut |cand| {
+                compare(cand).is_ok_and(|c| c.kinds().contains(&kind))
+            });
+            let dis = compare(&small)
+                .map(|c| c.disagreements)
+                .unwrap_or_else(|_| c.disagreements.clone());
+            (small, dis)
         }
-    }
-    s.push_str(&p.source());
-    s
+        None => (prog.clone(), c.disagreements.clone()),
+    })
+}
+
+/// Writes a reproducer's `text` to the file `name` in `dir` (created if
+/// needed), if there is a directory: the path written, if any.
+fn write_reproducer(dir: Option<PathBuf>, name: String, text: &str) -> Option<PathBuf> {
+    let dir = dir?;
+    std::fs::create_dir_all(&dir).ok()?;
+    let path = dir.join(name);
+    std::fs::write(&path, text).ok()?;
+    Some(path)
 }
 
 /// [`run_program`] for heap and thread programs.
 fn run_objects(seed: u64, index: u64, features: Features, opts: &Options) -> ProgramResult {
     let prog = generate_objects(seed, index, features);
-    let source = prog.source();
     let strategy = strategy_for(index);
     let merge = merge_for(index);
-    let result = compare_objects(&prog, strategy, merge, &opts.limits);
-    let mut reproducer = None;
-    if let Ok(c) = &result {
-        if let Some(first) = c.disagreements.first() {
-            let kind = first.kind;
-            let (small, dis) = match opts.shrink {
-                Some(budget) => {
-                    let (small, _) =
-                        wiser_testkit::objects::shrink_objects(&prog, budget, |cand| {
-                            compare_objects(cand, strategy, merge, &opts.limits)
-                                .is_ok_and(|c| c.kinds().contains(&kind))
-                        });
-                    let dis = compare_objects(&small, strategy, merge, &opts.limits)
-                        .map(|c| c.disagreements)
-                        .unwrap_or_else(|_| c.disagreements.clone());
-                    (small, dis)
-                }
-                None => (prog.clone(), c.disagreements.clone()),
-            };
-            let text = objects_reproducer_text(seed, index, strategy, &small, &dis);
-            let path = opts.out_dir.as_ref().and_then(|dir| {
-                let dir = dir.join("objects");
-                std::fs::create_dir_all(&dir).ok()?;
-                let path = dir.join(format!("{}_{seed}_{index}.imp", features.name()));
-                std::fs::write(&path, &text).ok()?;
-                Some(path)
-            });
-            reproducer = Some((text, path));
-        }
-    }
+    let compare = |p: &OProgram| compare_objects(p, strategy, merge, &opts.limits);
+    let result = compare(&prog);
+    let shrink_prog = |p: &OProgram, budget, keep: &mut dyn FnMut(&OProgram) -> bool| {
+        wiser_testkit::objects::shrink_objects(p, budget, keep).0
+    };
+    let reproducer =
+        reproducer_of(&result, &prog, opts.shrink, shrink_prog, compare).map(|(small, dis)| {
+            let text = objects_reproducer_text(seed, index, &small, &dis);
+            let dir = opts.out_dir.as_ref().map(|dir| dir.join("objects"));
+            let path = write_reproducer(
+                dir,
+                format!("{}_{seed}_{index}.imp", features.name()),
+                &text,
+            );
+            (text, path)
+        });
     ProgramResult {
         index,
         strategy,
-        source,
+        source: prog.source(),
         typed: false,
         result,
         reproducer,
@@ -335,42 +341,24 @@ pub fn run_program(seed: u64, index: u64, opts: &Options) -> ProgramResult {
         gen = gen.for_c();
     }
     let prog = generate(seed, index, &gen);
-    let source = prog.source();
-    let strategy = strategy_for(index);
-    let result = compare_in(&prog, index, opts);
-    let mut reproducer = None;
-    if let Ok(c) = &result {
-        if let Some(first) = c.disagreements.first() {
-            let kind = first.kind;
-            let (small, dis) = match opts.shrink {
-                Some(budget) => {
-                    let (small, _) = shrink(&prog, budget, |cand| {
-                        compare_in(cand, index, opts).is_ok_and(|c| c.kinds().contains(&kind))
-                    });
-                    let dis = compare_in(&small, index, opts)
-                        .map(|c| c.disagreements)
-                        .unwrap_or_else(|_| c.disagreements.clone());
-                    (small, dis)
-                }
-                None => (prog.clone(), c.disagreements.clone()),
-            };
+    let compare = |p: &Program| compare_in(p, index, opts);
+    let result = compare(&prog);
+    let shrink_prog =
+        |p: &Program, budget, keep: &mut dyn FnMut(&Program) -> bool| shrink(p, budget, keep).0;
+    let reproducer =
+        reproducer_of(&result, &prog, opts.shrink, shrink_prog, compare).map(|(small, dis)| {
             let (text, ext) = match opts.lang {
-                Lang::C => (c_reproducer_text(seed, index, strategy, &small, &dis), "c"),
-                _ => (reproducer_text(seed, index, strategy, &small, &dis), "imp"),
+                Lang::C => (c_reproducer_text(seed, index, &small, &dis), "c"),
+                _ => (reproducer_text(seed, index, &small, &dis), "imp"),
             };
-            let path = opts.out_dir.as_ref().and_then(|dir| {
-                std::fs::create_dir_all(dir).ok()?;
-                let path = dir.join(format!("{seed}_{index}.{ext}"));
-                std::fs::write(&path, &text).ok()?;
-                Some(path)
-            });
-            reproducer = Some((text, path));
-        }
-    }
+            let path =
+                write_reproducer(opts.out_dir.clone(), format!("{seed}_{index}.{ext}"), &text);
+            (text, path)
+        });
     ProgramResult {
         index,
-        strategy,
-        source,
+        strategy: strategy_for(index),
+        source: prog.source(),
         typed: prog.is_typed(),
         result,
         reproducer,

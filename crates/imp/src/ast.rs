@@ -493,7 +493,99 @@ impl Cond {
     }
 }
 
+/// The parts of a call statement of any kind (a procedure call, a method
+/// call or a spawn): see [`Stmt::as_call`].
+#[derive(Clone, Copy, Debug)]
+pub struct CallParts<'s> {
+    /// Where the result (or the thread id) goes, if anywhere.
+    pub target: Option<&'s Ident>,
+    /// The receiver, for a method.
+    pub receiver: Option<&'s Expr>,
+    /// The procedure or method.
+    pub callee: &'s Ident,
+    /// The arguments.
+    pub args: &'s [Expr],
+    /// Does it start a thread (`spawn`) rather than call?
+    pub spawn: bool,
+    /// The whole statement.
+    pub span: Span,
+}
+
 impl Stmt {
+    /// The parts of a call, a method call or a spawn; `None` for other
+    /// statements.
+    pub fn as_call(&self) -> Option<CallParts<'_>> {
+        let (target, receiver, callee, args, spawn, span) = match self {
+            Stmt::Call {
+                target,
+                callee,
+                args,
+                span,
+            } => (target, None, callee, args, false, span),
+            Stmt::MethodCall {
+                target,
+                receiver,
+                method,
+                args,
+                span,
+            } => (target, Some(receiver), method, args, false, span),
+            Stmt::Spawn {
+                target,
+                receiver,
+                callee,
+                args,
+                span,
+            } => (target, receiver.as_ref(), callee, args, true, span),
+            _ => return None,
+        };
+        Some(CallParts {
+            target: target.as_ref(),
+            receiver,
+            callee,
+            args,
+            spawn,
+            span: *span,
+        })
+    }
+
+    /// The variable this statement gives a value to, if any: the target of
+    /// an assignment, a havoc, a declaration (of a scalar or a reference),
+    /// a `new`, or a call or spawn with a target. Array elements and fields
+    /// are not variables.
+    pub fn assigned_var(&self) -> Option<&Ident> {
+        match self {
+            Stmt::Assign { target, .. }
+            | Stmt::Havoc { target, .. }
+            | Stmt::Decl { target, .. }
+            | Stmt::RefDecl { target, .. }
+            | Stmt::New { target, .. } => Some(target),
+            Stmt::Call { target, .. }
+            | Stmt::MethodCall { target, .. }
+            | Stmt::Spawn { target, .. } => target.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The variable this statement assigns the value of an expression
+    /// to, and that expression: an assignment, or a declaration (of a
+    /// scalar or a reference) with an initial value.
+    pub fn assigned_value(&self) -> Option<(&Ident, &Expr)> {
+        match self {
+            Stmt::Assign { target, value, .. }
+            | Stmt::Decl {
+                target,
+                init: Some(Init::Value(value)),
+                ..
+            }
+            | Stmt::RefDecl {
+                target,
+                init: Some(value),
+                ..
+            } => Some((target, value)),
+            _ => None,
+        }
+    }
+
     /// The source span of the statement (for a sequence, from its first to
     /// its last statement).
     pub fn span(&self) -> Span {

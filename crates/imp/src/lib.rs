@@ -28,6 +28,7 @@
 pub mod ast;
 mod check;
 mod classes;
+mod frontend;
 mod lexer;
 mod lower;
 mod parser;
@@ -38,6 +39,7 @@ mod types;
 mod walk;
 
 pub use check::{check, CheckedProgram};
+pub use frontend::{Imp, FRONTEND};
 pub use lower::lower;
 pub use parser::{parse_cond, parse_cond_in, parse_program, parse_program_in, MAX_NESTING};
 pub use wiser_ir::source::{Diagnostic, FileId, LineCol, SourceMap, Sources, Span};
@@ -67,6 +69,30 @@ pub fn compile_files(
     program: FileId,
     assume: Option<FileId>,
 ) -> Result<wiser_ir::Ir, Diagnostic> {
+    compile_assuming(sources, program, assume, false)
+}
+
+/// The program of [`compile_files`] cut right after its assumption: the
+/// `assume` of text `assume` leads to a `fail` of its own (at the
+/// condition's span), and the rest of the program is never reached. One
+/// search of it tells whether some input satisfies the condition (the
+/// `fail` is reached) and whether the condition itself can fail. Built
+/// and validated as any program.
+pub fn compile_assumption_cut(
+    sources: &Sources,
+    program: FileId,
+    assume: FileId,
+) -> Result<wiser_ir::Ir, Diagnostic> {
+    compile_assuming(sources, program, Some(assume), true)
+}
+
+/// [`compile_files`], with a `fail` right after the assumption if `cut`.
+fn compile_assuming(
+    sources: &Sources,
+    program: FileId,
+    assume: Option<FileId>,
+    cut: bool,
+) -> Result<wiser_ir::Ir, Diagnostic> {
     let mut ast = parse_program_in(program, sources.get(program).text())?;
     if let Some(file) = assume {
         let cond = parse_cond_in(file, sources.get(file).text())?;
@@ -74,13 +100,13 @@ pub fn compile_files(
         // condition must be one of its inputs.
         suggest::check_assumption(&cond, &check(ast.clone())?)?;
         let span = cond.span();
-        let assume = Stmt::Assume { cond, span };
+        let mut prefix = vec![Stmt::Assume { cond, span }];
+        if cut {
+            prefix.push(Stmt::Fail(span));
+        }
         ast.main = match ast.main {
-            Stmt::Seq(mut items) => {
-                items.insert(0, assume);
-                Stmt::Seq(items)
-            }
-            other => Stmt::Seq(vec![assume, other]),
+            Stmt::Seq(items) => Stmt::Seq(prefix.into_iter().chain(items).collect()),
+            other => Stmt::Seq(prefix.into_iter().chain([other]).collect()),
         };
     }
     lower(&check(ast)?)

@@ -10,7 +10,7 @@
 //! omitted types (`int`) stay omitted in signatures.
 
 use crate::ast::{precedence, Cond, Expr, Ident, Init, IntTy, Program, Stmt, UnOp};
-use crate::ast::{Param, ProcDef, UNARY_PRECEDENCE};
+use crate::ast::{CallParts, Param, ProcDef, UNARY_PRECEDENCE};
 use std::fmt::{self, Display, Formatter, Write};
 use std::sync::Arc;
 
@@ -73,55 +73,67 @@ fn expr_precedence(e: &Expr) -> u8 {
 fn write_expr(f: &mut Formatter<'_>, e: &Expr, min: u8, st: &Style) -> fmt::Result {
     let prec = expr_precedence(e);
     let parens = prec < min || (st.full && min > 0 && prec < ATOM);
+    in_parens(f, parens, |f| {
+        match e {
+            Expr::Num { value, .. } => write!(f, "{value}")?,
+            Expr::Var(id) => f.write_str(&id.name)?,
+            Expr::Null(_) => f.write_str("null")?,
+            Expr::Field { obj, field, .. } => {
+                write_expr(f, obj, ATOM, st)?;
+                write!(f, ".{}", field.name)?;
+            }
+            Expr::Index { array, index, .. } => {
+                write!(f, "{}[", array.name)?;
+                write_expr(f, index, 0, st)?;
+                f.write_char(']')?;
+            }
+            Expr::Unary { op, operand, .. } => {
+                f.write_str(op.symbol())?;
+                match &**operand {
+                    // `-5` reads back as the literal -5 (and `-0` as 0), so
+                    // the negation of a non-negative literal (from `-(5)` or
+                    // `- - 0`) keeps its parentheses.
+                    Expr::Num { value, .. } if *op == UnOp::Neg && !value.is_negative() => {
+                        write!(f, "({value})")?
+                    }
+                    _ => {
+                        // `- -x`, not `--x`: clearer, and safe should `--`
+                        // ever become a comment.
+                        if expr_precedence(operand) == UNARY_PRECEDENCE && !st.full {
+                            f.write_char(' ')?;
+                        }
+                        write_expr(f, operand, UNARY_PRECEDENCE, st)?;
+                    }
+                }
+            }
+            Expr::Binary { op, lhs, rhs, .. } => {
+                let p = precedence(*op);
+                write_expr(f, lhs, p, st)?;
+                write!(f, " {} ", op.symbol())?;
+                // Left-associative: a right operand at the same level needs
+                // parentheses.
+                write_expr(f, rhs, p + 1, st)?;
+            }
+            Expr::Cast { ty, operand, .. } => {
+                write!(f, "{ty}(")?;
+                write_expr(f, operand, 0, st)?;
+                f.write_char(')')?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Writes what `write` writes, in parentheses if `parens`.
+fn in_parens(
+    f: &mut Formatter<'_>,
+    parens: bool,
+    write: impl FnOnce(&mut Formatter<'_>) -> fmt::Result,
+) -> fmt::Result {
     if parens {
         f.write_char('(')?;
     }
-    match e {
-        Expr::Num { value, .. } => write!(f, "{value}")?,
-        Expr::Var(id) => f.write_str(&id.name)?,
-        Expr::Null(_) => f.write_str("null")?,
-        Expr::Field { obj, field, .. } => {
-            write_expr(f, obj, ATOM, st)?;
-            write!(f, ".{}", field.name)?;
-        }
-        Expr::Index { array, index, .. } => {
-            write!(f, "{}[", array.name)?;
-            write_expr(f, index, 0, st)?;
-            f.write_char(']')?;
-        }
-        Expr::Unary { op, operand, .. } => {
-            f.write_str(op.symbol())?;
-            match &**operand {
-                // `-5` reads back as the literal -5 (and `-0` as 0), so
-                // the negation of a non-negative literal (from `-(5)` or
-                // `- - 0`) keeps its parentheses.
-                Expr::Num { value, .. } if *op == UnOp::Neg && !value.is_negative() => {
-                    write!(f, "({value})")?
-                }
-                _ => {
-                    // `- -x`, not `--x`: clearer, and safe should `--`
-                    // ever become a comment.
-                    if expr_precedence(operand) == UNARY_PRECEDENCE && !st.full {
-                        f.write_char(' ')?;
-                    }
-                    write_expr(f, operand, UNARY_PRECEDENCE, st)?;
-                }
-            }
-        }
-        Expr::Binary { op, lhs, rhs, .. } => {
-            let p = precedence(*op);
-            write_expr(f, lhs, p, st)?;
-            write!(f, " {} ", op.symbol())?;
-            // Left-associative: a right operand at the same level needs
-            // parentheses.
-            write_expr(f, rhs, p + 1, st)?;
-        }
-        Expr::Cast { ty, operand, .. } => {
-            write!(f, "{ty}(")?;
-            write_expr(f, operand, 0, st)?;
-            f.write_char(')')?;
-        }
-    }
+    write(f)?;
     if parens {
         f.write_char(')')?;
     }
@@ -149,38 +161,34 @@ fn write_cond(f: &mut Formatter<'_>, c: &Cond, min: u8, st: &Style) -> fmt::Resu
     let prec = cond_precedence(c);
     let compound = !matches!(c, Cond::Bool { .. });
     let parens = prec < min || (st.full && min > 0 && compound);
-    if parens {
-        f.write_char('(')?;
-    }
-    match c {
-        Cond::Bool { value, .. } => f.write_str(if *value { "true" } else { "false" })?,
-        Cond::Not { operand, .. } => {
-            f.write_str("not ")?;
-            write_cond(f, operand, 3, st)?;
+    in_parens(f, parens, |f| {
+        match c {
+            Cond::Bool { value, .. } => f.write_str(if *value { "true" } else { "false" })?,
+            Cond::Not { operand, .. } => {
+                f.write_str("not ")?;
+                write_cond(f, operand, 3, st)?;
+            }
+            Cond::And { lhs, rhs, .. } => {
+                write_cond(f, lhs, 2, st)?;
+                f.write_str(" and ")?;
+                write_cond(f, rhs, 3, st)?;
+            }
+            Cond::Or { lhs, rhs, .. } => {
+                write_cond(f, lhs, 1, st)?;
+                f.write_str(" or ")?;
+                write_cond(f, rhs, 2, st)?;
+            }
+            Cond::Cmp { op, lhs, rhs, .. } => {
+                // Inside a comparison any arithmetic binds tighter; with
+                // `full`, compound operands still get parentheses.
+                let min = if st.full { 1 } else { 0 };
+                write_expr(f, lhs, min, st)?;
+                write!(f, " {} ", op.symbol())?;
+                write_expr(f, rhs, min, st)?;
+            }
         }
-        Cond::And { lhs, rhs, .. } => {
-            write_cond(f, lhs, 2, st)?;
-            f.write_str(" and ")?;
-            write_cond(f, rhs, 3, st)?;
-        }
-        Cond::Or { lhs, rhs, .. } => {
-            write_cond(f, lhs, 1, st)?;
-            f.write_str(" or ")?;
-            write_cond(f, rhs, 2, st)?;
-        }
-        Cond::Cmp { op, lhs, rhs, .. } => {
-            // Inside a comparison any arithmetic binds tighter; with
-            // `full`, compound operands still get parentheses.
-            let min = if st.full { 1 } else { 0 };
-            write_expr(f, lhs, min, st)?;
-            write!(f, " {} ", op.symbol())?;
-            write_expr(f, rhs, min, st)?;
-        }
-    }
-    if parens {
-        f.write_char(')')?;
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 impl Display for Cond {
@@ -222,9 +230,43 @@ fn write_value(f: &mut Formatter<'_>, value: &Expr, st: &Style) -> fmt::Result {
     }
 }
 
+/// Writes `word`, then `body` on the next lines, one level deeper than
+/// `indent`, and goes to a new line at `indent`.
+fn write_nested(
+    f: &mut Formatter<'_>,
+    word: &str,
+    body: &Stmt,
+    indent: usize,
+    st: &Style,
+) -> fmt::Result {
+    f.write_str(word)?;
+    newline(f, indent + 1)?;
+    write_stmt(f, body, indent + 1, st)?;
+    newline(f, indent)
+}
+
+/// Writes a call, a method call or a spawn.
+fn write_call(f: &mut Formatter<'_>, call: CallParts<'_>, st: &Style) -> fmt::Result {
+    if let Some(t) = call.target {
+        write!(f, "{} = ", t.name)?;
+    }
+    if call.spawn {
+        f.write_str("spawn ")?;
+    }
+    if let Some(r) = call.receiver {
+        write_expr(f, r, ATOM, st)?;
+        f.write_char('.')?;
+    }
+    f.write_str(&call.callee.name)?;
+    write_args(f, call.args, st)
+}
+
 /// Writes `s` starting at the current position; continuation lines are
 /// indented `indent` levels.
 fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt::Result {
+    if let Some(call) = s.as_call() {
+        return write_call(f, call, st);
+    }
     match s {
         Stmt::Skip(_) => f.write_str("skip"),
         Stmt::Fail(_) => f.write_str("fail"),
@@ -262,23 +304,14 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt
         } => {
             f.write_str("if ")?;
             write_cond(f, cond, 0, st)?;
-            f.write_str(" then")?;
-            newline(f, indent + 1)?;
-            write_stmt(f, then_branch, indent + 1, st)?;
-            newline(f, indent)?;
-            f.write_str("else")?;
-            newline(f, indent + 1)?;
-            write_stmt(f, else_branch, indent + 1, st)?;
-            newline(f, indent)?;
+            write_nested(f, " then", then_branch, indent, st)?;
+            write_nested(f, "else", else_branch, indent, st)?;
             f.write_str("fi")
         }
         Stmt::While { cond, body, .. } => {
             f.write_str("while ")?;
             write_cond(f, cond, 0, st)?;
-            f.write_str(" do")?;
-            newline(f, indent + 1)?;
-            write_stmt(f, body, indent + 1, st)?;
-            newline(f, indent)?;
+            write_nested(f, " do", body, indent, st)?;
             f.write_str("od")
         }
         Stmt::Assert { cond, .. } => {
@@ -288,18 +321,6 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt
         Stmt::Assume { cond, .. } => {
             f.write_str("assume ")?;
             write_cond(f, cond, 0, st)
-        }
-        Stmt::Call {
-            target,
-            callee,
-            args,
-            ..
-        } => {
-            if let Some(t) = target {
-                write!(f, "{} = ", t.name)?;
-            }
-            f.write_str(&callee.name)?;
-            write_args(f, args, st)
         }
         Stmt::Return { value, .. } => {
             f.write_str("return ")?;
@@ -342,38 +363,8 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt
             write!(f, ".{} = ", field.name)?;
             write_expr(f, value, 0, st)
         }
-        Stmt::MethodCall {
-            target,
-            receiver,
-            method,
-            args,
-            ..
-        } => {
-            if let Some(t) = target {
-                write!(f, "{} = ", t.name)?;
-            }
-            write_expr(f, receiver, ATOM, st)?;
-            write!(f, ".{}", method.name)?;
-            write_args(f, args, st)
-        }
-        Stmt::Spawn {
-            target,
-            receiver,
-            callee,
-            args,
-            ..
-        } => {
-            if let Some(t) = target {
-                write!(f, "{} = ", t.name)?;
-            }
-            f.write_str("spawn ")?;
-            if let Some(r) = receiver {
-                write_expr(f, r, ATOM, st)?;
-                f.write_char('.')?;
-            }
-            f.write_str(&callee.name)?;
-            write_args(f, args, st)
-        }
+        // Written above.
+        Stmt::Call { .. } | Stmt::MethodCall { .. } | Stmt::Spawn { .. } => Ok(()),
         Stmt::Join { thread, .. } => {
             f.write_str("join ")?;
             write_expr(f, thread, 0, st)
@@ -383,10 +374,7 @@ fn write_stmt(f: &mut Formatter<'_>, s: &Stmt, indent: usize, st: &Style) -> fmt
             write_expr(f, obj, 0, st)
         }
         Stmt::Atomic { body, .. } => {
-            f.write_str("atomic begin")?;
-            newline(f, indent + 1)?;
-            write_stmt(f, body, indent + 1, st)?;
-            newline(f, indent)?;
+            write_nested(f, "atomic begin", body, indent, st)?;
             f.write_str("end")
         }
     }

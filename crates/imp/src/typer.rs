@@ -19,6 +19,9 @@ use wiser_num::Int;
 
 type R<T> = Result<T, Diagnostic>;
 
+/// The two operands of a binary operator, typed.
+type Operands<'a> = (TExpr<'a>, TExpr<'a>);
+
 /// A typed expression: the syntax it came from, its type (`None` while
 /// open), and the operation.
 #[derive(Debug)]
@@ -89,20 +92,6 @@ impl TExpr<'_> {
                     ..s
                 }
             }
-        }
-    }
-}
-
-/// Can every value of `from` be represented in `to`? Then a `from` is
-/// converted to `to` where a `to` is expected.
-pub(crate) fn lossless(from: IntTy, to: IntTy) -> bool {
-    match (from.width(), to.width()) {
-        _ if from == to => true,
-        (_, None) => true,
-        (None, Some(_)) => false,
-        (Some(a), Some(b)) => {
-            (from.is_signed() == to.is_signed() && a <= b)
-                || (!from.is_signed() && to.is_signed() && a < b)
         }
     }
 }
@@ -292,7 +281,7 @@ impl<'a> Scope<'a> {
         lhs: &'a Expr,
         rhs: &'a Expr,
         at: Span,
-    ) -> R<(TExpr<'a>, TExpr<'a>)> {
+    ) -> R<Operands<'a>> {
         let (a, b) = (self.expr(lhs)?, self.expr(rhs)?);
         if a.refers != Refers::No || b.refers != Refers::No {
             return self.ref_cmp(symbol, a, b, at);
@@ -309,13 +298,7 @@ impl<'a> Scope<'a> {
 
     /// A comparison of references: `==` or `!=`, of the same class (or
     /// `null`).
-    fn ref_cmp(
-        &self,
-        symbol: &str,
-        a: TExpr<'a>,
-        b: TExpr<'a>,
-        at: Span,
-    ) -> R<(TExpr<'a>, TExpr<'a>)> {
+    fn ref_cmp(&self, symbol: &str, a: TExpr<'a>, b: TExpr<'a>, at: Span) -> R<Operands<'a>> {
         if a.refers == Refers::No || b.refers == Refers::No {
             let int = if a.refers == Refers::No { &a } else { &b };
             let help = match &int.kind {
@@ -355,7 +338,7 @@ impl<'a> Scope<'a> {
     /// `target` (`at` is the call).
     pub(crate) fn call_result(&self, ret: IntTy, target: &str, callee: &str, at: Span) -> R<()> {
         let to = self.var(target);
-        if lossless(ret, to) {
+        if ret.is_lossless_to(to) {
             return Ok(());
         }
         Err(Diagnostic::new(
@@ -471,20 +454,14 @@ impl<'a> Scope<'a> {
     /// Brings the operands of `symbol` to one type: an open one takes the
     /// other's type, and of two types the narrower is converted to the
     /// wider when that is lossless.
-    fn unify(
-        &self,
-        symbol: &str,
-        a: TExpr<'a>,
-        b: TExpr<'a>,
-        at: Span,
-    ) -> R<(TExpr<'a>, TExpr<'a>)> {
+    fn unify(&self, symbol: &str, a: TExpr<'a>, b: TExpr<'a>, at: Span) -> R<Operands<'a>> {
         Ok(match (a.ty, b.ty) {
             (None, None) => (a, b),
             (Some(t), None) => (a, self.close(b, t, How::Expected)?),
             (None, Some(t)) => (self.close(a, t, How::Expected)?, b),
             (Some(s), Some(t)) if s == t => (a, b),
-            (Some(s), Some(t)) if lossless(s, t) => (convert(a, t), b),
-            (Some(s), Some(t)) if lossless(t, s) => (a, convert(b, s)),
+            (Some(s), Some(t)) if s.is_lossless_to(t) => (convert(a, t), b),
+            (Some(s), Some(t)) if t.is_lossless_to(s) => (a, convert(b, s)),
             (Some(s), Some(t)) => {
                 return Err(Diagnostic::new(
                     at,
@@ -502,7 +479,7 @@ impl<'a> Scope<'a> {
     fn coerce(&self, t: TExpr<'a>, to: IntTy, target: Target) -> R<TExpr<'a>> {
         match t.ty {
             None => self.close(t, to, How::Expected),
-            Some(from) if lossless(from, to) => Ok(convert(t, to)),
+            Some(from) if from.is_lossless_to(to) => Ok(convert(t, to)),
             Some(from) => {
                 let from_a = a(from);
                 let message = match target {

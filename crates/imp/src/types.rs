@@ -26,19 +26,19 @@
 //!   directly inside one is an `int`. Subscripts may have any integer
 //!   type.
 //!
-//! Lossless conversions, [`crate::typer::lossless`]: anything to `int`;
-//! between fixed widths of the same signedness to at least the width;
-//! unsigned to signed of a greater width.
+//! Lossless conversions ([`wiser_num::IntTy::is_lossless_to`]): anything to
+//! `int`; between fixed widths of the same signedness to at least the
+//! width; unsigned to signed of a greater width.
 //!
 //! The expression rules are in [`crate::typer`], shared with lowering;
 //! this module finds the declarations and checks every statement.
 
+use crate::ast::{CallParts, Ident, Param};
 use crate::ast::{Cond, Expr, IntTy, ProcDef, Stmt};
-use crate::ast::{Ident, Init, Param};
 use crate::check::Errors;
 use crate::classes::{method_proc, Classes, Globals};
 use crate::typer::{Scope, Target, VTy};
-use crate::walk::each_stmt;
+use crate::walk::{each_cmp, each_stmt};
 use crate::{Diagnostic, Span};
 
 use std::collections::HashMap;
@@ -341,10 +341,13 @@ struct Checker<'a, 'e> {
 }
 
 impl<'a> Checker<'a, '_> {
+    /// Checks `s` and the statements nested in it, each on its own.
     fn stmt(&mut self, s: &'a Stmt) {
-        if let Err(d) = self.stmt_inner(s) {
-            self.errs.push(d);
-        }
+        each_stmt(s, &mut |s| {
+            if let Err(d) = self.stmt_inner(s) {
+                self.errs.push(d);
+            }
+        });
     }
 
     fn stmt_inner(&mut self, s: &'a Stmt) -> R<()> {
@@ -363,28 +366,13 @@ impl<'a> Checker<'a, '_> {
                      input already",
                 ));
             }
-            Stmt::Skip(_)
-            | Stmt::Fail(_)
-            | Stmt::Havoc { .. }
-            | Stmt::ArrayDecl { .. }
-            | Stmt::Decl {
-                init: None | Some(Init::Havoc),
-                ..
-            } => {}
-            Stmt::Assign { target, value, .. }
-            | Stmt::Decl {
-                target,
-                init: Some(Init::Value(value)),
-                ..
+            Stmt::Skip(_) | Stmt::Fail(_) | Stmt::Havoc { .. } | Stmt::ArrayDecl { .. } => {}
+            Stmt::Assign { .. } | Stmt::Decl { .. } | Stmt::RefDecl { .. } => {
+                // A declaration without a value assigns nothing.
+                if let Some((target, value)) = s.assigned_value() {
+                    scope.value_of(value, scope.var_ty(&target.name), Target::Assign)?;
+                }
             }
-            | Stmt::RefDecl {
-                target,
-                init: Some(value),
-                ..
-            } => {
-                scope.value_of(value, scope.var_ty(&target.name), Target::Assign)?;
-            }
-            Stmt::RefDecl { init: None, .. } => {}
             Stmt::ArrayAssign {
                 array,
                 index,
@@ -394,39 +382,15 @@ impl<'a> Checker<'a, '_> {
                 scope.index(index)?;
                 scope.value(value, scope.elem(&array.name), Target::Store)?;
             }
-            Stmt::Seq(items) => {
-                for item in items {
-                    self.stmt(item);
-                }
-            }
-            Stmt::If {
-                cond,
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                self.cond(cond);
-                self.stmt(then_branch);
-                self.stmt(else_branch);
-            }
-            Stmt::While { cond, body, .. } => {
-                self.cond(cond);
-                self.stmt(body);
-            }
-            Stmt::Assert { cond, .. } | Stmt::Assume { cond, .. } => self.cond(cond),
-            Stmt::Call {
-                target,
-                callee,
-                args,
-                span,
-            } => {
-                // Phase 1 checked that the callee exists and the arity.
-                let Some(sig) = self.sigs.get(&*callee.name) else {
-                    return Ok(());
-                };
-                check_args(scope, self.errs, &callee.name, args, &sig.params);
-                if let Some(t) = target {
-                    self.call_target(sig, t, *span)?;
+            // The statements nested in these are checked on their own.
+            Stmt::Seq(_) | Stmt::Atomic { .. } => {}
+            Stmt::If { cond, .. }
+            | Stmt::While { cond, .. }
+            | Stmt::Assert { cond, .. }
+            | Stmt::Assume { cond, .. } => self.cond(cond),
+            Stmt::Call { .. } | Stmt::MethodCall { .. } | Stmt::Spawn { .. } => {
+                if let Some(call) = s.as_call() {
+                    self.call(call)?;
                 }
             }
             Stmt::Return { value, .. } => {
@@ -468,51 +432,6 @@ impl<'a> Checker<'a, '_> {
                 };
                 scope.value_of(value, to, Target::Store)?;
             }
-            Stmt::MethodCall {
-                target,
-                receiver,
-                method,
-                args,
-                span,
-            } => {
-                let sig = self.method(receiver, method)?;
-                check_args(scope, self.errs, &sig.name.name, args, &sig.params[1..]);
-                if let Some(t) = target {
-                    self.call_target(sig, t, *span)?;
-                }
-            }
-            Stmt::Spawn {
-                target,
-                receiver,
-                callee,
-                args,
-                ..
-            } => {
-                let (sig, params) = match receiver {
-                    Some(r) => {
-                        let sig = self.method(r, callee)?;
-                        (sig, &sig.params[1..])
-                    }
-                    None => match self.sigs.get(&*callee.name) {
-                        Some(sig) => (*sig, &sig.params[..]),
-                        None => return Ok(()),
-                    },
-                };
-                check_args(scope, self.errs, &sig.name.name, args, params);
-                if let Some(t) = target {
-                    if let Some(c) = scope.refs.get(&t.name) {
-                        return Err(Diagnostic::new(
-                            t.span,
-                            format!(
-                                "`{}` is a reference to `{}`, and a thread id is an integer",
-                                t.name,
-                                scope.class_name(*c)
-                            ),
-                        )
-                        .with_help("store the thread id in an integer variable"));
-                    }
-                }
-            }
             Stmt::Join { thread, .. } => {
                 scope.index(thread)?;
             }
@@ -520,9 +439,44 @@ impl<'a> Checker<'a, '_> {
                 let o = scope.expr(obj)?;
                 scope.reference(&o, "a lock")?;
             }
-            Stmt::Atomic { body, .. } => self.stmt(body),
         }
         Ok(())
+    }
+
+    /// Checks the arguments and the target of a call, a method call or a
+    /// spawn.
+    fn call(&mut self, call: CallParts<'a>) -> R<()> {
+        let (sig, params) = match call.receiver {
+            Some(r) => {
+                let sig = self.method(r, call.callee)?;
+                (sig, &sig.params[1..])
+            }
+            // Phase 1 checked that the procedure exists and the arity.
+            None => match self.sigs.get(&*call.callee.name) {
+                Some(sig) => (*sig, &sig.params[..]),
+                None => return Ok(()),
+            },
+        };
+        let scope = &self.scope;
+        check_args(scope, self.errs, &sig.name.name, call.args, params);
+        match call.target {
+            Some(t) if call.spawn => {
+                if let Some(c) = scope.refs.get(&t.name) {
+                    return Err(Diagnostic::new(
+                        t.span,
+                        format!(
+                            "`{}` is a reference to `{}`, and a thread id is an integer",
+                            t.name,
+                            scope.class_name(*c)
+                        ),
+                    )
+                    .with_help("store the thread id in an integer variable"));
+                }
+                Ok(())
+            }
+            Some(t) => self.call_target(sig, t, call.span),
+            None => Ok(()),
+        }
     }
 
     /// Checks that the result of the procedure `sig` can go to `target`.
@@ -569,19 +523,11 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn cond(&mut self, c: &'a Cond) {
-        match c {
-            Cond::Bool { .. } => {}
-            Cond::Not { operand, .. } => self.cond(operand),
-            Cond::And { lhs, rhs, .. } | Cond::Or { lhs, rhs, .. } => {
-                self.cond(lhs);
-                self.cond(rhs);
+        each_cmp(c, &mut |op, lhs, rhs, span| {
+            if let Err(d) = self.scope.cmp(op.symbol(), lhs, rhs, span) {
+                self.errs.push(d);
             }
-            Cond::Cmp { op, lhs, rhs, span } => {
-                if let Err(d) = self.scope.cmp(op.symbol(), lhs, rhs, *span) {
-                    self.errs.push(d);
-                }
-            }
-        }
+        });
     }
 }
 

@@ -1,6 +1,7 @@
 //! Walks over syntax trees shared by the checks and the typing rules.
 
-use crate::ast::{Cond, Expr, Ident, Init, Stmt};
+use crate::ast::{CmpOp, Cond, Expr, Ident, Init, Stmt};
+use crate::Span;
 
 /// Calls `f` on `s` and every statement nested in it, in source order.
 pub(crate) fn each_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Stmt)) {
@@ -27,8 +28,26 @@ pub(crate) fn each_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Stmt)) {
 /// Calls `f(name, is_array)` on every variable name in `s` (not callees),
 /// in source order.
 pub(crate) fn stmt_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
+    // `each_stmt` visits a statement before the statements nested in it,
+    // as its own names (a condition's) come before theirs in the source.
+    each_stmt(s, &mut |s| own_names(s, f));
+}
+
+/// [`stmt_names`] of the parts of `s` that are not statements.
+fn own_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
+    if let Some(call) = s.as_call() {
+        if let Some(t) = call.target {
+            f(t, false);
+        }
+        for e in call.receiver.into_iter().chain(call.args) {
+            expr_names(e, f);
+        }
+        return;
+    }
     match s {
-        Stmt::Skip(_) | Stmt::Fail(_) => {}
+        // Calls were read above.
+        Stmt::Call { .. } | Stmt::MethodCall { .. } | Stmt::Spawn { .. } => {}
+        Stmt::Skip(_) | Stmt::Fail(_) | Stmt::Seq(_) | Stmt::Atomic { .. } => {}
         Stmt::Assign { target, value, .. } => {
             f(target, false);
             expr_names(value, f);
@@ -44,34 +63,8 @@ pub(crate) fn stmt_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
             expr_names(index, f);
             expr_names(value, f);
         }
-        Stmt::Seq(items) => {
-            for item in items {
-                stmt_names(item, f);
-            }
-        }
-        Stmt::If {
-            cond,
-            then_branch,
-            else_branch,
-            ..
-        } => {
-            cond_names(cond, f);
-            stmt_names(then_branch, f);
-            stmt_names(else_branch, f);
-        }
-        Stmt::While { cond, body, .. } => {
-            cond_names(cond, f);
-            stmt_names(body, f);
-        }
+        Stmt::If { cond, .. } | Stmt::While { cond, .. } => cond_names(cond, f),
         Stmt::Assert { cond, .. } | Stmt::Assume { cond, .. } => cond_names(cond, f),
-        Stmt::Call { target, args, .. } => {
-            if let Some(t) = target {
-                f(t, false);
-            }
-            for a in args {
-                expr_names(a, f);
-            }
-        }
         Stmt::Return { value, .. } => expr_names(value, f),
         Stmt::Decl { target, init, .. } => {
             f(target, false);
@@ -91,53 +84,28 @@ pub(crate) fn stmt_names<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Ident, bool)) {
             expr_names(obj, f);
             expr_names(value, f);
         }
-        Stmt::MethodCall {
-            target,
-            receiver,
-            args,
-            ..
-        } => {
-            if let Some(t) = target {
-                f(t, false);
-            }
-            expr_names(receiver, f);
-            for a in args {
-                expr_names(a, f);
-            }
-        }
-        Stmt::Spawn {
-            target,
-            receiver,
-            args,
-            ..
-        } => {
-            if let Some(t) = target {
-                f(t, false);
-            }
-            if let Some(r) = receiver {
-                expr_names(r, f);
-            }
-            for a in args {
-                expr_names(a, f);
-            }
-        }
         Stmt::Join { thread: e, .. } | Stmt::Lock { obj: e, .. } => expr_names(e, f),
-        Stmt::Atomic { body, .. } => stmt_names(body, f),
     }
 }
 
 pub(crate) fn cond_names<'a>(c: &'a Cond, f: &mut dyn FnMut(&'a Ident, bool)) {
+    each_cmp(c, &mut |_, lhs, rhs, _| {
+        expr_names(lhs, f);
+        expr_names(rhs, f);
+    });
+}
+
+/// Calls `f(op, lhs, rhs, span)` on every comparison in `c`, in source
+/// order.
+pub(crate) fn each_cmp<'a>(c: &'a Cond, f: &mut dyn FnMut(CmpOp, &'a Expr, &'a Expr, Span)) {
     match c {
         Cond::Bool { .. } => {}
-        Cond::Not { operand, .. } => cond_names(operand, f),
+        Cond::Not { operand, .. } => each_cmp(operand, f),
         Cond::And { lhs, rhs, .. } | Cond::Or { lhs, rhs, .. } => {
-            cond_names(lhs, f);
-            cond_names(rhs, f);
+            each_cmp(lhs, f);
+            each_cmp(rhs, f);
         }
-        Cond::Cmp { lhs, rhs, .. } => {
-            expr_names(lhs, f);
-            expr_names(rhs, f);
-        }
+        Cond::Cmp { op, lhs, rhs, span } => f(*op, lhs, rhs, *span),
     }
 }
 

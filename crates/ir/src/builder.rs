@@ -410,23 +410,14 @@ impl<'b> RoutineBuilder<'b> {
     fn fill(&mut self, hole: Hole, pc: Pc) {
         match hole {
             Hole::Entry => self.entry = pc,
-            Hole::Next(at) => match &mut self.b.code[at as usize].instr {
-                Instr::Assign { next, .. }
-                | Instr::Havoc { next, .. }
-                | Instr::Store { next, .. }
-                | Instr::Assert { next, .. }
-                | Instr::Assume { next, .. }
-                | Instr::Call { next, .. }
-                | Instr::New { next, .. }
-                | Instr::Spawn { next, .. }
-                | Instr::Join { next, .. }
-                | Instr::Lock { next, .. }
-                | Instr::Unlock { next, .. }
-                | Instr::Atomic { next, .. }
-                | Instr::Skip { next } => *next = pc,
-                Instr::Branch { then_to, .. } => *then_to = pc,
-                Instr::Fail | Instr::Return { .. } | Instr::Halt => {}
-            },
+            Hole::Next(at) => {
+                let instr = &mut self.b.code[at as usize].instr;
+                if let Instr::Branch { then_to, .. } = instr {
+                    *then_to = pc;
+                } else if let Some(next) = instr.next_mut() {
+                    *next = pc;
+                }
+            }
             Hole::Else(at) => {
                 if let Instr::Branch { else_to, .. } = &mut self.b.code[at as usize].instr {
                     *else_to = pc;

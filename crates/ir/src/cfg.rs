@@ -140,23 +140,10 @@ pub fn on_cycles(ir: &Ir) -> Vec<bool> {
 /// The successors of an instruction within its routine (at most two).
 pub fn successors(instr: &Instr) -> impl Iterator<Item = Pc> {
     let (a, b) = match instr {
-        Instr::Assign { next, .. }
-        | Instr::Havoc { next, .. }
-        | Instr::Store { next, .. }
-        | Instr::Assert { next, .. }
-        | Instr::Assume { next, .. }
-        | Instr::Call { next, .. }
-        | Instr::New { next, .. }
-        | Instr::Spawn { next, .. }
-        | Instr::Join { next, .. }
-        | Instr::Lock { next, .. }
-        | Instr::Unlock { next, .. }
-        | Instr::Atomic { next, .. }
-        | Instr::Skip { next } => (Some(*next), None),
         Instr::Branch {
             then_to, else_to, ..
         } => (Some(*then_to), Some(*else_to)),
-        Instr::Return { .. } | Instr::Fail | Instr::Halt => (None, None),
+        _ => (instr.next(), None),
     };
     a.into_iter().chain(b)
 }

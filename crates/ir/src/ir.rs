@@ -328,6 +328,46 @@ pub enum Instr {
     },
 }
 
+/// The pattern of every instruction that goes on to one place after it,
+/// binding that successor to `$next` (every instruction but a branch and
+/// the ones that end a routine).
+macro_rules! goes_on {
+    ($next:ident) => {
+        Instr::Assign { next: $next, .. }
+            | Instr::Havoc { next: $next, .. }
+            | Instr::Store { next: $next, .. }
+            | Instr::Assert { next: $next, .. }
+            | Instr::Assume { next: $next, .. }
+            | Instr::Call { next: $next, .. }
+            | Instr::New { next: $next, .. }
+            | Instr::Spawn { next: $next, .. }
+            | Instr::Join { next: $next, .. }
+            | Instr::Lock { next: $next, .. }
+            | Instr::Unlock { next: $next, .. }
+            | Instr::Atomic { next: $next, .. }
+            | Instr::Skip { next: $next }
+    };
+}
+
+impl Instr {
+    /// The successor of an instruction that goes on to one place after it
+    /// (`None` for a branch and the instructions that end a routine).
+    pub fn next(&self) -> Option<Pc> {
+        match self {
+            goes_on!(next) => Some(*next),
+            Instr::Branch { .. } | Instr::Fail | Instr::Return { .. } | Instr::Halt => None,
+        }
+    }
+
+    /// [`Instr::next`], to set it.
+    pub fn next_mut(&mut self) -> Option<&mut Pc> {
+        match self {
+            goes_on!(next) => Some(next),
+            Instr::Branch { .. } | Instr::Fail | Instr::Return { .. } | Instr::Halt => None,
+        }
+    }
+}
+
 /// An instruction with its location and its checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Located {

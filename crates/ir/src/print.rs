@@ -88,21 +88,6 @@ impl Ir {
                 Instr::Fail => "fail".into(),
                 Instr::Halt => "halt".into(),
                 Instr::Skip { next } => format!("skip -> {next}"),
-                Instr::Call {
-                    proc,
-                    args,
-                    dst,
-                    next,
-                } => {
-                    let args: Vec<String> = args.iter().map(c).collect();
-                    let callee = &self.procs[proc.0 as usize].name;
-                    match dst {
-                        Some(d) => {
-                            format!("{} = {callee}({}) -> {next}", names(*d), args.join(", "))
-                        }
-                        None => format!("{callee}({}) -> {next}", args.join(", ")),
-                    }
-                }
                 Instr::Return { value } => match value {
                     Some(v) => format!("return {}", c(v)),
                     None => "return".into(),
@@ -112,21 +97,29 @@ impl Ir {
                     names(*dst),
                     self.classes[class.0 as usize].name
                 ),
-                Instr::Spawn {
+                Instr::Call {
+                    proc,
+                    args,
+                    dst,
+                    next,
+                }
+                | Instr::Spawn {
                     proc,
                     args,
                     dst,
                     next,
                 } => {
+                    let spawn = if matches!(loc.instr, Instr::Spawn { .. }) {
+                        "spawn "
+                    } else {
+                        ""
+                    };
                     let args: Vec<String> = args.iter().map(c).collect();
                     let callee = &self.procs[proc.0 as usize].name;
+                    let call = format!("{spawn}{callee}({}) -> {next}", args.join(", "));
                     match dst {
-                        Some(d) => format!(
-                            "{} = spawn {callee}({}) -> {next}",
-                            names(*d),
-                            args.join(", ")
-                        ),
-                        None => format!("spawn {callee}({}) -> {next}", args.join(", ")),
+                        Some(d) => format!("{} = {call}", names(*d)),
+                        None => call,
                     }
                 }
                 Instr::Join { thread, next, .. } => format!("join {} -> {next}", c(thread)),

@@ -79,22 +79,20 @@ impl Cx<'_> {
 
     /// The successors of an instruction, after checking its operands.
     fn instr(&self, instr: &Instr) -> Result<Vec<Pc>, String> {
-        Ok(match instr {
-            Instr::Assign { dst, value, next } => {
+        match instr {
+            Instr::Assign { dst, value, .. } => {
                 self.expect(value, self.place(*dst)?, "the assigned value")?;
-                vec![*next]
             }
-            Instr::Havoc { dst, ty, next } => {
+            Instr::Havoc { dst, ty, .. } => {
                 if self.place(*dst)? != *ty {
                     return Err(self.err("havoc of the wrong type".into()));
                 }
-                vec![*next]
             }
             Instr::Store {
                 array,
                 index,
                 value,
-                next,
+                ..
             } => {
                 let decl = self
                     .ir
@@ -103,27 +101,15 @@ impl Cx<'_> {
                     .ok_or_else(|| self.err(format!("array {} is not declared", array.0)))?;
                 self.expect(index, ScalarTy::Int(decl.ty.index), "the subscript")?;
                 self.expect(value, decl.ty.elem, "the stored value")?;
-                vec![*next]
             }
-            Instr::Branch {
-                cond,
-                then_to,
-                else_to,
-            } => {
+            Instr::Branch { cond, .. }
+            | Instr::Assert { cond, .. }
+            | Instr::Assume { cond, .. } => {
                 self.expect(cond, ScalarTy::Bool, "the condition")?;
-                vec![*then_to, *else_to]
             }
-            Instr::Assert { cond, next } | Instr::Assume { cond, next } => {
-                self.expect(cond, ScalarTy::Bool, "the condition")?;
-                vec![*next]
-            }
-            Instr::Fail | Instr::Halt => vec![],
-            Instr::Skip { next } => vec![*next],
+            Instr::Fail | Instr::Halt | Instr::Skip { .. } | Instr::Atomic { .. } => {}
             Instr::Call {
-                proc,
-                args,
-                dst,
-                next,
+                proc, args, dst, ..
             } => {
                 let callee = self.arguments(*proc, args)?;
                 if let Some(d) = dst {
@@ -133,22 +119,17 @@ impl Cx<'_> {
                         );
                     }
                 }
-                vec![*next]
             }
-            Instr::New { dst, class, next } => {
+            Instr::New { dst, class, .. } => {
                 if self.ir.classes.get(class.0 as usize).is_none() {
                     return Err(self.err(format!("class {} is not declared", class.0)));
                 }
                 if self.place(*dst)? != ScalarTy::INT {
                     return Err(self.err("a reference must be stored in an `int` place".into()));
                 }
-                vec![*next]
             }
             Instr::Spawn {
-                proc,
-                args,
-                dst,
-                next,
+                proc, args, dst, ..
             } => {
                 self.arguments(*proc, args)?;
                 if let Some(d) = dst {
@@ -156,20 +137,16 @@ impl Cx<'_> {
                         return Err(self.err("a thread id must be stored in an integer".into()));
                     }
                 }
-                vec![*next]
             }
-            Instr::Join { thread, ty, next } => {
+            Instr::Join { thread, ty, .. } => {
                 self.expect(thread, ScalarTy::Int(*ty), "the thread id")?;
-                vec![*next]
             }
-            Instr::Lock { lock, obj, next } | Instr::Unlock { lock, obj, next } => {
+            Instr::Lock { lock, obj, .. } | Instr::Unlock { lock, obj, .. } => {
                 if !self.ir.classes.iter().any(|c| c.lock == *lock) {
                     return Err(self.err(format!("array {} is not a lock array", lock.0)));
                 }
                 self.expect(obj, ScalarTy::INT, "the locked object")?;
-                vec![*next]
             }
-            Instr::Atomic { next, .. } => vec![*next],
             Instr::Return { value } => {
                 if std::ptr::eq(self.routine, &self.ir.main) {
                     return Err(self.err("`return` in the main program".into()));
@@ -179,9 +156,9 @@ impl Cx<'_> {
                     (None, None) => {}
                     _ => return Err(self.err("the returned value does not match".into())),
                 }
-                vec![]
             }
-        })
+        }
+        Ok(crate::cfg::successors(instr).collect())
     }
 
     /// The routine `proc`, after checking that `args` fit its parameters

@@ -89,15 +89,19 @@ pub fn urem(_w: u32, a: u64, b: u64) -> u64 {
     a.checked_rem(b).unwrap_or(a)
 }
 
+/// Is the pattern `a` negative as a signed number, and its magnitude (as
+/// SMT-LIB's `bvsdiv` and `bvsrem` take it: `MIN` is its own).
+fn sign_magnitude(w: u32, a: u64) -> (bool, u64) {
+    let negative = is_negative(w, a);
+    (negative, if negative { neg(w, a) } else { a })
+}
+
 /// Signed division truncating toward zero (C's `/`), defined through
 /// [`udiv`] on magnitudes as SMT-LIB defines `bvsdiv`; `MIN / -1` wraps to
 /// `MIN`.
 pub fn sdiv(w: u32, a: u64, b: u64) -> u64 {
-    let (na, nb) = (is_negative(w, a), is_negative(w, b));
-    let (ma, mb) = (
-        if na { neg(w, a) } else { a },
-        if nb { neg(w, b) } else { b },
-    );
+    let (na, ma) = sign_magnitude(w, a);
+    let (nb, mb) = sign_magnitude(w, b);
     let q = udiv(w, ma, mb);
     if na != nb {
         neg(w, q)
@@ -109,11 +113,8 @@ pub fn sdiv(w: u32, a: u64, b: u64) -> u64 {
 /// Signed remainder with the sign of the dividend (C's `%`), as SMT-LIB's
 /// `bvsrem`: `a` when `b` is 0.
 pub fn srem(w: u32, a: u64, b: u64) -> u64 {
-    let (na, nb) = (is_negative(w, a), is_negative(w, b));
-    let (ma, mb) = (
-        if na { neg(w, a) } else { a },
-        if nb { neg(w, b) } else { b },
-    );
+    let (na, ma) = sign_magnitude(w, a);
+    let (_, mb) = sign_magnitude(w, b);
     let r = urem(w, ma, mb);
     if na {
         neg(w, r)

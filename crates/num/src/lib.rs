@@ -112,34 +112,37 @@ impl Int {
         }
     }
 
-    /// `self + rhs`.
-    pub fn add(&self, rhs: &Int) -> Int {
+    /// `small` of the two values when both are small and it does not
+    /// overflow (`None`), else `big` of them as big integers: the fast path
+    /// of every arithmetic operation.
+    #[inline]
+    fn binary(
+        &self,
+        rhs: &Int,
+        small: impl FnOnce(i64, i64) -> Option<i64>,
+        big: impl FnOnce(BigInt, BigInt) -> BigInt,
+    ) -> Int {
         if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
-            if let Some(r) = a.checked_add(*b) {
+            if let Some(r) = small(*a, *b) {
                 return Int(Repr::Small(r));
             }
         }
-        Int::from_big(self.to_bigint() + rhs.to_bigint())
+        Int::from_big(big(self.to_bigint(), rhs.to_bigint()))
+    }
+
+    /// `self + rhs`.
+    pub fn add(&self, rhs: &Int) -> Int {
+        self.binary(rhs, i64::checked_add, |a, b| a + b)
     }
 
     /// `self - rhs`.
     pub fn sub(&self, rhs: &Int) -> Int {
-        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
-            if let Some(r) = a.checked_sub(*b) {
-                return Int(Repr::Small(r));
-            }
-        }
-        Int::from_big(self.to_bigint() - rhs.to_bigint())
+        self.binary(rhs, i64::checked_sub, |a, b| a - b)
     }
 
     /// `self * rhs`.
     pub fn mul(&self, rhs: &Int) -> Int {
-        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
-            if let Some(r) = a.checked_mul(*b) {
-                return Int(Repr::Small(r));
-            }
-        }
-        Int::from_big(self.to_bigint() * rhs.to_bigint())
+        self.binary(rhs, i64::checked_mul, |a, b| a * b)
     }
 
     /// `-self`.
@@ -157,13 +160,8 @@ impl Int {
         if rhs.is_zero() {
             return Int::ZERO;
         }
-        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
-            if let Some(r) = a.checked_div(*b) {
-                return Int(Repr::Small(r));
-            }
-        }
         // BigInt's `/` also truncates toward zero.
-        Int::from_big(self.to_bigint() / rhs.to_bigint())
+        self.binary(rhs, i64::checked_div, |a, b| a / b)
     }
 
     /// Remainder with the sign of the dividend (C and Rust `%`).
@@ -172,26 +170,19 @@ impl Int {
         if rhs.is_zero() {
             return Int::ZERO;
         }
-        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
-            if let Some(r) = a.checked_rem(*b) {
-                return Int(Repr::Small(r));
-            }
-        }
-        Int::from_big(self.to_bigint() % rhs.to_bigint())
+        self.binary(rhs, i64::checked_rem, |a, b| a % b)
     }
 
     /// Greatest common divisor, always non-negative.
     pub fn gcd(&self, rhs: &Int) -> Int {
-        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
+        let small = |a: i64, b: i64| {
             let (mut x, mut y) = (a.unsigned_abs(), b.unsigned_abs());
             while y != 0 {
                 (x, y) = (y, x % y);
             }
-            if let Ok(v) = i64::try_from(x) {
-                return Int(Repr::Small(v));
-            }
-        }
-        Int::from_big(self.to_bigint().gcd(&rhs.to_bigint()))
+            i64::try_from(x).ok()
+        };
+        self.binary(rhs, small, |a, b| a.gcd(&b))
     }
 
     /// Floor division (rounds toward negative infinity). Total: `x.div_floor(0) == 0`.
@@ -199,13 +190,12 @@ impl Int {
         if rhs.is_zero() {
             return Int::ZERO;
         }
-        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
-            if let (Some(q), Some(r)) = (a.checked_div(*b), a.checked_rem(*b)) {
-                let adjust = r != 0 && ((r < 0) != (*b < 0));
-                return Int(Repr::Small(if adjust { q - 1 } else { q }));
-            }
-        }
-        Int::from_big(Integer::div_floor(&self.to_bigint(), &rhs.to_bigint()))
+        let small = |a: i64, b: i64| {
+            let (q, r) = (a.checked_div(b)?, a.checked_rem(b)?);
+            let adjust = r != 0 && ((r < 0) != (b < 0));
+            Some(if adjust { q - 1 } else { q })
+        };
+        self.binary(rhs, small, |a, b| Integer::div_floor(&a, &b))
     }
 
     /// Ceiling division (rounds toward positive infinity). Total: `x.div_ceil(0) == 0`.

@@ -113,6 +113,16 @@ impl UnOp {
 }
 
 impl CmpOp {
+    /// Every comparison.
+    pub const ALL: [CmpOp; 6] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ];
+
     /// The operator as written.
     pub fn symbol(self) -> &'static str {
         match self {
@@ -223,6 +233,20 @@ impl IntTy {
     /// Is this signed? (The unbounded type is.)
     pub fn is_signed(self) -> bool {
         self.signed
+    }
+
+    /// Can every value of this type be represented in `to`? Then IMP
+    /// converts a value of this type implicitly where a `to` is expected.
+    pub fn is_lossless_to(self, to: IntTy) -> bool {
+        match (self.width(), to.width()) {
+            _ if self == to => true,
+            (_, None) => true,
+            (None, Some(_)) => false,
+            (Some(a), Some(b)) => {
+                (self.is_signed() == to.is_signed() && a <= b)
+                    || (!self.is_signed() && to.is_signed() && a < b)
+            }
+        }
     }
 
     /// The type's name: `int`, `i8` ... `u64`, or `i<w>`/`u<w>` for other

@@ -9,8 +9,9 @@
 //! nothing. Arrays on the heap (`malloc(n * sizeof(int))`) are outside
 //! the subset.
 
+use super::call::LibraryCall;
 use super::ptr::{self, Value};
-use super::{consts, heap, Fun, Res};
+use super::{consts, heap, CSpan, Fun, Res};
 use crate::types::CType;
 use lang_c::ast::{self, Expression as E};
 use lang_c::span::Node;
@@ -20,7 +21,7 @@ use wiser_num::CmpOp;
 /// Makes a fresh object of structure `sid` in `place`; with `havoc`, its
 /// integer members are inputs.
 pub fn fresh(f: &mut Fun, place: Place, sid: u32, havoc: bool, span: wiser_ir::Span) -> Res<()> {
-    let class = heap::class_of(f.u, f.rb.program(), sid, lang_c::span::Span::none())?;
+    let class = heap::class_of(f.u, f.rb.program(), sid, CSpan::none())?;
     f.rb.new_object(place, class.id, span);
     if havoc {
         let mut ints: Vec<_> = class
@@ -54,7 +55,7 @@ fn sized(f: &Fun, e: &Node<E>) -> Option<CType> {
 }
 
 /// A fresh object of type `ty` (zeroed, or with input integers).
-fn object(f: &mut Fun, ty: &CType, zeroed: bool, at: lang_c::span::Span) -> Res<(Expr, CType)> {
+fn object(f: &mut Fun, ty: &CType, zeroed: bool, at: CSpan) -> Res<(Expr, CType)> {
     let span = f.span(at);
     let place = f.rb.temp(ScalarTy::INT);
     match ty {
@@ -75,7 +76,7 @@ fn object(f: &mut Fun, ty: &CType, zeroed: bool, at: lang_c::span::Span) -> Res<
     Ok((f.rb.load(place), ty.clone()))
 }
 
-fn unsupported(f: &Fun, at: lang_c::span::Span) -> Diagnostic {
+fn unsupported(f: &Fun, at: CSpan) -> Diagnostic {
     f.u.unsupported(
         at,
         "this allocation: wiser allocates one object at a time (`malloc(sizeof(struct S))`, `calloc(1, sizeof(int))`)",
@@ -83,12 +84,7 @@ fn unsupported(f: &Fun, at: lang_c::span::Span) -> Diagnostic {
 }
 
 /// Lowers `malloc`, `calloc` and `free`; `None` for other names.
-pub fn call(
-    f: &mut Fun,
-    name: &str,
-    c: &ast::CallExpression,
-    at: lang_c::span::Span,
-) -> Res<Option<Option<Value>>> {
+pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> LibraryCall {
     let span = f.span(at);
     match (name, c.arguments.as_slice()) {
         ("malloc", [size]) => {

@@ -4,7 +4,7 @@
 
 use super::expr::{self, Val};
 use super::ptr::{self, Value};
-use super::{ArrObj, Dim, Fun, Res};
+use super::{ArrObj, CSpan, Dim, Fun, Res};
 use crate::types::{CInt, CType, Len, Rank};
 use lang_c::ast::{self, Expression as E};
 use lang_c::span::Node;
@@ -39,8 +39,13 @@ pub fn special_type(name: &str) -> Option<CInt> {
         .and_then(nondet_suffix)
 }
 
+/// What a lowering of a family of library functions (threads, allocation)
+/// makes of a call: `None` when the function is not one of them, else the
+/// call's value (`None` for `void`).
+pub(super) type LibraryCall = Res<Option<Option<Value>>>;
+
 /// Lowers a call; its value, unless the function returns `void`.
-pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res<Option<Value>> {
+pub fn call(f: &mut Fun, c: &ast::CallExpression, at: CSpan) -> Res<Option<Value>> {
     let E::Identifier(id) = &c.callee.node else {
         return Err(f
             .u
@@ -49,11 +54,10 @@ pub fn call(f: &mut Fun, c: &ast::CallExpression, at: lang_c::span::Span) -> Res
     let name = id.node.name.as_str();
     let defined = f.u.funcs.get(name).is_some_and(|fi| fi.def.is_some());
     if !defined {
-        if let Some(v) = super::thread::call(f, name, c, at)? {
-            return Ok(v);
-        }
-        if let Some(v) = super::alloc::call(f, name, c, at)? {
-            return Ok(v);
+        for library in [super::thread::call, super::alloc::call] {
+            if let Some(v) = library(f, name, c, at)? {
+                return Ok(v);
+            }
         }
     }
     Ok(int_call(f, c, at, name, defined)?.map(|v| match v {
@@ -69,7 +73,7 @@ type PtrResult = (Expr, CType);
 fn int_call(
     f: &mut Fun,
     c: &ast::CallExpression,
-    at: lang_c::span::Span,
+    at: CSpan,
     name: &str,
     defined: bool,
 ) -> Res<Option<Result<Val, PtrResult>>> {
@@ -209,7 +213,7 @@ fn is_array_arg(f: &Fun, a: &Node<E>) -> bool {
     )
 }
 
-fn one_arg<'c>(f: &Fun, c: &'c ast::CallExpression, at: lang_c::span::Span) -> Res<&'c Node<E>> {
+fn one_arg<'c>(f: &Fun, c: &'c ast::CallExpression, at: CSpan) -> Res<&'c Node<E>> {
     match c.arguments.as_slice() {
         [a] => Ok(a),
         _ => Err(Diagnostic::new(
@@ -235,12 +239,7 @@ fn nondet(f: &mut Fun, name: &str, ty: CInt, span: wiser_ir::Span) -> Val {
 
 /// A function declared (or not) but defined nowhere: its arguments are
 /// evaluated, and its result is an arbitrary value of its type.
-fn undefined(
-    f: &mut Fun,
-    name: &str,
-    c: &ast::CallExpression,
-    at: lang_c::span::Span,
-) -> Res<Option<Val>> {
+fn undefined(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res<Option<Val>> {
     let ret = match f.u.funcs.get(name) {
         Some(fi) => fi.ret.clone(),
         None => {

@@ -3,7 +3,7 @@
 //! ([`wiser_num::IntTy`]) and the same conversions ([`crate::types`]) as
 //! the lowered code.
 
-use super::{Res, Unit, Var};
+use super::{CSpan, Res, Unit, Var};
 use crate::types::{CInt, CType, Rank};
 use crate::DataModel;
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
@@ -194,7 +194,7 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
 }
 
 /// `sizeof` of a type, as a `size_t`.
-pub fn size_of(u: &Unit, ty: &CType, at: lang_c::span::Span) -> Res<(Int, CInt)> {
+pub fn size_of(u: &Unit, ty: &CType, at: CSpan) -> Res<(Int, CInt)> {
     let n = ty
         .size(u.dm)
         .ok_or_else(|| u.unsupported(at, "`sizeof` of a variable-length array"))?;

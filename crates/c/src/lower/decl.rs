@@ -1,7 +1,7 @@
 //! Declarations: types from specifiers and declarators, globals, locals,
 //! static locals, arrays (fixed and variable length) and initialisers.
 
-use super::{consts, expr, heap, ArrObj, Dim, Fun, FuncInfo, Res, Unit, Var};
+use super::{consts, expr, heap, ArrObj, CSpan, Dim, Fun, FuncInfo, Res, Unit, Var};
 use crate::types::{CInt, CType, Len, Rank};
 use lang_c::ast::{self, DeclarationSpecifier as DS, TypeSpecifier as TS};
 use lang_c::span::Node;
@@ -23,12 +23,7 @@ pub struct Specs {
 /// Enumeration constants declared by specifiers, to be added to the scope.
 type Enumerators = Vec<(String, i64)>;
 
-fn base_type(
-    u: &Unit,
-    specs: &[&Node<TS>],
-    at: lang_c::span::Span,
-    enums: &mut Enumerators,
-) -> Res<CType> {
+fn base_type(u: &Unit, specs: &[&Node<TS>], at: CSpan, enums: &mut Enumerators) -> Res<CType> {
     let (mut longs, mut signed, mut unsigned) = (0, false, false);
     let mut base: Option<Rank> = None;
     let mut other: Option<CType> = None;
@@ -143,7 +138,7 @@ fn enumerators(u: &Unit, e: &ast::EnumType, out: &mut Enumerators) -> Res<()> {
 }
 
 /// The specifiers of a declaration.
-pub fn specifiers(u: &mut Unit, specs: &[Node<DS>], at: lang_c::span::Span) -> Res<Specs> {
+pub fn specifiers(u: &mut Unit, specs: &[Node<DS>], at: CSpan) -> Res<Specs> {
     let mut ts = Vec::new();
     let (mut typedef, mut is_static, mut is_extern) = (false, false, false);
     for s in specs {
@@ -189,7 +184,7 @@ pub fn type_name(u: &Unit, t: &ast::TypeName) -> Res<CType> {
         .specifiers
         .first()
         .map(|s| s.span)
-        .unwrap_or_else(lang_c::span::Span::none);
+        .unwrap_or_else(CSpan::none);
     let base = base_type_readonly(u, &ts, span)?;
     match &t.declarator {
         None => Ok(base),
@@ -199,7 +194,7 @@ pub fn type_name(u: &Unit, t: &ast::TypeName) -> Res<CType> {
 
 /// The base type of a type name: enumerators declared there are not
 /// kept (an enumeration defined in a cast is not the subset's way).
-fn base_type_readonly(u: &Unit, ts: &[&Node<TS>], at: lang_c::span::Span) -> Res<CType> {
+fn base_type_readonly(u: &Unit, ts: &[&Node<TS>], at: CSpan) -> Res<CType> {
     base_type(u, ts, at, &mut Vec::new())
 }
 
@@ -376,13 +371,7 @@ pub fn global_declaration<'a>(
 }
 
 /// Storage for a global or static local: zero-initialised.
-fn new_static(
-    u: &mut Unit,
-    b: &mut Builder,
-    name: &str,
-    ty: &CType,
-    at: lang_c::span::Span,
-) -> Res<Var> {
+fn new_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) -> Res<Var> {
     match ty {
         CType::Int(_) if u.addressed.contains(plain(name)) => heap_static(u, b, name, ty, at),
         CType::Int(i) => Ok(Var::Scalar(
@@ -408,10 +397,9 @@ fn new_static(
             }))
         }
         CType::Pointer(_) | CType::Struct(_) | CType::Mutex => heap_static(u, b, name, ty, at),
-        CType::Opaque(what, span) => Err(u.unsupported(
-            span.map_or(at, |(a, b)| lang_c::span::Span::span(a, b)),
-            what,
-        )),
+        CType::Opaque(what, span) => {
+            Err(u.unsupported(span.map_or(at, |(a, b)| CSpan::span(a, b)), what))
+        }
         CType::Void => Err(Diagnostic::new(
             u.span(at),
             format!("`{name}` is declared `void`"),
@@ -427,13 +415,7 @@ fn plain(name: &str) -> &str {
 /// A global or static local that holds a reference: a pointer (`NULL`
 /// at the start), or a structure, mutex or address-taken variable whose
 /// object the IR's main routine makes before any initialiser runs.
-fn heap_static(
-    u: &mut Unit,
-    b: &mut Builder,
-    name: &str,
-    ty: &CType,
-    at: lang_c::span::Span,
-) -> Res<Var> {
+fn heap_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) -> Res<Var> {
     let place = b.global(name, ScalarTy::INT, Some(Int::from(0)));
     let (var, class) = match ty {
         CType::Pointer(p) if !u.addressed.contains(plain(name)) => {
@@ -609,10 +591,9 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                 }
             }
             CType::Opaque(what, at) => {
-                return Err(f.u.unsupported(
-                    at.map_or(init.span, |(a, b)| lang_c::span::Span::span(a, b)),
-                    what,
-                ))
+                return Err(f
+                    .u
+                    .unsupported(at.map_or(init.span, |(a, b)| CSpan::span(a, b)), what))
             }
             CType::Void => {
                 return Err(Diagnostic::new(
@@ -638,7 +619,7 @@ fn local_object(f: &mut Fun, name: &str, ty: &CType, span: wiser_ir::Span) -> Re
             Ok(Var::Ptr(place, (**p).clone()))
         }
         CType::Struct(i) => {
-            let class = heap::class_of(f.u, f.rb.program(), *i, lang_c::span::Span::none())?;
+            let class = heap::class_of(f.u, f.rb.program(), *i, CSpan::none())?;
             f.rb.refers(place, class.id);
             super::alloc::fresh(f, place, *i, true, span)?;
             Ok(Var::Struct(place, *i))
@@ -650,7 +631,7 @@ fn local_object(f: &mut Fun, name: &str, ty: &CType, span: wiser_ir::Span) -> Re
             Ok(Var::Mutex(place))
         }
         _ => {
-            let (array, vt, _) = heap::cell_array(f, ty, lang_c::span::Span::none())?;
+            let (array, vt, _) = heap::cell_array(f, ty, CSpan::none())?;
             let class = heap::cell_class(f.u, f.rb.program(), vt).id;
             f.rb.refers(place, class);
             f.rb.new_object(place, class, span);
@@ -678,7 +659,7 @@ pub fn to_cell(f: &mut Fun, name: &str, var: Var, span: wiser_ir::Span) -> Res<V
         Var::Ptr(p, t) => (f.rb.load(*p), CType::Pointer(Box::new(t.clone()))),
         _ => return Ok(var),
     };
-    let (array, vt, _) = heap::cell_array(f, &ty, lang_c::span::Span::none())?;
+    let (array, vt, _) = heap::cell_array(f, &ty, CSpan::none())?;
     let class = heap::cell_class(f.u, f.rb.program(), vt).id;
     let place = f.rb.local(format!("&{name}"), ScalarTy::INT);
     f.rb.refers(place, class);

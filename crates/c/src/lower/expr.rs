@@ -6,7 +6,7 @@
 pub use super::lvalue::{array_ref, load, lvalue, store, LVal};
 use super::lvalue::{assign, compound, step};
 pub use super::static_type::static_type;
-use super::{call, consts, decl, ptr, Fun, Res, Var};
+use super::{call, consts, decl, ptr, CSpan, Fun, Res, Var};
 use crate::types::{CInt, CType, Rank};
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
@@ -187,13 +187,13 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
 }
 
 /// The error for a pointer where an integer is expected.
-pub(super) fn pointer_as_int(f: &Fun, at: lang_c::span::Span) -> Diagnostic {
+pub(super) fn pointer_as_int(f: &Fun, at: CSpan) -> Diagnostic {
     Diagnostic::new(f.span(at), "a pointer is used as an integer").with_help(
         "pointers can be assigned, compared with `==` and `!=`, tested, and dereferenced; other uses are not supported",
     )
 }
 
-pub(super) fn undeclared(f: &Fun, name: &str, at: lang_c::span::Span) -> Diagnostic {
+pub(super) fn undeclared(f: &Fun, name: &str, at: CSpan) -> Diagnostic {
     Diagnostic::new(f.span(at), format!("`{name}` is not declared"))
         .with_help("declare the variable before its use")
 }
@@ -289,15 +289,12 @@ fn effect_at(f: &mut Fun, e: &Node<E>) -> Res<()> {
         {
             let span = f.span(e.span);
             let cond = cond(f, &c.node.condition)?;
-            let (t, el, end) = (f.rb.label(), f.rb.label(), f.rb.label());
-            f.rb.branch(cond, t, el, span);
-            f.rb.bind(t);
-            effect(f, &c.node.then_expression)?;
-            f.rb.jump(end);
-            f.rb.bind(el);
-            effect(f, &c.node.else_expression)?;
-            f.rb.bind(end);
-            Ok(())
+            f.if_else(
+                cond,
+                span,
+                |f| effect(f, &c.node.then_expression),
+                |f| effect(f, &c.node.else_expression),
+            )
         }
         _ if ptr::is_pointer(f, e) => {
             // A pointer computed for nothing: its checks still run.
@@ -504,22 +501,12 @@ fn unary(f: &mut Fun, whole: &Node<E>, u: &ast::UnaryOperatorExpression) -> Res<
             Ok((Expr::unary(op, e, span), t))
         }
         U::Negate => Ok(bool_val(cond(f, whole)?)),
-        U::PreIncrement | U::PreDecrement => step(
-            f,
-            &u.operand,
-            u.operator.node == U::PreIncrement,
-            false,
-            whole.span,
-        )
-        .map(|v| v.expect("a value")),
-        U::PostIncrement | U::PostDecrement => step(
-            f,
-            &u.operand,
-            u.operator.node == U::PostIncrement,
-            true,
-            whole.span,
-        )
-        .map(|v| v.expect("a value")),
+        U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement => {
+            let op = &u.operator.node;
+            let increment = matches!(op, U::PreIncrement | U::PostIncrement);
+            let post = matches!(op, U::PostIncrement | U::PostDecrement);
+            step(f, &u.operand, increment, post, whole.span).map(|v| v.expect("a value"))
+        }
         U::Indirection => {
             let lv = lvalue(f, whole)?;
             Ok(load(f, &lv, span))

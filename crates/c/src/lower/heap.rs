@@ -12,7 +12,7 @@
 //! and every access through a pointer checks it (a use after free). The
 //! checks themselves are the IR's ([`Expr::deref`], [`Expr::flag_check`]).
 
-use super::{Fun, Res, Unit};
+use super::{CSpan, Fun, Res, Unit};
 use crate::types::CType;
 use lang_c::ast;
 use lang_c::span::Node;
@@ -66,12 +66,7 @@ pub type Members = dyn Fn(&Unit, &Node<ast::StructField>) -> Res<Vec<(String, CT
 /// The type of a `struct` or `union` specifier, declaring it when it has
 /// members. A union is opaque: declaring one (headers do) is harmless,
 /// using one is an error.
-pub fn struct_type(
-    u: &Unit,
-    st: &ast::StructType,
-    at: lang_c::span::Span,
-    member: &Members,
-) -> Res<CType> {
+pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) -> Res<CType> {
     if st.kind.node == ast::StructKind::Union {
         return Ok(CType::Opaque("unions".into(), Some((at.start, at.end))));
     }
@@ -184,7 +179,7 @@ pub const FLAG_TY: ArrayTy = ArrayTy {
 };
 
 /// The class of structure `i`, made on first use.
-pub fn class_of(u: &mut Unit, b: &mut Builder, i: u32, at: lang_c::span::Span) -> Res<ClassInfo> {
+pub fn class_of(u: &mut Unit, b: &mut Builder, i: u32, at: CSpan) -> Res<ClassInfo> {
     if let Some(c) = u.heap.classes.get(&i) {
         return Ok(c.clone());
     }
@@ -262,11 +257,7 @@ pub fn mutex_class(u: &mut Unit, b: &mut Builder) -> ClassId {
 }
 
 /// The value array of the cell class for `ty`.
-pub fn cell_array(
-    f: &mut Fun,
-    ty: &CType,
-    at: lang_c::span::Span,
-) -> Res<(ArrayId, ScalarTy, ArrayId)> {
+pub fn cell_array(f: &mut Fun, ty: &CType, at: CSpan) -> Res<(ArrayId, ScalarTy, ArrayId)> {
     let Some(t) = value_ty(f.u, ty) else {
         return Err(f
             .u

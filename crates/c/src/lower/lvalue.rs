@@ -3,7 +3,7 @@
 //! `++`/`--`, each emitted as instructions in C's evaluation order.
 
 use super::expr::{convert, pointer_as_int, promote, rvalue, undeclared, Val};
-use super::{consts, decl, ptr, ArrObj, Dim, Fun, Res, Var};
+use super::{consts, decl, ptr, ArrObj, CSpan, Dim, Fun, Res, Var};
 use crate::types::{CInt, CType, Rank};
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
@@ -93,12 +93,7 @@ fn stable(f: &mut Fun, lv: LVal, span: wiser_ir::Span) -> LVal {
     }
 }
 
-pub(super) fn assign(
-    f: &mut Fun,
-    lhs: &Node<E>,
-    rhs: &Node<E>,
-    at: lang_c::span::Span,
-) -> Res<Val> {
+pub(super) fn assign(f: &mut Fun, lhs: &Node<E>, rhs: &Node<E>, at: CSpan) -> Res<Val> {
     let span = f.span(at);
     let lv = lvalue(f, lhs)?;
     let lv = if f.effects(rhs) {
@@ -116,7 +111,7 @@ pub(super) fn assign(
 pub(super) fn compound(
     f: &mut Fun,
     b: &ast::BinaryOperatorExpression,
-    at: lang_c::span::Span,
+    at: CSpan,
     value: bool,
 ) -> Res<Val> {
     let span = f.span(at);
@@ -152,7 +147,7 @@ pub(super) fn step(
     operand: &Node<E>,
     up: bool,
     post: bool,
-    at: lang_c::span::Span,
+    at: CSpan,
 ) -> Res<Option<Val>> {
     let span = f.span(at);
     if ptr::is_pointer(f, operand) {

@@ -37,7 +37,7 @@ use lang_c::ast;
 use lang_c::span::Node;
 use std::collections::HashMap;
 use wiser_ir::{
-    ArrayId, Builder, Diagnostic, Label, Place, ProcId, RoutineBuilder, ScalarTy, Span,
+    ArrayId, Builder, Diagnostic, Expr, Label, Place, ProcId, RoutineBuilder, ScalarTy, Span,
 };
 
 /// The first message of every construct outside the subset.
@@ -45,6 +45,10 @@ pub const UNSUPPORTED: &str = "unsupported in C programs";
 
 /// A result whose error is a diagnostic.
 pub type Res<T> = Result<T, Diagnostic>;
+
+/// A span in the preprocessed text, as `lang_c` gives it ([`Unit::span`]
+/// maps it to a source [`Span`]).
+pub type CSpan = lang_c::span::Span;
 
 /// An array object: an IR array and its dimensions, outermost first.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -142,19 +146,19 @@ pub struct Unit<'a> {
 
 impl<'a> Unit<'a> {
     /// The span of a node.
-    pub fn span(&self, s: lang_c::span::Span) -> Span {
+    pub fn span(&self, s: CSpan) -> Span {
         self.map.span(s.start, s.end)
     }
 
     /// An "unsupported" diagnostic.
-    pub fn unsupported(&self, s: lang_c::span::Span, what: &str) -> Diagnostic {
+    pub fn unsupported(&self, s: CSpan, what: &str) -> Diagnostic {
         Diagnostic::new(self.span(s), format!("{UNSUPPORTED}: {what}")).with_help(
             "wiser reads integer C: integer types, arrays, functions and control flow (see docs/C.md)",
         )
     }
 
     /// A warning, once per message.
-    pub fn warn(&mut self, s: lang_c::span::Span, msg: String) {
+    pub fn warn(&mut self, s: CSpan, msg: String) {
         if self.warned.insert(msg.clone()) {
             let d = Diagnostic::new(self.span(s), msg);
             self.warnings.push(d);
@@ -283,7 +287,7 @@ pub const MAX_NESTING: u32 = 2_000;
 
 impl<'u, 'a, 'b> Fun<'u, 'a, 'b> {
     /// The span of a node.
-    pub fn span(&self, s: lang_c::span::Span) -> Span {
+    pub fn span(&self, s: CSpan) -> Span {
         self.u.span(s)
     }
 
@@ -297,8 +301,28 @@ impl<'u, 'a, 'b> Fun<'u, 'a, 'b> {
         self.u.globals.get(name).cloned()
     }
 
+    /// Lowers a two-way choice on `cond`: `then` lowers one side, `otherwise`
+    /// the other, and both go on after the choice.
+    pub fn if_else(
+        &mut self,
+        cond: Expr,
+        span: Span,
+        then: impl FnOnce(&mut Self) -> Res<()>,
+        otherwise: impl FnOnce(&mut Self) -> Res<()>,
+    ) -> Res<()> {
+        let (t, e, end) = (self.rb.label(), self.rb.label(), self.rb.label());
+        self.rb.branch(cond, t, e, span);
+        self.rb.bind(t);
+        then(self)?;
+        self.rb.jump(end);
+        self.rb.bind(e);
+        otherwise(self)?;
+        self.rb.bind(end);
+        Ok(())
+    }
+
     /// Goes one level deeper into the syntax tree.
-    pub fn enter(&mut self, at: lang_c::span::Span) -> Res<()> {
+    pub fn enter(&mut self, at: CSpan) -> Res<()> {
         if self.depth >= MAX_NESTING {
             return Err(Diagnostic::new(
                 self.span(at),

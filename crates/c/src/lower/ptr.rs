@@ -5,7 +5,7 @@
 //! outside the subset and an error, never a guess.
 
 use super::expr::{self, LVal};
-use super::{call, consts, heap, Fun, Res, Var};
+use super::{call, consts, heap, CSpan, Fun, Res, Var};
 use crate::types::CType;
 use lang_c::ast::{self, Expression as E, MemberOperator, UnaryOperator as U};
 use lang_c::span::Node;
@@ -275,7 +275,7 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
 }
 
 /// The error for pointer arithmetic.
-pub fn arithmetic(f: &Fun, at: lang_c::span::Span) -> Diagnostic {
+pub fn arithmetic(f: &Fun, at: CSpan) -> Diagnostic {
     Diagnostic::new(f.span(at), "pointer arithmetic is not supported")
         .with_help("wiser reads pointers to single objects: use an array and an index instead")
 }
@@ -323,11 +323,7 @@ pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
 
 /// A member access `e->m` or `e.m`: the member's array, the checked
 /// object, and the member's type.
-pub fn member(
-    f: &mut Fun,
-    m: &ast::MemberExpression,
-    at: lang_c::span::Span,
-) -> Res<(ArrayId, Expr, CType)> {
+pub fn member(f: &mut Fun, m: &ast::MemberExpression, at: CSpan) -> Res<(ArrayId, Expr, CType)> {
     let span = f.span(at);
     let (obj, sid, check) = match m.operator.node {
         MemberOperator::Indirect => {
@@ -380,7 +376,7 @@ pub fn member(
     };
     if let CType::Opaque(what, at) = &ty {
         return Err(f.u.unsupported(
-            at.map_or(m.identifier.span, |(a, b)| lang_c::span::Span::span(a, b)),
+            at.map_or(m.identifier.span, |(a, b)| CSpan::span(a, b)),
             what,
         ));
     }

@@ -185,17 +185,11 @@ fn statement_at(f: &mut Fun, s: &Node<S>) -> Res<()> {
         }
         S::If(i) => {
             let c = expr::cond(f, &i.node.condition)?;
-            let (t, e, end) = (f.rb.label(), f.rb.label(), f.rb.label());
-            f.rb.branch(c, t, e, span);
-            f.rb.bind(t);
-            statement(f, &i.node.then_statement)?;
-            f.rb.jump(end);
-            f.rb.bind(e);
-            if let Some(x) = &i.node.else_statement {
-                statement(f, x)?;
-            }
-            f.rb.bind(end);
-            Ok(())
+            let otherwise = |f: &mut Fun| match &i.node.else_statement {
+                Some(x) => statement(f, x),
+                None => Ok(()),
+            };
+            f.if_else(c, span, |f| statement(f, &i.node.then_statement), otherwise)
         }
         S::While(w) => {
             let (head, body, end) = (f.rb.label(), f.rb.label(), f.rb.label());
@@ -224,19 +218,14 @@ fn statement_at(f: &mut Fun, s: &Node<S>) -> Res<()> {
             f.scopes.pop();
             r
         }
-        S::Break => {
-            let l = *f
-                .breaks
+        S::Break | S::Continue => {
+            let (targets, outside) = match &s.node {
+                S::Break => (&f.breaks, "`break` outside a loop or `switch`"),
+                _ => (&f.continues, "`continue` outside a loop"),
+            };
+            let l = *targets
                 .last()
-                .ok_or_else(|| Diagnostic::new(span, "`break` outside a loop or `switch`"))?;
-            f.rb.jump(l);
-            Ok(())
-        }
-        S::Continue => {
-            let l = *f
-                .continues
-                .last()
-                .ok_or_else(|| Diagnostic::new(span, "`continue` outside a loop"))?;
+                .ok_or_else(|| Diagnostic::new(span, outside))?;
             f.rb.jump(l);
             Ok(())
         }

@@ -8,9 +8,10 @@
 //! named `__VERIFIER_atomic_*`, from entry to return) are atomic
 //! sections.
 
+use super::call::LibraryCall;
 use super::expr::{self, LVal};
 use super::ptr::{self, Value};
-use super::{heap, Fun, Res, Var};
+use super::{heap, CSpan, Fun, Res, Var};
 use crate::types::{CInt, CType};
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
@@ -61,12 +62,7 @@ fn zero() -> Option<Value> {
     Some(Value::Int((Expr::int(IntTy::I32, 0), CInt::INT)))
 }
 
-fn args<'c>(
-    f: &Fun,
-    c: &'c ast::CallExpression,
-    n: usize,
-    at: lang_c::span::Span,
-) -> Res<&'c [Node<E>]> {
+fn args<'c>(f: &Fun, c: &'c ast::CallExpression, n: usize, at: CSpan) -> Res<&'c [Node<E>]> {
     if c.arguments.len() != n {
         return Err(Diagnostic::new(
             f.span(at),
@@ -91,12 +87,7 @@ fn require_null(f: &Fun, e: &Node<E>, what: &str) -> Res<()> {
 
 /// Lowers a call of a thread or atomic-section function; `None` when
 /// `name` is not one.
-pub fn call(
-    f: &mut Fun,
-    name: &str,
-    c: &ast::CallExpression,
-    at: lang_c::span::Span,
-) -> Res<Option<Option<Value>>> {
+pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> LibraryCall {
     let span = f.span(at);
     let result = match name {
         "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => {

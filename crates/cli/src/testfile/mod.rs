@@ -5,110 +5,25 @@
 //! the format and the rules below.
 
 pub mod json;
+mod outcome;
 pub mod replay;
 pub mod testcomp;
 
-use crate::load::{Program, ReadSite};
+pub use outcome::{describe, error_outcome, program_hash, run_outcome};
+
+use crate::load::Program;
 use crate::render;
 use crate::task::PropertySpec;
-use json::{DataModelName, Frame, Language, Origin, Outcome, ProgramRef, TestFile, TestInput};
+use json::{DataModelName, Frame, Origin, Outcome, ProgramRef, TestFile, TestInput};
 use std::path::{Path, PathBuf};
-use wiser_c::DataModel;
-use wiser_ir::Span;
+use wiser_frontend::DataModel;
+use wiser_frontend::ReadSite;
 use wiser_semantics::concrete;
-use wiser_semantics::{CallSite, ErrorKind, Input, Options};
+use wiser_semantics::{ErrorKind, Input, Options};
 
 /// The step limit of the concrete runs that check a generated test (the
 /// default of `wiser run`).
 const STEPS: u64 = 1_000_000_000;
-
-/// The outcome of an error at `span` with call stack `stack`, in the
-/// test format's terms (the stack as reports give it: the frames the
-/// program wrote, innermost first).
-pub fn error_outcome(
-    program: &Program,
-    kind: ErrorKind,
-    span: Span,
-    stack: &[CallSite],
-) -> Outcome {
-    let lc = program.line_col(span);
-    let frames = render::user_stack(program, stack);
-    let call_stack = frames
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            // The outermost frame was not called by the program.
-            let called = !c.call_site.is_dummy() && i + 1 < frames.len();
-            let at = called.then(|| program.line_col(c.call_site));
-            Frame {
-                routine: c.routine.to_string(),
-                line: at.map(|a| a.line),
-                column: at.map(|a| a.column),
-            }
-        })
-        .collect();
-    Outcome::Error {
-        kind: kind.name().to_string(),
-        line: lc.line,
-        column: lc.column,
-        call_stack,
-    }
-}
-
-/// The outcome of a concrete run.
-pub fn run_outcome(program: &Program, outcome: &concrete::Outcome) -> Outcome {
-    match outcome {
-        concrete::Outcome::Halted => Outcome::Halted,
-        concrete::Outcome::Error { kind, span, stack } => {
-            error_outcome(program, *kind, *span, stack)
-        }
-        concrete::Outcome::AssumeFailed { span } => {
-            let lc = program.line_col(*span);
-            Outcome::AssumeFailed {
-                line: lc.line,
-                column: lc.column,
-            }
-        }
-        // Replays run without a stop switch: an interrupted run cannot
-        // happen here, and would mean the same as running out of steps.
-        concrete::Outcome::OutOfSteps | concrete::Outcome::Interrupted => Outcome::OutOfSteps,
-    }
-}
-
-/// An outcome for people: `assertion failed at 21:1 (in f called at 7:3)`.
-pub fn describe(o: &Outcome) -> String {
-    match o {
-        Outcome::Error {
-            kind,
-            line,
-            column,
-            call_stack,
-        } => {
-            let what = ErrorKind::ALL
-                .iter()
-                .find(|k| k.name() == kind)
-                .map_or(kind.as_str(), |k| k.describe());
-            let stack: Vec<String> = call_stack
-                .iter()
-                .map(|f| match (f.line, f.column) {
-                    (Some(l), Some(c)) => format!("{} (called at {l}:{c})", f.routine),
-                    _ => f.routine.clone(),
-                })
-                .collect();
-            if stack.len() > 1 {
-                format!(
-                    "{what} at {line}:{column}, call stack {}",
-                    stack.join(" <- ")
-                )
-            } else {
-                format!("{what} at {line}:{column}")
-            }
-        }
-        Outcome::Halted => "normal end".into(),
-        Outcome::AssumeFailed { line, column } => format!("assume failed at {line}:{column}"),
-        Outcome::OutOfSteps => "step limit reached".into(),
-    }
-}
 
 /// The part of a test's file name that says what it expects:
 /// `assertion-21-1`, `halted`, `assume-failed-7-1`.
@@ -219,18 +134,10 @@ fn file_name(all_paths: bool, index: usize, count: usize, expected: &Outcome) ->
 }
 
 fn data_model_name(program: &Program) -> Option<DataModelName> {
-    program.c.as_ref().map(|_| match program.data_model {
+    program.data_model.map(|d| match d {
         DataModel::Ilp32 => DataModelName::Ilp32,
         DataModel::Lp64 => DataModelName::Lp64,
     })
-}
-
-/// SHA-256 of the program's source file (empty if it cannot be read,
-/// which cannot happen after it was loaded, short of a race).
-pub fn program_hash(program: &Program) -> String {
-    std::fs::read(&program.file)
-        .map(|b| json::sha256_hex(&b))
-        .unwrap_or_default()
 }
 
 /// Writes the suite of `cases` to `s.dir` (replacing an earlier suite
@@ -294,11 +201,7 @@ pub fn write_suite(
             program: ProgramRef {
                 file: s.file_arg.display().to_string(),
                 sha256: sha256.clone(),
-                language: if program.c.is_some() {
-                    Language::C
-                } else {
-                    Language::Imp
-                },
+                language: program.language.name().to_string(),
             },
             options: options.clone(),
             input: TestInput::from_input(&case.input),
@@ -314,15 +217,15 @@ pub fn write_suite(
             .join(file_name(s.all_paths, i + 1, cases.len(), &case.expected));
         std::fs::write(&path, test.to_text()).map_err(|e| cannot(&path, e))?;
         written.push(path);
-        if program.c.is_some() {
+        if program.language.writes_testcomp() {
             let inputs = run
                 .read_pcs
                 .iter()
                 .zip(&case.input.reads)
                 .map(|(&pc, v)| match program.read_site(pc) {
-                    ReadSite::Call(f) => testcomp::Value {
+                    ReadSite::Call { type_name, .. } => testcomp::Value {
                         value: v.clone(),
-                        c_type: Some(f.c_type.clone()),
+                        c_type: Some(type_name),
                         variable: None,
                     },
                     ReadSite::Uninitialised(name) => testcomp::Value {
@@ -330,7 +233,7 @@ pub fn write_suite(
                         c_type: None,
                         variable: Some(name),
                     },
-                    ReadSite::Imp => testcomp::Value {
+                    ReadSite::Statement => testcomp::Value {
                         value: v.clone(),
                         c_type: None,
                         variable: None,
@@ -348,13 +251,13 @@ pub fn write_suite(
             xml_cases.push((inputs, covers_error));
         }
     }
-    if program.c.is_some() {
+    if program.language.writes_testcomp() {
         let spec = testcomp::specification(s.all_paths, s.property);
         let meta = testcomp::metadata(
             &s.file_arg.display().to_string(),
             &sha256,
             spec,
-            program.data_model,
+            program.data_model.unwrap_or_default(),
             std::time::SystemTime::now(),
         );
         let path = s.dir.join("metadata.xml");
@@ -457,7 +360,8 @@ impl crate::args::CheckArgs {
     pub fn replay_overrides(&self) -> replay::Overrides<'_> {
         replay::Overrides {
             file: self.target.file.as_deref(),
-            lang: self.target.lang.lang.map(crate::args::LangArg::lang),
+            lang: self.target.lang.lang.as_deref(),
+            frontends: self.target.lang.frontends,
             data_model: self
                 .target
                 .lang
@@ -474,7 +378,8 @@ impl crate::args::RunArgs {
     pub fn replay_overrides(&self) -> replay::Overrides<'_> {
         replay::Overrides {
             file: self.file.as_deref(),
-            lang: self.lang.lang.map(crate::args::LangArg::lang),
+            lang: self.lang.lang.as_deref(),
+            frontends: self.lang.frontends,
             data_model: self
                 .lang
                 .data_model

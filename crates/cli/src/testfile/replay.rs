@@ -3,16 +3,17 @@
 //! the expected one; `wiser check --replay DIR` does so for every test of
 //! a folder and sums up.
 
-use super::json::{DataModelName, Language, Outcome, TestFile};
-use super::{describe, program_hash, run_outcome};
+use super::json::{DataModelName, Outcome, TestFile};
+use super::outcome::{describe, program_hash, run_outcome};
 use crate::args::Format;
 use crate::exit;
+use crate::formats::Rendered;
 use crate::inputs;
-use crate::load::{self, Lang, LoadOptions, Program};
+use crate::load::{self, LoadOptions, Program, Registry};
 use crate::render;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use wiser_c::DataModel;
+use wiser_frontend::DataModel;
 use wiser_semantics::concrete;
 use wiser_semantics::{Input, Options};
 
@@ -21,7 +22,9 @@ pub struct Overrides<'a> {
     /// The program to run (instead of the one the test names).
     pub file: Option<&'a Path>,
     /// `--lang`.
-    pub lang: Option<Lang>,
+    pub lang: Option<&'a str>,
+    /// The front ends to choose from.
+    pub frontends: Registry,
     /// `--data-model`.
     pub data_model: Option<DataModel>,
     /// `--wrap-signed` (on if the test or the command line says so).
@@ -47,7 +50,7 @@ pub fn read_test(path: &Path) -> Result<TestFile, String> {
 }
 
 /// What a program was loaded from and how.
-type ProgramKey = (PathBuf, Option<Lang>, Option<DataModel>, Option<String>);
+type ProgramKey = (PathBuf, Option<String>, Option<DataModel>, Option<String>);
 
 /// The programs loaded so far, by what was loaded: a suite of a hundred
 /// tests of one C program preprocesses it once.
@@ -66,28 +69,27 @@ impl Programs {
             .map_or_else(|| PathBuf::from(&test.program.file), Path::to_path_buf);
         // An SV-COMP task file says its own language and data model.
         let lang = match (o.lang, load::is_task(&path)) {
-            (Some(l), _) => Some(l),
+            (Some(l), _) => Some(l.to_string()),
             (None, true) => None,
-            (None, false) => Some(match test.program.language {
-                Language::Imp => Lang::Imp,
-                Language::C => Lang::C,
-            }),
+            (None, false) => Some(test.program.language.clone()),
         };
         let data_model = o.data_model.or(test.options.data_model.map(|d| match d {
             DataModelName::Ilp32 => DataModel::Ilp32,
             DataModelName::Lp64 => DataModel::Lp64,
         }));
         let assume = test.options.assume.clone();
-        let key = (path.clone(), lang, data_model, assume.clone());
+        let key = (path.clone(), lang.clone(), data_model, assume.clone());
         let index = match self.loaded.iter().position(|(k, _)| *k == key) {
             Some(i) => i,
             None => {
                 let options = LoadOptions {
-                    lang,
+                    frontends: o.frontends,
+                    lang: lang.as_deref(),
                     data_model,
                     assume: assume.as_deref(),
                 };
                 let program = load::load_any(&path, &options).map_err(|e| {
+                let e = e.render();
                 if o.file.is_some() {
                     e
                 } else {
@@ -237,37 +239,14 @@ pub fn run_test(test_path: &Path, o: &Overrides<'_>, format: Format) -> Result<u
         crate::out::errln!("{}", changed_warning(r.program));
     }
     let pass = r.actual == test.expected;
-    match format {
-        Format::Text => {
-            let mut out = render::run_text(r.program, &r.run, o.max_steps);
-            if pass {
-                out.push_str(&format!(
-                    "test `{}`: pass (expected {})\n",
-                    test_path.display(),
-                    describe(&test.expected)
-                ));
-            } else {
-                out.push_str(&format!(
-                    "test `{}`: MISMATCH\n  expected: {}\n  actual:   {}\n",
-                    test_path.display(),
-                    describe(&test.expected),
-                    describe(&r.actual)
-                ));
-            }
-            crate::emit(&out);
-        }
-        Format::Json | Format::Sarif => {
-            let mut v = render::run_json(r.program, &r.run);
-            v["test"] = json!({
-                "file": test_path.display().to_string(),
-                "status": if pass { "pass" } else { "mismatch" },
-                "expected": test.expected,
-                "actual": r.actual,
-                "program_changed": r.changed,
-            });
-            crate::emit(&format!("{v}\n"));
-        }
-    }
+    let output = TestOutput {
+        replay: &r,
+        test: &test,
+        test_path,
+        pass,
+        max_steps: o.max_steps,
+    };
+    crate::formats::print(format, test_path, &output);
     Ok(if pass { exit::OK } else { exit::BUG })
 }
 
@@ -356,24 +335,103 @@ pub fn replay_dir(dir: &Path, o: &Overrides<'_>, format: Format) -> Result<u8, S
     } else {
         exit::OK
     };
-    match format {
-        Format::Text => {
-            lines.push_str(&format!(
-                "replay: {total} test{}: {passed} passed, {mismatched} mismatched, {errors} could not be run\n",
-                if total == 1 { "" } else { "s" }
-            ));
-            crate::emit(&lines);
-        }
-        Format::Json | Format::Sarif => {
-            let v = json!({
-                "replay": dir.display().to_string(),
-                "tests": results,
-                "passed": passed,
-                "mismatched": mismatched,
-                "errors": errors,
-            });
-            crate::emit(&format!("{v}\n"));
-        }
-    }
+    let summary = Summary {
+        lines,
+        dir,
+        results,
+        total,
+        passed,
+        mismatched,
+        errors,
+    };
+    crate::formats::print(format, dir, &summary);
     Ok(code)
+}
+
+/// `run --test`'s report: the run, then the test's verdict.
+struct TestOutput<'a, 'p> {
+    replay: &'a Replayed<'p>,
+    test: &'a TestFile,
+    test_path: &'a Path,
+    pass: bool,
+    max_steps: u64,
+}
+
+impl Rendered for TestOutput<'_, '_> {
+    fn text(&self) -> String {
+        let (r, test, test_path) = (self.replay, self.test, self.test_path);
+        let mut out = render::run_text(r.program, &r.run, self.max_steps);
+        if self.pass {
+            out.push_str(&format!(
+                "test `{}`: pass (expected {})\n",
+                test_path.display(),
+                describe(&test.expected)
+            ));
+        } else {
+            out.push_str(&format!(
+                "test `{}`: MISMATCH\n  expected: {}\n  actual:   {}\n",
+                test_path.display(),
+                describe(&test.expected),
+                describe(&r.actual)
+            ));
+        }
+        out
+    }
+
+    fn json(&self) -> Value {
+        let r = self.replay;
+        let mut v = render::run_json(r.program, &r.run);
+        v["test"] = json!({
+            "file": self.test_path.display().to_string(),
+            "status": if self.pass { "pass" } else { "mismatch" },
+            "expected": self.test.expected,
+            "actual": r.actual,
+            "program_changed": r.changed,
+        });
+        v
+    }
+
+    fn stamped(&self) -> bool {
+        false
+    }
+}
+
+/// `check --replay`'s report: one line per test, then the counts.
+struct Summary<'a> {
+    /// The lines of the tests, for the text report.
+    lines: String,
+    dir: &'a Path,
+    results: Vec<Value>,
+    total: usize,
+    passed: usize,
+    mismatched: usize,
+    errors: usize,
+}
+
+impl Rendered for Summary<'_> {
+    fn text(&self) -> String {
+        format!(
+            "{}replay: {} test{}: {} passed, {} mismatched, {} could not be run\n",
+            self.lines,
+            self.total,
+            if self.total == 1 { "" } else { "s" },
+            self.passed,
+            self.mismatched,
+            self.errors
+        )
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "replay": self.dir.display().to_string(),
+            "tests": self.results,
+            "passed": self.passed,
+            "mismatched": self.mismatched,
+            "errors": self.errors,
+        })
+    }
+
+    fn stamped(&self) -> bool {
+        false
+    }
 }

@@ -8,7 +8,7 @@ use crate::task::PropertySpec;
 use quick_xml::escape::escape;
 use std::fmt::Write;
 use std::time::SystemTime;
-use wiser_c::DataModel;
+use wiser_frontend::DataModel;
 use wiser_num::Int;
 
 /// The XML declaration every file starts with.

@@ -2,8 +2,8 @@
 //! Graphviz (`dot -Tpdf tree.dot -o tree.pdf`): the same nodes, colours
 //! and edge labels as the SVG.
 
+use super::model::{NodeKind, Outcome, Tree};
 use super::svg::colours;
-use super::{NodeKind, Outcome, Tree};
 use std::fmt::Write;
 
 /// A DOT quoted string's contents.

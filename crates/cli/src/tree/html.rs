@@ -5,7 +5,8 @@
 //! network, no external file.
 
 use super::layout::Layout;
-use super::{escape_xml as esc, svg, Tree};
+use super::model::{escape_xml as esc, Tree};
+use super::svg;
 use serde_json::json;
 
 const STYLE: &str = r#"
@@ -71,8 +72,8 @@ pub fn html(tree: &Tree, l: &Layout) -> String {
         .nodes
         .iter()
         .map(|n| {
-            let leaf = matches!(n.kind, super::NodeKind::Leaf(_));
-            let bug = n.kind == super::NodeKind::Leaf(super::Outcome::Bug);
+            let leaf = matches!(n.kind, super::model::NodeKind::Leaf(_));
+            let bug = n.kind == super::model::NodeKind::Leaf(super::model::Outcome::Bug);
             json!({
                 "title": n.details.title,
                 "decisions": n.details.decisions,

@@ -3,7 +3,7 @@
 //! row, siblings keep their order (true side left), subtrees never
 //! overlap, and a parent is centred over its children.
 
-use super::{NodeKind, Tree};
+use super::model::{NodeKind, Tree};
 
 /// Font size of labels, in pixels.
 pub const FONT: f64 = 12.0;
@@ -113,7 +113,7 @@ pub fn layout(tree: &Tree) -> Layout {
     }
     let left = contour[0].iter().map(|c| c.0).fold(0.0, f64::min);
     let right = contour[0].iter().map(|c| c.1).fold(0.0, f64::max);
-    let legend_w = super::Outcome::ALL
+    let legend_w = super::model::Outcome::ALL
         .iter()
         .map(|o| o.legend().len() as f64 * CHAR_W + 34.0)
         .sum::<f64>();

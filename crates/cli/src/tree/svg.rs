@@ -2,7 +2,7 @@
 //! takes, and a crate for it would add a dependency for a `format!`.
 
 use super::layout::{Layout, BOX_H, CHAR_W, FONT, MARGIN};
-use super::{escape_xml as esc, Edge, NodeKind, Outcome, Tree};
+use super::model::{escape_xml as esc, Edge, NodeKind, Outcome, Tree};
 use crate::sites::SiteKind;
 use std::fmt::Write;
 

@@ -203,326 +203,218 @@ impl Expander<'_> {
     /// Expands one statement that is neither a sequence nor a macro call.
     fn stmt_node(&mut self, s: &Stmt, cx: &Cx, rec: usize) -> R<(Stmt, usize)> {
         let span = s.span();
-        let (node, child) = match s {
-            Stmt::Skip(_) | Stmt::Fail(_) => (s.clone(), 0),
-            Stmt::Assign { target, value, .. } => {
-                let target = self.target(target, cx)?;
-                let (value, h) = self.expr(value, cx, rec + 1)?;
-                (
-                    Stmt::Assign {
-                        target,
-                        value,
-                        span,
-                    },
-                    h,
-                )
-            }
-            Stmt::Havoc { target, .. } => (
-                Stmt::Havoc {
-                    target: self.target(target, cx)?,
-                    span,
-                },
-                0,
-            ),
+        // The greatest height of the parts expanded so far.
+        let mut h = 0;
+        let node = match s {
+            Stmt::Skip(_) | Stmt::Fail(_) | Stmt::ArrayDecl { .. } => s.clone(),
+            Stmt::Seq(_) => return self.block(s, cx, rec),
+            Stmt::Assign { target, value, .. } => Stmt::Assign {
+                target: self.target(target, cx)?,
+                value: self.sub_expr(value, cx, rec, &mut h)?,
+                span,
+            },
+            Stmt::Havoc { target, .. } => Stmt::Havoc {
+                target: self.target(target, cx)?,
+                span,
+            },
             Stmt::ArrayAssign {
                 array,
                 index,
                 value,
                 ..
-            } => {
-                let (index, ih) = self.expr(index, cx, rec + 1)?;
-                let (value, vh) = self.expr(value, cx, rec + 1)?;
-                (
-                    Stmt::ArrayAssign {
-                        array: array.clone(),
-                        index,
-                        value,
-                        span,
-                    },
-                    ih.max(vh),
-                )
-            }
-            Stmt::Seq(_) => return self.block(s, cx, rec),
+            } => Stmt::ArrayAssign {
+                array: array.clone(),
+                index: self.sub_expr(index, cx, rec, &mut h)?,
+                value: self.sub_expr(value, cx, rec, &mut h)?,
+                span,
+            },
             Stmt::If {
                 cond,
                 then_branch,
                 else_branch,
                 ..
-            } => {
-                let (cond, ch) = self.cond(cond, cx, rec + 1)?;
-                let (then_branch, th) = self.block(then_branch, cx, rec + 1)?;
-                let (else_branch, eh) = self.block(else_branch, cx, rec + 1)?;
-                (
-                    Stmt::If {
-                        cond,
-                        then_branch: Box::new(then_branch),
-                        else_branch: Box::new(else_branch),
-                        span,
-                    },
-                    ch.max(th).max(eh),
-                )
-            }
-            Stmt::While { cond, body, .. } => {
-                let (cond, ch) = self.cond(cond, cx, rec + 1)?;
-                let (body, bh) = self.block(body, cx, rec + 1)?;
-                (
-                    Stmt::While {
-                        cond,
-                        body: Box::new(body),
-                        span,
-                    },
-                    ch.max(bh),
-                )
-            }
-            Stmt::Assert { cond, .. } => {
-                let (cond, h) = self.cond(cond, cx, rec + 1)?;
-                (Stmt::Assert { cond, span }, h)
-            }
-            Stmt::Assume { cond, .. } => {
-                let (cond, h) = self.cond(cond, cx, rec + 1)?;
-                (Stmt::Assume { cond, span }, h)
-            }
+            } => Stmt::If {
+                cond: self.sub_cond(cond, cx, rec, &mut h)?,
+                then_branch: self.sub_block(then_branch, cx, rec, &mut h)?,
+                else_branch: self.sub_block(else_branch, cx, rec, &mut h)?,
+                span,
+            },
+            Stmt::While { cond, body, .. } => Stmt::While {
+                cond: self.sub_cond(cond, cx, rec, &mut h)?,
+                body: self.sub_block(body, cx, rec, &mut h)?,
+                span,
+            },
+            Stmt::Assert { cond, .. } => Stmt::Assert {
+                cond: self.sub_cond(cond, cx, rec, &mut h)?,
+                span,
+            },
+            Stmt::Assume { cond, .. } => Stmt::Assume {
+                cond: self.sub_cond(cond, cx, rec, &mut h)?,
+                span,
+            },
             Stmt::Call {
                 target,
                 callee,
                 args,
                 ..
-            } => {
-                let target = match target {
-                    Some(t) => Some(self.target(t, cx)?),
-                    None => None,
-                };
-                let mut new_args = Vec::with_capacity(args.len());
-                let mut h = 0;
-                for a in args {
-                    let (a, ah) = self.expr(a, cx, rec + 1)?;
-                    h = h.max(ah);
-                    new_args.push(a);
-                }
-                (
-                    Stmt::Call {
-                        target,
-                        callee: callee.clone(),
-                        args: new_args,
-                        span,
-                    },
-                    h,
-                )
-            }
-            Stmt::Return { value, .. } => {
-                let (value, h) = self.expr(value, cx, rec + 1)?;
-                (Stmt::Return { value, span }, h)
-            }
+            } => Stmt::Call {
+                target: self.target_opt(target, cx)?,
+                callee: callee.clone(),
+                args: self.sub_exprs(args, cx, rec, &mut h)?,
+                span,
+            },
+            Stmt::Return { value, .. } => Stmt::Return {
+                value: self.sub_expr(value, cx, rec, &mut h)?,
+                span,
+            },
             Stmt::Decl {
                 target, ty, init, ..
-            } => {
-                let target = self.target(target, cx)?;
-                let (init, h) = match init {
+            } => Stmt::Decl {
+                target: self.target(target, cx)?,
+                ty: *ty,
+                init: match init {
                     Some(Init::Value(value)) => {
-                        let (value, h) = self.expr(value, cx, rec + 1)?;
-                        (Some(Init::Value(value)), h)
+                        Some(Init::Value(self.sub_expr(value, cx, rec, &mut h)?))
                     }
-                    Some(Init::Havoc) => (Some(Init::Havoc), 0),
-                    None => (None, 0),
-                };
-                let ty = *ty;
-                (
-                    Stmt::Decl {
-                        target,
-                        ty,
-                        init,
-                        span,
-                    },
-                    h,
-                )
-            }
-            Stmt::ArrayDecl { .. } => (s.clone(), 0),
+                    Some(Init::Havoc) => Some(Init::Havoc),
+                    None => None,
+                },
+                span,
+            },
             Stmt::RefDecl {
                 target,
                 class,
                 init,
                 ..
-            } => {
-                let target = self.target(target, cx)?;
-                let (init, h) = match init {
-                    Some(value) => {
-                        let (value, h) = self.expr(value, cx, rec + 1)?;
-                        (Some(value), h)
-                    }
-                    None => (None, 0),
-                };
-                let class = class.clone();
-                let s = Stmt::RefDecl {
-                    target,
-                    class,
-                    init,
-                    span,
-                };
-                (s, h)
-            }
-            Stmt::New { target, class, .. } => {
-                let target = self.target(target, cx)?;
-                let class = class.clone();
-                (
-                    Stmt::New {
-                        target,
-                        class,
-                        span,
-                    },
-                    0,
-                )
-            }
+            } => Stmt::RefDecl {
+                target: self.target(target, cx)?,
+                class: class.clone(),
+                init: match init {
+                    Some(value) => Some(self.sub_expr(value, cx, rec, &mut h)?),
+                    None => None,
+                },
+                span,
+            },
+            Stmt::New { target, class, .. } => Stmt::New {
+                target: self.target(target, cx)?,
+                class: class.clone(),
+                span,
+            },
             Stmt::FieldAssign {
                 obj, field, value, ..
-            } => {
-                let (obj, oh) = self.expr(obj, cx, rec + 1)?;
-                let (value, vh) = self.expr(value, cx, rec + 1)?;
-                let field = field.clone();
-                let s = Stmt::FieldAssign {
-                    obj,
-                    field,
-                    value,
-                    span,
-                };
-                (s, oh.max(vh))
-            }
+            } => Stmt::FieldAssign {
+                obj: self.sub_expr(obj, cx, rec, &mut h)?,
+                field: field.clone(),
+                value: self.sub_expr(value, cx, rec, &mut h)?,
+                span,
+            },
             Stmt::MethodCall {
                 target,
                 receiver,
                 method,
                 args,
                 ..
-            } => {
-                let target = match target {
-                    Some(t) => Some(self.target(t, cx)?),
-                    None => None,
-                };
-                let (receiver, rh) = self.expr(receiver, cx, rec + 1)?;
-                let (args, ah) = self.exprs(args, cx, rec)?;
-                let method = method.clone();
-                let s = Stmt::MethodCall {
-                    target,
-                    receiver,
-                    method,
-                    args,
-                    span,
-                };
-                (s, rh.max(ah))
-            }
+            } => Stmt::MethodCall {
+                target: self.target_opt(target, cx)?,
+                receiver: self.sub_expr(receiver, cx, rec, &mut h)?,
+                method: method.clone(),
+                args: self.sub_exprs(args, cx, rec, &mut h)?,
+                span,
+            },
             Stmt::Spawn {
                 target,
                 receiver,
                 callee,
                 args,
                 ..
-            } => {
-                let target = match target {
-                    Some(t) => Some(self.target(t, cx)?),
+            } => Stmt::Spawn {
+                target: self.target_opt(target, cx)?,
+                receiver: match receiver {
+                    Some(r) => Some(self.sub_expr(r, cx, rec, &mut h)?),
                     None => None,
-                };
-                let (receiver, rh) = match receiver {
-                    Some(r) => {
-                        let (r, h) = self.expr(r, cx, rec + 1)?;
-                        (Some(r), h)
-                    }
-                    None => (None, 0),
-                };
-                let (args, ah) = self.exprs(args, cx, rec)?;
-                let callee = callee.clone();
-                let s = Stmt::Spawn {
-                    target,
-                    receiver,
-                    callee,
-                    args,
-                    span,
-                };
-                (s, rh.max(ah))
-            }
-            Stmt::Join { thread, .. } => {
-                let (thread, h) = self.expr(thread, cx, rec + 1)?;
-                (Stmt::Join { thread, span }, h)
-            }
-            Stmt::Lock { obj, acquire, .. } => {
-                let (obj, h) = self.expr(obj, cx, rec + 1)?;
-                let acquire = *acquire;
-                (Stmt::Lock { obj, acquire, span }, h)
-            }
-            Stmt::Atomic { body, .. } => {
-                let (body, h) = self.block(body, cx, rec + 1)?;
-                let body = Box::new(body);
-                (Stmt::Atomic { body, span }, h)
-            }
+                },
+                callee: callee.clone(),
+                args: self.sub_exprs(args, cx, rec, &mut h)?,
+                span,
+            },
+            Stmt::Join { thread, .. } => Stmt::Join {
+                thread: self.sub_expr(thread, cx, rec, &mut h)?,
+                span,
+            },
+            Stmt::Lock { obj, acquire, .. } => Stmt::Lock {
+                obj: self.sub_expr(obj, cx, rec, &mut h)?,
+                acquire: *acquire,
+                span,
+            },
+            Stmt::Atomic { body, .. } => Stmt::Atomic {
+                body: self.sub_block(body, cx, rec, &mut h)?,
+                span,
+            },
         };
-        let h = self.height(child + 1, cx, span)?;
+        let h = self.height(h + 1, cx, span)?;
         Ok((node, h))
     }
 
-    /// Expands each of `args`, with the greatest height.
-    fn exprs(&mut self, args: &[Expr], cx: &Cx, rec: usize) -> R<(Vec<Expr>, usize)> {
-        let mut out = Vec::with_capacity(args.len());
-        let mut h = 0;
-        for a in args {
-            let (a, ah) = self.expr(a, cx, rec + 1)?;
-            h = h.max(ah);
-            out.push(a);
-        }
-        Ok((out, h))
+    /// [`Self::target`] of an optional target.
+    fn target_opt(&self, t: &Option<Ident>, cx: &Cx) -> R<Option<Ident>> {
+        t.as_ref().map(|t| self.target(t, cx)).transpose()
+    }
+
+    /// Expands `e`, a part of a node at depth `rec`, raising `h` to its
+    /// height.
+    fn sub_expr(&mut self, e: &Expr, cx: &Cx, rec: usize, h: &mut usize) -> R<Expr> {
+        let (e, eh) = self.expr(e, cx, rec + 1)?;
+        *h = (*h).max(eh);
+        Ok(e)
+    }
+
+    /// [`Self::sub_expr`] of each of `args`.
+    fn sub_exprs(&mut self, args: &[Expr], cx: &Cx, rec: usize, h: &mut usize) -> R<Vec<Expr>> {
+        args.iter().map(|a| self.sub_expr(a, cx, rec, h)).collect()
+    }
+
+    /// [`Self::sub_expr`] for a condition.
+    fn sub_cond(&mut self, c: &Cond, cx: &Cx, rec: usize, h: &mut usize) -> R<Cond> {
+        let (c, ch) = self.cond(c, cx, rec + 1)?;
+        *h = (*h).max(ch);
+        Ok(c)
+    }
+
+    /// [`Self::sub_expr`] for a nested block.
+    fn sub_block(&mut self, s: &Stmt, cx: &Cx, rec: usize, h: &mut usize) -> R<Box<Stmt>> {
+        let (s, sh) = self.block(s, cx, rec + 1)?;
+        *h = (*h).max(sh);
+        Ok(Box::new(s))
     }
 
     fn cond(&mut self, c: &Cond, cx: &Cx, rec: usize) -> R<(Cond, usize)> {
         self.recursion(rec, cx, c.span())?;
         self.nodes(cx, 1)?;
-        let (node, child) = match c {
-            Cond::Bool { .. } => (c.clone(), 0),
-            Cond::Not { operand, span } => {
-                let (operand, h) = self.cond(operand, cx, rec + 1)?;
-                (
-                    Cond::Not {
-                        operand: Box::new(operand),
-                        span: *span,
-                    },
-                    h,
-                )
+        let mut h = 0;
+        let node = match c {
+            Cond::Bool { .. } => c.clone(),
+            Cond::Not { operand, span } => Cond::Not {
+                operand: Box::new(self.sub_cond(operand, cx, rec, &mut h)?),
+                span: *span,
+            },
+            Cond::And { lhs, rhs, span } | Cond::Or { lhs, rhs, span } => {
+                let lhs = Box::new(self.sub_cond(lhs, cx, rec, &mut h)?);
+                let rhs = Box::new(self.sub_cond(rhs, cx, rec, &mut h)?);
+                let span = *span;
+                if matches!(c, Cond::And { .. }) {
+                    Cond::And { lhs, rhs, span }
+                } else {
+                    Cond::Or { lhs, rhs, span }
+                }
             }
-            Cond::And { lhs, rhs, span } => {
-                let (lhs, lh) = self.cond(lhs, cx, rec + 1)?;
-                let (rhs, rh) = self.cond(rhs, cx, rec + 1)?;
-                (
-                    Cond::And {
-                        lhs: Box::new(lhs),
-                        rhs: Box::new(rhs),
-                        span: *span,
-                    },
-                    lh.max(rh),
-                )
-            }
-            Cond::Or { lhs, rhs, span } => {
-                let (lhs, lh) = self.cond(lhs, cx, rec + 1)?;
-                let (rhs, rh) = self.cond(rhs, cx, rec + 1)?;
-                (
-                    Cond::Or {
-                        lhs: Box::new(lhs),
-                        rhs: Box::new(rhs),
-                        span: *span,
-                    },
-                    lh.max(rh),
-                )
-            }
-            Cond::Cmp { op, lhs, rhs, span } => {
-                let (lhs, lh) = self.expr(lhs, cx, rec + 1)?;
-                let (rhs, rh) = self.expr(rhs, cx, rec + 1)?;
-                (
-                    Cond::Cmp {
-                        op: *op,
-                        lhs,
-                        rhs,
-                        span: *span,
-                    },
-                    lh.max(rh),
-                )
-            }
+            Cond::Cmp { op, lhs, rhs, span } => Cond::Cmp {
+                op: *op,
+                lhs: self.sub_expr(lhs, cx, rec, &mut h)?,
+                rhs: self.sub_expr(rhs, cx, rec, &mut h)?,
+                span: *span,
+            },
         };
-        let h = self.height(child + 1, cx, c.span())?;
+        let h = self.height(h + 1, cx, c.span())?;
         Ok((node, h))
     }
 
@@ -535,74 +427,45 @@ impl Expander<'_> {
             }
         }
         self.nodes(cx, 1)?;
-        let (node, child) = match e {
-            Expr::Num { .. } | Expr::Var(_) | Expr::Null(_) => (e.clone(), 0),
-            Expr::Field { obj, field, span } => {
-                let (obj, h) = self.expr(obj, cx, rec + 1)?;
-                (
-                    Expr::Field {
-                        obj: Box::new(obj),
-                        field: field.clone(),
-                        span: *span,
-                    },
-                    h,
-                )
-            }
-            Expr::Index { array, index, span } => {
-                let (index, h) = self.expr(index, cx, rec + 1)?;
-                (
-                    Expr::Index {
-                        array: array.clone(),
-                        index: Box::new(index),
-                        span: *span,
-                    },
-                    h,
-                )
-            }
-            Expr::Unary { op, operand, span } => {
-                let (operand, h) = self.expr(operand, cx, rec + 1)?;
-                (
-                    Expr::Unary {
-                        op: *op,
-                        operand: Box::new(operand),
-                        span: *span,
-                    },
-                    h,
-                )
-            }
-            Expr::Cast { ty, operand, span } => {
-                let (operand, h) = self.expr(operand, cx, rec + 1)?;
-                (
-                    Expr::Cast {
-                        ty: *ty,
-                        operand: Box::new(operand),
-                        span: *span,
-                    },
-                    h,
-                )
-            }
+        let mut h = 0;
+        let mut sub = |this: &mut Self, e: &Expr| this.sub_expr(e, cx, rec, &mut h).map(Box::new);
+        let node = match e {
+            Expr::Num { .. } | Expr::Var(_) | Expr::Null(_) => e.clone(),
+            Expr::Field { obj, field, span } => Expr::Field {
+                obj: sub(self, obj)?,
+                field: field.clone(),
+                span: *span,
+            },
+            Expr::Index { array, index, span } => Expr::Index {
+                array: array.clone(),
+                index: sub(self, index)?,
+                span: *span,
+            },
+            Expr::Unary { op, operand, span } => Expr::Unary {
+                op: *op,
+                operand: sub(self, operand)?,
+                span: *span,
+            },
+            Expr::Cast { ty, operand, span } => Expr::Cast {
+                ty: *ty,
+                operand: sub(self, operand)?,
+                span: *span,
+            },
             Expr::Binary {
                 op,
                 lhs,
                 rhs,
                 span,
                 op_span,
-            } => {
-                let (lhs, lh) = self.expr(lhs, cx, rec + 1)?;
-                let (rhs, rh) = self.expr(rhs, cx, rec + 1)?;
-                (
-                    Expr::Binary {
-                        op: *op,
-                        lhs: Box::new(lhs),
-                        rhs: Box::new(rhs),
-                        span: *span,
-                        op_span: *op_span,
-                    },
-                    lh.max(rh),
-                )
-            }
+            } => Expr::Binary {
+                op: *op,
+                lhs: sub(self, lhs)?,
+                rhs: sub(self, rhs)?,
+                span: *span,
+                op_span: *op_span,
+            },
         };
-        let h = self.height(child + 1, cx, e.span())?;
+        let h = self.height(h + 1, cx, e.span())?;
         Ok((node, h))
     }
 }

@@ -1,9 +1,9 @@
 //! Phase 3 of [`super::check()`]: definite assignment, locals and inputs.
 
 use super::Errors;
-use crate::ast::{Cond, Expr, Ident, Init, ProcDef, Stmt};
+use crate::ast::{CallParts, Cond, Expr, Ident, Init, ProcDef, Stmt};
 use crate::classes::Globals;
-use crate::walk::each_stmt;
+use crate::walk::{each_cmp, each_stmt};
 use crate::Diagnostic;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -189,54 +189,9 @@ impl<'g> Flow<'g> {
                 self.dead = dead;
             }
             Stmt::Assert { cond, .. } | Stmt::Assume { cond, .. } => self.cond(cond),
-            Stmt::Call { target, args, .. } => {
-                if let Some(t) = target {
-                    self.note(t);
-                }
-                for a in args {
-                    self.expr(a);
-                }
-                if let Some(t) = target {
-                    self.assign_name(&t.name);
-                }
-            }
-            Stmt::MethodCall {
-                target,
-                receiver,
-                args,
-                ..
-            }
-            | Stmt::Spawn {
-                target,
-                receiver: Some(receiver),
-                args,
-                ..
-            } => {
-                if let Some(t) = target {
-                    self.note(t);
-                }
-                self.expr(receiver);
-                for a in args {
-                    self.expr(a);
-                }
-                if let Some(t) = target {
-                    self.assign_name(&t.name);
-                }
-            }
-            Stmt::Spawn {
-                target,
-                receiver: None,
-                args,
-                ..
-            } => {
-                if let Some(t) = target {
-                    self.note(t);
-                }
-                for a in args {
-                    self.expr(a);
-                }
-                if let Some(t) = target {
-                    self.assign_name(&t.name);
+            Stmt::Call { .. } | Stmt::MethodCall { .. } | Stmt::Spawn { .. } => {
+                if let Some(call) = s.as_call() {
+                    self.call(call);
                 }
             }
             Stmt::FieldAssign { obj, value, .. } => {
@@ -273,6 +228,20 @@ impl<'g> Flow<'g> {
         }
     }
 
+    /// A call (of a procedure or a method, or a spawn): the receiver and
+    /// the arguments are read, then the target is assigned.
+    fn call(&mut self, call: CallParts<'_>) {
+        if let Some(t) = call.target {
+            self.note(t);
+        }
+        for e in call.receiver.into_iter().chain(call.args) {
+            self.expr(e);
+        }
+        if let Some(t) = call.target {
+            self.assign_name(&t.name);
+        }
+    }
+
     /// Records that the variable `v` exists (the order of `names` is that
     /// of first appearance), unless it is a global.
     fn note(&mut self, v: &Ident) {
@@ -282,18 +251,10 @@ impl<'g> Flow<'g> {
     }
 
     fn cond(&mut self, c: &Cond) {
-        match c {
-            Cond::Bool { .. } => {}
-            Cond::Not { operand, .. } => self.cond(operand),
-            Cond::And { lhs, rhs, .. } | Cond::Or { lhs, rhs, .. } => {
-                self.cond(lhs);
-                self.cond(rhs);
-            }
-            Cond::Cmp { lhs, rhs, .. } => {
-                self.expr(lhs);
-                self.expr(rhs);
-            }
-        }
+        each_cmp(c, &mut |_, lhs, rhs, _| {
+            self.expr(lhs);
+            self.expr(rhs);
+        });
     }
 
     fn expr(&mut self, e: &Expr) {
@@ -322,24 +283,7 @@ pub(super) fn proc_flow(p: &ProcDef, globals: &Globals, errs: &mut Errors) -> Ve
         }
     }
     each_stmt(&p.body, &mut |s| {
-        if let Stmt::Assign { target, .. }
-        | Stmt::Havoc { target, .. }
-        | Stmt::Decl { target, .. }
-        | Stmt::RefDecl { target, .. }
-        | Stmt::New { target, .. }
-        | Stmt::MethodCall {
-            target: Some(target),
-            ..
-        }
-        | Stmt::Spawn {
-            target: Some(target),
-            ..
-        }
-        | Stmt::Call {
-            target: Some(target),
-            ..
-        } = s
-        {
+        if let Some(target) = s.assigned_var() {
             if !globals.contains(&target.name) && set.insert(target.name.clone()) {
                 locals.push(target.name.clone());
             }

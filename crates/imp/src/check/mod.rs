@@ -389,43 +389,31 @@ fn macro_info(program: &Program, lookup: &HashMap<Arc<str>, Def>, errs: &mut Err
         let params = params_index(&def.params);
         let mut assigns = vec![false; def.params.len()];
         let mut has_return = false;
-        each_stmt(&def.body, &mut |s| match s {
+        each_stmt(&def.body, &mut |s| {
             // A declaration counts as an assignment: its target, too, is
             // replaced by the argument, which must then be a variable.
-            Stmt::Assign { target, .. }
-            | Stmt::Havoc { target, .. }
-            | Stmt::Decl { target, .. }
-            | Stmt::RefDecl { target, .. }
-            | Stmt::New { target, .. }
-            | Stmt::MethodCall {
-                target: Some(target),
-                ..
+            if let Some(&i) = s.assigned_var().and_then(|t| params.get(&*t.name)) {
+                assigns[i] = true;
             }
-            | Stmt::Spawn {
-                target: Some(target),
-                ..
-            }
-            | Stmt::Call {
-                target: Some(target),
-                ..
-            } => {
-                if let Some(&i) = params.get(&*target.name) {
-                    assigns[i] = true;
-                }
-                // A call with a target may also be a (wrong) macro call;
-                // that is reported elsewhere.
-                if let Stmt::Call { callee, args, .. } = s {
+            match s {
+                Stmt::Call {
+                    target,
+                    callee,
+                    args,
+                    ..
+                } => {
+                    if target.is_none() {
+                        if let Some(&Def::Macro(c)) = lookup.get(&callee.name) {
+                            has_return |= info.has_return[c];
+                        }
+                    }
+                    // A call with a target may also be a (wrong) macro
+                    // call; that is reported elsewhere.
                     mark_macro_call(lookup, &info, callee, args, &params, &mut assigns);
                 }
+                Stmt::Return { .. } => has_return = true,
+                _ => {}
             }
-            Stmt::Call { callee, args, .. } => {
-                if let Some(&Def::Macro(c)) = lookup.get(&callee.name) {
-                    has_return |= info.has_return[c];
-                }
-                mark_macro_call(lookup, &info, callee, args, &params, &mut assigns);
-            }
-            Stmt::Return { .. } => has_return = true,
-            _ => {}
         });
         info.assigns[m] = assigns;
         info.has_return[m] = has_return;

@@ -264,29 +264,25 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         }
         let span = s.span();
         self.split = self.cx.threaded && self.shared_accesses(s) > 1;
+        if let Some((target, value)) = s.assigned_value() {
+            let ty = self.scope.var_ty(&target.name);
+            let value = self.scope.value_of(value, ty, Target::Assign)?;
+            let value = self.expr(value)?;
+            let dst = self.place(&target.name)?;
+            self.rb.assign(dst, value, span);
+            return Ok(());
+        }
         match s {
+            // Assignments of a value were lowered above.
             Stmt::Skip(_)
             | Stmt::ArrayDecl { .. }
-            | Stmt::Decl { init: None, .. }
-            | Stmt::RefDecl { init: None, .. } => {}
-            Stmt::Fail(_) => self.rb.fail(span),
-            Stmt::Assign { target, value, .. }
+            | Stmt::Assign { .. }
             | Stmt::Decl {
-                target,
-                init: Some(Init::Value(value)),
+                init: None | Some(Init::Value(_)),
                 ..
             }
-            | Stmt::RefDecl {
-                target,
-                init: Some(value),
-                ..
-            } => {
-                let ty = self.scope.var_ty(&target.name);
-                let value = self.scope.value_of(value, ty, Target::Assign)?;
-                let value = self.expr(value)?;
-                let dst = self.place(&target.name)?;
-                self.rb.assign(dst, value, span);
-            }
+            | Stmt::RefDecl { .. } => {}
+            Stmt::Fail(_) => self.rb.fail(span),
             Stmt::New { .. }
             | Stmt::FieldAssign { .. }
             | Stmt::MethodCall { .. }

@@ -183,11 +183,8 @@ impl Parser<'_> {
                 let name = self.ident("a name")?;
                 match self.peek() {
                     Tok::LBracket => {
-                        let open = self.bump();
-                        self.enter(EXPR_TOO_DEEP)?;
-                        let (index, ih) = self.expr()?;
-                        self.leave();
-                        let close = self.expect_close(Tok::RBracket, "[", open)?;
+                        let ((index, ih), open, close) =
+                            self.bracketed(Tok::RBracket, "[", Self::expr)?;
                         let h = self.expr_height(ih, open)?;
                         let span = name.span.to(close);
                         Ok((
@@ -203,14 +200,7 @@ impl Parser<'_> {
                     _ => Ok((Expr::Var(name), 1)),
                 }
             }
-            Tok::LParen => {
-                let open = self.bump();
-                self.enter(EXPR_TOO_DEEP)?;
-                let inner = self.expr()?;
-                self.leave();
-                self.expect_close(Tok::RParen, "(", open)?;
-                Ok(inner)
-            }
+            Tok::LParen => Ok(self.bracketed(Tok::RParen, "(", Self::expr)?.0),
             Tok::True | Tok::False => Err(self
                 .expected("an arithmetic expression")
                 .with_help("variables hold integers; use `1` and `0` for truth values")),
@@ -218,14 +208,27 @@ impl Parser<'_> {
         }
     }
 
+    /// What `inner` reads between brackets, one level deeper, at the
+    /// opening bracket (written `opener`; `close` closes it); with the
+    /// spans of the two brackets.
+    fn bracketed<T>(
+        &mut self,
+        close: Tok,
+        opener: &str,
+        inner: impl FnOnce(&mut Self) -> PResult<T>,
+    ) -> PResult<(T, Span, Span)> {
+        let open = self.bump();
+        self.enter(EXPR_TOO_DEEP)?;
+        let inside = inner(self)?;
+        self.leave();
+        let end = self.expect_close(close, opener, open)?;
+        Ok((inside, open, end))
+    }
+
     /// `T(e)`, at a type name followed by `(`.
     fn cast(&mut self) -> PResult<(Expr, usize)> {
         let (ty, at) = self.type_name()?;
-        let open = self.bump();
-        self.enter(EXPR_TOO_DEEP)?;
-        let (operand, oh) = self.expr()?;
-        self.leave();
-        let close = self.expect_close(Tok::RParen, "(", open)?;
+        let ((operand, oh), _, close) = self.bracketed(Tok::RParen, "(", Self::expr)?;
         let h = self.expr_height(oh, at)?;
         Ok((
             Expr::Cast {
@@ -324,11 +327,7 @@ impl Parser<'_> {
                 Ok(Mixed::Cond(Cond::Bool { value, span }, 1))
             }
             Tok::LParen => {
-                let open = self.bump();
-                self.enter(EXPR_TOO_DEEP)?;
-                let inner = self.mixed(0)?;
-                self.leave();
-                self.expect_close(Tok::RParen, "(", open)?;
+                let (inner, _, _) = self.bracketed(Tok::RParen, "(", |p| p.mixed(0))?;
                 match inner {
                     Mixed::Cond(c, h) => Ok(Mixed::Cond(c, h)),
                     // The parenthesised expression is an atom: it may be

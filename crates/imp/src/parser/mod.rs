@@ -274,6 +274,18 @@ impl<'s> Parser<'s> {
         Ok(child + 1)
     }
 
+    /// The statement `make` builds from its span (from `start` to the last
+    /// token read), with its height (`child` is its parts' greatest).
+    fn stmt_since(
+        &self,
+        start: Span,
+        child: usize,
+        make: impl FnOnce(Span) -> Stmt,
+    ) -> PResult<(Stmt, usize)> {
+        let h = self.stmt_height(child, start)?;
+        Ok((make(self.since(start)), h))
+    }
+
     fn stmt_height(&self, child: usize, at: Span) -> PResult<usize> {
         if child + 1 > MAX_NESTING {
             return Err(too_deep(at, STMT_TOO_DEEP));
@@ -354,30 +366,16 @@ impl<'s> Parser<'s> {
         let mut params = Vec::new();
         if *self.peek() == Tok::LParen {
             let open = self.bump();
-            if *self.peek() != Tok::RParen {
-                loop {
-                    let name = self.ident("a parameter name")?;
-                    let t = self.annotation(is_proc, "parameters")?;
-                    params.push(Param {
-                        name,
-                        ty: t.ty,
-                        class: t.class,
-                    });
-                    match self.peek() {
-                        Tok::Comma => {
-                            self.bump();
-                        }
-                        Tok::RParen => break,
-                        _ => {
-                            return Err(self.expected(&format!(
-                                "',' or ')' to close the '(' at {}",
-                                self.line_col(open)
-                            )))
-                        }
-                    }
-                }
-            }
-            self.bump();
+            self.comma_list(open, |p| {
+                let name = p.ident("a parameter name")?;
+                let t = p.annotation(is_proc, "parameters")?;
+                params.push(Param {
+                    name,
+                    ty: t.ty,
+                    class: t.class,
+                });
+                Ok(())
+            })?;
         }
         let ret = self.annotation(is_proc, "results")?;
         let begin = self.expect(
@@ -740,15 +738,12 @@ impl<'s> Parser<'s> {
             );
         }
         let (value, vh) = self.expr()?;
-        let h = self.stmt_height(vh, start)?;
-        let span = self.since(start);
-        let stmt = Stmt::Decl {
+        self.stmt_since(start, vh, |span| Stmt::Decl {
             target,
             ty,
             init: Some(Init::Value(value)),
             span,
-        };
-        Ok((stmt, h))
+        })
     }
 
     /// `callee(e1, ..., ek)` after the callee's name (and target).

@@ -80,12 +80,7 @@ impl Parser<'_> {
                 Tok::End => break,
                 Tok::Method => methods.push(self.definition_of("method", true)?.into_proc()),
                 Tok::Ident(_) => {
-                    let field = self.ident("a field name")?;
-                    self.expect(
-                        Tok::Colon,
-                        &format!("':' and a type after `{}`", field.name),
-                    )?;
-                    let t = self.type_ref()?;
+                    let (field, t) = self.name_and_type("a field name", "")?;
                     fields.push(FieldDef {
                         name: field,
                         ty: t.ty,
@@ -114,15 +109,19 @@ impl Parser<'_> {
         })
     }
 
+    /// `name: T`, at the name: `what` says what the name is when there is
+    /// none, and the error for a missing `:` shows `keyword` before the name.
+    fn name_and_type(&mut self, what: &str, keyword: &str) -> PResult<(Ident, TypeRef)> {
+        let name = self.ident(what)?;
+        let after = format!("':' and a type after `{keyword}{}`", name.name);
+        self.expect(Tok::Colon, &after)?;
+        Ok((name, self.type_ref()?))
+    }
+
     /// `global g: T [= literal | = null]`.
     pub(super) fn global_def(&mut self) -> PResult<GlobalDef> {
         let start = self.bump();
-        let name = self.ident("a name after 'global'")?;
-        self.expect(
-            Tok::Colon,
-            &format!("':' and a type after `global {}`", name.name),
-        )?;
-        let t = self.type_ref()?;
+        let (name, t) = self.name_and_type("a name after 'global'", "global ")?;
         let mut init = None;
         if *self.peek() == Tok::Assign {
             self.bump();
@@ -195,16 +194,23 @@ impl Parser<'_> {
             && !matches!(self.peek_at(2), Tok::LParen | Tok::Assign)
             && matches!(self.peek_at(1), Tok::Ident(_))
         {
-            self.bump();
-            let field = self.ident("a field name")?;
-            h = self.expr_height(h, field.span)?;
-            let span = obj.span().to(field.span);
-            obj = Expr::Field {
-                obj: Box::new(obj),
-                field,
-                span,
-            };
+            (obj, h) = self.field_of(obj, h, "a field name")?;
         }
+        Ok((obj, h))
+    }
+
+    /// `obj.f`, at the `.`, with its height (`obj`'s is `h`); `what` names
+    /// the field in the error if there is none.
+    fn field_of(&mut self, obj: Expr, h: usize, what: &str) -> PResult<(Expr, usize)> {
+        self.bump();
+        let field = self.ident(what)?;
+        let h = self.expr_height(h, field.span)?;
+        let span = obj.span().to(field.span);
+        let obj = Expr::Field {
+            obj: Box::new(obj),
+            field,
+            span,
+        };
         Ok((obj, h))
     }
 
@@ -213,15 +219,7 @@ impl Parser<'_> {
         let (mut obj, mut h) = self.path()?;
         // `path` leaves the last field when `=` or `(` follows.
         while *self.peek() == Tok::Dot {
-            self.bump();
-            let field = self.ident("a field name after '.'")?;
-            h = self.expr_height(h, field.span)?;
-            let span = obj.span().to(field.span);
-            obj = Expr::Field {
-                obj: Box::new(obj),
-                field,
-                span,
-            };
+            (obj, h) = self.field_of(obj, h, "a field name after '.'")?;
         }
         if *self.peek() == Tok::LParen {
             return Err(call_in_expression(obj.span()));
@@ -280,32 +278,27 @@ impl Parser<'_> {
                     )));
                 }
                 let (value, vh) = self.expr()?;
-                let h = self.stmt_height(oh.max(vh), start)?;
-                let span = self.since(start);
-                Ok((
-                    Stmt::FieldAssign {
-                        obj,
-                        field: member,
-                        value,
-                        span,
-                    },
-                    h,
-                ))
+                self.stmt_since(start, oh.max(vh), |span| Stmt::FieldAssign {
+                    obj,
+                    field: member,
+                    value,
+                    span,
+                })
             }
             _ => Err(self.expected(&format!("'=' or '(' after `{obj}.{}`", member.name))),
         }
     }
 
-    /// `(e1, ..., ek)`, at the `(`.
-    pub(super) fn args(&mut self) -> PResult<(Vec<Expr>, usize)> {
-        let open = self.expect(Tok::LParen, "'('")?;
-        let mut args = Vec::new();
-        let mut height = 0;
+    /// The items of a list `(a, b, c)` after its `(` (at `open`), each read
+    /// by `item`, and the closing `)`.
+    pub(super) fn comma_list(
+        &mut self,
+        open: Span,
+        mut item: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<()> {
         if *self.peek() != Tok::RParen {
             loop {
-                let (arg, h) = self.expr()?;
-                height = height.max(h);
-                args.push(arg);
+                item(self)?;
                 match self.peek() {
                     Tok::Comma => {
                         self.bump();
@@ -321,6 +314,20 @@ impl Parser<'_> {
             }
         }
         self.bump();
+        Ok(())
+    }
+
+    /// `(e1, ..., ek)`, at the `(`.
+    pub(super) fn args(&mut self) -> PResult<(Vec<Expr>, usize)> {
+        let open = self.expect(Tok::LParen, "'('")?;
+        let mut args = Vec::new();
+        let mut height = 0;
+        self.comma_list(open, |p| {
+            let (arg, h) = p.expr()?;
+            height = height.max(h);
+            args.push(arg);
+            Ok(())
+        })?;
         Ok((args, height))
     }
 
@@ -357,18 +364,13 @@ impl Parser<'_> {
             (None, callee, 0)
         };
         let (args, ah) = self.args()?;
-        let h = self.stmt_height(rh.max(ah), start)?;
-        let span = self.since(start);
-        Ok((
-            Stmt::Spawn {
-                target,
-                receiver,
-                callee,
-                args,
-                span,
-            },
-            h,
-        ))
+        self.stmt_since(start, rh.max(ah), |span| Stmt::Spawn {
+            target,
+            receiver,
+            callee,
+            args,
+            span,
+        })
     }
 
     /// `join e`, `lock e` or `unlock e`.
@@ -456,16 +458,11 @@ impl Parser<'_> {
             )));
         }
         let (value, vh) = self.expr()?;
-        let h = self.stmt_height(vh, start)?;
-        let span = self.since(start);
-        Ok((
-            Stmt::RefDecl {
-                target,
-                class,
-                init: Some(value),
-                span,
-            },
-            h,
-        ))
+        self.stmt_since(start, vh, |span| Stmt::RefDecl {
+            target,
+            class,
+            init: Some(value),
+            span,
+        })
     }
 }

@@ -1,17 +1,12 @@
 //! What makes `--format json` (and SARIF) usable by programs: a schema
-//! version, the tool and the file on every report, a one-line message per
-//! bug, and static errors as a report of their own on stdout.
+//! version, the tool and the file on every report, and static errors in a
+//! structured form ([`Diag`]) for a report of their own on stdout.
 //!
 //! The JSON reports are described by `docs/schemas/wiser-report.schema.json`
 //! (JSON Schema, draft 2020-12); the tests check every output against it.
 
-use crate::args::{Command, Format};
-use crate::load::Program;
-use crate::render;
 use serde_json::{json, Map, Value};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use wiser_engine::Bug;
 
 /// The version of the JSON report format (`schema_version`): raised when
 /// a field changes meaning or is removed; new optional fields keep it.
@@ -33,100 +28,6 @@ pub fn stamp(report: Value, file: &Path) -> Value {
         out.extend(fields);
     }
     Value::Object(out)
-}
-
-/// A bug on one line: `assertion failed at examples/x.imp:21:1 with input
-/// x = 1`.
-pub fn bug_message(program: &Program, bug: &Bug) -> String {
-    format!(
-        "{} at {} with {}",
-        bug.kind.describe(),
-        program.location(bug.span),
-        witness_line(program, bug)
-    )
-}
-
-/// The witness input on one line: `input x = 1`, `reads 3, 4`,
-/// `__VERIFIER_nondet_int() = 5`, or `any input`.
-pub fn witness_line(program: &Program, bug: &Bug) -> String {
-    let input = &bug.input;
-    let mut parts = Vec::new();
-    if program.c.is_some() {
-        let reads = render::c_reads(program, bug);
-        if !reads.is_empty() {
-            parts.push(reads.join(", "));
-        }
-        if !input.vars.is_empty() {
-            parts.push(format!("globals {}", render::vars_text(input)));
-        }
-    } else {
-        let scalars = render::scalar_vars_text(&program.ir, input);
-        if !scalars.is_empty() {
-            parts.push(format!("input {scalars}"));
-        }
-        if let Some(heap) = crate::heap_render::heap_text(&program.ir, input) {
-            parts.push(format!("heap {heap}"));
-        }
-        if !input.reads.is_empty() {
-            let reads: Vec<String> = input.reads.iter().map(|v| v.to_string()).collect();
-            parts.push(format!("reads {}", reads.join(", ")));
-        }
-    }
-    for (name, a) in &input.arrays {
-        if !crate::heap_render::is_field_array(&program.ir, name) {
-            parts.push(format!("array {name}: {}", render::array_text(a)));
-        }
-    }
-    if let Some(s) = crate::heap_render::schedule_text(input) {
-        parts.push(format!("schedule {s}"));
-    }
-    if parts.is_empty() {
-        "any input".into()
-    } else {
-        parts.join("; ")
-    }
-}
-
-/// The output format a command was asked for.
-pub fn format_of(command: &Command) -> Format {
-    match command {
-        Command::Check(a) => a.target.format,
-        Command::Bmc(a) => a.target.format,
-        Command::Run(a) => a.format,
-        Command::Concolic(a) => a.format,
-        Command::Fuzz(a) => a.format,
-        Command::Completions { .. } | Command::Man => Format::Text,
-    }
-}
-
-/// A file that may not be given (`run --test`, `check --replay`), or the
-/// empty path.
-fn or_none(file: &Option<std::path::PathBuf>) -> &Path {
-    match file {
-        Some(f) => f,
-        None => Path::new(""),
-    }
-}
-
-/// The file a command was given.
-pub fn file_of(command: &Command) -> &Path {
-    match command {
-        Command::Check(a) => or_none(&a.target.file),
-        Command::Bmc(a) => or_none(&a.target.file),
-        Command::Run(a) => or_none(&a.file),
-        Command::Concolic(a) => &a.file,
-        Command::Fuzz(a) => &a.file,
-        Command::Completions { .. } | Command::Man => Path::new(""),
-    }
-}
-
-/// Set once a report is on stdout: an error after it (a harness that
-/// cannot be written) must not print a second document.
-static REPORTED: AtomicBool = AtomicBool::new(false);
-
-/// Notes that a report was printed.
-pub fn reported() {
-    REPORTED.store(true, Ordering::SeqCst);
 }
 
 /// One static error, as the JSON report and SARIF give it.
@@ -204,39 +105,6 @@ fn place_of(place: &str) -> Option<(String, u32, u32)> {
     let column = parts.next()?.parse().ok()?;
     let line = parts.next()?.parse().ok()?;
     Some((parts.next()?.to_string(), line, column))
-}
-
-/// The JSON report of a static error: verdict `error` and its
-/// diagnostics.
-pub fn error_json(file: &Path, text: &str) -> Value {
-    let diags: Vec<Value> = diagnostics(text)
-        .into_iter()
-        .map(|d| {
-            json!({
-                "severity": "error",
-                "message": d.message,
-                "file": d.file,
-                "line": d.line,
-                "column": d.column,
-                "help": d.help,
-            })
-        })
-        .collect();
-    stamp(json!({"verdict": "error", "diagnostics": diags}), file)
-}
-
-/// Prints a static error on stdout in the machine formats (its text is on
-/// stderr), unless a report is already there.
-pub fn print_error(command_format: Format, file: &Path, text: &str) {
-    if REPORTED.load(Ordering::SeqCst) {
-        return;
-    }
-    let doc = match command_format {
-        Format::Text => return,
-        Format::Json => error_json(file, text),
-        Format::Sarif => crate::sarif::error_sarif(file, &diagnostics(text)),
-    };
-    crate::emit(&format!("{doc}\n"));
 }
 
 #[cfg(test)]
