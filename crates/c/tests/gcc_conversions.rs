@@ -18,6 +18,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 use wiser_c::{DataModel, Options};
 use wiser_engine::{check, Config, Verdict};
+use wiser_testkit::Xorshift as Rng;
 
 /// A C integer type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,18 +210,6 @@ const BINARY: [&str; 18] = [
 ];
 const COMPOUND: [&str; 10] = ["+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="];
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// Shift amounts (raw, before conversion to the amount's type).
 const AMOUNTS: [i128; 10] = [0, 1, 2, 7, 8, 15, 16, 31, 32, 63];
 
@@ -249,7 +238,7 @@ fn cases(ta: CTy, m: DataModel, per_op: usize) -> Vec<Case> {
             if seen.len() == per_op {
                 break;
             }
-            let pair = (va[rng.below(va.len())], vb[rng.below(vb.len())]);
+            let pair = (va[rng.index(va.len())], vb[rng.index(vb.len())]);
             if !seen.insert(pair) {
                 continue;
             }

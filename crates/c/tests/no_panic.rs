@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 use wiser_c::{DataModel, Options};
+use wiser_testkit::Xorshift as Rng;
 
 const SNIPPETS: [&str; 5] = [
     r#"extern void abort(void);
@@ -133,61 +134,49 @@ const TOKENS: [&str; 40] = [
     "__attribute__((noreturn))",
 ];
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
-
 /// Mutant number `k` of `src`.
 fn mutate(src: &[u8], k: usize, rng: &mut Rng) -> Vec<u8> {
     let mut v = src.to_vec();
-    let at = |rng: &mut Rng, v: &Vec<u8>| rng.below(v.len() + 1);
+    let at = |rng: &mut Rng, v: &Vec<u8>| rng.index(v.len() + 1);
     match k % 6 {
         0 => {
             let n = at(rng, &v);
             v.truncate(n);
         }
         1 => {
-            for _ in 0..1 + rng.below(4) {
+            for _ in 0..1 + rng.index(4) {
                 if !v.is_empty() {
-                    let i = rng.below(v.len());
-                    v[i] = if rng.below(3) == 0 {
-                        rng.below(256) as u8
+                    let i = rng.index(v.len());
+                    v[i] = if rng.index(3) == 0 {
+                        rng.index(256) as u8
                     } else {
-                        b" (){}[];,*+-<>=!~?:0123456789abcxyz\"'\\#\n"[rng.below(40)]
+                        b" (){}[];,*+-<>=!~?:0123456789abcxyz\"'\\#\n"[rng.index(40)]
                     };
                 }
             }
         }
         2 => {
-            for _ in 0..1 + rng.below(3) {
+            for _ in 0..1 + rng.index(3) {
                 let i = at(rng, &v);
-                let t = format!(" {} ", TOKENS[rng.below(TOKENS.len())]);
+                let t = format!(" {} ", TOKENS[rng.index(TOKENS.len())]);
                 v.splice(i..i, t.into_bytes());
             }
         }
         3 => {
             let i = at(rng, &v);
-            let j = (i + 1 + rng.below(40)).min(v.len());
+            let j = (i + 1 + rng.index(40)).min(v.len());
             v.drain(i.min(j)..j);
         }
         4 => {
             let i = at(rng, &v);
-            let j = (i + 1 + rng.below(80)).min(v.len());
+            let j = (i + 1 + rng.index(80)).min(v.len());
             let piece: Vec<u8> = v[i.min(j)..j].to_vec();
             v.splice(j..j, piece);
         }
         _ => {
             // A whole line swapped with another.
             let mut lines: Vec<Vec<u8>> = v.split(|b| *b == b'\n').map(|l| l.to_vec()).collect();
-            let (a, b) = (rng.below(lines.len()), rng.below(lines.len()));
+            let (a, b) = (rng.index(lines.len()), rng.index(lines.len()));
             lines.swap(a, b);
             v = lines.join(&b'\n');
         }

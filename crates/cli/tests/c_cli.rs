@@ -2,50 +2,30 @@
 //! extension, properties, data models, witnesses as nondet calls, task
 //! files, and harnesses that gcc compiles and runs into the error.
 
+mod support;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn wiser() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_wiser"))
-}
+use std::process::Command;
+use support::{captured, command, write};
 
 /// A fresh folder for one test.
 fn folder(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wiser-c-cli-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let out: Output = cmd.output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    support::scratch("c-cli", test)
 }
 
 fn check(file: &Path, args: &[&str]) -> (i32, String, String) {
-    run(wiser()
-        .arg("check")
-        .arg(file)
-        .args(["--quiet", "-j", "1"])
-        .args(args))
+    captured(
+        command()
+            .arg("check")
+            .arg(file)
+            .args(["--quiet", "-j", "1"])
+            .args(args),
+    )
 }
 
 fn check_json(file: &Path, args: &[&str]) -> (i32, Value) {
-    let (code, out, err) = check(file, &[&["--format", "json"], args].concat());
-    let json = serde_json::from_str(&out)
-        .unwrap_or_else(|e| panic!("bad JSON ({e}): {out}\nstderr: {err}"));
-    (code, json)
+    support::check_json(file, &[&["-j", "1"], args].concat())
 }
 
 /// SV-COMP's usual preamble: reach_error fails through __assert_fail.
@@ -91,15 +71,17 @@ fn gcc_links(flag: &str, dir: &Path) -> bool {
 /// and stderr.
 fn gcc_replay(dir: &Path, flag: &str, prog: &Path, harness: &Path) -> (i32, String) {
     let exe = dir.join("replay");
-    let (code, _, err) = run(Command::new("gcc")
-        .arg(flag)
-        .arg("-w")
-        .arg(prog)
-        .arg(harness)
-        .arg("-o")
-        .arg(&exe));
+    let (code, _, err) = captured(
+        Command::new("gcc")
+            .arg(flag)
+            .arg("-w")
+            .arg(prog)
+            .arg(harness)
+            .arg("-o")
+            .arg(&exe),
+    );
     assert_eq!(code, 0, "gcc failed:\n{err}");
-    let (code, _, err) = run(&mut Command::new(&exe));
+    let (code, _, err) = captured(&mut Command::new(&exe));
     (code, err)
 }
 
@@ -322,7 +304,7 @@ fn a_task_file_gives_the_input_property_and_data_model() {
     assert_eq!(code, 2);
     assert!(err.contains("unsupported property"), "{err}");
     // `run` takes a task file too.
-    let (code, out, err) = run(wiser().arg("run").arg(&yml).args(["--reads", "131"]));
+    let (code, out, err) = captured(command().arg("run").arg(&yml).args(["--reads", "131"]));
     assert_eq!(code, 1, "{out}\n{err}");
 }
 
@@ -344,10 +326,10 @@ int main(void) {{
 "
         ),
     );
-    let (code, out, err) = run(wiser().arg("run").arg(&prog).args(["--reads", "1,2,3"]));
+    let (code, out, err) = captured(command().arg("run").arg(&prog).args(["--reads", "1,2,3"]));
     assert_eq!(code, 1, "{out}\n{err}");
     assert!(out.contains("error: `fail` reached at"), "{out}");
-    let (code, out, err) = run(wiser().arg("run").arg(&prog).args(["--reads", "1,2"]));
+    let (code, out, err) = captured(command().arg("run").arg(&prog).args(["--reads", "1,2"]));
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(err.contains("had no value in --reads"), "{err}");
 }

@@ -2,47 +2,27 @@
 //! colour, the checks on arguments and on `--assume`, one error style,
 //! several files per run, completions and the man page.
 
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod support;
 
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use support::{describe, scratch_file, text};
+
+/// `wiser` with colour left to the test (no `NO_COLOR`, no `CLICOLOR_FORCE`
+/// from the environment).
 fn wiser() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_wiser"));
+    let mut c = support::command();
     c.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
     c
 }
 
 fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
-}
-
-/// Writes `src` to a fresh file and returns its path.
-fn program(name: &str, src: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wiser-cli-ux-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::File::create(&path)
-        .unwrap()
-        .write_all(src.as_bytes())
-        .unwrap();
-    path
+    support::root().join("examples")
 }
 
 fn run(args: &[&str]) -> Output {
     wiser().args(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
-        out.status.code(),
-        text(&out.stdout),
-        text(&out.stderr)
-    )
 }
 
 /// A usage error: exit 2, nothing on stdout, and stderr in rustc's style
@@ -65,7 +45,8 @@ fn usage_error(args: &[&str], what: &str) -> String {
 
 #[test]
 fn a_pipe_closed_early_is_not_a_crash() {
-    let file = program(
+    let file = scratch_file(
+        "cli-ux",
         "manylocs.imp",
         "if x == 1 then fail else skip fi;\n\
          if x == 2 then fail else skip fi;\n\

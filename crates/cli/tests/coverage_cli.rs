@@ -11,7 +11,7 @@ use expect_test::expect;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
-use support::{example, write};
+use support::{example, skip_external, write};
 
 mod support;
 
@@ -32,10 +32,6 @@ fn coverage_lines(out: &str) -> String {
         text.push('\n');
     }
     text
-}
-
-fn skip_external(tool: &str) -> bool {
-    !wiser_testkit::external_tool(tool)
 }
 
 #[test]

@@ -3,27 +3,10 @@
 //! SAGE's `top` from "good" in at most 10 runs with full coverage; the two
 //! bounded-model-checking examples), JSON shapes, usage errors.
 
+mod support;
+
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::Command;
-
-fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(name)
-}
-
-fn wiser(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_wiser"))
-        .args(args)
-        .output()
-        .expect("cannot run the wiser binary");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::{example, run as wiser};
 
 fn json(args: &[&str]) -> (i32, Value) {
     let (code, out, err) = wiser(&[args, &["--format", "json"]].concat());

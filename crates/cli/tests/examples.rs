@@ -23,213 +23,31 @@
 //!   next to it (`UPDATE_EXPECT=1 cargo test -p wiser --test examples`
 //!   rewrites them).
 
+mod support;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-const WISER: &str = env!("CARGO_BIN_EXE_wiser");
+use support::{comment_prefix, describe, files, is_c, is_int, parse_header, shell_words, Expected};
 
 /// The example that shows breadth-first search beating depth-first.
 const BFS_BEATS_DFS: &str = "nested_loops.imp";
 
 fn examples_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    dir.canonicalize().unwrap_or(dir)
+    support::root().join("examples")
 }
 
 fn errors_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/errors")
 }
 
-/// The files of `dir` with extension `ext`, sorted.
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let entries =
-        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
-    let mut files: Vec<PathBuf> = entries
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == ext))
-        .collect();
-    files.sort();
-    files
-}
-
 fn wiser(args: &[String], dir: Option<&Path>) -> Output {
-    let mut cmd = Command::new(WISER);
+    let mut cmd = support::command();
     cmd.args(args);
     if let Some(d) = dir {
         cmd.current_dir(d);
     }
     cmd.output().expect("cannot run the wiser binary")
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-// ---------------------------------------------------------------------------
-// Headers
-
-#[derive(Debug, PartialEq)]
-enum Expected {
-    Safe,
-    Unknown,
-    Bug {
-        kind: String,
-        line: u64,
-        column: u64,
-    },
-}
-
-#[derive(Debug)]
-struct Header {
-    expected: Expected,
-    args: Vec<String>,
-    /// The reads bugs[0] must have, exactly, if given.
-    reads: Option<Vec<String>>,
-}
-
-/// The comment prefix of an example's header: `//` for C, `#` for IMP.
-fn comment_prefix(path: &Path) -> &'static str {
-    if is_c(path) {
-        "//"
-    } else {
-        "#"
-    }
-}
-
-fn is_c(path: &Path) -> bool {
-    path.extension().is_some_and(|x| x == "c" || x == "i")
-}
-
-/// Reads the `expect:`, `args:` and `reads:` lines of the leading comment
-/// block, whose lines start with `prefix`.
-fn parse_header(text: &str, prefix: &str) -> Result<Header, String> {
-    let mut expected = None;
-    let mut args = None;
-    let mut reads = None;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let Some(comment) = line.strip_prefix(prefix) else {
-            break;
-        };
-        let comment = comment.trim();
-        if let Some(rest) = comment.strip_prefix("expect:") {
-            if expected.is_some() {
-                return Err(format!("two `{prefix} expect:` lines"));
-            }
-            expected = Some(parse_expect(rest.trim())?);
-        } else if let Some(rest) = comment.strip_prefix("args:") {
-            if args.is_some() {
-                return Err(format!("two `{prefix} args:` lines"));
-            }
-            args = Some(shell_words(rest)?);
-        } else if let Some(rest) = comment.strip_prefix("reads:") {
-            if reads.is_some() {
-                return Err(format!("two `{prefix} reads:` lines"));
-            }
-            let values: Vec<String> = rest
-                .split(',')
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
-                .collect();
-            if let Some(bad) = values.iter().find(|v| !is_int(v)) {
-                return Err(format!("`{bad}` is not an integer in `{prefix} reads:`"));
-            }
-            reads = Some(values);
-        }
-    }
-    let expected = expected.ok_or(format!("no `{prefix} expect:` line in the header"))?;
-    if reads.is_some() && !matches!(expected, Expected::Bug { .. }) {
-        return Err(format!(
-            "`{prefix} reads:` without `{prefix} expect: bug ...`"
-        ));
-    }
-    Ok(Header {
-        expected,
-        args: args.unwrap_or_default(),
-        reads,
-    })
-}
-
-fn parse_expect(s: &str) -> Result<Expected, String> {
-    let words: Vec<&str> = s.split_whitespace().collect();
-    match words.as_slice() {
-        ["safe"] => Ok(Expected::Safe),
-        ["unknown"] => Ok(Expected::Unknown),
-        ["bug", kind, at] => {
-            if !wiser_ir::ErrorKind::ALL.iter().any(|k| k.name() == *kind) {
-                return Err(format!("unknown bug kind `{kind}` in `# expect: {s}`"));
-            }
-            let (line, column) = at
-                .split_once(':')
-                .and_then(|(l, c)| Some((l.parse().ok()?, c.parse().ok()?)))
-                .ok_or_else(|| format!("`{at}` is not LINE:COLUMN in `# expect: {s}`"))?;
-            Ok(Expected::Bug {
-                kind: kind.to_string(),
-                line,
-                column,
-            })
-        }
-        _ => Err(format!(
-            "`# expect: {s}` is not `safe`, `unknown` or `bug KIND LINE:COLUMN`"
-        )),
-    }
-}
-
-/// Splits a command line as a POSIX shell would (quotes and backslashes;
-/// no expansions).
-fn shell_words(s: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => words.extend(word.take()),
-            '\'' => {
-                let w = word.get_or_insert_with(String::new);
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => w.push(c),
-                        None => return Err(format!("unterminated ' in `{s}`")),
-                    }
-                }
-            }
-            '"' => {
-                let w = word.get_or_insert_with(String::new);
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => w.push(c),
-                            Some(c) => {
-                                w.push('\\');
-                                w.push(c);
-                            }
-                            None => return Err(format!("unterminated \" in `{s}`")),
-                        },
-                        Some(c) => w.push(c),
-                        None => return Err(format!("unterminated \" in `{s}`")),
-                    }
-                }
-            }
-            '\\' => match chars.next() {
-                Some(c) => word.get_or_insert_with(String::new).push(c),
-                None => return Err(format!("trailing \\ in `{s}`")),
-            },
-            c => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    words.extend(word);
-    Ok(words)
 }
 
 // ---------------------------------------------------------------------------
@@ -242,11 +60,6 @@ fn int_text(v: &Value) -> Result<String, String> {
         Value::String(s) if is_int(s) => Ok(s.clone()),
         other => Err(format!("`{other}` is not an integer")),
     }
-}
-
-fn is_int(s: &str) -> bool {
-    let digits = s.strip_prefix('-').unwrap_or(s);
-    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
 }
 
 /// The `--assume` condition among `args`, if any.

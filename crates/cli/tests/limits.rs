@@ -3,46 +3,18 @@
 //! solver `unknown`, a memory bound that holds, Ctrl-C that keeps what was
 //! found, and answers that do not depend on the number of workers.
 
+mod support;
+
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-fn wiser() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_wiser"))
-}
+use support::{check_json, command as wiser, examples, root};
 
 /// Writes `src` to a fresh file and returns its path.
 fn program(name: &str, src: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wiser-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::File::create(&path)
-        .unwrap()
-        .write_all(src.as_bytes())
-        .unwrap();
-    path
-}
-
-/// Runs `wiser check --format json` with `args`; returns exit code and JSON.
-fn check_json(file: &Path, args: &[&str]) -> (i32, Value) {
-    let out = wiser()
-        .arg("check")
-        .arg(file)
-        .args(["--format", "json", "--quiet"])
-        .args(args)
-        .output()
-        .unwrap();
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "bad JSON ({e}): {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap(), json)
+    support::scratch_file("limits", name, src)
 }
 
 fn incomplete(json: &Value) -> Vec<String> {
@@ -166,47 +138,23 @@ fn outcome(file: &Path, args: &[String], jobs: &str) -> (String, Option<BTreeSet
     )
 }
 
-/// The `# args:` line of an example, split like a shell would (single
-/// quotes only).
-fn example_args(src: &str) -> Vec<String> {
-    let Some(line) = src.lines().find_map(|l| l.strip_prefix("# args:")) else {
-        return vec![];
-    };
-    let mut args = vec![];
-    let mut cur = String::new();
-    let mut quoted = false;
-    for ch in line.trim().chars() {
-        match ch {
-            '\'' => quoted = !quoted,
-            ' ' if !quoted => {
-                if !cur.is_empty() {
-                    args.push(std::mem::take(&mut cur));
-                }
-            }
-            c => cur.push(c),
-        }
-    }
-    if !cur.is_empty() {
-        args.push(cur);
-    }
-    args
+/// The IMP examples (absolute paths) and their `# args:` lines.
+fn imp_examples() -> Vec<(PathBuf, Vec<String>)> {
+    examples()
+        .into_iter()
+        .filter(|ex| ex.path.extension().is_some_and(|e| e == "imp"))
+        .map(|ex| (root().join(&ex.path), ex.args))
+        .collect()
 }
 
 #[test]
 fn verdicts_and_bug_sets_do_not_depend_on_the_number_of_workers() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "imp"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no examples in {}", dir.display());
+    let files = imp_examples();
+    assert!(!files.is_empty(), "no IMP examples");
     let mut compared = 0;
-    for f in &files {
-        let args = example_args(&std::fs::read_to_string(f).unwrap());
-        let one = outcome(f, &args, "1");
-        let two = outcome(f, &args, "2");
+    for (f, args) in &files {
+        let one = outcome(f, args, "1");
+        let two = outcome(f, args, "2");
         // Runs cut by a bound may legitimately differ (see ARCHITECTURE.md);
         // exhausted runs may not.
         if one.1.is_some() && two.1.is_some() {
@@ -219,13 +167,7 @@ fn verdicts_and_bug_sets_do_not_depend_on_the_number_of_workers() {
 
 #[test]
 fn validation_finds_no_disagreement_on_the_examples() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let f = entry.unwrap().path();
-        if f.extension().is_none_or(|e| e != "imp") {
-            continue;
-        }
-        let mut args = example_args(&std::fs::read_to_string(&f).unwrap());
+    for (f, mut args) in imp_examples() {
         args.extend(["--validate".into(), "--max-states".into(), "20000".into()]);
         let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
         let (_, json) = check_json(&f, &args);

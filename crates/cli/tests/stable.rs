@@ -4,11 +4,11 @@
 //! the counters in the verdict line's parentheses (states, queries and
 //! milliseconds vary with the interleaving).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant};
+mod support;
 
-const WISER: &str = env!("CARGO_BIN_EXE_wiser");
+use std::path::Path;
+use std::time::{Duration, Instant};
+use support::{command, examples, root, shell_words};
 
 /// Runs with two workers this many times per example...
 const RUNS: usize = 10;
@@ -17,56 +17,9 @@ const RUNS: usize = 10;
 const SLOW_RUNS: usize = 3;
 const SLOW: Duration = Duration::from_millis(400);
 
-fn examples() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut out = Vec::new();
-    for (dir, ext) in [(root.clone(), "imp"), (root.join("c"), "c")] {
-        let entries = std::fs::read_dir(&dir).expect("the examples directory");
-        let mut files: Vec<PathBuf> = entries
-            .map(|e| e.expect("an entry").path())
-            .filter(|p| p.extension().is_some_and(|x| x == ext))
-            .collect();
-        files.sort();
-        out.extend(files);
-    }
-    out
-}
-
-/// The header line `PREFIX key:`'s rest, if any.
-fn header(text: &str, prefix: &str, key: &str) -> Option<String> {
-    text.lines()
-        .map(str::trim)
-        .take_while(|l| l.starts_with(prefix))
-        .find_map(|l| {
-            let rest = l.strip_prefix(prefix)?.trim();
-            rest.strip_prefix(key).map(|r| r.trim().to_string())
-        })
-}
-
-/// Splits `--assume 'x >= 1 and x <= 12' --all` as a shell would (single
-/// quotes only: all the headers use).
-fn words(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word: Option<String> = None;
-    let mut quoted = false;
-    for ch in s.chars() {
-        match ch {
-            '\'' => {
-                quoted = !quoted;
-                word.get_or_insert_with(String::new);
-            }
-            c if c.is_whitespace() && !quoted => out.extend(word.take()),
-            c => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    assert!(!quoted, "unbalanced quote in `{s}`");
-    out.extend(word);
-    out
-}
-
 /// The report of one run, without the verdict line's counters.
 fn report(file: &Path, args: &[String], jobs: &str) -> String {
-    let out = Command::new(WISER)
+    let out = command()
         .arg("check")
         .arg(file)
         .args(args)
@@ -88,17 +41,12 @@ fn report(file: &Path, args: &[String], jobs: &str) -> String {
 fn bug_reports_do_not_depend_on_jobs() {
     let mut checked = 0;
     let mut failures = Vec::new();
-    for file in examples() {
-        let text = std::fs::read_to_string(&file).expect("an example");
-        let prefix = if file.extension().is_some_and(|x| x == "c") {
-            "//"
-        } else {
-            "#"
-        };
-        if !header(&text, prefix, "expect:").is_some_and(|e| e.starts_with("bug")) {
+    for ex in examples() {
+        if ex.verdict != "bug" {
             continue;
         }
-        let mut args = words(&header(&text, prefix, "args:").unwrap_or_default());
+        let file = root().join(&ex.path);
+        let mut args = ex.args;
         // The header's own `--jobs` (if any) is what this test varies.
         if let Some(i) = args.iter().position(|a| a == "--jobs") {
             args.drain(i..(i + 2).min(args.len()));
@@ -134,8 +82,8 @@ fn bug_reports_do_not_depend_on_jobs() {
 #[test]
 fn header_words() {
     assert_eq!(
-        words("--assume 'x >= 1 and x <= 12' --all"),
+        shell_words("--assume 'x >= 1 and x <= 12' --all").unwrap(),
         ["--assume", "x >= 1 and x <= 12", "--all"]
     );
-    assert_eq!(words(""), Vec::<String>::new());
+    assert_eq!(shell_words("").unwrap(), Vec::<String>::new());
 }

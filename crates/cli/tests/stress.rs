@@ -9,13 +9,13 @@
 //! repeat. `WISER_STRESS_RUNS` changes the number of runs (CI uses the
 //! default).
 
+mod support;
+
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const WISER: &str = env!("CARGO_BIN_EXE_wiser");
+use wiser_testkit::Xorshift as Rng;
 
 /// Programs that make Z3 work: nonlinear equalities it cannot decide in a
 /// few milliseconds, a polynomial of degree 31, repeated squaring, and a
@@ -53,16 +53,11 @@ const PROGRAMS: &[(&str, &str)] = &[
 
 /// Writes the programs once and returns their paths.
 fn programs() -> Vec<(String, PathBuf)> {
-    let dir = std::env::temp_dir().join(format!("wiser-stress-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::scratch("stress", "programs");
     PROGRAMS
         .iter()
         .map(|(name, src)| {
-            let p = dir.join(format!("{name}.imp"));
-            std::fs::File::create(&p)
-                .unwrap()
-                .write_all(src.as_bytes())
-                .unwrap();
+            let p = support::write(&dir, &format!("{name}.imp"), src);
             (name.to_string(), p)
         })
         .collect()
@@ -102,22 +97,6 @@ struct Run {
     signal: Signal,
 }
 
-/// A small deterministic generator (xorshift), so the schedule is the
-/// same on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 fn schedule(n: usize) -> Vec<Run> {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     (0..n)
@@ -149,7 +128,7 @@ fn schedule(n: usize) -> Vec<Run> {
 const SLACK: Duration = Duration::from_millis(2500);
 
 fn execute(i: usize, run: &Run, file: &Path) -> Result<(), String> {
-    let mut cmd = Command::new(WISER);
+    let mut cmd = support::command();
     cmd.arg("check")
         .arg(file)
         .args(["--format", "json", "--quiet"])

@@ -4,19 +4,18 @@
 //! docs/schemas/wiser-test.schema.json, every XML file against the
 //! Test-Comp DTDs (xmllint) and by its structure.
 
+mod support;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::{captured as run, root};
 
 #[path = "testcomp/xml.rs"]
 mod xml;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn wiser() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_wiser"));
+    let mut c = support::command();
     // Relative program paths in test files are relative to this folder.
     c.current_dir(root());
     c
@@ -24,18 +23,7 @@ fn wiser() -> Command {
 
 /// A fresh folder for one test (not created: `--tests` creates it).
 fn folder(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wiser-test-files-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    support::scratch_path("test-files", test)
 }
 
 fn check(args: &[&str]) -> (i32, String, String) {
@@ -61,21 +49,9 @@ fn json_tests(dir: &Path) -> Vec<String> {
 
 /// Validates a test file against the documented schema.
 fn assert_valid(path: &Path) -> Value {
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("docs/schemas/wiser-test.schema.json")).unwrap(),
-    )
-    .unwrap();
-    let validator = jsonschema::validator_for(&schema).expect("the schema is a valid JSON Schema");
+    let validator = support::schema("wiser-test.schema.json");
     let test: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&test)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "{}: {errors:?}\n{test:#}",
-        path.display()
-    );
+    support::assert_valid(&validator, &test, &path.display().to_string());
     test
 }
 

@@ -12,8 +12,10 @@
 //! registry of IMP, C and the toy) in a child process: this test binary
 //! again, which runs [`child`] only with the arguments in [`CHILD`].
 
+mod support;
+
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 use wiser_frontend::{
@@ -158,28 +160,22 @@ fn child() {
 /// Runs `wiser ARGS` with the toy language; its exit code, stdout and
 /// stderr.
 fn wiser(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child", "--nocapture", "--test-threads=1"])
-        .env(CHILD, args.join("\n"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (code, stdout, stderr) = support::captured(
+        Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "child", "--nocapture", "--test-threads=1"])
+            .env(CHILD, args.join("\n")),
+    );
     // The test harness announces its one test before the child speaks.
     let stdout = match stdout.split_once("test child ... ") {
         Some((_, rest)) => rest.to_string(),
-        None => stdout.to_string(),
+        None => stdout,
     };
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    (out.status.code().unwrap_or(-1), stdout, stderr)
+    (code, stdout, stderr)
 }
 
 /// A toy program in a folder of its own.
 fn program(name: &str, text: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("toy_frontend");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+    support::scratch_file("toy", name, text)
 }
 
 const BUGGY: &str = "x = input\ny = input\nassert x != 5\n";

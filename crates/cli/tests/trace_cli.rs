@@ -6,7 +6,7 @@ mod support;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use support::{root, wiser, WISER};
+use support::{command, root, wiser};
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -134,7 +134,7 @@ fn sigterm_stops_run_with_the_values_so_far() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("forever.imp");
     std::fs::write(&file, "i = 0;\nwhile true do\n  i = i + 1\nod\n").unwrap();
-    let child = Command::new(WISER)
+    let child = command()
         .args(["run", file.to_str().unwrap()])
         .current_dir(root())
         .stdout(Stdio::piped())

@@ -11,7 +11,7 @@
 use expect_test::expect;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{example, write};
+use support::{example, skip_external, write};
 
 mod support;
 
@@ -27,7 +27,7 @@ fn scratch(name: &str) -> PathBuf {
 /// (so the file name in the picture is the plain name); returns the
 /// picture.
 fn tree_of(dir: &Path, program: &str, out: &str, args: &[&str]) -> String {
-    let status = Command::new(env!("CARGO_BIN_EXE_wiser"))
+    let status = support::command()
         .current_dir(dir)
         .args(["check", program, "--tree", out, "-q"])
         .args(args)
@@ -39,10 +39,6 @@ fn tree_of(dir: &Path, program: &str, out: &str, args: &[&str]) -> String {
         String::from_utf8_lossy(&status.stderr)
     );
     std::fs::read_to_string(dir.join(out)).expect("the picture")
-}
-
-fn skip_external(tool: &str) -> bool {
-    !wiser_testkit::external_tool(tool)
 }
 
 /// The nodes and edges of a DOT picture, without the header.

@@ -4,39 +4,23 @@
 //! partial-order reduction). No disagreement, no invalid program, and the
 //! programs are not vacuous (both verdicts occur).
 
-use std::time::Duration;
-use wiser_difftest::{run_program, Features, GenConfig, Lang, Limits, Options, Summary};
+mod support;
+
+use wiser_difftest::{Features, GenConfig, Lang, Limits, Options, Summary};
 
 fn run(features: Features, count: u64) -> Summary {
     let opts = Options {
         gen: GenConfig::small(),
         limits: Limits {
-            timeout: Duration::from_secs(10),
-            solver_timeout: Duration::from_secs(2),
             // Debug builds: programs with more schedules are skipped.
             max_schedule_states: 300_000,
-            ..Limits::default()
+            ..support::limits()
         },
         shrink: None,
         out_dir: None,
         lang: Lang::Objects(features),
     };
-    let mut summary = Summary::default();
-    let mut problems = Vec::new();
-    for i in 0..count {
-        let r = run_program(2026, i, &opts);
-        match &r.result {
-            Err(e) => problems.push(format!("program {i} is invalid ({e}):\n{}", r.source)),
-            Ok(c) => {
-                for d in &c.disagreements {
-                    problems.push(format!("program {i}: {d}\n{}", r.source));
-                }
-            }
-        }
-        summary.add(&r);
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
-    summary
+    support::run_all(2026, count, &opts, |_| String::new())
 }
 
 #[test]

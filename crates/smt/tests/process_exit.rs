@@ -8,8 +8,11 @@
 //! crate (this is a test binary of its own).
 #![cfg(target_os = "linux")]
 
+mod support;
+
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use support::hard_query;
 use wiser_smt::{Answer, Command, ProcessSolver, Solver, SolverProcesses, SolverStats, Term};
 
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -24,17 +27,6 @@ fn command() -> Command {
         args: Vec::new(),
         memory_limit: None,
     }
-}
-
-fn hard_query() -> Vec<Term> {
-    let (x, y, z) = (Term::int_var("x"), Term::int_var("y"), Term::int_var("z"));
-    let cube = |v: &Term| Term::mul(&Term::mul(v, v), v);
-    vec![
-        Term::eq(&Term::add(&cube(&x), &cube(&y)), &cube(&z)),
-        Term::lt(&Term::int(1), &x),
-        Term::lt(&Term::int(1), &y),
-        Term::lt(&Term::int(1), &z),
-    ]
 }
 
 fn easy_query() -> Vec<Term> {

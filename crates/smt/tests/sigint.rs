@@ -4,24 +4,15 @@
 //! during a long check; the child must die of the signal.
 #![cfg(unix)]
 
+mod support;
+
 use std::os::unix::process::ExitStatusExt;
 use std::process::Command;
 use std::time::Duration;
-use wiser_smt::{Solver, Term, Z3Solver};
+use support::hard_query;
+use wiser_smt::{Solver, Z3Solver};
 
 const CHILD: &str = "WISER_SMT_SIGINT_CHILD";
-
-/// x³ + y³ = z³ over integers above 1: Z3 works on it until stopped.
-fn hard_query() -> Vec<Term> {
-    let (x, y, z) = (Term::int_var("x"), Term::int_var("y"), Term::int_var("z"));
-    let cube = |v: &Term| Term::mul(&Term::mul(v, v), v);
-    vec![
-        Term::eq(&Term::add(&cube(&x), &cube(&y)), &cube(&z)),
-        Term::lt(&Term::int(1), &x),
-        Term::lt(&Term::int(1), &y),
-        Term::lt(&Term::int(1), &z),
-    ]
-}
 
 #[test]
 fn ctrl_c_reaches_the_program_during_a_check() {

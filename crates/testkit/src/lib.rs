@@ -22,7 +22,9 @@
 //!   input references and heaps, globals, `spawn`, locks, `atomic`), their
 //!   enumeration over every input heap or every schedule;
 //! * [`external_tool`]: tests that need a tool outside Rust skip without
-//!   it, except under CI.
+//!   it, except under CI;
+//! * [`Xorshift`]: a seeded generator for tests whose random choices must
+//!   be the same on every machine.
 //!
 //! It does not depend on `wiser-engine`, so the engine's own tests can use
 //! it.
@@ -42,6 +44,7 @@
 #![warn(missing_docs)]
 
 pub use external::external_tool;
+pub use rng::Xorshift;
 
 pub mod domain;
 pub mod enumerate;
@@ -51,6 +54,7 @@ pub mod objects;
 pub mod program;
 pub mod render;
 pub mod render_c;
+mod rng;
 pub mod shrink;
 pub mod spec;
 pub mod typing;

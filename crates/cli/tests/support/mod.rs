@@ -1,7 +1,8 @@
-//! What the CLI tests share: the examples with their header lines
-//! (`# expect:` / `// expect:`, `# args:` / `// args:`), running `wiser`,
-//! scratch folders, and validating a document against a schema of
-//! `docs/schemas/`.
+//! What the CLI tests share (each test file has `mod support;`): the
+//! examples with their header lines (`# expect:` / `// expect:`,
+//! `# args:` / `// args:`, `# reads:`), running `wiser` and reading what
+//! it printed, scratch folders and files, external tools, and validating
+//! a document against a schema of `docs/schemas/`.
 
 #![allow(dead_code)]
 
@@ -53,35 +54,210 @@ pub fn examples() -> Vec<Example> {
 }
 
 fn header(path: &Path, text: &str, prefix: &str) -> Example {
-    let mut ex = Example {
-        path: path.to_path_buf(),
-        verdict: String::new(),
-        bug: None,
-        args: Vec::new(),
+    let header = parse_header(text, prefix).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let (verdict, bug) = match header.expected {
+        Expected::Safe => ("safe", None),
+        Expected::Unknown => ("unknown", None),
+        Expected::Bug { kind, line, column } => ("bug", Some((kind, line, column))),
     };
-    for line in text.lines().map(str::trim) {
+    Example {
+        path: path.to_path_buf(),
+        verdict: verdict.to_string(),
+        bug,
+        args: header.args,
+    }
+}
+
+/// What an example's `expect:` line says.
+#[derive(Debug, PartialEq)]
+pub enum Expected {
+    Safe,
+    Unknown,
+    Bug {
+        kind: String,
+        line: u64,
+        column: u64,
+    },
+}
+
+/// An example's header.
+#[derive(Debug)]
+pub struct Header {
+    pub expected: Expected,
+    pub args: Vec<String>,
+    /// The reads bugs[0] must have, exactly, if given.
+    pub reads: Option<Vec<String>>,
+}
+
+/// The comment prefix of an example's header: `//` for C, `#` for IMP.
+pub fn comment_prefix(path: &Path) -> &'static str {
+    if is_c(path) {
+        "//"
+    } else {
+        "#"
+    }
+}
+
+/// Is `path` a C program (`.c`, or `.i` for preprocessed C)?
+pub fn is_c(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "c" || x == "i")
+}
+
+/// Reads the `expect:`, `args:` and `reads:` lines of the leading comment
+/// block, whose lines start with `prefix`.
+pub fn parse_header(text: &str, prefix: &str) -> Result<Header, String> {
+    let mut expected = None;
+    let mut args = None;
+    let mut reads = None;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
         let Some(comment) = line.strip_prefix(prefix) else {
             break;
         };
         let comment = comment.trim();
         if let Some(rest) = comment.strip_prefix("expect:") {
-            let words: Vec<&str> = rest.split_whitespace().collect();
-            ex.verdict = words.first().copied().unwrap_or_default().to_string();
-            if let [_, kind, at, ..] = words.as_slice() {
-                let (l, c) = at.split_once(':').expect("line:column");
-                ex.bug = Some((kind.to_string(), l.parse().unwrap(), c.parse().unwrap()));
+            if expected.is_some() {
+                return Err(format!("two `{prefix} expect:` lines"));
             }
+            expected = Some(parse_expect(rest.trim())?);
         } else if let Some(rest) = comment.strip_prefix("args:") {
-            ex.args = shlex::split(rest).expect("shell-quoted args");
+            if args.is_some() {
+                return Err(format!("two `{prefix} args:` lines"));
+            }
+            args = Some(shell_words(rest)?);
+        } else if let Some(rest) = comment.strip_prefix("reads:") {
+            if reads.is_some() {
+                return Err(format!("two `{prefix} reads:` lines"));
+            }
+            let values: Vec<String> = rest
+                .split(',')
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .collect();
+            if let Some(bad) = values.iter().find(|v| !is_int(v)) {
+                return Err(format!("`{bad}` is not an integer in `{prefix} reads:`"));
+            }
+            reads = Some(values);
         }
     }
-    assert!(!ex.verdict.is_empty(), "{}: no expect line", path.display());
-    ex
+    let expected = expected.ok_or(format!("no `{prefix} expect:` line in the header"))?;
+    if reads.is_some() && !matches!(expected, Expected::Bug { .. }) {
+        return Err(format!(
+            "`{prefix} reads:` without `{prefix} expect: bug ...`"
+        ));
+    }
+    Ok(Header {
+        expected,
+        args: args.unwrap_or_default(),
+        reads,
+    })
+}
+
+fn parse_expect(s: &str) -> Result<Expected, String> {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    match words.as_slice() {
+        ["safe"] => Ok(Expected::Safe),
+        ["unknown"] => Ok(Expected::Unknown),
+        ["bug", kind, at] => {
+            if !wiser_ir::ErrorKind::ALL.iter().any(|k| k.name() == *kind) {
+                return Err(format!("unknown bug kind `{kind}` in `# expect: {s}`"));
+            }
+            let (line, column) = at
+                .split_once(':')
+                .and_then(|(l, c)| Some((l.parse().ok()?, c.parse().ok()?)))
+                .ok_or_else(|| format!("`{at}` is not LINE:COLUMN in `# expect: {s}`"))?;
+            Ok(Expected::Bug {
+                kind: kind.to_string(),
+                line,
+                column,
+            })
+        }
+        _ => Err(format!(
+            "`# expect: {s}` is not `safe`, `unknown` or `bug KIND LINE:COLUMN`"
+        )),
+    }
+}
+
+/// Splits a command line as a POSIX shell would (quotes and backslashes;
+/// no expansions).
+pub fn shell_words(s: &str) -> Result<Vec<String>, String> {
+    shlex::split(s).ok_or_else(|| format!("unbalanced quotes or a trailing \\ in `{s}`"))
+}
+
+/// Is `s` a decimal integer (with an optional `-`)?
+pub fn is_int(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+}
+
+/// The files of `dir` with extension `ext`, sorted.
+pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    files.sort();
+    files
+}
+
+/// `wiser` as a command, to add arguments, a folder, pipes to.
+pub fn command() -> Command {
+    Command::new(WISER)
+}
+
+/// Runs `cmd` to its end: exit code (-1 if a signal ended it), stdout,
+/// stderr.
+pub fn captured(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().expect("cannot run the command");
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+/// Printed bytes as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A process's exit code and output, for an assertion's message.
+pub fn describe(out: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code(),
+        text(&out.stdout),
+        text(&out.stderr)
+    )
+}
+
+/// Runs `wiser check FILE --format json --quiet ARGS` (in the current
+/// directory): exit code and the report.
+pub fn check_json(file: &Path, args: &[&str]) -> (i32, Value) {
+    let out = command()
+        .arg("check")
+        .arg(file)
+        .args(["--format", "json", "--quiet"])
+        .args(args)
+        .output()
+        .expect("cannot run wiser");
+    (out.status.code().unwrap_or(-1), json_of(&out))
+}
+
+/// Should a test that needs `tool` (outside Rust) skip? See
+/// `wiser_testkit::external_tool`: never under CI.
+pub fn skip_external(tool: &str) -> bool {
+    !wiser_testkit::external_tool(tool)
 }
 
 /// Runs `wiser` in the workspace root.
 pub fn wiser(args: &[&str]) -> Output {
-    Command::new(WISER)
+    command()
         .args(args)
         .current_dir(root())
         .output()
@@ -137,22 +313,21 @@ pub fn example(name: &str) -> PathBuf {
 
 /// Runs `wiser ARGS` (in the current directory): exit code, stdout, stderr.
 pub fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(WISER)
-        .args(args)
-        .output()
-        .expect("cannot run the wiser binary");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    captured(command().args(args))
+}
+
+/// A scratch path of the test's own, `PREFIX-NAME` under cargo's
+/// temporary folder, with nothing there (for a folder `wiser` creates).
+pub fn scratch_path(prefix: &str, name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{prefix}-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
 }
 
 /// An empty scratch folder of the test's own, `PREFIX-NAME` under
 /// cargo's temporary folder.
 pub fn scratch(prefix: &str, name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{prefix}-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch_path(prefix, name);
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     dir
 }
@@ -162,4 +337,10 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("a scratch file");
     path
+}
+
+/// Writes `text` to the file `name` in a scratch folder of its own
+/// (`PREFIX-NAME`); returns its path.
+pub fn scratch_file(prefix: &str, name: &str, text: &str) -> PathBuf {
+    write(&scratch(prefix, name), name, text)
 }
