@@ -56,6 +56,18 @@ pub enum Command {
     Man,
 }
 
+impl Command {
+    /// Does the command run an engine (whose report says `interrupted`
+    /// when a signal stops it)?
+    pub fn runs_an_engine(&self) -> bool {
+        match self {
+            Command::Check(args) => args.replay.is_none(),
+            Command::Bmc(_) | Command::Concolic(_) | Command::Fuzz(_) => true,
+            _ => false,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// For people.

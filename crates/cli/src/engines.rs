@@ -3,20 +3,27 @@
 
 use crate::args::{ConcolicArgs, Format, FuzzArgs};
 use crate::out::out as emit;
-use crate::{exit, formats, inputs, json, load, progress, render_engines, sarif};
+use crate::progress::{self, Interrupts};
+use crate::{exit, formats, inputs, json, load, render_engines, sarif};
 use wiser_engine::concolic::{FuzzLimits, RunOutcome};
 
 /// `wiser concolic`: returns the exit code (as `run`'s; 3 when a limit
 /// cut the run short) and whether to leave without waiting for a worker
 /// stuck in a slow step.
-pub fn concolic(args: &ConcolicArgs) -> Result<(u8, bool), String> {
+pub fn concolic(args: &ConcolicArgs, signals: &Interrupts) -> Result<(u8, bool), String> {
     let program = load::load_any(&args.file, &args.lang.options(None))?;
     let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
     for name in inputs::defaulted(&program.ir, &input) {
         crate::out::errln!("note: input `{name}` not given; it is 0");
     }
     let config = args.config();
-    let report = progress::concolic(program.ir.clone(), &input, &config, args.solver.max_steps);
+    let report = progress::concolic(
+        program.ir.clone(),
+        &input,
+        &config,
+        args.solver.max_steps,
+        signals,
+    );
     match args.format {
         Format::Text => emit(&render_engines::concolic_text(&program, &report)),
         Format::Json => emit(&format!(
@@ -52,7 +59,7 @@ pub fn concolic(args: &ConcolicArgs) -> Result<(u8, bool), String> {
 
 /// `wiser fuzz`: returns the exit code (1 bug, 3 none found) and whether
 /// to leave without waiting for a worker stuck in a slow step.
-pub fn fuzz(args: &FuzzArgs) -> Result<(u8, bool), String> {
+pub fn fuzz(args: &FuzzArgs, signals: &Interrupts) -> Result<(u8, bool), String> {
     let program = load::load_any(&args.file, &args.lang.options(None))?;
     let seed = inputs::parse(&program.ir, &args.seed_input, args.seed_reads.as_deref())
         .map_err(|e| e.replace("--input", "--seed-input"))?;
@@ -61,7 +68,14 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(u8, bool), String> {
         max_runs: args.max_runs,
         max_steps: args.solver.max_steps,
     };
-    let report = progress::fuzz(program.ir.clone(), seed, &config, limits, args.quiet);
+    let report = progress::fuzz(
+        program.ir.clone(),
+        seed,
+        &config,
+        limits,
+        args.quiet,
+        signals,
+    );
     match args.format {
         Format::Text => emit(&render_engines::fuzz_text(
             &program,

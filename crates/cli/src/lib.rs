@@ -64,6 +64,9 @@ pub fn main_with_args(
             Err(_) => 1,
         };
     }
+    // First thing: a signal while the program loads still ends with a
+    // report (see `Interrupts`).
+    let signals = progress::Interrupts::install();
     let registry = Registry(frontends);
     let cli = parse_args(registry, args);
     out::set_color(cli.color);
@@ -71,7 +74,7 @@ pub fn main_with_args(
         args::format_of(&cli.command),
         args::file_of(&cli.command).to_path_buf(),
     );
-    let (mut code, leave_now) = match run(cli, registry) {
+    let (mut code, leave_now) = match run(cli, registry, &signals) {
         Ok(r) => r,
         Err(error) => {
             let message = error.text();
@@ -143,24 +146,31 @@ fn command(registry: Registry) -> clap::Command {
 /// Runs a command; returns the exit code and whether to leave without
 /// waiting for stray workers. `Err` is a usage or input error, which
 /// `main_with_args` prints (on stderr, and as a JSON or SARIF document).
-fn run(cli: Cli, registry: Registry) -> Result<(u8, bool), CliError> {
+fn run(
+    cli: Cli,
+    registry: Registry,
+    signals: &progress::Interrupts,
+) -> Result<(u8, bool), CliError> {
     let verbose = cli.verbose;
+    // For an engine's run, a signal while the program loads makes the run
+    // start stopped: its report (`interrupted`) is still printed.
+    signals.expect_runs(cli.command.runs_an_engine());
     match cli.command {
         Command::Check(mut args) => {
             args.target.lang.frontends = registry;
-            verify::check(&args, verbose)
+            verify::check(&args, verbose, signals)
         }
         Command::Bmc(mut args) => {
             args.target.lang.frontends = registry;
-            verify::bmc(&args, verbose)
+            verify::bmc(&args, verbose, signals)
         }
         Command::Concolic(mut args) => {
             args.lang.frontends = registry;
-            Ok(engines::concolic(&args)?)
+            Ok(engines::concolic(&args, signals)?)
         }
         Command::Fuzz(mut args) => {
             args.lang.frontends = registry;
-            Ok(engines::fuzz(&args)?)
+            Ok(engines::fuzz(&args, signals)?)
         }
         Command::Run(mut args) => {
             args.lang.frontends = registry;
@@ -168,7 +178,7 @@ fn run(cli: Cli, registry: Registry) -> Result<(u8, bool), CliError> {
                 let code = testfile::replay::run_test(test, &args.replay_overrides(), args.format)?;
                 return Ok((code, false));
             }
-            Ok((run_cmd::run(&args)?, false))
+            Ok((run_cmd::run(&args, signals)?, false))
         }
         Command::Completions { shell } => {
             let mut script = Vec::new();

@@ -4,26 +4,110 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use wiser_engine::concolic::{self, ConcolicReport, FuzzLimits, FuzzReport};
 use wiser_engine::{Bmc, BmcReport, Config, Monitor, Report};
 use wiser_ir::Ir;
 use wiser_semantics::Input;
 
+/// Where Ctrl-C, SIGTERM and SIGHUP go. Signals belong to the whole
+/// process and `ctrlc` takes one handler per process, so `main` installs
+/// it once, first thing, and hands this value to every command: the run
+/// in progress (an engine's, or the interpreter's) is stopped and keeps
+/// what it found. For a command that runs an engine
+/// ([`Interrupts::expect_runs`]), a signal that comes before its run
+/// (while the program loads) makes the run start stopped, so its report,
+/// saying `interrupted`, is still printed; otherwise a signal while no
+/// run is in progress ends the process at once. A second signal always
+/// does (exit code 130), as usual.
+#[derive(Clone, Debug, Default)]
+pub struct Interrupts(Arc<Mutex<Signalled>>);
+
+/// What the signal handler and the runs share.
+#[derive(Debug, Default)]
+struct Signalled {
+    /// A signal came.
+    signalled: bool,
+    /// Does the command run an engine, whose report says `interrupted`?
+    expecting: bool,
+    /// The monitor of the run in progress, if one is.
+    run: Option<Arc<Monitor>>,
+}
+
+impl Interrupts {
+    /// Installs the process's handler. Failing to install it only loses
+    /// the graceful stop.
+    pub fn install() -> Interrupts {
+        // Until the command is known, a signal is kept for its run.
+        let interrupts = Interrupts::default();
+        interrupts.lock().expecting = true;
+        let shared = interrupts.clone();
+        let _ = ctrlc::set_handler(move || {
+            let mut slot = shared.lock();
+            if slot.signalled {
+                std::process::exit(130);
+            }
+            match &slot.run {
+                Some(run) => run.interrupt.store(true, Ordering::SeqCst),
+                None if slot.expecting => {}
+                None => std::process::exit(130),
+            }
+            slot.signalled = true;
+        });
+        interrupts
+    }
+
+    /// Says whether the command runs an engine: if so, a signal before
+    /// its run stops the run at its start; if not, a signal while no run
+    /// is in progress ends the process (at once if one already came).
+    pub fn expect_runs(&self, runs: bool) {
+        let mut slot = self.lock();
+        slot.expecting = runs;
+        if !runs && slot.signalled && slot.run.is_none() {
+            std::process::exit(130);
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Signalled> {
+        // The handler and the runs only set and read two fields.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `work` with a fresh monitor that the signals stop (at once if
+    /// one already came).
+    pub fn run<R>(&self, work: impl FnOnce(Arc<Monitor>) -> R) -> R {
+        let monitor = Arc::new(Monitor::new());
+        {
+            let mut slot = self.lock();
+            monitor.interrupt.store(slot.signalled, Ordering::SeqCst);
+            slot.run = Some(monitor.clone());
+        }
+        let result = work(monitor);
+        self.lock().run = None;
+        result
+    }
+}
+
 /// Runs the check. Ctrl-C, SIGTERM and SIGHUP end it with the bugs found
 /// so far (the report says `interrupted`); a second one ends the process
 /// at once, as usual.
-pub fn check(ir: Arc<Ir>, config: &Config, quiet: bool) -> Report {
-    supervised(quiet, check_line, |monitor| {
+pub fn check(ir: Arc<Ir>, config: &Config, quiet: bool, signals: &Interrupts) -> Report {
+    supervised(quiet, check_line, signals, |monitor| {
         wiser_engine::check_monitored(ir, config, monitor)
     })
 }
 
 /// Bounded model checking, with the same interrupt handling and progress
 /// line as `check`.
-pub fn bmc(ir: Arc<Ir>, config: &Config, bounds: &Bmc, quiet: bool) -> BmcReport {
-    supervised(quiet, check_line, |monitor| {
+pub fn bmc(
+    ir: Arc<Ir>,
+    config: &Config,
+    bounds: &Bmc,
+    quiet: bool,
+    signals: &Interrupts,
+) -> BmcReport {
+    supervised(quiet, check_line, signals, |monitor| {
         wiser_engine::bmc(ir, config, bounds, monitor)
     })
 }
@@ -35,35 +119,45 @@ pub fn fuzz(
     config: &Config,
     limits: FuzzLimits,
     quiet: bool,
+    signals: &Interrupts,
 ) -> FuzzReport {
-    supervised(quiet, fuzz_line, |monitor| {
+    supervised(quiet, fuzz_line, signals, |monitor| {
         concolic::fuzz(ir, seed, config, limits, monitor)
     })
 }
 
 /// A concolic run and its flips, with the same interrupt handling as
 /// `check` (no progress line: one path).
-pub fn concolic(ir: Arc<Ir>, input: &Input, config: &Config, max_steps: u64) -> ConcolicReport {
-    supervised(true, fuzz_line, |monitor| {
+pub fn concolic(
+    ir: Arc<Ir>,
+    input: &Input,
+    config: &Config,
+    max_steps: u64,
+    signals: &Interrupts,
+) -> ConcolicReport {
+    supervised(true, fuzz_line, signals, |monitor| {
         concolic::concolic(ir, input, config, max_steps, monitor)
     })
 }
 
-/// Runs `work` with a monitor whose interrupt switch Ctrl-C, SIGTERM and
-/// SIGHUP set, painting `line` on a terminal meanwhile.
+/// Runs `work` with a monitor that `signals` stop, painting `line` on a
+/// terminal meanwhile.
 fn supervised<R>(
     quiet: bool,
     line: fn(&Monitor, Duration) -> String,
+    signals: &Interrupts,
     work: impl FnOnce(Arc<Monitor>) -> R,
 ) -> R {
-    let monitor = Arc::new(Monitor::new());
-    let handler_monitor = monitor.clone();
-    // Failing to install the handler only loses the graceful stop.
-    let _ = ctrlc::set_handler(move || {
-        if handler_monitor.interrupt.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
+    signals.run(|monitor| painted(quiet, line, monitor, work))
+}
+
+/// Runs `work`, painting `line` on a terminal meanwhile.
+fn painted<R>(
+    quiet: bool,
+    line: fn(&Monitor, Duration) -> String,
+    monitor: Arc<Monitor>,
+    work: impl FnOnce(Arc<Monitor>) -> R,
+) -> R {
     let show = !quiet && std::io::stderr().is_terminal();
     let done = Arc::new(AtomicBool::new(false));
     let painter = show.then(|| {

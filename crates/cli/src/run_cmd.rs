@@ -5,6 +5,7 @@
 use crate::args::{Format, RunArgs};
 use crate::formats::Rendered;
 use crate::load::Program;
+use crate::progress::Interrupts;
 use crate::{exit, inputs, load, out, render, sarif, trace_render};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::Value;
@@ -24,7 +25,7 @@ pub const INTERRUPTED: u8 = 130;
 const QUIET_START: Duration = Duration::from_secs(1);
 
 /// Runs `wiser run`; returns the exit code.
-pub fn run(args: &RunArgs) -> Result<u8, String> {
+pub fn run(args: &RunArgs, signals: &Interrupts) -> Result<u8, String> {
     let file = args
         .file
         .as_deref()
@@ -41,28 +42,23 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         wrap_signed: args.wrap_signed,
         ..Options::default()
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    let handler_stop = stop.clone();
-    // A second signal ends the process at once, as usual. Failing to
-    // install the handler only loses the graceful stop.
-    let _ = ctrlc::set_handler(move || {
-        if handler_stop.swap(true, Ordering::SeqCst) {
-            std::process::exit(i32::from(INTERRUPTED));
-        }
-    });
     let steps = Arc::new(AtomicU64::new(0));
     let done = Arc::new(AtomicBool::new(false));
     let painter = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let (steps, done) = (steps.clone(), done.clone());
         std::thread::spawn(move || paint(&steps, &done))
     });
-    let watch = Watch {
-        trace: (args.trace || args.format == Format::Sarif)
-            .then(|| trace_render::options(&program)),
-        stop: Some(&stop),
-        steps: Some(&steps),
-    };
-    let mut run = concrete::run_watched(&program.ir, &input, args.max_steps, options, watch);
+    // A signal stops the run, which keeps the values so far; a second
+    // one ends the process at once (exit code 130), as usual.
+    let mut run = signals.run(|monitor| {
+        let watch = Watch {
+            trace: (args.trace || args.format == Format::Sarif)
+                .then(|| trace_render::options(&program)),
+            stop: Some(&monitor.interrupt),
+            steps: Some(&steps),
+        };
+        concrete::run_watched(&program.ir, &input, args.max_steps, options, watch)
+    });
     done.store(true, Ordering::SeqCst);
     if let Some(p) = painter {
         let _ = p.join();

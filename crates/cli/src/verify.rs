@@ -23,12 +23,12 @@ use crate::args::{self, BmcArgs, CheckArgs, Format, Target};
 use crate::error::CliError;
 use crate::formats::Rendered;
 use crate::load::{self, Program};
+use crate::progress::{self, Interrupts};
 use crate::render::{self, Asked};
 use crate::task::{self, PropertySpec};
-use crate::{coverage, exit, out, progress, testfile, tree};
+use crate::{coverage, exit, out, testfile, tree};
 use serde_json::Value;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 use wiser_engine::{Bug, Config, Property, Report, Verdict};
 use wiser_frontend::HarnessRead;
@@ -36,7 +36,11 @@ use wiser_ir::{Diagnostic, Instr, Located};
 use wiser_semantics::ErrorKind;
 
 /// `wiser check`: a test-suite replay (`--replay`), or a check of each file.
-pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), CliError> {
+pub fn check(
+    args: &CheckArgs,
+    verbose: bool,
+    signals: &Interrupts,
+) -> Result<(u8, bool), CliError> {
     if let Some(dir) = &args.replay {
         let code = testfile::replay::replay_dir(dir, &args.replay_overrides(), args.target.format)?;
         return Ok((code, false));
@@ -77,11 +81,11 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), CliError> {
         if verbose {
             out::errln!("note: configuration: {config:?}");
         }
-        let warnings = check_assumption(&program, &config)?;
+        let warnings = check_assumption(&program, &config, signals)?;
         if let Some(path) = &args.tree {
             tree::check_path(path)?;
         }
-        let mut report = progress::check(program.ir.clone(), &config, args.quiet);
+        let mut report = progress::check(program.ir.clone(), &config, args.quiet, signals);
         if verbose {
             out::errln!("note: statistics: {:?}", report.stats);
         }
@@ -107,7 +111,7 @@ pub fn check(args: &CheckArgs, verbose: bool) -> Result<(u8, bool), CliError> {
 }
 
 /// `wiser bmc` on each file.
-pub fn bmc(args: &BmcArgs, verbose: bool) -> Result<(u8, bool), CliError> {
+pub fn bmc(args: &BmcArgs, verbose: bool, signals: &Interrupts) -> Result<(u8, bool), CliError> {
     several(&args.target, |file| {
         let target = args::Target {
             file,
@@ -122,8 +126,8 @@ pub fn bmc(args: &BmcArgs, verbose: bool) -> Result<(u8, bool), CliError> {
         if verbose {
             out::errln!("note: configuration: {config:?}, bounds: {bounds:?}");
         }
-        let warnings = check_assumption(&program, &config)?;
-        let found = progress::bmc(program.ir.clone(), &config, &bounds, args.quiet);
+        let warnings = check_assumption(&program, &config, signals)?;
+        let found = progress::bmc(program.ir.clone(), &config, &bounds, args.quiet, signals);
         if verbose {
             out::errln!("note: statistics: {:?}", found.report.stats);
         }
@@ -453,7 +457,11 @@ const ASSUME: &str = "--assume";
 /// satisfies it (printed on stderr, and returned for the report's
 /// `warnings`). The search is bounded by the run's limits and at most ten
 /// seconds; an undecided answer says nothing.
-pub fn check_assumption(program: &Program, config: &Config) -> Result<Vec<String>, CliError> {
+pub fn check_assumption(
+    program: &Program,
+    config: &Config,
+    signals: &Interrupts,
+) -> Result<Vec<String>, CliError> {
     let Some(cut) = program.details.assumption_cut() else {
         return Ok(Vec::new());
     };
@@ -473,7 +481,8 @@ pub fn check_assumption(program: &Program, config: &Config) -> Result<Vec<String
         .with_all_bugs(true)
         .with_jobs(1)
         .with_timeout(Some(config.timeout.map_or(limit, |t| t.min(limit))));
-    let report = wiser_engine::check_monitored(cut.clone(), &config, Arc::new(Default::default()));
+    let report =
+        signals.run(|monitor| wiser_engine::check_monitored(cut.clone(), &config, monitor));
     if let Some(bug) = report
         .bugs
         .iter()

@@ -117,13 +117,98 @@ fn ctrl_c_keeps_the_bugs_found_so_far() {
     }
 }
 
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_every_file_of_a_run_each_with_its_report() {
+    // Two files that run forever: before, the second file's run installed
+    // no handler (one per process) and a signal could not stop it.
+    let a = program("forever_a.imp", "i = 0;\nwhile i < n do i = i + 1 od\n");
+    let b = program("forever_b.imp", "j = 0;\nwhile j < m do j = j + 1 od\n");
+    let child = wiser()
+        .arg("check")
+        .args([&a, &b])
+        .args(["--timeout", "0", "--max-states", "1000000000000"])
+        .args(["--quiet", "--format", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    let reports: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(reports.len(), 2, "{stdout}");
+    for json in &reports {
+        assert_eq!(json["verdict"], "unknown", "{json}");
+        assert!(
+            incomplete(json).contains(&"interrupted".to_string()),
+            "{json}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_while_the_program_loads_still_gives_a_report() {
+    // The handler is installed first thing: a signal that comes before
+    // the run makes the run start stopped. SIGTERM at once, while the
+    // process may still be reading its file.
+    let p = program("forever_c.imp", "i = 0;\nwhile i < n do i = i + 1 od\n");
+    let mut reports = 0;
+    for delay in [0, 5, 20, 60] {
+        let child = wiser()
+            .arg("check")
+            .arg(&p)
+            .args(["--timeout", "0", "--max-states", "1000000000000"])
+            .args(["--quiet", "--format", "json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status();
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        // Before `main` runs there is no handler yet: the signal's
+        // default action ends the process, as for any program.
+        if out.status.code().is_none() && stdout.is_empty() {
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(3), "{delay} ms: {stdout}");
+        let json: Value = serde_json::from_str(stdout.trim()).unwrap();
+        assert!(
+            incomplete(&json).contains(&"interrupted".to_string()),
+            "{json}"
+        );
+        reports += 1;
+    }
+    assert!(
+        reports > 0,
+        "every run died before it installed its handler"
+    );
+}
+
 /// The verdict and, on exhausted runs, the set of bug locations.
 fn outcome(file: &Path, args: &[String], jobs: &str) -> (String, Option<BTreeSet<String>>) {
     let mut all: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
     // A state bound (there is none by default) keeps the examples whose
     // inputs are unbounded from running to the time limit: such runs are
     // cut either way and not compared.
-    all.extend(["--all", "--jobs", jobs, "--max-states", "1000000"]);
+    // (100,000 states by default, a million at full size:
+    // `WISER_TEST_FULL=1`.)
+    let max_states = wiser_testkit::sized("100000", "1000000");
+    all.extend(["--all", "--jobs", jobs, "--max-states", max_states]);
     let (_, json) = check_json(file, &all);
     let bugs: BTreeSet<String> = json["bugs"]
         .as_array()

@@ -10,11 +10,16 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use support::{command, examples, root, shell_words};
 
-/// Runs with two workers this many times per example...
-const RUNS: usize = 10;
+/// Runs with two workers this many times per example (10 at full size,
+/// `WISER_TEST_FULL=1`)...
+fn runs() -> usize {
+    wiser_testkit::sized(4, 10)
+}
 /// ...or this many when one run takes longer than [`SLOW`] (the debug
 /// binary is slow on a few examples; the test must stay quick).
-const SLOW_RUNS: usize = 3;
+fn slow_runs() -> usize {
+    wiser_testkit::sized(2, 3)
+}
 const SLOW: Duration = Duration::from_millis(400);
 
 /// The report of one run, without the verdict line's counters.
@@ -54,9 +59,9 @@ fn bug_reports_do_not_depend_on_jobs() {
         let start = Instant::now();
         let one = report(&file, &args, "1");
         let runs = if start.elapsed() > SLOW {
-            SLOW_RUNS
+            slow_runs()
         } else {
-            RUNS
+            runs()
         };
         assert!(
             one.starts_with("exit Some(1)"),

@@ -6,8 +6,8 @@
 //! that keeps every bug a run had certainly found before it was stopped.
 //!
 //! The schedule is random but seeded, so a failure names the run to
-//! repeat. `WISER_STRESS_RUNS` changes the number of runs (CI uses the
-//! default).
+//! repeat. `WISER_STRESS_RUNS` changes the number of runs (80 by default,
+//! 160 at full size, `WISER_TEST_FULL=1`, as CI runs it).
 
 mod support;
 
@@ -226,7 +226,7 @@ fn every_run_ends_on_time_without_a_crash_and_keeps_its_report() {
     let runs: usize = std::env::var("WISER_STRESS_RUNS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(160);
+        .unwrap_or(wiser_testkit::sized(80, 160));
     let files = programs();
     let plan = schedule(runs);
     // Two runs at a time, as the two cores of the CI machine allow.

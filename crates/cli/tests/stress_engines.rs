@@ -9,15 +9,17 @@
 //!
 //! The schedule is random but seeded, so a failure names the run to
 //! repeat. `WISER_STRESS_RUNS` sets the number of runs per engine
-//! (default 24; CI's full run uses 100).
+//! (default 16; 100 at full size, `WISER_TEST_FULL=1`, as CI runs it).
+
+mod support;
 
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-const WISER: &str = env!("CARGO_BIN_EXE_wiser");
+use support::WISER;
+use wiser_testkit::Xorshift;
 
 /// The longest a run may take beyond its limit (or its signal): the
 /// promise is half a second; the rest is for a loaded test machine (the
@@ -87,28 +89,13 @@ struct Run {
     size: u64,
 }
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 fn schedule(engine: Engine, n: usize, seed: u64) -> Vec<Run> {
-    let mut rng = Rng(seed);
+    let mut rng = Xorshift(seed);
     (0..n)
         .map(|_| {
-            // Not before 200 ms: a signal that comes before the process
-            // has installed its handler (while it starts, on a loaded
-            // machine) ends it as usual, with no report.
+            // Not before 200 ms: a signal that comes before `wiser` has
+            // installed its handler (the first thing it does, within
+            // milliseconds of starting) ends it as usual, with no report.
             let signal = match rng.below(3) {
                 0 => Signal::None,
                 1 => Signal::Int(Duration::from_millis(200 + rng.below(600))),
@@ -285,21 +272,9 @@ fn measure(
     let stdout = reader.join().unwrap_or_default();
     let stderr = String::from_utf8_lossy(&out.stderr);
     let Some(code) = out.status.code() else {
-        // Once its handler is installed, the first SIGINT or SIGTERM can
-        // never kill the process (a second one ends it with exit code
-        // 130): dying of the one signal sent means it came while the
-        // process was still starting (loading and compiling, slow on a
-        // loaded machine), before any run, when the default action is
-        // right. It still ended on time (checked above).
-        use std::os::unix::process::ExitStatusExt;
-        let sent = signal.map(|(sig, _)| if sig == "-INT" { 2 } else { 15 });
-        if out.status.signal().is_some() && out.status.signal() == sent && stdout.is_empty() {
-            return Ok(Ended {
-                json: serde_json::json!({"verdict": "unknown", "bugs": [], "note": "killed while starting"}),
-                took,
-                peak,
-            });
-        }
+        // `wiser` installs its signal handler first thing, and a signal
+        // that comes before the run makes the run start stopped: the one
+        // signal sent can never kill it.
         return Err(format!(
             "{what} died of a signal ({:?}) after {took:?}; stderr: {stderr}",
             out.status
@@ -364,7 +339,7 @@ fn stress(engine: Engine, seed: u64) {
     let runs: usize = std::env::var("WISER_STRESS_RUNS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(24);
+        .unwrap_or(wiser_testkit::sized(16, 100));
     let files = write_programs();
     let plan = schedule(engine, runs, seed);
     let mut failures = Vec::new();
@@ -402,20 +377,9 @@ fn check_merging_joins_ends_on_time_within_its_memory() {
     stress(Engine::MergeJoins, 0x3e26_0004_5eed_0004);
 }
 
-/// The repository's examples.
-fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(name)
-}
-
 /// Writes `source` to a file named `name` and returns its path.
 fn write(name: &str, source: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wiser-stress-examples-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, source).unwrap();
-    path
+    support::scratch_file("stress-examples", name, source)
 }
 
 /// One of the commands that ran past their limits before the run layer.
@@ -467,7 +431,7 @@ fn bmc_on_recursive_ackermann_ends_at_its_time_limit_and_on_sigint() {
 
 #[test]
 fn bmc_on_a_large_input_heap_ends_at_its_time_and_memory_limits() {
-    let file = example("list_reverse.imp");
+    let file = support::example("list_reverse.imp");
     let file = file.to_str().unwrap();
     let args = [
         "bmc",
@@ -493,7 +457,7 @@ fn bmc_on_a_large_input_heap_ends_at_its_time_and_memory_limits() {
 
 #[test]
 fn check_on_a_large_input_heap_ends_at_its_memory_limit() {
-    let file = example("list_reverse.imp");
+    let file = support::example("list_reverse.imp");
     let file = file.to_str().unwrap();
     let args = [
         "check",

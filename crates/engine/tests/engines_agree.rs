@@ -15,15 +15,18 @@ use wiser_engine::concolic::{fuzz, FuzzLimits};
 use wiser_engine::{bmc, check, Bmc, BmcReport, Config, Incomplete, Monitor, Verdict};
 use wiser_ir::{ErrorKind, Ir};
 use wiser_semantics::{Input, Options};
-use wiser_testkit::{compile, generate, GenConfig};
+use wiser_testkit::{compile, generate, sized, GenConfig};
 
-/// Did each engine finish, and did it find a bug?
+/// Did each engine finish, and did it find a bug? (Runs cut by a limit
+/// are not compared: the limits are smaller by default than at full
+/// size, `WISER_TEST_FULL=1`, which compares more of the long runs.)
 fn verdicts(ir: &Ir, options: Options) -> (Option<bool>, Option<bool>, Option<bool>) {
+    let seconds = Duration::from_secs(sized(5, 20));
     let config = Config::default()
         .with_all_bugs(true)
         .with_options(options)
-        .with_max_states(200_000)
-        .with_timeout(Some(Duration::from_secs(20)));
+        .with_max_states(sized(50_000, 200_000))
+        .with_timeout(Some(seconds));
     let checked = check(ir, &config);
     let by_check = match checked.verdict {
         Verdict::Bug => Some(true),
@@ -32,7 +35,7 @@ fn verdicts(ir: &Ir, options: Options) -> (Option<bool>, Option<bool>, Option<bo
     };
     let bounds = asserted(12);
     let ir = Arc::new(ir.clone());
-    let bmc_config = config.clone().with_timeout(Some(Duration::from_secs(20)));
+    let bmc_config = config.clone().with_timeout(Some(seconds));
     let model_checked = bmc(ir.clone(), &bmc_config, &bounds, Arc::new(Monitor::new()));
     assert!(
         model_checked.report.internal_errors.is_empty(),
@@ -48,7 +51,7 @@ fn verdicts(ir: &Ir, options: Options) -> (Option<bool>, Option<bool>, Option<bo
         max_runs: 500,
         max_steps: 100_000,
     };
-    let fuzz_config = config.with_timeout(Some(Duration::from_secs(10)));
+    let fuzz_config = config.with_timeout(Some(Duration::from_secs(sized(3, 10))));
     let fuzzed = fuzz(
         ir,
         Input::default(),

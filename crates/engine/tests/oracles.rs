@@ -120,12 +120,13 @@ impl ValueTree for Shrinking {
 }
 
 /// Cases per property: `WISER_ORACLES_CASES`, or a number that keeps the
-/// test well under a minute in a debug build.
+/// test well under a minute in a debug build (24; 48 at full size,
+/// `WISER_TEST_FULL=1`).
 fn cases() -> u32 {
     std::env::var("WISER_ORACLES_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(48)
+        .unwrap_or(wiser_testkit::sized(24, 48))
 }
 
 /// Runs the oracles on `cases()` programs of `cfg`.

@@ -45,6 +45,7 @@
 
 pub use external::external_tool;
 pub use rng::Xorshift;
+pub use size::{full_size, sized};
 
 pub mod domain;
 pub mod enumerate;
@@ -56,6 +57,7 @@ pub mod render;
 pub mod render_c;
 mod rng;
 pub mod shrink;
+mod size;
 pub mod spec;
 pub mod typing;
 
