@@ -181,14 +181,23 @@ impl Program {
     /// Does any statement or expression mention `name` (as a scalar or an
     /// array)?
     pub fn mentions(&self, name: &str) -> bool {
-        let mut found = false;
-        let mut visit = |n: &Name| found |= &**n == name;
-        for p in &self.procs {
-            walk_block(&p.body, &mut visit);
-        }
-        walk_block(&self.main, &mut visit);
-        found
+        let procs = self.procs.iter().map(|p| &p.body[..]);
+        mentions_in(procs.chain([&self.main[..]]), name, walk_block)
     }
+}
+
+/// Does `name` occur in any of `bodies`, among the names `walk` visits in
+/// a body? (Each program type walks its own statements.)
+pub(crate) fn mentions_in<'a, S: 'a>(
+    bodies: impl IntoIterator<Item = &'a [S]>,
+    name: &str,
+    walk: impl Fn(&[S], &mut dyn FnMut(&Name)),
+) -> bool {
+    let mut found = false;
+    for body in bodies {
+        walk(body, &mut |n: &Name| found |= &**n == name);
+    }
+    found
 }
 
 impl fmt::Display for Program {

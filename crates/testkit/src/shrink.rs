@@ -37,6 +37,12 @@ impl Mutator {
         h
     }
 
+    /// The operand that replaces its parent node, if the chosen
+    /// simplification is one of these (one possibility per operand).
+    fn hoist<T: Clone>(&mut self, operands: &[&T]) -> Option<T> {
+        operands.iter().find(|_| self.hit()).map(|o| (*o).clone())
+    }
+
     fn block(&mut self, b: &mut Vec<St>) {
         let mut i = 0;
         while i < b.len() {
@@ -136,19 +142,15 @@ impl Mutator {
                 self.expr(b);
             }
             Co::Not(a) => {
-                if self.hit() {
-                    *c = (**a).clone();
+                if let Some(x) = self.hoist(&[&**a]) {
+                    *c = x;
                     return;
                 }
                 self.cond(a);
             }
             Co::And(a, b) | Co::Or(a, b) => {
-                if self.hit() {
-                    *c = (**a).clone();
-                    return;
-                }
-                if self.hit() {
-                    *c = (**b).clone();
+                if let Some(x) = self.hoist(&[&**a, &**b]) {
+                    *c = x;
                     return;
                 }
                 self.cond(a);
@@ -176,19 +178,15 @@ impl Mutator {
             Ex::Var(_) => {}
             Ex::Elem(_, i) => self.expr(i),
             Ex::Un(_, a) | Ex::Cast(_, a) => {
-                if self.hit() {
-                    *e = (**a).clone();
+                if let Some(x) = self.hoist(&[&**a]) {
+                    *e = x;
                     return;
                 }
                 self.expr(a);
             }
             Ex::Bin(_, a, b) => {
-                if self.hit() {
-                    *e = (**a).clone();
-                    return;
-                }
-                if self.hit() {
-                    *e = (**b).clone();
+                if let Some(x) = self.hoist(&[&**a, &**b]) {
+                    *e = x;
                     return;
                 }
                 self.expr(a);

@@ -205,13 +205,8 @@ impl OProgram {
 
     /// Does any statement use name `n`?
     pub fn mentions(&self, n: &str) -> bool {
-        let mut found = false;
-        let mut visit = |m: &Name| found |= &**m == n;
-        for p in &self.procs {
-            walk(&p.body, &mut visit);
-        }
-        walk(&self.main, &mut visit);
-        found
+        let procs = self.procs.iter().map(|p| &p.body[..]);
+        crate::program::mentions_in(procs.chain([&self.main[..]]), n, walk)
     }
 }
 
