@@ -49,13 +49,11 @@ impl<A: Algebra> Machine<'_, A> {
                     alg.unary(*op, *t, a)
                 }
                 Op::Binary(op, t) => {
-                    let b = pop(stack);
-                    let a = pop(stack);
+                    let (a, b) = pop2(stack);
                     alg.binary(*op, *t, a, b)
                 }
                 Op::Cmp(op, t) => {
-                    let b = pop(stack);
-                    let a = pop(stack);
+                    let (a, b) = pop2(stack);
                     alg.compare(*op, *t, a, b)
                 }
                 Op::Cast(from, to) => {
@@ -63,8 +61,7 @@ impl<A: Algebra> Machine<'_, A> {
                     alg.cast(*from, *to, a)
                 }
                 Op::Overflows(op, t) => {
-                    let b = pop(stack);
-                    let a = pop(stack);
+                    let (a, b) = pop2(stack);
                     alg.overflows(*op, *t, a, b)
                 }
                 Op::NegOverflows(t) => {
@@ -76,13 +73,11 @@ impl<A: Algebra> Machine<'_, A> {
                     alg.not(a)
                 }
                 Op::And => {
-                    let b = pop(stack);
-                    let a = pop(stack);
+                    let (a, b) = pop2(stack);
                     alg.and(a, b)
                 }
                 Op::Or => {
-                    let b = pop(stack);
-                    let a = pop(stack);
+                    let (a, b) = pop2(stack);
                     alg.or(a, b)
                 }
                 Op::Ite(t) => {
@@ -104,4 +99,10 @@ impl<A: Algebra> Machine<'_, A> {
 /// Pops an operand. The IR is validated, so the stack never underflows.
 fn pop<V>(stack: &mut Vec<V>) -> V {
     stack.pop().expect("validated code never underflows")
+}
+
+/// Pops the two operands of a binary operator: the right one is on top.
+fn pop2<V>(stack: &mut Vec<V>) -> (V, V) {
+    let b = pop(stack);
+    (pop(stack), b)
 }
