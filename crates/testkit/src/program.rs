@@ -251,6 +251,27 @@ pub fn walk_block(ss: &[St], f: &mut dyn FnMut(&Name)) {
     }
 }
 
+/// A visitor of the names in a `T`, calling the function it is given.
+pub(crate) type Walk<T> = fn(&T, &mut dyn FnMut(&Name));
+
+/// Visits the names of a call (or spawn): its target if any, the callee,
+/// then those of its arguments (`walk_arg`). Both program types use it.
+pub(crate) fn walk_call<E>(
+    target: Option<&Name>,
+    callee: &Name,
+    args: &[E],
+    f: &mut dyn FnMut(&Name),
+    walk_arg: Walk<E>,
+) {
+    if let Some(t) = target {
+        f(t);
+    }
+    f(callee);
+    for a in args {
+        walk_arg(a, f);
+    }
+}
+
 fn walk_stmt(s: &St, f: &mut dyn FnMut(&Name)) {
     match s {
         St::Assign(v, e) => {
@@ -285,15 +306,7 @@ fn walk_stmt(s: &St, f: &mut dyn FnMut(&Name)) {
         }
         St::Assert(c) | St::Assume(c) => walk_cond(c, f),
         St::Fail => {}
-        St::Call(t, g, args) => {
-            if let Some(t) = t {
-                f(t);
-            }
-            f(g);
-            for a in args {
-                walk_expr(a, f);
-            }
-        }
+        St::Call(t, g, args) => walk_call(t.as_ref(), g, args, f, walk_expr),
         St::Return(e) => walk_expr(e, f),
     }
 }

@@ -265,8 +265,22 @@ pub fn mutate(p: &Program, k: usize) -> Option<Program> {
 pub fn shrink(
     p: &Program,
     budget: Duration,
-    mut still_fails: impl FnMut(&Program) -> bool,
+    still_fails: impl FnMut(&Program) -> bool,
 ) -> (Program, usize) {
+    greedy(p, budget, mutate, still_fails)
+}
+
+/// Greedy shrinking, for any program type: tries `mutate(cur, 0)`,
+/// `mutate(cur, 1)`, ... and moves to each candidate for which `keep`
+/// holds (the next one tried has the same index in it), until a whole
+/// pass keeps none or `budget` of wall time is spent. Returns the smallest
+/// program found and the number of candidates tried.
+pub fn greedy<P: Clone>(
+    p: &P,
+    budget: Duration,
+    mutate: impl Fn(&P, usize) -> Option<P>,
+    mut keep: impl FnMut(&P) -> bool,
+) -> (P, usize) {
     let start = Instant::now();
     let mut cur = p.clone();
     let mut tried = 0;
@@ -278,7 +292,7 @@ pub fn shrink(
                 return (cur, tried);
             }
             tried += 1;
-            if still_fails(&cand) {
+            if keep(&cand) {
                 cur = cand;
                 changed = true;
             } else {

@@ -238,7 +238,19 @@ struct Body<'r> {
     atomic: bool,
 }
 
-impl Body<'_> {
+impl<'r> Body<'r> {
+    /// A body with `ints`, holding no lock, outside `atomic`.
+    fn new(rng: &'r mut Rng, ints: Vec<Name>, globals: &[Name], locks: &[Name]) -> Self {
+        Body {
+            rng,
+            ints,
+            globals: globals.to_vec(),
+            locks: locks.to_vec(),
+            held: Vec::new(),
+            atomic: false,
+        }
+    }
+
     fn stmt(&mut self, out: &mut Vec<OSt>) {
         let t = name("t");
         let globals = self.globals.clone();
@@ -335,14 +347,7 @@ fn threads(rng: &mut Rng) -> OProgram {
     let threads = rng.usize(2..=3);
     let mut procs = Vec::new();
     for k in 0..threads {
-        let mut b = Body {
-            rng,
-            ints: vec![name("t"), name("a")],
-            globals: globals.clone(),
-            locks: locks.clone(),
-            held: Vec::new(),
-            atomic: false,
-        };
+        let mut b = Body::new(rng, vec![name("t"), name("a")], &globals, &locks);
         let mut body = Vec::new();
         // Short bodies: every schedule of three threads is enumerated.
         let n = b.rng.usize(1..=if threads == 3 { 2 } else { 3 });
@@ -355,14 +360,7 @@ fn threads(rng: &mut Rng) -> OProgram {
         });
     }
     let mut main = Vec::new();
-    let mut b = Body {
-        rng,
-        ints: vec![name("t"), name("x")],
-        globals: globals.clone(),
-        locks: locks.clone(),
-        held: Vec::new(),
-        atomic: false,
-    };
+    let mut b = Body::new(rng, vec![name("t"), name("x")], &globals, &locks);
     if b.rng.bool() {
         main.push(OSt::WriteGlobal(pick(b.rng, &globals), IEx::Var(name("x"))));
     }

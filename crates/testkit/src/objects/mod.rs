@@ -280,15 +280,7 @@ pub fn walk(ss: &[OSt], f: &mut dyn FnMut(&Name)) {
                 f(g);
             }
             OSt::Atomic(b) => walk(b, f),
-            OSt::Spawn(t, p, args) => {
-                if let Some(t) = t {
-                    f(t);
-                }
-                f(p);
-                for a in args {
-                    ex(a, f);
-                }
-            }
+            OSt::Spawn(t, p, args) => crate::program::walk_call(t.as_ref(), p, args, f, ex),
         }
     }
 }
