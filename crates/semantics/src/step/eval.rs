@@ -44,10 +44,7 @@ impl<A: Algebra> Machine<'_, A> {
                     }
                     alg.select(ty, &state.arrays[a.0 as usize], i)
                 }
-                Op::Unary(op, t) => {
-                    let a = pop(stack);
-                    alg.unary(*op, *t, a)
-                }
+                Op::Unary(op, t) => alg.unary(*op, *t, pop(stack)),
                 Op::Binary(op, t) => {
                     let (a, b) = pop2(stack);
                     alg.binary(*op, *t, a, b)
@@ -56,22 +53,13 @@ impl<A: Algebra> Machine<'_, A> {
                     let (a, b) = pop2(stack);
                     alg.compare(*op, *t, a, b)
                 }
-                Op::Cast(from, to) => {
-                    let a = pop(stack);
-                    alg.cast(*from, *to, a)
-                }
+                Op::Cast(from, to) => alg.cast(*from, *to, pop(stack)),
                 Op::Overflows(op, t) => {
                     let (a, b) = pop2(stack);
                     alg.overflows(*op, *t, a, b)
                 }
-                Op::NegOverflows(t) => {
-                    let a = pop(stack);
-                    alg.neg_overflows(*t, a)
-                }
-                Op::Not => {
-                    let a = pop(stack);
-                    alg.not(a)
-                }
+                Op::NegOverflows(t) => alg.neg_overflows(*t, pop(stack)),
+                Op::Not => alg.not(pop(stack)),
                 Op::And => {
                     let (a, b) = pop2(stack);
                     alg.and(a, b)
