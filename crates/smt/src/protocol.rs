@@ -409,39 +409,12 @@ pub(crate) fn put_error(out: &mut Vec<u8>, message: &str) -> Result<()> {
     end_frame(out, start)
 }
 
-/// The counters of `s` in wire order, and its time. Destructured
-/// exhaustively, so that a new counter cannot be left off the wire.
-fn counters(s: &mut SolverStats) -> ([&mut u64; 13], &mut Duration) {
-    // Each counter is named once, for the pattern and the array alike.
-    macro_rules! in_wire_order {
-        ($($counter:ident),*) => {{
-            let SolverStats { $($counter,)* z3_time } = s;
-            ([$($counter),*], z3_time)
-        }};
-    }
-    in_wire_order!(
-        queries,
-        query_cache_hits,
-        cex_cache_hits,
-        z3_queries,
-        z3_sat,
-        z3_unsat,
-        z3_unknown,
-        one_shot_retries,
-        z3_pushes,
-        z3_pops,
-        z3_asserts,
-        z3_checks,
-        solver_restarts
-    )
-}
-
 /// `after - before`, counter by counter (saturating: counters only grow).
 pub(crate) fn stats_delta(after: &SolverStats, before: &SolverStats) -> SolverStats {
     let mut delta = after.clone();
     let mut before = before.clone();
-    let (ds, dt) = counters(&mut delta);
-    let (bs, bt) = counters(&mut before);
+    let (ds, dt) = delta.counters();
+    let (bs, bt) = before.counters();
     for (d, b) in ds.into_iter().zip(bs) {
         *d = d.saturating_sub(*b);
     }
@@ -491,7 +464,7 @@ pub(crate) fn put_answer(out: &mut Vec<u8>, answer: &Answer, stats: &SolverStats
         }
     }
     let mut stats = stats.clone();
-    let (cs, time) = counters(&mut stats);
+    let (cs, time) = stats.counters();
     for c in cs {
         put_u64(out, *c);
     }
