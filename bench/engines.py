@@ -16,29 +16,23 @@ build it first with `cargo build --release`.
 import argparse
 import json
 import pathlib
-import re
 import subprocess
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from common import ROOT, header_args
 
 
 def bench_args(path):
-    for line in path.read_text().splitlines():
-        m = re.match(r"#\s*bench-args:(.*)", line)
-        if m:
-            args = m.group(1).split()
-            out, skip = [], False
-            for a in args:
-                if skip:
-                    skip = False
-                    continue
-                if a == "--timeout":
-                    skip = True
-                    continue
-                out.append(a)
-            return out
-    return []
+    """The program's `# bench-args:` without `--timeout` and its value:
+    every run here has the script's own."""
+    out = []
+    args = iter(header_args(path, "bench-args"))
+    for a in args:
+        if a == "--timeout":
+            next(args, None)
+        else:
+            out.append(a)
+    return out
 
 
 def run(wiser, args, timeout):

@@ -15,19 +15,10 @@ import argparse
 import json
 import pathlib
 import re
-import shlex
 import subprocess
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-
-
-def header_args(path):
-    for line in path.read_text().splitlines():
-        m = re.match(r"\s*(#|//)\s*args:(.*)", line)
-        if m:
-            return shlex.split(m.group(2))
-    return []
+from common import ROOT, header_args
 
 
 def threaded(path):
@@ -37,7 +28,7 @@ def threaded(path):
 
 def run(wiser, path, por, timeout):
     cmd = [wiser, "check", str(path), "--por", por, "--format", "json",
-           "--timeout", str(timeout), "--quiet"] + header_args(path)
+           "--timeout", str(timeout), "--quiet"] + header_args(path, "args")
     start = time.monotonic()
     out = subprocess.run(cmd, capture_output=True, timeout=timeout + 30)
     secs = time.monotonic() - start

@@ -33,13 +33,14 @@ need no check at all; see the branches_folded stat).
 import argparse
 import json
 import os
-import shlex
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from common import header_args
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -74,13 +75,6 @@ def programs(only):
     return found
 
 
-def bench_args(path):
-    for line in path.read_text().splitlines():
-        if line.startswith("# bench-args:"):
-            return shlex.split(line[len("# bench-args:"):])
-    return []
-
-
 def run_once(path, args):
     """One whole-process run. Returns (wall_s, rss_kb, exit code, stdout, stderr)."""
     cmd = [str(WISER), "check", str(path), *args, "--format", "json"]
@@ -105,7 +99,7 @@ def run_once(path, args):
 
 
 def measure(path, repeat):
-    args = bench_args(path)
+    args = header_args(path, "bench-args")
     runs = []
     for _ in range(repeat):
         wall, rss, code, out, err = run_once(path, args)

@@ -370,13 +370,8 @@ pub(crate) fn make_le(ms: Vec<(Term, Int)>, c: Int) -> Term {
     }
     let g = coefficient_gcd(&ms);
     // Σ g·aᵢxᵢ + c <= 0  <=>  Σ aᵢxᵢ <= floor(-c/g)  <=>  Σ aᵢxᵢ + ceil(c/g) <= 0
-    let (ms, c) = if g == Int::ONE {
-        (ms, c)
-    } else {
-        let ms = ms.into_iter().map(|(t, k)| (t, k.div_trunc(&g))).collect();
-        (ms, c.div_ceil(&g))
-    };
-    Term::new(Kind::Le(make_linear(ms, c)))
+    let c = c.div_ceil(&g);
+    Term::new(Kind::Le(make_linear(divide_coefficients(ms, &g), c)))
 }
 
 /// `c + Σ ms == 0`, normalised.
@@ -391,13 +386,16 @@ pub(crate) fn make_eq(ms: Vec<(Term, Int)>, c: Int) -> Term {
     if ms[0].1.is_negative() {
         g = g.neg();
     }
-    let (ms, c) = if g == Int::ONE {
-        (ms, c)
-    } else {
-        let ms = ms.into_iter().map(|(t, k)| (t, k.div_trunc(&g))).collect();
-        (ms, c.div_trunc(&g))
-    };
-    Term::new(Kind::Eq(make_linear(ms, c)))
+    let c = c.div_trunc(&g);
+    Term::new(Kind::Eq(make_linear(divide_coefficients(ms, &g), c)))
+}
+
+/// `ms` with each coefficient divided by `g`, which divides them all.
+fn divide_coefficients(ms: Vec<(Term, Int)>, g: &Int) -> Vec<(Term, Int)> {
+    if *g == Int::ONE {
+        return ms;
+    }
+    ms.into_iter().map(|(t, k)| (t, k.div_trunc(g))).collect()
 }
 
 fn junction(terms: impl IntoIterator<Item = Term>, is_and: bool) -> Term {

@@ -373,25 +373,16 @@ impl Writer<'_> {
                 width,
                 t: a,
             } => {
-                write!(self.out, "{}{width}(", if *s { "sext" } else { "zext" })?;
-                self.term(a, 0, *s, d)?;
-                self.out.push(')');
+                let name = if *s { "sext" } else { "zext" };
+                self.call(format_args!("{name}{width}"), a, *s, d)?;
             }
             Kind::Extract { width, t: a } => {
-                write!(self.out, "trunc{width}(")?;
-                self.term(a, 0, false, d)?;
-                self.out.push(')');
+                self.call(format_args!("trunc{width}"), a, false, d)?
             }
             Kind::BvToInt { signed: s, t: a } => {
-                self.out.push_str(if *s { "sint(" } else { "uint(" });
-                self.term(a, 0, *s, d)?;
-                self.out.push(')');
+                self.call(if *s { "sint" } else { "uint" }, a, *s, d)?;
             }
-            Kind::IntToBv { width, t: a } => {
-                write!(self.out, "bv{width}(")?;
-                self.term(a, 0, false, d)?;
-                self.out.push(')');
-            }
+            Kind::IntToBv { width, t: a } => self.call(format_args!("bv{width}"), a, false, d)?,
             Kind::SOvf(op, a, b) => {
                 let sym = match op {
                     OvfOp::Add => " + ",
@@ -451,6 +442,14 @@ fn precedence(t: &Term, signed: bool) -> u8 {
 }
 
 impl Writer<'_> {
+    /// `name(a)`: an operator written as a call of one operand.
+    fn call(&mut self, name: impl fmt::Display, a: &Term, signed: bool, d: u32) -> fmt::Result {
+        write!(self.out, "{name}(")?;
+        self.term(a, 0, signed, d)?;
+        self.out.push(')');
+        Ok(())
+    }
+
     fn binary(
         &mut self,
         a: &Term,

@@ -235,7 +235,9 @@ fn bv_op_tag(op: BvOp) -> u8 {
 const PREDS: [BvPred; 4] = [BvPred::Ult, BvPred::Ule, BvPred::Slt, BvPred::Sle];
 const OVF_OPS: [OvfOp; 3] = [OvfOp::Add, OvfOp::Sub, OvfOp::Mul];
 
-/// Appends the node `t` (id `id`) given the ids of its children.
+/// Appends the node `t` (id `id`) given the ids of its children: its tag
+/// and its other fields, then its children's ids in the order of
+/// [`Term::each_child`] (a linear term's, with their coefficients).
 fn put_node(out: &mut Vec<u8>, id: u32, t: &Term, ids: &FxHashMap<Term, u32>) -> Result<()> {
     let child = |out: &mut Vec<u8>, c: &Term| match ids.get(c) {
         Some(&i) => {
@@ -264,42 +266,21 @@ fn put_node(out: &mut Vec<u8>, id: u32, t: &Term, ids: &FxHashMap<Term, u32>) ->
                 put_int(out, k)?;
             }
             put_int(out, c)?;
+            return Ok(());
         }
-        Kind::Mul(a, b) | Kind::Div(a, b) | Kind::Rem(a, b) | Kind::Select(a, b) => {
-            out.push(match t.kind() {
-                Kind::Mul(..) => 4,
-                Kind::Div(..) => 5,
-                Kind::Rem(..) => 6,
-                _ => 8,
-            });
-            child(out, a)?;
-            child(out, b)?;
-        }
-        Kind::Ite(a, b, c) | Kind::Store(a, b, c) => {
-            out.push(if matches!(t.kind(), Kind::Ite(..)) {
-                7
-            } else {
-                9
-            });
-            child(out, a)?;
-            child(out, b)?;
-            child(out, c)?;
-        }
-        Kind::ConstArray(sort, v) => {
+        Kind::Mul(..) => out.push(4),
+        Kind::Div(..) => out.push(5),
+        Kind::Rem(..) => out.push(6),
+        Kind::Ite(..) => out.push(7),
+        Kind::Select(..) => out.push(8),
+        Kind::Store(..) => out.push(9),
+        Kind::ConstArray(sort, _) => {
             out.push(10);
             put_sort(out, *sort);
-            child(out, v)?;
         }
-        Kind::Le(a) | Kind::Eq(a) | Kind::Not(a) | Kind::BvNeg(a) | Kind::BvNot(a) => {
-            out.push(match t.kind() {
-                Kind::Le(_) => 11,
-                Kind::Eq(_) => 12,
-                Kind::Not(_) => 13,
-                Kind::BvNeg(_) => 18,
-                _ => 19,
-            });
-            child(out, a)?;
-        }
+        Kind::Le(_) => out.push(11),
+        Kind::Eq(_) => out.push(12),
+        Kind::Not(_) => out.push(13),
         Kind::And(xs) | Kind::Or(xs) => {
             out.push(if matches!(t.kind(), Kind::And(_)) {
                 14
@@ -307,54 +288,37 @@ fn put_node(out: &mut Vec<u8>, id: u32, t: &Term, ids: &FxHashMap<Term, u32>) ->
                 15
             });
             put_count(out, xs.len())?;
-            for x in xs.iter() {
-                child(out, x)?;
-            }
         }
         Kind::Bv { width, bits } => {
             out.extend_from_slice(&[16, *width]);
             put_u64(out, *bits);
         }
-        Kind::BvBin(op, a, b) => {
-            out.extend_from_slice(&[17, bv_op_tag(*op)]);
-            child(out, a)?;
-            child(out, b)?;
-        }
-        Kind::BvCmp(p, a, b) => {
+        Kind::BvBin(op, ..) => out.extend_from_slice(&[17, bv_op_tag(*op)]),
+        Kind::BvNeg(_) => out.push(18),
+        Kind::BvNot(_) => out.push(19),
+        Kind::BvCmp(p, ..) => {
             let p = PREDS.iter().position(|q| q == p).unwrap_or(0) as u8;
             out.extend_from_slice(&[20, p]);
-            child(out, a)?;
-            child(out, b)?;
         }
-        Kind::BvEq(a, b) => {
-            out.push(21);
-            child(out, a)?;
-            child(out, b)?;
-        }
-        Kind::Extend { signed, width, t } => {
+        Kind::BvEq(..) => out.push(21),
+        Kind::Extend { signed, width, .. } => {
             out.extend_from_slice(&[22, u8::from(*signed), *width]);
-            child(out, t)?;
         }
-        Kind::Extract { width, t } => {
-            out.extend_from_slice(&[23, *width]);
-            child(out, t)?;
-        }
-        Kind::BvToInt { signed, t } => {
-            out.extend_from_slice(&[24, u8::from(*signed)]);
-            child(out, t)?;
-        }
-        Kind::IntToBv { width, t } => {
-            out.extend_from_slice(&[25, *width]);
-            child(out, t)?;
-        }
-        Kind::SOvf(op, a, b) => {
+        Kind::Extract { width, .. } => out.extend_from_slice(&[23, *width]),
+        Kind::BvToInt { signed, .. } => out.extend_from_slice(&[24, u8::from(*signed)]),
+        Kind::IntToBv { width, .. } => out.extend_from_slice(&[25, *width]),
+        Kind::SOvf(op, ..) => {
             let op = OVF_OPS.iter().position(|o| o == op).unwrap_or(0) as u8;
             out.extend_from_slice(&[26, op]);
-            child(out, a)?;
-            child(out, b)?;
         }
     }
-    Ok(())
+    let mut sent = Ok(());
+    t.each_child(&mut |c| {
+        if sent.is_ok() {
+            sent = child(out, c);
+        }
+    });
+    sent
 }
 
 /// How many nodes a query encodes between two looks at `cancelled`.
@@ -445,51 +409,12 @@ pub(crate) fn put_error(out: &mut Vec<u8>, message: &str) -> Result<()> {
     end_frame(out, start)
 }
 
-/// The counters of `s` in wire order, and its time. Destructured
-/// exhaustively, so that a new counter cannot be left off the wire.
-fn counters(s: &mut SolverStats) -> ([&mut u64; 13], &mut Duration) {
-    let SolverStats {
-        queries,
-        query_cache_hits,
-        cex_cache_hits,
-        z3_queries,
-        z3_sat,
-        z3_unsat,
-        z3_unknown,
-        one_shot_retries,
-        z3_pushes,
-        z3_pops,
-        z3_asserts,
-        z3_checks,
-        z3_time,
-        solver_restarts,
-    } = s;
-    (
-        [
-            queries,
-            query_cache_hits,
-            cex_cache_hits,
-            z3_queries,
-            z3_sat,
-            z3_unsat,
-            z3_unknown,
-            one_shot_retries,
-            z3_pushes,
-            z3_pops,
-            z3_asserts,
-            z3_checks,
-            solver_restarts,
-        ],
-        z3_time,
-    )
-}
-
 /// `after - before`, counter by counter (saturating: counters only grow).
 pub(crate) fn stats_delta(after: &SolverStats, before: &SolverStats) -> SolverStats {
     let mut delta = after.clone();
     let mut before = before.clone();
-    let (ds, dt) = counters(&mut delta);
-    let (bs, bt) = counters(&mut before);
+    let (ds, dt) = delta.counters();
+    let (bs, bt) = before.counters();
     for (d, b) in ds.into_iter().zip(bs) {
         *d = d.saturating_sub(*b);
     }
@@ -539,7 +464,7 @@ pub(crate) fn put_answer(out: &mut Vec<u8>, answer: &Answer, stats: &SolverStats
         }
     }
     let mut stats = stats.clone();
-    let (cs, time) = counters(&mut stats);
+    let (cs, time) = stats.counters();
     for c in cs {
         put_u64(out, *c);
     }

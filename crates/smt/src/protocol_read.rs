@@ -1,9 +1,7 @@
 //! Reading the frames of [`super`]: bounds-checked, sort-checked, and
 //! never panicking, whatever the input.
 
-use super::{
-    counters, error, Query, Response, Result, ANSWER, ERROR, NODES, OVF_OPS, PREDS, QUERY, READY,
-};
+use super::{error, Query, Response, Result, ANSWER, ERROR, NODES, OVF_OPS, PREDS, QUERY, READY};
 use crate::model::{ArrayValue, Model};
 use crate::solver::{Answer, SolverStats};
 use crate::term::{BvOp, Kind, Scalar, Sort, Term};
@@ -372,7 +370,7 @@ pub(crate) fn read_response(frame: &[u8]) -> Result<Response> {
                 t => return error(format!("bad verdict {t}")),
             };
             let mut stats = SolverStats::default();
-            let (cs, time) = counters(&mut stats);
+            let (cs, time) = stats.counters();
             for c in cs {
                 *c = r.u64()?;
             }

@@ -349,7 +349,7 @@ proptest! {
             m.set_array(format!("a{i}").into(), a);
         }
         let mut stats = SolverStats::default();
-        let (cs, time) = counters(&mut stats);
+        let (cs, time) = stats.counters();
         for c in cs {
             *c = rng.next() >> rng.below(64);
         }
@@ -522,19 +522,19 @@ fn large_queries_are_split_into_frames() {
 #[test]
 fn stats_deltas_subtract_every_counter() {
     let mut a = SolverStats::default();
-    let (cs, t) = counters(&mut a);
+    let (cs, t) = a.counters();
     for (i, c) in cs.into_iter().enumerate() {
         *c = 10 + i as u64;
     }
     *t = Duration::from_millis(30);
     let mut b = SolverStats::default();
-    let (cs, t) = counters(&mut b);
+    let (cs, t) = b.counters();
     for c in cs {
         *c = 10;
     }
     *t = Duration::from_millis(20);
     let mut d = stats_delta(&a, &b);
-    let (cs, t) = counters(&mut d);
+    let (cs, t) = d.counters();
     for (i, c) in cs.into_iter().enumerate() {
         assert_eq!(*c, i as u64);
     }

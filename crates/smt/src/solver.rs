@@ -67,20 +67,41 @@ pub struct SolverStats {
 impl SolverStats {
     /// Adds `other`'s counts to these.
     pub fn add(&mut self, other: &SolverStats) {
-        self.queries += other.queries;
-        self.query_cache_hits += other.query_cache_hits;
-        self.cex_cache_hits += other.cex_cache_hits;
-        self.z3_queries += other.z3_queries;
-        self.z3_sat += other.z3_sat;
-        self.z3_unsat += other.z3_unsat;
-        self.z3_unknown += other.z3_unknown;
-        self.one_shot_retries += other.one_shot_retries;
-        self.z3_pushes += other.z3_pushes;
-        self.z3_pops += other.z3_pops;
-        self.z3_asserts += other.z3_asserts;
-        self.z3_checks += other.z3_checks;
-        self.z3_time += other.z3_time;
-        self.solver_restarts += other.solver_restarts;
+        let mut other = other.clone();
+        let (theirs, their_time) = other.counters();
+        let (mine, my_time) = self.counters();
+        for (m, t) in mine.into_iter().zip(theirs) {
+            *m += *t;
+        }
+        *my_time += *their_time;
+    }
+
+    /// Every counter, in a fixed order (the solver process's wire order),
+    /// and the time. Destructured exhaustively, so that no counter can be
+    /// left out of a sum or off the wire.
+    pub(crate) fn counters(&mut self) -> ([&mut u64; 13], &mut Duration) {
+        // Each counter is named once, for the pattern and the array alike.
+        macro_rules! in_order {
+            ($($counter:ident),*) => {{
+                let SolverStats { $($counter,)* z3_time } = self;
+                ([$($counter),*], z3_time)
+            }};
+        }
+        in_order!(
+            queries,
+            query_cache_hits,
+            cex_cache_hits,
+            z3_queries,
+            z3_sat,
+            z3_unsat,
+            z3_unknown,
+            one_shot_retries,
+            z3_pushes,
+            z3_pops,
+            z3_asserts,
+            z3_checks,
+            solver_restarts
+        )
     }
 }
 

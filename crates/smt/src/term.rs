@@ -423,6 +423,12 @@ impl Term {
         children_of(&self.0.kind)
     }
 
+    /// Calls `f` on each direct child, in the order of [`Term::children`],
+    /// without allocating.
+    pub(crate) fn each_child<'a>(&'a self, f: &mut impl FnMut(&'a Term)) {
+        each_child(&self.0.kind, f)
+    }
+
     /// Does the variable `v` occur in this term? Stops at the first
     /// occurrence; for small terms it allocates only its stack.
     pub fn mentions(&self, v: &Term) -> bool {
@@ -605,29 +611,12 @@ impl Drop for Node {
     }
 }
 
+/// Takes the children out of `kind`, leaving a leaf. The children are
+/// handles cloned before `kind`'s own are dropped, so that dropping it
+/// frees none of them (no recursion) and each one's last handle is here.
 fn take_children(kind: &mut Kind) -> Vec<Term> {
-    match std::mem::replace(kind, Kind::Bool(false)) {
-        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) | Kind::Bv { .. } => vec![],
-        Kind::Linear(ms, _) => ms.into_vec().into_iter().map(|(t, _)| t).collect(),
-        Kind::Mul(a, b)
-        | Kind::Div(a, b)
-        | Kind::Rem(a, b)
-        | Kind::Select(a, b)
-        | Kind::BvBin(_, a, b)
-        | Kind::BvCmp(_, a, b)
-        | Kind::BvEq(a, b)
-        | Kind::SOvf(_, a, b) => vec![a, b],
-        Kind::Ite(a, b, c) | Kind::Store(a, b, c) => vec![a, b, c],
-        Kind::Le(a)
-        | Kind::Eq(a)
-        | Kind::Not(a)
-        | Kind::BvNeg(a)
-        | Kind::BvNot(a)
-        | Kind::Extend { t: a, .. }
-        | Kind::Extract { t: a, .. }
-        | Kind::BvToInt { t: a, .. }
-        | Kind::IntToBv { t: a, .. }
-        | Kind::ConstArray(_, a) => vec![a],
-        Kind::And(xs) | Kind::Or(xs) => xs.into_vec(),
-    }
+    let old = std::mem::replace(kind, Kind::Bool(false));
+    let mut out = Vec::new();
+    each_child(&old, &mut |t| out.push(t.clone()));
+    out
 }

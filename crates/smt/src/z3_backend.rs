@@ -208,6 +208,10 @@ impl Z3Solver {
         self.cache[t].as_bool().expect("boolean-sorted term")
     }
 
+    fn bools_of(&self, ts: &[Term]) -> Vec<Bool> {
+        ts.iter().map(|t| self.bool_of(t)).collect()
+    }
+
     fn array_of(&self, t: &Term) -> Array {
         self.cache[t].as_array().expect("array-sorted term")
     }
@@ -255,14 +259,8 @@ impl Z3Solver {
             Kind::Le(x) => Dynamic::from_ast(&self.int_of(x).le(ZInt::from_i64(0))),
             Kind::Eq(x) => Dynamic::from_ast(&self.int_of(x).eq(ZInt::from_i64(0))),
             Kind::Not(x) => Dynamic::from_ast(&self.bool_of(x).not()),
-            Kind::And(xs) => {
-                let xs: Vec<Bool> = xs.iter().map(|x| self.bool_of(x)).collect();
-                Dynamic::from_ast(&Bool::and(&xs))
-            }
-            Kind::Or(xs) => {
-                let xs: Vec<Bool> = xs.iter().map(|x| self.bool_of(x)).collect();
-                Dynamic::from_ast(&Bool::or(&xs))
-            }
+            Kind::And(xs) => Dynamic::from_ast(&Bool::and(&self.bools_of(xs))),
+            Kind::Or(xs) => Dynamic::from_ast(&Bool::or(&self.bools_of(xs))),
             Kind::Bv { width, bits } => Dynamic::from_ast(&BV::from_u64(*bits, u32::from(*width))),
             Kind::BvBin(op, a, b) => {
                 let (a, b) = (self.bv_of(a), self.bv_of(b));

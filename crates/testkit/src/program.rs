@@ -181,14 +181,23 @@ impl Program {
     /// Does any statement or expression mention `name` (as a scalar or an
     /// array)?
     pub fn mentions(&self, name: &str) -> bool {
-        let mut found = false;
-        let mut visit = |n: &Name| found |= &**n == name;
-        for p in &self.procs {
-            walk_block(&p.body, &mut visit);
-        }
-        walk_block(&self.main, &mut visit);
-        found
+        let procs = self.procs.iter().map(|p| &p.body[..]);
+        mentions_in(procs.chain([&self.main[..]]), name, walk_block)
     }
+}
+
+/// Does `name` occur in any of `bodies`, among the names `walk` visits in
+/// a body? (Each program type walks its own statements.)
+pub(crate) fn mentions_in<'a, S: 'a>(
+    bodies: impl IntoIterator<Item = &'a [S]>,
+    name: &str,
+    walk: impl Fn(&[S], &mut dyn FnMut(&Name)),
+) -> bool {
+    let mut found = false;
+    for body in bodies {
+        walk(body, &mut |n: &Name| found |= &**n == name);
+    }
+    found
 }
 
 impl fmt::Display for Program {
@@ -242,6 +251,27 @@ pub fn walk_block(ss: &[St], f: &mut dyn FnMut(&Name)) {
     }
 }
 
+/// A visitor of the names in a `T`, calling the function it is given.
+pub(crate) type Walk<T> = fn(&T, &mut dyn FnMut(&Name));
+
+/// Visits the names of a call (or spawn): its target if any, the callee,
+/// then those of its arguments (`walk_arg`). Both program types use it.
+pub(crate) fn walk_call<E>(
+    target: Option<&Name>,
+    callee: &Name,
+    args: &[E],
+    f: &mut dyn FnMut(&Name),
+    walk_arg: Walk<E>,
+) {
+    if let Some(t) = target {
+        f(t);
+    }
+    f(callee);
+    for a in args {
+        walk_arg(a, f);
+    }
+}
+
 fn walk_stmt(s: &St, f: &mut dyn FnMut(&Name)) {
     match s {
         St::Assign(v, e) => {
@@ -276,15 +306,7 @@ fn walk_stmt(s: &St, f: &mut dyn FnMut(&Name)) {
         }
         St::Assert(c) | St::Assume(c) => walk_cond(c, f),
         St::Fail => {}
-        St::Call(t, g, args) => {
-            if let Some(t) = t {
-                f(t);
-            }
-            f(g);
-            for a in args {
-                walk_expr(a, f);
-            }
-        }
+        St::Call(t, g, args) => walk_call(t.as_ref(), g, args, f, walk_expr),
         St::Return(e) => walk_expr(e, f),
     }
 }

@@ -37,6 +37,12 @@ impl Mutator {
         h
     }
 
+    /// The operand that replaces its parent node, if the chosen
+    /// simplification is one of these (one possibility per operand).
+    fn hoist<T: Clone>(&mut self, operands: &[&T]) -> Option<T> {
+        operands.iter().find(|_| self.hit()).map(|o| (*o).clone())
+    }
+
     fn block(&mut self, b: &mut Vec<St>) {
         let mut i = 0;
         while i < b.len() {
@@ -136,19 +142,15 @@ impl Mutator {
                 self.expr(b);
             }
             Co::Not(a) => {
-                if self.hit() {
-                    *c = (**a).clone();
+                if let Some(x) = self.hoist(&[&**a]) {
+                    *c = x;
                     return;
                 }
                 self.cond(a);
             }
             Co::And(a, b) | Co::Or(a, b) => {
-                if self.hit() {
-                    *c = (**a).clone();
-                    return;
-                }
-                if self.hit() {
-                    *c = (**b).clone();
+                if let Some(x) = self.hoist(&[&**a, &**b]) {
+                    *c = x;
                     return;
                 }
                 self.cond(a);
@@ -176,19 +178,15 @@ impl Mutator {
             Ex::Var(_) => {}
             Ex::Elem(_, i) => self.expr(i),
             Ex::Un(_, a) | Ex::Cast(_, a) => {
-                if self.hit() {
-                    *e = (**a).clone();
+                if let Some(x) = self.hoist(&[&**a]) {
+                    *e = x;
                     return;
                 }
                 self.expr(a);
             }
             Ex::Bin(_, a, b) => {
-                if self.hit() {
-                    *e = (**a).clone();
-                    return;
-                }
-                if self.hit() {
-                    *e = (**b).clone();
+                if let Some(x) = self.hoist(&[&**a, &**b]) {
+                    *e = x;
                     return;
                 }
                 self.expr(a);
@@ -267,8 +265,22 @@ pub fn mutate(p: &Program, k: usize) -> Option<Program> {
 pub fn shrink(
     p: &Program,
     budget: Duration,
-    mut still_fails: impl FnMut(&Program) -> bool,
+    still_fails: impl FnMut(&Program) -> bool,
 ) -> (Program, usize) {
+    greedy(p, budget, mutate, still_fails)
+}
+
+/// Greedy shrinking, for any program type: tries `mutate(cur, 0)`,
+/// `mutate(cur, 1)`, ... and moves to each candidate for which `keep`
+/// holds (the next one tried has the same index in it), until a whole
+/// pass keeps none or `budget` of wall time is spent. Returns the smallest
+/// program found and the number of candidates tried.
+pub fn greedy<P: Clone>(
+    p: &P,
+    budget: Duration,
+    mutate: impl Fn(&P, usize) -> Option<P>,
+    mut keep: impl FnMut(&P) -> bool,
+) -> (P, usize) {
     let start = Instant::now();
     let mut cur = p.clone();
     let mut tried = 0;
@@ -280,7 +292,7 @@ pub fn shrink(
                 return (cur, tried);
             }
             tried += 1;
-            if still_fails(&cand) {
+            if keep(&cand) {
                 cur = cand;
                 changed = true;
             } else {

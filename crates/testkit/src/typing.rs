@@ -15,20 +15,6 @@ use crate::domain::fits;
 use crate::program::{Env, Ex, ARRAY_REACH};
 use wiser_num::{BinOp, IntTy, UnOp};
 
-/// Can every value of `from` be represented in `to`? Then a `from` goes
-/// where a `to` is expected, converted implicitly.
-pub fn lossless(from: IntTy, to: IntTy) -> bool {
-    match (from.width(), to.width()) {
-        _ if from == to => true,
-        (_, None) => true,
-        (None, Some(_)) => false,
-        (Some(a), Some(b)) => {
-            (from.is_signed() == to.is_signed() && a <= b)
-                || (!from.is_signed() && to.is_signed() && a < b)
-        }
-    }
-}
-
 /// The type of `e` in `env`: `Some` when typed, `None` when open; `Err`
 /// says why it is ill-typed.
 pub fn type_of(e: &Ex, env: &Env) -> Result<Option<IntTy>, String> {
@@ -102,8 +88,8 @@ fn unify(ta: Option<IntTy>, a: &Ex, tb: Option<IntTy>, b: &Ex) -> Result<Option<
             close(a, t)?;
             Some(t)
         }
-        (Some(s), Some(t)) if lossless(s, t) => Some(t),
-        (Some(s), Some(t)) if lossless(t, s) => Some(s),
+        (Some(s), Some(t)) if s.is_lossless_to(t) => Some(t),
+        (Some(s), Some(t)) if t.is_lossless_to(s) => Some(s),
         (Some(s), Some(t)) => return Err(format!("mismatched types `{s}` and `{t}`")),
     })
 }
@@ -150,7 +136,7 @@ fn check_fits(v: i128, ty: IntTy) -> Result<(), String> {
 /// stored)?
 pub fn accepts(e: &Ex, env: &Env, to: IntTy) -> bool {
     match type_of(e, env) {
-        Ok(Some(t)) => lossless(t, to),
+        Ok(Some(t)) => t.is_lossless_to(to),
         Ok(None) => close(e, to).is_ok(),
         Err(_) => false,
     }
@@ -209,6 +195,6 @@ mod tests {
         assert!(accepts(&shl, &env, IntTy::U32));
         assert!(!accepts(&shl, &env, IntTy::INT));
         assert!(open_bitwise(&shl, &env));
-        assert!(lossless(IntTy::U8, IntTy::I16) && !lossless(IntTy::I8, IntTy::U16));
+        assert!(IntTy::U8.is_lossless_to(IntTy::I16) && !IntTy::I8.is_lossless_to(IntTy::U16));
     }
 }

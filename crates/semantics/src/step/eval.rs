@@ -44,45 +44,28 @@ impl<A: Algebra> Machine<'_, A> {
                     }
                     alg.select(ty, &state.arrays[a.0 as usize], i)
                 }
-                Op::Unary(op, t) => {
-                    let a = pop(stack);
-                    alg.unary(*op, *t, a)
-                }
+                Op::Unary(op, t) => alg.unary(*op, *t, pop(stack)),
                 Op::Binary(op, t) => {
-                    let b = pop(stack);
-                    let a = pop(stack);
+                    let (a, b) = pop2(stack);
                     alg.binary(*op, *t, a, b)
                 }
                 Op::Cmp(op, t) => {
-                    let b = pop(stack);
-                    let a = pop(stack);
+                    let (a, b) = pop2(stack);
                     alg.compare(*op, *t, a, b)
                 }
-                Op::Cast(from, to) => {
-                    let a = pop(stack);
-                    alg.cast(*from, *to, a)
-                }
+                Op::Cast(from, to) => alg.cast(*from, *to, pop(stack)),
                 Op::Overflows(op, t) => {
-                    let b = pop(stack);
-                    let a = pop(stack);
+                    let (a, b) = pop2(stack);
                     alg.overflows(*op, *t, a, b)
                 }
-                Op::NegOverflows(t) => {
-                    let a = pop(stack);
-                    alg.neg_overflows(*t, a)
-                }
-                Op::Not => {
-                    let a = pop(stack);
-                    alg.not(a)
-                }
+                Op::NegOverflows(t) => alg.neg_overflows(*t, pop(stack)),
+                Op::Not => alg.not(pop(stack)),
                 Op::And => {
-                    let b = pop(stack);
-                    let a = pop(stack);
+                    let (a, b) = pop2(stack);
                     alg.and(a, b)
                 }
                 Op::Or => {
-                    let b = pop(stack);
-                    let a = pop(stack);
+                    let (a, b) = pop2(stack);
                     alg.or(a, b)
                 }
                 Op::Ite(t) => {
@@ -104,4 +87,10 @@ impl<A: Algebra> Machine<'_, A> {
 /// Pops an operand. The IR is validated, so the stack never underflows.
 fn pop<V>(stack: &mut Vec<V>) -> V {
     stack.pop().expect("validated code never underflows")
+}
+
+/// Pops the two operands of a binary operator: the right one is on top.
+fn pop2<V>(stack: &mut Vec<V>) -> (V, V) {
+    let b = pop(stack);
+    (pop(stack), b)
 }

@@ -22,15 +22,6 @@ fn cast(ty: IntTy, e: Ex) -> Ex {
     Ex::Cast(ty, Box::new(e))
 }
 
-pub(super) const CMP: [CmpOp; 6] = [
-    CmpOp::Eq,
-    CmpOp::Ne,
-    CmpOp::Lt,
-    CmpOp::Le,
-    CmpOp::Gt,
-    CmpOp::Ge,
-];
-
 impl Gen<'_> {
     pub(super) fn env<'a>(&'a self, sc: &'a Scope) -> Env<'a> {
         Env {
@@ -68,7 +59,7 @@ impl Gen<'_> {
         let wider: Vec<_> = sc
             .read
             .iter()
-            .filter(|(_, t)| typing::lossless(*t, want))
+            .filter(|(_, t)| t.is_lossless_to(want))
             .collect();
         let pool = if !exact.is_empty() && (wider.len() == exact.len() || self.chance(0.6)) {
             exact
@@ -187,7 +178,7 @@ impl Gen<'_> {
         let env = self.env(sc);
         let e = Ex::Un(op, Box::new(a.clone()));
         let ok = match type_of(&e, &env) {
-            Ok(Some(t)) => typing::lossless(t, at) && !(self.quiet && self.risky_unary(op, t)),
+            Ok(Some(t)) => t.is_lossless_to(at) && !(self.quiet && self.risky_unary(op, t)),
             Ok(None) => !self.typed && op == UnOp::Neg,
             Err(_) => false,
         };
@@ -208,7 +199,7 @@ impl Gen<'_> {
     pub(super) fn combine(&self, sc: &Scope, op: BinOp, a: Ex, b: Ex, at: IntTy) -> Ex {
         let env = self.env(sc);
         let ok = |e: &Ex| match type_of(e, &env) {
-            Ok(Some(t)) => typing::lossless(t, at) && !(self.quiet && self.may_overflow(op, t)),
+            Ok(Some(t)) => t.is_lossless_to(at) && !(self.quiet && self.may_overflow(op, t)),
             Ok(None) => !self.typed,
             Err(_) => false,
         };
@@ -280,7 +271,7 @@ impl Gen<'_> {
         let r = self.rng.u32(0..20);
         match r {
             0..=8 if !sc.read.is_empty() => {
-                let op = self.pick(&CMP);
+                let op = self.pick(&CmpOp::ALL);
                 let (v, ty) = self.pick(&sc.read);
                 let k = i128::from(self.rng.i64(-4..=4));
                 let k = match crate::domain::type_bounds(ty) {
@@ -290,7 +281,7 @@ impl Gen<'_> {
                 Co::Cmp(op, Ex::Var(v), Ex::Num(k))
             }
             0..=15 => {
-                let op = self.pick(&CMP);
+                let op = self.pick(&CmpOp::ALL);
                 let ty = self.cmp_ty(sc);
                 let (a, b) = (self.expr(sc, ty, 2), self.expr(sc, ty, 2));
                 self.compare(sc, op, a, b, ty)

@@ -166,6 +166,19 @@ struct Callee {
     ret: IntTy,
 }
 
+impl Callee {
+    /// How a statement calls `proc` (`fuel`: it is recursive, its second
+    /// parameter the fuel).
+    fn of(proc: &Proc, fuel: bool) -> Callee {
+        Callee {
+            name: proc.name.clone(),
+            fuel,
+            params: proc.params.iter().map(|(_, t)| *t).collect(),
+            ret: proc.ret,
+        }
+    }
+}
+
 /// What a statement list may use.
 #[derive(Clone)]
 struct Scope {
@@ -454,7 +467,7 @@ impl<'c> Gen<'c> {
             let counter = self.counter_ty();
             top.bounds.retain(|(n, _)| {
                 let t = crate::program::lookup(&types, n);
-                crate::typing::lossless(t, counter) || crate::typing::lossless(counter, t)
+                t.is_lossless_to(counter) || counter.is_lossless_to(t)
             });
         }
         top.counter = "i";
@@ -546,7 +559,7 @@ impl<'c> Gen<'c> {
         let fits: Vec<Name> = sc
             .write
             .iter()
-            .filter(|(_, t)| crate::typing::lossless(ret, *t))
+            .filter(|(_, t)| ret.is_lossless_to(*t))
             .map(|(n, _)| n.clone())
             .collect();
         if fits.is_empty() {

@@ -2,7 +2,6 @@
 
 use super::{make_proc, name, Callee, Gen, Scope};
 use crate::program::{Bound, Co, Ex, Proc, St};
-use crate::typing::lossless;
 use crate::Name;
 use wiser_num::{BinOp, CmpOp, IntTy};
 
@@ -60,7 +59,7 @@ impl Gen<'_> {
                     let targets: Vec<Name> = sc
                         .write
                         .iter()
-                        .filter(|(_, t)| lossless(f.ret, *t))
+                        .filter(|(_, t)| f.ret.is_lossless_to(*t))
                         .map(|(n, _)| n.clone())
                         .collect();
                     if targets.is_empty() {
@@ -84,7 +83,7 @@ impl Gen<'_> {
             } else {
                 let (v, t) = self.pick(&sc.read);
                 let e = Ex::Bin(BinOp::Rem, Box::new(var(&v)), Box::new(Ex::Num(3)));
-                if lossless(t, self.counter_ty()) {
+                if t.is_lossless_to(self.counter_ty()) {
                     e
                 } else {
                     Ex::Cast(self.counter_ty(), Box::new(e))
@@ -187,13 +186,9 @@ impl Gen<'_> {
         }
         body.extend(self.block(&sc, 0, 1));
         body.push(St::Return(self.expr(&sc, tr, 2)));
-        let callee = Callee {
-            name: name("rec"),
-            fuel: true,
-            params: vec![tn, fuel_ty],
-            ret: tr,
-        };
-        (make_proc("rec", params, tr, &locals, body), callee)
+        let proc = make_proc("rec", params, tr, &locals, body);
+        let callee = Callee::of(&proc, true);
+        (proc, callee)
     }
 
     /// `proc g(p, q)`: straight code, ifs and loops; may call `rec`.
@@ -221,12 +216,8 @@ impl Gen<'_> {
             body.insert(at.min(body.len()), St::If(c, vec![St::Return(e)], vec![]));
         }
         body.push(St::Return(self.expr(&sc, tr, 2)));
-        let callee = Callee {
-            name: name("g"),
-            fuel: false,
-            params: vec![tp, tq],
-            ret: tr,
-        };
-        (make_proc("g", params, tr, &[(l, tl)], body), callee)
+        let proc = make_proc("g", params, tr, &[(l, tl)], body);
+        let callee = Callee::of(&proc, false);
+        (proc, callee)
     }
 }

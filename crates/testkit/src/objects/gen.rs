@@ -32,20 +32,16 @@ fn name(s: &str) -> Name {
     Name::from(s)
 }
 
-const CMPS: [CmpOp; 6] = [
-    CmpOp::Eq,
-    CmpOp::Ne,
-    CmpOp::Lt,
-    CmpOp::Le,
-    CmpOp::Gt,
-    CmpOp::Ge,
-];
+/// One of `v`, uniformly.
+fn pick(rng: &mut Rng, v: &[Name]) -> Name {
+    v[rng.usize(0..v.len())].clone()
+}
 
 /// A small `int` expression over `vars`.
 fn iex(rng: &mut Rng, vars: &[Name], depth: u32) -> IEx {
     match rng.u32(0..if depth == 0 { 2 } else { 4 }) {
         0 => IEx::Num(rng.i64(-2..=2)),
-        1 if !vars.is_empty() => IEx::Var(vars[rng.usize(0..vars.len())].clone()),
+        1 if !vars.is_empty() => IEx::Var(pick(rng, vars)),
         1 => IEx::Num(rng.i64(-2..=2)),
         _ => {
             let op = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div][rng.usize(0..4)];
@@ -74,10 +70,6 @@ struct Heap<'r> {
 }
 
 impl Heap<'_> {
-    fn pick(&mut self, v: &[Name]) -> Name {
-        v[self.rng.usize(0..v.len())].clone()
-    }
-
     /// A reference: a variable, `null` (`allow_null`), or `r.next` while
     /// the budget lasts.
     fn rex(&mut self, allow_null: bool) -> REx {
@@ -97,9 +89,9 @@ impl Heap<'_> {
             0 | 1 if allow_null => REx::Null,
             2 if self.next_reads > 0 => {
                 self.next_reads -= 1;
-                REx::Next(self.pick(&refs))
+                REx::Next(pick(self.rng, &refs))
             }
-            _ => REx::Var(self.pick(&refs)),
+            _ => REx::Var(pick(self.rng, &refs)),
         }
     }
 
@@ -110,7 +102,7 @@ impl Heap<'_> {
             OCo::Same(self.rng.bool(), a, b)
         } else {
             let ints = self.ints.clone();
-            let op = CMPS[self.rng.usize(0..CMPS.len())];
+            let op = CmpOp::ALL[self.rng.usize(0..CmpOp::ALL.len())];
             OCo::Cmp(op, iex(self.rng, &ints, 1), iex(self.rng, &ints, 0))
         };
         match self.rng.u32(0..8) {
@@ -133,7 +125,7 @@ impl Heap<'_> {
         let ref_locals = self.ref_locals.clone();
         match self.rng.u32(0..20) {
             0..=3 => {
-                let v = self.pick(&int_locals);
+                let v = pick(self.rng, &int_locals);
                 OSt::ReadField(v, self.target())
             }
             4..=6 => {
@@ -145,7 +137,7 @@ impl Heap<'_> {
                 } else if self.rng.bool() {
                     IEx::Num(self.rng.i64(-1..=1))
                 } else {
-                    IEx::Var(self.pick(&ints))
+                    IEx::Var(pick(self.rng, &ints))
                 };
                 OSt::WriteField(r, e)
             }
@@ -154,12 +146,12 @@ impl Heap<'_> {
                 OSt::SetNext(r, self.rex(true))
             }
             9 => {
-                let p = self.pick(&ref_locals);
+                let p = pick(self.rng, &ref_locals);
                 OSt::SetRef(p, self.rex(true))
             }
-            10 | 11 => OSt::New(self.pick(&ref_locals)),
+            10 | 11 => OSt::New(pick(self.rng, &ref_locals)),
             12 => {
-                let v = self.pick(&int_locals);
+                let v = pick(self.rng, &int_locals);
                 OSt::Assign(v, iex(self.rng, &ints, 2))
             }
             13..=16 if depth > 0 => {
@@ -172,7 +164,7 @@ impl Heap<'_> {
             }
             17 | 18 => OSt::Assert(self.cond()),
             _ => {
-                let v = self.pick(&int_locals);
+                let v = pick(self.rng, &int_locals);
                 OSt::ReadField(v, self.target())
             }
         }
@@ -211,7 +203,7 @@ fn heap(rng: &mut Rng) -> OProgram {
     main.extend(g.block(n, 2));
     // End with an assertion over the heap half of the time.
     if g.rng.bool() {
-        let v = g.pick(&[name("v0"), name("v1")]);
+        let v = pick(g.rng, &[name("v0"), name("v1")]);
         let r = g.target();
         main.push(OSt::ReadField(v.clone(), r));
         let k = g.rng.i64(-1..=1);
@@ -246,9 +238,17 @@ struct Body<'r> {
     atomic: bool,
 }
 
-impl Body<'_> {
-    fn pick(&mut self, v: &[Name]) -> Name {
-        v[self.rng.usize(0..v.len())].clone()
+impl<'r> Body<'r> {
+    /// A body with `ints`, holding no lock, outside `atomic`.
+    fn new(rng: &'r mut Rng, ints: Vec<Name>, globals: &[Name], locks: &[Name]) -> Self {
+        Body {
+            rng,
+            ints,
+            globals: globals.to_vec(),
+            locks: locks.to_vec(),
+            held: Vec::new(),
+            atomic: false,
+        }
     }
 
     fn stmt(&mut self, out: &mut Vec<OSt>) {
@@ -256,9 +256,9 @@ impl Body<'_> {
         let globals = self.globals.clone();
         let locks = self.locks.clone();
         match self.rng.u32(0..12) {
-            0 | 1 => out.push(OSt::ReadGlobal(t, self.pick(&globals))),
+            0 | 1 => out.push(OSt::ReadGlobal(t, pick(self.rng, &globals))),
             2 | 3 => {
-                let g = self.pick(&globals);
+                let g = pick(self.rng, &globals);
                 let e = if self.rng.bool() {
                     IEx::Bin(
                         BinOp::Add,
@@ -271,14 +271,14 @@ impl Body<'_> {
                 };
                 out.push(OSt::WriteGlobal(g, e));
             }
-            4 => out.push(OSt::ReadField(t, REx::Var(self.pick(&locks)))),
+            4 => out.push(OSt::ReadField(t, REx::Var(pick(self.rng, &locks)))),
             5 => {
-                let m = self.pick(&locks);
+                let m = pick(self.rng, &locks);
                 let e = IEx::Bin(BinOp::Add, Box::new(IEx::Var(t)), Box::new(IEx::Num(1)));
                 out.push(OSt::WriteField(REx::Var(m), e));
             }
             6 | 7 if !self.atomic => {
-                let m = self.pick(&locks);
+                let m = pick(self.rng, &locks);
                 if !self.held.contains(&m) {
                     self.held.push(m.clone());
                     out.push(OSt::Lock(true, m));
@@ -317,7 +317,7 @@ impl Body<'_> {
     /// A read or write of a global (inside an `if`: no lock taken in a
     /// branch, so the locks held stay known).
     fn simple(&mut self, out: &mut Vec<OSt>) {
-        let g = self.pick(&self.globals.clone());
+        let g = pick(self.rng, &self.globals);
         if self.rng.bool() {
             out.push(OSt::ReadGlobal(name("t"), g));
         } else {
@@ -347,14 +347,7 @@ fn threads(rng: &mut Rng) -> OProgram {
     let threads = rng.usize(2..=3);
     let mut procs = Vec::new();
     for k in 0..threads {
-        let mut b = Body {
-            rng,
-            ints: vec![name("t"), name("a")],
-            globals: globals.clone(),
-            locks: locks.clone(),
-            held: Vec::new(),
-            atomic: false,
-        };
+        let mut b = Body::new(rng, vec![name("t"), name("a")], &globals, &locks);
         let mut body = Vec::new();
         // Short bodies: every schedule of three threads is enumerated.
         let n = b.rng.usize(1..=if threads == 3 { 2 } else { 3 });
@@ -367,16 +360,9 @@ fn threads(rng: &mut Rng) -> OProgram {
         });
     }
     let mut main = Vec::new();
-    let mut b = Body {
-        rng,
-        ints: vec![name("t"), name("x")],
-        globals: globals.clone(),
-        locks: locks.clone(),
-        held: Vec::new(),
-        atomic: false,
-    };
+    let mut b = Body::new(rng, vec![name("t"), name("x")], &globals, &locks);
     if b.rng.bool() {
-        main.push(OSt::WriteGlobal(b.pick(&globals), IEx::Var(name("x"))));
+        main.push(OSt::WriteGlobal(pick(b.rng, &globals), IEx::Var(name("x"))));
     }
     let mut ids = Vec::new();
     for (k, p) in procs.iter().enumerate() {
@@ -396,7 +382,7 @@ fn threads(rng: &mut Rng) -> OProgram {
             main.push(OSt::Join(id.clone()));
         }
     }
-    main.push(OSt::ReadGlobal(name("t"), b.pick(&globals)));
+    main.push(OSt::ReadGlobal(name("t"), pick(b.rng, &globals)));
     let k = b.rng.i64(0..=2);
     main.push(OSt::Assert(OCo::Cmp(
         CmpOp::Ne,

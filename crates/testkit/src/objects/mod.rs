@@ -205,13 +205,8 @@ impl OProgram {
 
     /// Does any statement use name `n`?
     pub fn mentions(&self, n: &str) -> bool {
-        let mut found = false;
-        let mut visit = |m: &Name| found |= &**m == n;
-        for p in &self.procs {
-            walk(&p.body, &mut visit);
-        }
-        walk(&self.main, &mut visit);
-        found
+        let procs = self.procs.iter().map(|p| &p.body[..]);
+        crate::program::mentions_in(procs.chain([&self.main[..]]), n, walk)
     }
 }
 
@@ -285,15 +280,7 @@ pub fn walk(ss: &[OSt], f: &mut dyn FnMut(&Name)) {
                 f(g);
             }
             OSt::Atomic(b) => walk(b, f),
-            OSt::Spawn(t, p, args) => {
-                if let Some(t) = t {
-                    f(t);
-                }
-                f(p);
-                for a in args {
-                    ex(a, f);
-                }
-            }
+            OSt::Spawn(t, p, args) => crate::program::walk_call(t.as_ref(), p, args, f, ex),
         }
     }
 }

@@ -4,7 +4,7 @@
 //! no statement spawns, while a predicate holds.
 
 use super::{OProgram, OSt};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Applies mutation number `k` to the block; `k` is decremented by the
 /// number of mutations the block offers when it has fewer.
@@ -84,31 +84,15 @@ fn spawns(s: &OSt, name: &str) -> bool {
 }
 
 /// Shrinks `p` while `keep` holds, for at most `budget`; returns the
-/// smallest program found and the number of candidates tried.
+/// smallest program found and the number of candidates tried (see
+/// [`crate::shrink::greedy`]).
 pub fn shrink_objects(
     p: &OProgram,
     budget: Duration,
-    mut keep: impl FnMut(&OProgram) -> bool,
+    keep: impl FnMut(&OProgram) -> bool,
 ) -> (OProgram, u64) {
-    let start = Instant::now();
-    let mut best = p.clone();
-    let mut tried = 0;
-    'outer: loop {
-        let mut k = 0;
-        while let Some(cand) = mutate(&best, k) {
-            if start.elapsed() > budget {
-                break 'outer;
-            }
-            tried += 1;
-            if keep(&cand) {
-                best = cand;
-                continue 'outer;
-            }
-            k += 1;
-        }
-        break;
-    }
-    (best, tried)
+    let (small, tried) = crate::shrink::greedy(p, budget, mutate, keep);
+    (small, tried as u64)
 }
 
 #[cfg(test)]

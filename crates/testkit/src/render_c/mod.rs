@@ -42,7 +42,7 @@
 
 use crate::domain::Domain;
 use crate::program::{lookup, Bound, Co, Env, Ex, Program, St, ARRAY_REACH};
-use crate::typing::{lossless, type_of};
+use crate::typing::type_of;
 use crate::Name;
 use std::fmt::{self, Write as _};
 use wiser_ir::ScalarTy;
@@ -200,7 +200,7 @@ impl Routine<'_> {
     fn conv(&self, e: &Ex, to: IntTy) -> Result<String, Unsupported> {
         match self.type_of(e)? {
             Some(t) => {
-                if !lossless(t, to) {
+                if !t.is_lossless_to(to) {
                     return Err(Unsupported(format!("`{t}` where a `{to}` is expected")));
                 }
                 convert(self.ex(e, t)?, t, to)
@@ -346,10 +346,10 @@ impl Routine<'_> {
             Co::And(a, b) => format!("({} && {})", self.cond(a)?, self.cond(b)?),
             Co::Or(a, b) => format!("({} || {})", self.cond(a)?, self.cond(b)?),
             Co::Cmp(op, a, b) => {
-                let sym = cmp_symbol(*op);
+                let sym = op.symbol();
                 let at = match (self.type_of(a)?, self.type_of(b)?) {
-                    (Some(s), Some(t)) if lossless(s, t) => Some(t),
-                    (Some(s), Some(t)) if lossless(t, s) => Some(s),
+                    (Some(s), Some(t)) if s.is_lossless_to(t) => Some(t),
+                    (Some(s), Some(t)) if t.is_lossless_to(s) => Some(s),
                     (Some(s), Some(t)) => {
                         return Err(Unsupported(format!("comparison of `{s}` and `{t}`")))
                     }
@@ -497,7 +497,7 @@ impl Routine<'_> {
                 match target {
                     Some(t) => {
                         let tt = self.var_ty(t)?;
-                        if !lossless(callee.ret, tt) {
+                        if !callee.ret.is_lossless_to(tt) {
                             return Err(Unsupported(format!("`{f}`'s result into `{t}`")));
                         }
                         let x = convert(call, callee.ret, tt)?;
@@ -511,17 +511,6 @@ impl Routine<'_> {
             }
         }
         Ok(())
-    }
-}
-
-fn cmp_symbol(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "==",
-        CmpOp::Ne => "!=",
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
     }
 }
 
