@@ -314,11 +314,6 @@ impl CheckArgs {
         }
     }
 
-    /// What to check.
-    pub fn target(&self) -> Result<Target<'_>, CliError> {
-        self.target.target()
-    }
-
     /// The engine configuration these arguments describe.
     pub fn config(&self) -> Config {
         engine_config(&self.semantics, self.in_process_solver)
@@ -447,11 +442,6 @@ pub struct BmcArgs {
 }
 
 impl BmcArgs {
-    /// What to check.
-    pub fn target(&self) -> Result<Target<'_>, CliError> {
-        self.target.target()
-    }
-
     /// The engine configuration (limits, property, solver).
     pub fn config(&self) -> Config {
         engine_config(&self.semantics, self.in_process_solver)

@@ -160,21 +160,17 @@ mod tests {
 
     #[test]
     fn conditions_are_cut_from_their_statements() {
-        let imp = [
-            ("if a <= b then min = a else min = b fi", "a <= b"),
-            ("while (k < c) and done do k = k + 1 od", "(k < c) and done"),
-        ];
-        for (stmt, cond) in imp {
-            assert_eq!(condition_text(stmt, &wiser_imp::FRONTEND), cond, "{stmt}");
-        }
-        let c = [
-            ("if (x > 0) { y = 1; }", "x > 0"),
-            ("for (;;) { }", "true"),
-            ("a && b", "a && b"),
-        ];
-        for (stmt, cond) in c {
-            assert_eq!(condition_text(stmt, &wiser_c::FRONTEND), cond, "{stmt}");
-        }
+        // Each front end's own tests cut its statements; here, that the
+        // text of a branch asks the program's front end, and that text it
+        // does not cut is shown whole.
+        assert_eq!(
+            condition_text(
+                " while (k < c) and done do k = k + 1 od",
+                &wiser_imp::FRONTEND
+            ),
+            "(k < c) and done"
+        );
+        assert_eq!(condition_text(" a && b ", &wiser_c::FRONTEND), "a && b");
     }
 
     #[test]

@@ -61,15 +61,7 @@ pub fn check(
     if let Some(dir) = &args.tests {
         testfile::check_dir(dir)?;
     }
-    several(&args.target, |file| {
-        let target = args::Target {
-            file,
-            ..args.target()?
-        };
-        let (program, asked, property) = match prepare(&target)? {
-            Prepared::Ready(p) => *p,
-            Prepared::Answered(code) => return Ok((code, false)),
-        };
+    several(&args.target, |target, program, asked, property| {
         let config = args.config().with_property(property);
         if args.jobs.is_some_and(|j| j as usize > config.jobs) {
             out::errln!(
@@ -96,7 +88,7 @@ pub fn check(
         } else {
             report.coverage.take()
         };
-        let done = finish(&target, &program, &report, &config, asked, &warnings, None)?;
+        let done = finish(target, &program, &report, &config, asked, &warnings, None)?;
         if let (Some(path), Some(c)) = (&args.lcov, &covered) {
             coverage::write_lcov(&program, &coverage::Summary::new(&program, c), path)?;
         }
@@ -112,15 +104,7 @@ pub fn check(
 
 /// `wiser bmc` on each file.
 pub fn bmc(args: &BmcArgs, verbose: bool, signals: &Interrupts) -> Result<(u8, bool), CliError> {
-    several(&args.target, |file| {
-        let target = args::Target {
-            file,
-            ..args.target()?
-        };
-        let (program, asked, property) = match prepare(&target)? {
-            Prepared::Ready(p) => *p,
-            Prepared::Answered(code) => return Ok((code, false)),
-        };
+    several(&args.target, |target, program, asked, property| {
         let config = args.config().with_property(property);
         let bounds = args.bounds(&program)?;
         if verbose {
@@ -136,7 +120,7 @@ pub fn bmc(args: &BmcArgs, verbose: bool, signals: &Interrupts) -> Result<(u8, b
             unwinding_assertions: bounds.unwinding_assertions,
         };
         finish(
-            &target,
+            target,
             &program,
             &found.report,
             &config,
@@ -147,16 +131,30 @@ pub fn bmc(args: &BmcArgs, verbose: bool, signals: &Interrupts) -> Result<(u8, b
     })
 }
 
-/// Checks each file of `target` in turn. With one file, this is `check`
-/// itself. With several, each text report follows a `==> FILE <==` line
+/// Loads and prepares each file of `target` in turn and checks it with
+/// `check` (a task outside the front end's subset is answered without
+/// it). With one file, this is `check` itself. With several, each text report follows a `==> FILE <==` line
 /// (as `tail` heads its files), a JSON report is one line each (JSON
 /// Lines), an error in one file is printed and the others still checked,
 /// and the exit code is the worst: an error (2), then a bug (1), then
 /// unknown (3), then safe (0).
 fn several(
     target: &args::TargetArgs,
-    mut check: impl FnMut(&std::path::PathBuf) -> Result<(u8, bool), CliError>,
+    mut check: impl FnMut(&Target<'_>, Program, Asked, Property) -> Result<(u8, bool), CliError>,
 ) -> Result<(u8, bool), CliError> {
+    let mut check = |file: &std::path::PathBuf| {
+        let one = Target {
+            file,
+            ..target.target()?
+        };
+        match prepare(&one)? {
+            Prepared::Ready(p) => {
+                let (program, asked, property) = *p;
+                check(&one, program, asked, property)
+            }
+            Prepared::Answered(code) => Ok((code, false)),
+        }
+    };
     if target.more_files.is_empty() {
         return check(target.target()?.file);
     }
