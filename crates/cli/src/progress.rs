@@ -6,8 +6,8 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use wiser_engine::concolic::{self, ConcolicReport, FuzzLimits, FuzzReport};
-use wiser_engine::{Bmc, BmcReport, Config, Monitor, Report};
+use wiser_engine::concolic::{self, FuzzLimits};
+use wiser_engine::{Bmc, Config, Monitor, Report};
 use wiser_ir::Ir;
 use wiser_semantics::Input;
 
@@ -22,20 +22,14 @@ pub fn check(ir: Arc<Ir>, config: &Config, quiet: bool) -> Report {
 
 /// Bounded model checking, with the same interrupt handling and progress
 /// line as `check`.
-pub fn bmc(ir: Arc<Ir>, config: &Config, bounds: &Bmc, quiet: bool) -> BmcReport {
+pub fn bmc(ir: Arc<Ir>, config: &Config, bounds: &Bmc, quiet: bool) -> Report {
     supervised(quiet, check_line, |monitor| {
         wiser_engine::bmc(ir, config, bounds, monitor)
     })
 }
 
 /// Fuzzes, with the same interrupt handling and progress line as `check`.
-pub fn fuzz(
-    ir: Arc<Ir>,
-    seed: Input,
-    config: &Config,
-    limits: FuzzLimits,
-    quiet: bool,
-) -> FuzzReport {
+pub fn fuzz(ir: Arc<Ir>, seed: Input, config: &Config, limits: FuzzLimits, quiet: bool) -> Report {
     supervised(quiet, fuzz_line, |monitor| {
         concolic::fuzz(ir, seed, config, limits, monitor)
     })
@@ -43,7 +37,7 @@ pub fn fuzz(
 
 /// A concolic run and its flips, with the same interrupt handling as
 /// `check` (no progress line: one path).
-pub fn concolic(ir: Arc<Ir>, input: &Input, config: &Config, max_steps: u64) -> ConcolicReport {
+pub fn concolic(ir: Arc<Ir>, input: &Input, config: &Config, max_steps: u64) -> Report {
     supervised(true, fuzz_line, |monitor| {
         concolic::concolic(ir, input, config, max_steps, monitor)
     })

@@ -41,8 +41,8 @@ mod protocol;
 mod server;
 mod solver;
 mod term;
-mod z3_backend_watchdog;
 mod z3_backend;
+mod z3_backend_watchdog;
 
 pub use display::{SharedPrinter, MAX_TEXT, MIN_SHARED, PLAIN_NODES};
 pub use model::{ArrayValue, Model, Value};
