@@ -26,8 +26,9 @@
 use super::workers::{Answer, Crew, Gone, Task};
 use crate::config::Config;
 use crate::report::branch_coverage::Coverage;
-use crate::report::{ConcolicRun, DecisionKind, RunOutcome};
-use crate::report::{Extra, FuzzStats, Incomplete, Report, Verdict};
+use crate::report::{
+    ConcolicRun, DecisionKind, Extra, FuzzStats, Incomplete, Report, RunOutcome, Verdict,
+};
 use crate::run::{Limits, Monitor, Poll, Solvers, Watch};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -204,6 +205,8 @@ impl Session {
                 || crew.stopped(),
             );
             if poll == Poll::Abandon {
+                // The crew does not say how many are still busy: one at
+                // least, which is what the process needs to know.
                 self.report.stats.abandoned_workers = 1;
                 break;
             }
