@@ -1,10 +1,10 @@
 //! The `concolic` and `fuzz` commands: loading and inputs as for `run`,
 //! the engines of `wiser_engine::concolic`, output, exit codes.
 
-use crate::args::{ConcolicArgs, Format, FuzzArgs};
-use crate::out::out as emit;
+use crate::args::{ConcolicArgs, FuzzArgs};
 use crate::progress::{self, Interrupts};
-use crate::{exit, formats, inputs, json, load, render_engines, sarif};
+use crate::render_engines::{ConcolicOutput, FuzzOutput};
+use crate::{exit, formats, inputs, load};
 use wiser_engine::concolic::{FuzzLimits, RunOutcome};
 
 /// `wiser concolic`: returns the exit code (as `run`'s; 3 when a limit
@@ -24,26 +24,21 @@ pub fn concolic(args: &ConcolicArgs, signals: &Interrupts) -> Result<(u8, bool),
         args.solver.max_steps,
         signals,
     );
-    match args.format {
-        Format::Text => emit(&render_engines::concolic_text(&program, &report)),
-        Format::Json => emit(&format!(
-            "{}\n",
-            json::stamp(render_engines::concolic_json(&program, &report), &args.file)
-        )),
-        Format::Sarif => {
-            let bugs: Vec<&wiser_engine::Bug> = match &report.run.outcome {
-                RunOutcome::Bug(b) => vec![b],
-                _ => Vec::new(),
-            };
-            let doc = sarif::bugs_sarif(&args.file, &program, &bugs, config.options, "concolic");
-            emit(&format!("{doc}\n"));
-        }
+    let output = ConcolicOutput {
+        file: &args.file,
+        program: &program,
+        report: &report,
+        config: &config,
+    };
+    formats::print(args.format, &args.file, &output);
+    let abandoned = report.stats.abandoned_workers > 0;
+    let Some(extra) = report.concolic() else {
+        return Ok((exit::UNKNOWN, abandoned));
+    };
+    if !report.incomplete.is_empty() && !matches!(extra.run.outcome, RunOutcome::Bug(_)) {
+        return Ok((exit::UNKNOWN, abandoned));
     }
-    formats::reported();
-    if report.stopped.is_some() && !matches!(report.run.outcome, RunOutcome::Bug(_)) {
-        return Ok((exit::UNKNOWN, report.abandoned));
-    }
-    let code = match report.run.outcome {
+    let code = match &extra.run.outcome {
         RunOutcome::Halted => exit::OK,
         RunOutcome::Bug(_) => exit::BUG,
         RunOutcome::Mismatch(m) => {
@@ -54,7 +49,7 @@ pub fn concolic(args: &ConcolicArgs, signals: &Interrupts) -> Result<(u8, bool),
         RunOutcome::Cut(_) => exit::UNKNOWN,
         RunOutcome::OutOfSteps | RunOutcome::Stopped => exit::OUT_OF_STEPS,
     };
-    Ok((code, report.abandoned))
+    Ok((code, abandoned))
 }
 
 /// `wiser fuzz`: returns the exit code (1 bug, 3 none found) and whether
@@ -76,24 +71,14 @@ pub fn fuzz(args: &FuzzArgs, signals: &Interrupts) -> Result<(u8, bool), String>
         args.quiet,
         signals,
     );
-    match args.format {
-        Format::Text => emit(&render_engines::fuzz_text(
-            &program,
-            &report,
-            args.max_runs,
-            &config,
-        )),
-        Format::Json => emit(&format!(
-            "{}\n",
-            json::stamp(render_engines::fuzz_json(&program, &report), &args.file)
-        )),
-        Format::Sarif => {
-            let bugs: Vec<&wiser_engine::Bug> = report.bugs.iter().map(|b| &b.bug).collect();
-            let doc = sarif::bugs_sarif(&args.file, &program, &bugs, config.options, "fuzz");
-            emit(&format!("{doc}\n"));
-        }
-    }
-    formats::reported();
+    let output = FuzzOutput {
+        file: &args.file,
+        program: &program,
+        report: &report,
+        max_runs: args.max_runs,
+        config: &config,
+    };
+    formats::print(args.format, &args.file, &output);
     for e in &report.internal_errors {
         crate::out::errln!("error: {e}");
     }
@@ -102,5 +87,5 @@ pub fn fuzz(args: &FuzzArgs, signals: &Interrupts) -> Result<(u8, bool), String>
     } else {
         exit::BUG
     };
-    Ok((code, report.abandoned))
+    Ok((code, report.stats.abandoned_workers > 0))
 }

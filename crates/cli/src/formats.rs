@@ -30,6 +30,19 @@ pub trait Rendered {
     }
 }
 
+/// Refuses `--format sarif` before a command whose report has no SARIF
+/// form runs (`what` names its reports): SARIF reports the bugs of a
+/// check, and a test replay's answer, pass or mismatch, has no place
+/// there.
+pub fn refuse_sarif(format: Format, what: &str) -> Result<(), String> {
+    if format == Format::Sarif {
+        return Err(format!(
+            "error: `--format sarif` reports the bugs of a check, not {what}\n  = help: use `--format json` or `--format text`\n"
+        ));
+    }
+    Ok(())
+}
+
 /// Set once a report is on stdout: an error after it (a harness that
 /// cannot be written) must not print a second document.
 static REPORTED: AtomicBool = AtomicBool::new(false);

@@ -6,8 +6,8 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-use wiser_engine::concolic::{self, ConcolicReport, FuzzLimits, FuzzReport};
-use wiser_engine::{Bmc, BmcReport, Config, Monitor, Report};
+use wiser_engine::concolic::{self, FuzzLimits};
+use wiser_engine::{Bmc, Config, Monitor, Report};
 use wiser_ir::Ir;
 use wiser_semantics::Input;
 
@@ -106,7 +106,7 @@ pub fn bmc(
     bounds: &Bmc,
     quiet: bool,
     signals: &Interrupts,
-) -> BmcReport {
+) -> Report {
     supervised(quiet, check_line, signals, |monitor| {
         wiser_engine::bmc(ir, config, bounds, monitor)
     })
@@ -120,7 +120,7 @@ pub fn fuzz(
     limits: FuzzLimits,
     quiet: bool,
     signals: &Interrupts,
-) -> FuzzReport {
+) -> Report {
     supervised(quiet, fuzz_line, signals, |monitor| {
         concolic::fuzz(ir, seed, config, limits, monitor)
     })
@@ -134,7 +134,7 @@ pub fn concolic(
     config: &Config,
     max_steps: u64,
     signals: &Interrupts,
-) -> ConcolicReport {
+) -> Report {
     supervised(true, fuzz_line, signals, |monitor| {
         concolic::concolic(ir, input, config, max_steps, monitor)
     })

@@ -1,11 +1,14 @@
-//! Output of `concolic` and `fuzz`: text for people, JSON for programs.
+//! Output of `concolic` and `fuzz`: text for people, JSON for programs,
+//! SARIF for tools, through the one [`Rendered`] dispatch.
 
+use crate::formats::Rendered;
 use crate::load::Program;
 use crate::render::{array_text, bug_json, bug_text, input_json};
 use serde_json::{json, Value};
 use std::fmt::Write;
-use wiser_engine::concolic::{ConcolicReport, Decision, Flip, FuzzReport, RunOutcome};
-use wiser_engine::{Config, Incomplete};
+use std::path::Path;
+use wiser_engine::concolic::{Decision, Flip, FuzzStats, RunOutcome};
+use wiser_engine::{ConcolicExtra, Config, Incomplete, Report};
 use wiser_semantics::{Bound, Input};
 
 /// An input on one line: `x = 3, y = 2; reads 1, 2; input: [0] = 98, others 0`.
@@ -50,15 +53,100 @@ fn cond_label(d: &Decision) -> &'static str {
 /// must stay within the run's limits too.
 pub const MAX_DECISIONS_SHOWN: usize = 10_000;
 
+/// The report of `wiser concolic`, in every format.
+pub struct ConcolicOutput<'a> {
+    /// The program's path as given.
+    pub file: &'a Path,
+    /// The program.
+    pub program: &'a Program,
+    /// The report (its extra is [`wiser_engine::Extra::Concolic`]).
+    pub report: &'a Report,
+    /// The run's configuration (its semantic options, for SARIF).
+    pub config: &'a Config,
+}
+
+impl Rendered for ConcolicOutput<'_> {
+    fn text(&self) -> String {
+        concolic_text(self.program, self.report)
+    }
+
+    fn json(&self) -> Value {
+        concolic_json(self.program, self.report)
+    }
+
+    fn sarif(&self) -> Option<Value> {
+        Some(crate::sarif::bugs_sarif(
+            self.file,
+            self.program,
+            self.report,
+            self.config.options,
+        ))
+    }
+}
+
+/// The report of `wiser fuzz`, in every format.
+pub struct FuzzOutput<'a> {
+    /// The program's path as given.
+    pub file: &'a Path,
+    /// The program.
+    pub program: &'a Program,
+    /// The report (its extra is [`wiser_engine::Extra::Fuzz`]).
+    pub report: &'a Report,
+    /// `--max-runs`, for the text of a session that reached it.
+    pub max_runs: u64,
+    /// The session's configuration.
+    pub config: &'a Config,
+}
+
+impl Rendered for FuzzOutput<'_> {
+    fn text(&self) -> String {
+        fuzz_text(self.program, self.report, self.max_runs, self.config)
+    }
+
+    fn json(&self) -> Value {
+        fuzz_json(self.program, self.report)
+    }
+
+    fn sarif(&self) -> Option<Value> {
+        Some(crate::sarif::bugs_sarif(
+            self.file,
+            self.program,
+            self.report,
+            self.config.options,
+        ))
+    }
+}
+
+/// The run and flips of a concolic report.
+fn concolic_extra(report: &Report) -> &ConcolicExtra {
+    report
+        .concolic()
+        .expect("`wiser concolic` reports a concolic run")
+}
+
+/// The counters of a fuzzing report.
+fn fuzz_stats(report: &Report) -> &FuzzStats {
+    report
+        .fuzz()
+        .expect("`wiser fuzz` reports a fuzzing session")
+}
+
+/// The limit of the run layer that cut a concolic run or its flips
+/// short, if one did.
+fn stopped(report: &Report) -> Option<Incomplete> {
+    report.incomplete.first().copied()
+}
+
 /// Why a decision was not flipped: the limit that stopped the run.
-fn not_asked(report: &ConcolicReport) -> &'static str {
-    report.stopped.map_or("interrupted", |i| i.name())
+fn not_asked(report: &Report) -> &'static str {
+    stopped(report).map_or("interrupted", |i| i.name())
 }
 
 /// The text of a concolic run.
-pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
+fn concolic_text(program: &Program, report: &Report) -> String {
     let mut out = String::new();
-    let run = &report.run;
+    let extra = concolic_extra(report);
+    let run = &extra.run;
     let _ = writeln!(out, "input: {}", input_line(&run.input));
     let n = run.decisions.len();
     let _ = writeln!(
@@ -80,7 +168,7 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
         let _ = writeln!(out, "     {}: {}", cond_label(d), d.cond);
         let _ = writeln!(out, "     taken: {}", side(d.taken));
         let other = side(!d.taken);
-        let Some(flip) = report.flips.get(j) else {
+        let Some(flip) = extra.flips.get(j) else {
             let _ = writeln!(
                 out,
                 "     other side ({other}): not asked ({})",
@@ -150,11 +238,11 @@ pub fn concolic_text(program: &Program, report: &ConcolicReport) -> String {
             );
         }
         RunOutcome::Stopped => {
-            let why = report.stopped.map_or("interrupted", |i| i.name());
+            let why = not_asked(report);
             let _ = writeln!(out, "outcome: stopped after {steps} steps ({why})");
         }
     }
-    if let Some(why) = report.stopped {
+    if let Some(why) = stopped(report) {
         let _ = writeln!(
             out,
             "stopped: {} (the run or its flips were cut short)",
@@ -170,15 +258,16 @@ fn input_value(input: &Input) -> Value {
 }
 
 /// The JSON of a concolic run.
-pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
-    let run = &report.run;
+fn concolic_json(program: &Program, report: &Report) -> Value {
+    let extra = concolic_extra(report);
+    let run = &extra.run;
     let shown = run.decisions.len().min(MAX_DECISIONS_SHOWN);
     let decisions: Vec<Value> = run.decisions[..shown]
         .iter()
         .enumerate()
         .map(|(j, d)| {
             let lc = program.line_col(d.span);
-            let other = match report.flips.get(j) {
+            let other = match extra.flips.get(j) {
                 None => json!({"status": "not_asked", "reason": not_asked(report)}),
                 Some(Flip::Input { input, concretised }) => json!({
                     "status": "feasible",
@@ -209,7 +298,7 @@ pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
         RunOutcome::Cut(bound) => (bound.name(), None, Value::Null),
     };
     let at = span.map(|s| program.line_col(s));
-    let incomplete: Vec<&str> = report.stopped.iter().map(|i| i.name()).collect();
+    let incomplete: Vec<&str> = report.incomplete.iter().map(|i| i.name()).collect();
     json!({
         "language": program.language.name(),
         "verdict": report.verdict.name(),
@@ -225,7 +314,16 @@ pub fn concolic_json(program: &Program, report: &ConcolicReport) -> Value {
     })
 }
 
-fn end_text(end: Incomplete, report: &FuzzReport, max_runs: u64, config: &Config) -> String {
+/// Why a fuzzing session ended: its report's one stop reason.
+fn fuzz_end(report: &Report) -> Incomplete {
+    report
+        .incomplete
+        .first()
+        .copied()
+        .unwrap_or(Incomplete::WorkListEmpty)
+}
+
+fn end_text(end: Incomplete, report: &Report, max_runs: u64, config: &Config) -> String {
     match end {
         Incomplete::MaxRuns => format!("run limit reached ({max_runs} runs; raise --max-runs)"),
         Incomplete::Interrupted if !report.internal_errors.is_empty() => {
@@ -237,11 +335,12 @@ fn end_text(end: Incomplete, report: &FuzzReport, max_runs: u64, config: &Config
 }
 
 /// The text report of a fuzzing session.
-pub fn fuzz_text(program: &Program, report: &FuzzReport, max_runs: u64, config: &Config) -> String {
+fn fuzz_text(program: &Program, report: &Report, max_runs: u64, config: &Config) -> String {
     let mut out = String::new();
-    for b in &report.bugs {
-        bug_text(&mut out, program, &b.bug);
-        let _ = writeln!(out, "  found by run {}", b.run);
+    let stats = fuzz_stats(report);
+    for (bug, run) in report.bugs.iter().zip(&stats.found_by) {
+        bug_text(&mut out, program, bug);
+        let _ = writeln!(out, "  found by run {run}");
     }
     let n = report.bugs.len();
     let verdict = if n == 0 {
@@ -252,40 +351,40 @@ pub fn fuzz_text(program: &Program, report: &FuzzReport, max_runs: u64, config: 
     let _ = writeln!(
         out,
         "fuzz: {verdict} in {} run{} ({} ms)",
-        report.runs,
-        if report.runs == 1 { "" } else { "s" },
-        report.elapsed.as_millis()
+        stats.runs,
+        if stats.runs == 1 { "" } else { "s" },
+        report.stats.elapsed.as_millis()
     );
     let _ = writeln!(
         out,
         "  ended: {}",
-        end_text(report.end, report, max_runs, config)
+        end_text(fuzz_end(report), report, max_runs, config)
     );
     let _ = writeln!(
         out,
         "  flips: {} asked, {} infeasible, {} concretised, {} dropped (undecided even with the other inputs pinned)",
-        report.flips, report.infeasible, report.concretised, report.dropped
+        stats.flips, stats.infeasible, stats.concretised, stats.dropped
     );
-    if report.assume_failed + report.out_of_steps > 0 {
+    if stats.assume_failed + stats.out_of_steps > 0 {
         let _ = writeln!(
             out,
             "  runs outside the domain (failed assume): {}; cut by --max-steps: {}",
-            report.assume_failed, report.out_of_steps
+            stats.assume_failed, stats.out_of_steps
         );
     }
-    if report.cut > 0 {
+    if stats.cut > 0 {
         let _ = writeln!(
             out,
             "  runs cut by a bound of the search (--max-objects, --max-threads, --max-switches): {}",
-            report.cut
+            stats.cut
         );
     }
-    let (covered, total) = report.coverage.totals();
+    let (covered, total) = stats.coverage.totals();
     let _ = writeln!(out, "coverage: {covered}/{total} branch sides");
-    for r in report.coverage.per_routine() {
+    for r in stats.coverage.per_routine() {
         let _ = writeln!(out, "  {}: {}/{}", r.routine, r.covered, r.total);
     }
-    for u in report.coverage.uncovered() {
+    for u in stats.coverage.uncovered() {
         let lc = program.line_col(u.span);
         let _ = writeln!(
             out,
@@ -300,24 +399,26 @@ pub fn fuzz_text(program: &Program, report: &FuzzReport, max_runs: u64, config: 
 }
 
 /// The JSON report of a fuzzing session.
-pub fn fuzz_json(program: &Program, report: &FuzzReport) -> Value {
+fn fuzz_json(program: &Program, report: &Report) -> Value {
+    let stats = fuzz_stats(report);
     let bugs: Vec<Value> = report
         .bugs
         .iter()
-        .map(|b| {
-            let mut v = bug_json(program, &b.bug);
-            v["run"] = json!(b.run);
+        .zip(&stats.found_by)
+        .map(|(bug, run)| {
+            let mut v = bug_json(program, bug);
+            v["run"] = json!(run);
             v
         })
         .collect();
-    let (covered, total) = report.coverage.totals();
-    let routines: Vec<Value> = report
+    let (covered, total) = stats.coverage.totals();
+    let routines: Vec<Value> = stats
         .coverage
         .per_routine()
         .iter()
         .map(|r| json!({"routine": &*r.routine, "covered": r.covered, "total": r.total}))
         .collect();
-    let uncovered: Vec<Value> = report
+    let uncovered: Vec<Value> = stats
         .coverage
         .uncovered()
         .iter()
@@ -329,25 +430,25 @@ pub fn fuzz_json(program: &Program, report: &FuzzReport) -> Value {
     json!({
         "language": program.language.name(),
         "verdict": report.verdict.name(),
-        "incomplete": [report.end.name()],
+        "incomplete": [fuzz_end(report).name()],
         "bugs": bugs,
-        "runs": report.runs,
-        "end": report.end.name(),
+        "runs": stats.runs,
+        "end": fuzz_end(report).name(),
         "coverage": {
             "covered": covered,
             "total": total,
             "routines": routines,
             "uncovered": uncovered,
         },
-        "flips": report.flips,
-        "infeasible": report.infeasible,
-        "concretised": report.concretised,
-        "dropped": report.dropped,
-        "assume_failed": report.assume_failed,
-        "out_of_steps": report.out_of_steps,
-        "cut": report.cut,
+        "flips": stats.flips,
+        "infeasible": stats.infeasible,
+        "concretised": stats.concretised,
+        "dropped": stats.dropped,
+        "assume_failed": stats.assume_failed,
+        "out_of_steps": stats.out_of_steps,
+        "cut": stats.cut,
         "internal_errors": report.internal_errors,
-        "elapsed_ms": report.elapsed.as_millis() as u64,
+        "elapsed_ms": report.stats.elapsed.as_millis() as u64,
     })
 }
 

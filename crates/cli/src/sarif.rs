@@ -395,7 +395,6 @@ pub fn check_sarif(
     report: &Report,
     config: &Config,
     asked: Asked,
-    engine: &str,
 ) -> Value {
     let results = report
         .bugs
@@ -441,7 +440,7 @@ pub fn check_sarif(
     }
     let properties = json!({
         "schema_version": json::SCHEMA_VERSION,
-        "engine": engine,
+        "engine": report.extra.engine(),
         "verdict": report.verdict.name(),
         "property": asked.property.name(),
         "incomplete": report.incomplete.iter().map(|i| i.name()).collect::<Vec<_>>(),
@@ -451,14 +450,13 @@ pub fn check_sarif(
 
 /// The SARIF of the bugs `concolic` or `fuzz` found (neither says
 /// `safe`: no bug is no verdict).
-pub fn bugs_sarif(
-    file: &Path,
-    program: &Program,
-    bugs: &[&Bug],
-    semantics: Options,
-    engine: &str,
-) -> Value {
-    let results = bugs.iter().map(|b| result(program, b, semantics)).collect();
+pub fn bugs_sarif(file: &Path, program: &Program, report: &Report, semantics: Options) -> Value {
+    let results = report
+        .bugs
+        .iter()
+        .map(|b| result(program, b, semantics))
+        .collect();
+    let engine = report.extra.engine();
     let properties = json!({"schema_version": json::SCHEMA_VERSION, "engine": engine});
     document(file, results, Vec::new(), properties)
 }

@@ -113,16 +113,15 @@ pub fn bmc(args: &BmcArgs, verbose: bool, signals: &Interrupts) -> Result<(u8, b
         let warnings = check_assumption(&program, &config, signals)?;
         let found = progress::bmc(program.ir.clone(), &config, &bounds, args.quiet, signals);
         if verbose {
-            out::errln!("note: statistics: {:?}", found.report.stats);
+            out::errln!("note: statistics: {:?}", found.stats);
         }
         let info = BmcInfo {
-            bound: found.bound,
             unwinding_assertions: bounds.unwinding_assertions,
         };
         finish(
             target,
             &program,
-            &found.report,
+            &found,
             &config,
             asked,
             &warnings,
@@ -248,10 +247,9 @@ pub fn prepare(t: &Target<'_>) -> Result<Prepared, CliError> {
     ))))
 }
 
-/// What bounded model checking adds to a report.
+/// What bounded model checking's output adds to its report (whose extra
+/// holds the last bound tried).
 pub struct BmcInfo {
-    /// The last bound tried.
-    pub bound: u32,
     /// Were unwinding assertions checked?
     pub unwinding_assertions: bool,
 }
@@ -307,10 +305,10 @@ impl Rendered for CheckOutput<'_> {
     fn text(&self) -> String {
         let (program, report) = (self.program, self.report);
         let mut text = String::new();
-        if let Some(b) = self.bmc {
+        if let (Some(b), Some(bound)) = (self.bmc, report.bmc_bound()) {
             text.push_str(&format!(
                 "bounded model checking: bound {} ({})\n",
-                b.bound,
+                bound,
                 if b.unwinding_assertions {
                     "with unwinding assertions"
                 } else {
@@ -338,9 +336,11 @@ impl Rendered for CheckOutput<'_> {
         if let Some(obj) = json.as_object_mut() {
             obj.insert("warnings".into(), self.warnings.into());
         }
-        if let (Some(b), Some(obj)) = (self.bmc, json.as_object_mut()) {
-            obj.insert("engine".into(), "bmc".into());
-            obj.insert("bound".into(), b.bound.into());
+        if let (Some(b), Some(bound), Some(obj)) =
+            (self.bmc, report.bmc_bound(), json.as_object_mut())
+        {
+            obj.insert("engine".into(), report.extra.engine().into());
+            obj.insert("bound".into(), bound.into());
             obj.insert("unwinding_assertions".into(), b.unwinding_assertions.into());
         }
         if let (Some(c), Some(obj)) = (&report.coverage, json.as_object_mut()) {
@@ -359,14 +359,12 @@ impl Rendered for CheckOutput<'_> {
     }
 
     fn sarif(&self) -> Option<Value> {
-        let engine = if self.bmc.is_some() { "bmc" } else { "check" };
         Some(crate::sarif::check_sarif(
             self.t.file,
             self.program,
             self.report,
             self.config,
             self.asked,
-            engine,
         ))
     }
 }

@@ -212,6 +212,7 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
         paths,
         paths_dropped,
         coverage: coverage.filter(|_| config.record.coverage),
+        extra: crate::report::Extra::Check,
     }
 }
 

@@ -52,7 +52,7 @@ mod symbolic;
 mod visited;
 pub mod witness;
 
-pub use bmc::{bmc, Bmc, BmcReport};
+pub use bmc::{bmc, Bmc};
 pub use check::{check, check_monitored};
 pub use config::{Backend, Config, Property, MAX_JOBS};
 pub use expand::{Expander, Expansion};
@@ -61,7 +61,7 @@ pub use frontier::{Arena, Frontier, Pool, Searchable};
 pub use known::KnownBugs;
 pub use merge::MergeMode;
 pub use record::{sort_paths, Coverage, PathEnd, PathEndKind, Record, Recorded, DEFAULT_MAX_PATHS};
-pub use report::{Incomplete, Report, Stats, Verdict};
+pub use report::{ConcolicExtra, Extra, Incomplete, Report, Stats, Verdict};
 pub use run::{peak_resident_bytes, resident_bytes, Limits, Monitor, GRACE};
 pub use searcher::{
     BranchCoverage, BreadthFirst, CoverageGuided, DepthFirst, Info, Interleaved, Parent,

@@ -70,7 +70,7 @@ fn fuzz_bugs_are_check_bugs_and_safe_means_no_fuzz_bug() {
         }
         if exhaustive {
             for b in &fuzzed.bugs {
-                let at = loc(b.bug.kind, b.bug.span, &b.bug.stack);
+                let at = loc(b.kind, b.span, &b.stack);
                 assert!(
                     checked.contains(&at),
                     "program {i}: fuzz found {at:?}, check --all did not\n{}",

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 use wiser_engine::concolic::{fuzz, FuzzLimits};
-use wiser_engine::{bmc, check, Bmc, BmcReport, Config, Incomplete, Monitor, Verdict};
+use wiser_engine::{bmc, check, Bmc, Config, Incomplete, Monitor, Report, Verdict};
 use wiser_ir::{ErrorKind, Ir};
 use wiser_semantics::{Input, Options};
 use wiser_testkit::{compile, generate, sized, GenConfig};
@@ -38,11 +38,11 @@ fn verdicts(ir: &Ir, options: Options) -> (Option<bool>, Option<bool>, Option<bo
     let bmc_config = config.clone().with_timeout(Some(seconds));
     let model_checked = bmc(ir.clone(), &bmc_config, &bounds, Arc::new(Monitor::new()));
     assert!(
-        model_checked.report.internal_errors.is_empty(),
+        model_checked.internal_errors.is_empty(),
         "{:?}",
-        model_checked.report.internal_errors
+        model_checked.internal_errors
     );
-    let by_bmc = match model_checked.report.verdict {
+    let by_bmc = match model_checked.verdict {
         Verdict::Bug => Some(true),
         Verdict::Safe => Some(false),
         Verdict::Unknown => None,
@@ -64,9 +64,13 @@ fn verdicts(ir: &Ir, options: Options) -> (Option<bool>, Option<bool>, Option<bo
         "{:?}",
         fuzzed.internal_errors
     );
+    let stats = fuzzed.fuzz().expect("a fuzzing report");
     let by_fuzz = if !fuzzed.bugs.is_empty() {
         Some(true)
-    } else if fuzzed.end == Incomplete::WorkListEmpty && fuzzed.dropped == 0 && fuzzed.cut == 0 {
+    } else if fuzzed.incomplete == [Incomplete::WorkListEmpty]
+        && stats.dropped == 0
+        && stats.cut == 0
+    {
         Some(false)
     } else {
         None
@@ -157,7 +161,7 @@ fn imp(name: &str) -> Arc<Ir> {
 }
 
 /// `bmc` with the default configuration and `bounds`.
-fn bmc_with(ir: &Arc<Ir>, bounds: Bmc) -> BmcReport {
+fn bmc_with(ir: &Arc<Ir>, bounds: Bmc) -> Report {
     bmc(
         ir.clone(),
         &Config::default(),
@@ -180,11 +184,11 @@ fn seed_004_example_1_is_a_bug_at_bound_2_and_not_before() {
     let ir = imp("bmc_uchar_sum.imp");
     let run = |k| bmc_with(&ir, asserted(k));
     let one = run(1);
-    assert_eq!(one.report.verdict, Verdict::Unknown);
-    assert_eq!(one.report.incomplete, vec![Incomplete::UnwindBound]);
+    assert_eq!(one.verdict, Verdict::Unknown);
+    assert_eq!(one.incomplete, vec![Incomplete::UnwindBound]);
     let two = run(2);
-    assert_eq!(two.report.verdict, Verdict::Bug);
-    let bug = &two.report.bugs[0];
+    assert_eq!(two.verdict, Verdict::Bug);
+    let bug = &two.bugs[0];
     assert_eq!(bug.kind, ErrorKind::Assertion);
     // The witness replays (bmc confirms it); it reads n = 2 and two bytes.
     assert_eq!(bug.input.reads.len(), 3);
@@ -198,13 +202,16 @@ fn seed_004_example_1_is_a_bug_at_bound_2_and_not_before() {
             ..Bmc::default()
         },
     );
-    assert_eq!((deepened.report.verdict, deepened.bound), (Verdict::Bug, 2));
+    assert_eq!(
+        (deepened.verdict, deepened.bmc_bound()),
+        (Verdict::Bug, Some(2))
+    );
 }
 
 #[test]
 fn seed_004_example_2_is_safe_at_bound_256_with_unwinding_assertions() {
     let ir = imp("bmc_uint_sum.imp");
-    let run = |k| bmc_with(&ir, asserted(k)).report;
+    let run = |k| bmc_with(&ir, asserted(k));
     assert_eq!(run(256).verdict, Verdict::Safe);
     // n can be 255: at bound 100 paths go beyond it.
     let short = run(100);

@@ -47,7 +47,7 @@ fn model_checked(ir: &Arc<Ir>, max_objects: u32) -> Report {
         ..Bmc::default()
     };
     let monitor = Arc::new(Monitor::new());
-    bmc(ir.clone(), &config(max_objects), &bounds, monitor).report
+    bmc(ir.clone(), &config(max_objects), &bounds, monitor)
 }
 
 /// Not `safe`, and `heap_bound` is among the reasons.
@@ -133,6 +133,7 @@ fn concolic_runs_and_fuzzing_say_the_input_was_cut() {
     let monitor = Arc::new(Monitor::new());
     let fuzzed = fuzz(ir, Input::default(), &config(0), limits, monitor);
     assert!(fuzzed.bugs.is_empty());
-    assert!(fuzzed.cut > 0, "{fuzzed:?}");
-    assert_eq!(fuzzed.assume_failed, 0, "a cut is not a failed assume");
+    let stats = fuzzed.fuzz().expect("a fuzzing report");
+    assert!(stats.cut > 0, "{fuzzed:?}");
+    assert_eq!(stats.assume_failed, 0, "a cut is not a failed assume");
 }

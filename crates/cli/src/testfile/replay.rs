@@ -219,19 +219,10 @@ fn changed_warning(program: &Program) -> String {
     )
 }
 
-/// SARIF reports the bugs a check finds; a replay's answer is pass or
-/// mismatch, which has no place there.
-fn no_sarif(format: Format) -> Result<(), String> {
-    match format {
-        Format::Sarif => Err("error: `--format sarif` reports the bugs of a check, not test replays\n  = help: use `--format json` or `--format text`\n".into()),
-        _ => Ok(()),
-    }
-}
-
 /// `wiser run --test FILE`: exit 0 if the outcome is the expected one, 1
 /// if not (both after printing the run as `run` does).
 pub fn run_test(test_path: &Path, o: &Overrides<'_>, format: Format) -> Result<u8, String> {
-    no_sarif(format)?;
+    crate::formats::refuse_sarif(format, "test replays")?;
     let test = read_test(test_path)?;
     let mut programs = Programs::default();
     let r = replay(&mut programs, &test, test_path, o)?;
@@ -278,7 +269,7 @@ fn suite_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 /// summary. Exit 0 if every test passed, 1 if some test's outcome was not
 /// the expected one, 2 if some test could not be run at all.
 pub fn replay_dir(dir: &Path, o: &Overrides<'_>, format: Format) -> Result<u8, String> {
-    no_sarif(format)?;
+    crate::formats::refuse_sarif(format, "test replays")?;
     let files = suite_files(dir)?;
     let mut programs = Programs::default();
     let (mut passed, mut mismatched, mut errors) = (0usize, 0usize, 0usize);

@@ -4,7 +4,7 @@
 use super::explore::{unroll, ErrorPath, Unrolled};
 use super::Bmc;
 use crate::config::Config;
-use crate::report::{Incomplete, Report, Stats, Verdict};
+use crate::report::{Extra, Incomplete, Report, Stats, Verdict};
 use crate::run::{peak_resident_bytes, supervise_one, Limits, Monitor, Solvers, StopSwitch};
 use crate::witness::{input_from_model, replay, small_model, Bug, Expected, Replay};
 use std::sync::atomic::Ordering;
@@ -12,16 +12,6 @@ use std::sync::Arc;
 use std::time::Instant;
 use wiser_ir::{Cfg, ErrorKind, Ir, Span};
 use wiser_smt::{Answer, Model, Solver, Term};
-
-/// What a bounded-model-checking run found, and at which bound.
-#[derive(Clone, Debug)]
-pub struct BmcReport {
-    /// The verdict, bugs and counters, as `check` reports them; an
-    /// `unknown` for want of a larger bound says [`Incomplete::UnwindBound`].
-    pub report: Report,
-    /// The last bound tried.
-    pub bound: u32,
-}
 
 /// How one bound ended, before the counters are added.
 #[derive(Default)]
@@ -55,8 +45,9 @@ impl Outcome {
 /// solver of `config`, stopping with what was found when a limit or the
 /// interrupt switch of `monitor` says so. The work runs on a worker under
 /// the run layer's supervisor: one step that builds a huge term (a large
-/// `--max-objects`) cannot hold the run past its limits.
-pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> BmcReport {
+/// `--max-objects`) cannot hold the run past its limits. The report's
+/// extra is [`Extra::Bmc`], with the last bound tried.
+pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Report {
     let start = Instant::now();
     let limits = Limits::new(config, start, monitor.clone());
     let solvers = Arc::new(Solvers::new(config, limits.deadline));
@@ -85,19 +76,17 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Bm
         .store(outcome.bugs.len() as u64, Ordering::Relaxed);
     stats.elapsed = start.elapsed();
     stats.peak_memory = peak_resident_bytes().unwrap_or(0);
-    BmcReport {
-        report: Report {
-            verdict: outcome.verdict(),
-            bugs: outcome.bugs,
-            incomplete: outcome.incomplete,
-            internal_errors: outcome.internal_errors,
-            outside_property: outcome.outside_property,
-            stats,
-            paths: Vec::new(),
-            paths_dropped: 0,
-            coverage: None,
-        },
-        bound: k,
+    Report {
+        verdict: outcome.verdict(),
+        bugs: outcome.bugs,
+        incomplete: outcome.incomplete,
+        internal_errors: outcome.internal_errors,
+        outside_property: outcome.outside_property,
+        stats,
+        paths: Vec::new(),
+        paths_dropped: 0,
+        coverage: None,
+        extra: Extra::Bmc { bound: k },
     }
 }
 

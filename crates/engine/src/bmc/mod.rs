@@ -21,7 +21,7 @@ mod decide;
 mod explore;
 mod guard;
 
-pub use decide::{bmc, BmcReport};
+pub use decide::bmc;
 pub use guard::{Guard, Guarded};
 
 use wiser_ir::Pc;

@@ -16,31 +16,13 @@
 //! negated condition pinned to its current value (for an array, the cells
 //! the query reads); if that is still undecided the child is dropped.
 
-use super::run::ConcolicRun;
+use crate::report::{ConcolicRun, Flip};
 use crate::witness;
 use rustc_hash::FxHashSet;
 use wiser_ir::{Instr, Ir};
 use wiser_num::Int;
 use wiser_semantics::Input;
 use wiser_smt::{Answer, Kind, Model, Solver, Sort, Term, Value};
-
-/// What flipping one decision gave.
-#[derive(Clone, Debug)]
-pub enum Flip {
-    /// The other side is feasible; this input takes it.
-    Input {
-        /// The new input.
-        input: Input,
-        /// Found only with the variables outside the negated condition
-        /// pinned to their current values (after a solver `unknown`).
-        concretised: bool,
-    },
-    /// The other side is infeasible after the path's prefix.
-    Infeasible,
-    /// Undecided, even with the variables outside the negated condition
-    /// pinned: no input (the child is dropped).
-    Unknown(String),
-}
 
 /// Flips decision `j` of `run`, asking `solver`.
 pub fn flip(ir: &Ir, run: &ConcolicRun, j: usize, solver: &mut dyn Solver) -> Flip {

@@ -23,16 +23,16 @@
 //! Fuzzing is not complete: it never says `safe`, only that every path it
 //! generated was run.
 
-use super::coverage::Coverage;
-use super::run::{ConcolicRun, DecisionKind, RunOutcome};
 use super::workers::{Answer, Crew, Gone, Task};
 use crate::config::Config;
-use crate::report::{Incomplete, Verdict};
+use crate::report::branch_coverage::Coverage;
+use crate::report::{
+    ConcolicRun, DecisionKind, Extra, FuzzStats, Incomplete, Report, RunOutcome, Verdict,
+};
 use crate::run::{Limits, Monitor, Poll, Solvers, Watch};
-use crate::witness::Bug;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use wiser_ir::{ErrorKind, Ir, Span};
 use wiser_semantics::{CallSite, Input};
 
@@ -54,55 +54,6 @@ impl Default for FuzzLimits {
     }
 }
 
-/// A bug found by fuzzing.
-#[derive(Clone, Debug)]
-pub struct FuzzBug {
-    /// The bug, replayed.
-    pub bug: Bug,
-    /// The run that found it (the seed's is 1).
-    pub run: u64,
-}
-
-/// The result of a fuzzing session.
-#[derive(Clone, Debug)]
-pub struct FuzzReport {
-    /// `bug` if a bug was found, else `unknown` (fuzzing is not
-    /// exhaustive: it never says `safe`).
-    pub verdict: Verdict,
-    /// Bugs, each location once, in the order found.
-    pub bugs: Vec<FuzzBug>,
-    /// Runs made.
-    pub runs: u64,
-    /// Why it ended: [`Incomplete::WorkListEmpty`] (every generated input
-    /// was run and expanded), [`Incomplete::StoppedAtFirstBug`] (without
-    /// `all_bugs`), [`Incomplete::MaxRuns`], or a limit of the run layer
-    /// (time, memory, interrupt).
-    pub end: Incomplete,
-    /// Branch coverage of all runs.
-    pub coverage: Coverage,
-    /// Flip queries asked.
-    pub flips: u64,
-    /// Flips found infeasible.
-    pub infeasible: u64,
-    /// Children found only after concretisation.
-    pub concretised: u64,
-    /// Children dropped: undecided even after concretisation.
-    pub dropped: u64,
-    /// Runs that ended on a failed `assume`.
-    pub assume_failed: u64,
-    /// Runs that hit the step limit.
-    pub out_of_steps: u64,
-    /// Runs cut by a bound of the search (`--max-objects`,
-    /// `--max-threads`, `--max-switches`).
-    pub cut: u64,
-    /// Engine faults (an error that did not replay): never bugs.
-    pub internal_errors: Vec<String>,
-    /// Workers still busy when the session ended (left to finish alone).
-    pub abandoned: bool,
-    /// Wall time.
-    pub elapsed: Duration,
-}
-
 /// An input on the work list.
 struct Item {
     run: Arc<ConcolicRun>,
@@ -115,22 +66,22 @@ struct Item {
 /// Fuzzes `ir` from `seed` under `config` (its time and memory limits,
 /// jobs, solver and backend, semantic options, `all_bugs`) and `limits`,
 /// publishing the run count in `monitor.states` and stopping with what
-/// was found when `monitor.interrupt` is set.
+/// was found when `monitor.interrupt` is set. The report's extra is
+/// [`Extra::Fuzz`].
 pub fn fuzz(
     ir: Arc<Ir>,
     seed: Input,
     config: &Config,
     limits: FuzzLimits,
     monitor: Arc<Monitor>,
-) -> FuzzReport {
+) -> Report {
     let start = Instant::now();
     let run_limits = Limits::new(config, start, monitor.clone());
     let mut session = Session {
-        report: FuzzReport {
-            verdict: Verdict::Unknown,
-            bugs: Vec::new(),
+        report: Report::empty(Verdict::Unknown, Extra::Check),
+        stats: FuzzStats {
             runs: 0,
-            end: Incomplete::WorkListEmpty,
+            found_by: Vec::new(),
             coverage: Coverage::new(&ir),
             flips: 0,
             infeasible: 0,
@@ -139,9 +90,6 @@ pub fn fuzz(
             assume_failed: 0,
             out_of_steps: 0,
             cut: 0,
-            internal_errors: Vec::new(),
-            abandoned: false,
-            elapsed: Duration::ZERO,
         },
         work: Vec::new(),
         all_bugs: config.all_bugs,
@@ -172,7 +120,7 @@ pub fn fuzz(
         session.take(answer, 0, 0);
     }
     while session.ended.is_none() && !session.work.is_empty() {
-        if session.report.runs >= limits.max_runs {
+        if session.stats.runs >= limits.max_runs {
             session.ended = Some(Incomplete::MaxRuns);
             break;
         }
@@ -201,13 +149,16 @@ pub fn fuzz(
             session.take(answer, item.generation + 1, j + 1);
         }
     }
-    session.report.flips = crew.queries();
+    session.stats.flips = crew.queries();
     drop(crew);
     session.finish(start)
 }
 
 struct Session {
-    report: FuzzReport,
+    /// The report so far: its extra is a placeholder until
+    /// [`Session::finish`] sets it from `stats`.
+    report: Report,
+    stats: FuzzStats,
     work: Vec<Item>,
     all_bugs: bool,
     monitor: Arc<Monitor>,
@@ -254,7 +205,9 @@ impl Session {
                 || crew.stopped(),
             );
             if poll == Poll::Abandon {
-                self.report.abandoned = true;
+                // The crew does not say how many are still busy: one at
+                // least, which is what the process needs to know.
+                self.report.stats.abandoned_workers = 1;
                 break;
             }
         }
@@ -266,27 +219,25 @@ impl Session {
         let (run, concretised) = match answer {
             Answer::Ran(run, c) => (run, c),
             Answer::Infeasible => {
-                self.report.infeasible += 1;
+                self.stats.infeasible += 1;
                 return;
             }
             Answer::Dropped => {
                 // A query cut short by the end of the session is no drop.
                 if self.ended.is_none() {
-                    self.report.dropped += 1;
+                    self.stats.dropped += 1;
                 }
                 return;
             }
             Answer::NoBudget | Answer::Stopped => return,
         };
-        self.report.runs += 1;
-        self.report.concretised += u64::from(concretised);
+        self.stats.runs += 1;
+        self.stats.concretised += u64::from(concretised);
         self.monitor
             .states
-            .store(self.report.runs, Ordering::Relaxed);
-        let number = self.report.runs;
-        self.report
-            .coverage
-            .add((number - 1) as usize, &run.covered);
+            .store(self.stats.runs, Ordering::Relaxed);
+        let number = self.stats.runs;
+        self.stats.coverage.add((number - 1) as usize, &run.covered);
         match &run.outcome {
             RunOutcome::Bug(bug) => {
                 let seen = (bug.kind, bug.span, bug.stack.clone());
@@ -298,14 +249,12 @@ impl Session {
                     .report
                     .bugs
                     .iter_mut()
-                    .find(|b| (b.bug.kind, b.bug.span) == (bug.kind, bug.span));
+                    .find(|b| (b.kind, b.span) == (bug.kind, bug.span));
                 if let Some(first) = place {
-                    first.bug.other_stacks += usize::from(new_stack);
+                    first.other_stacks += usize::from(new_stack);
                 } else {
-                    self.report.bugs.push(FuzzBug {
-                        bug: (**bug).clone(),
-                        run: number,
-                    });
+                    self.report.bugs.push((**bug).clone());
+                    self.stats.found_by.push(number);
                     self.monitor.bugs.fetch_add(1, Ordering::Relaxed);
                 }
                 if !self.all_bugs {
@@ -313,9 +262,9 @@ impl Session {
                 }
             }
             RunOutcome::Mismatch(m) => self.report.internal_errors.push(m.clone()),
-            RunOutcome::AssumeFailed { .. } => self.report.assume_failed += 1,
-            RunOutcome::OutOfSteps => self.report.out_of_steps += 1,
-            RunOutcome::Cut(_) => self.report.cut += 1,
+            RunOutcome::AssumeFailed { .. } => self.stats.assume_failed += 1,
+            RunOutcome::OutOfSteps => self.stats.out_of_steps += 1,
+            RunOutcome::Cut(_) => self.stats.cut += 1,
             RunOutcome::Halted | RunOutcome::Stopped => {}
         }
         self.work.push(Item {
@@ -329,7 +278,7 @@ impl Session {
     /// Takes the best input off the work list: highest unique coverage,
     /// then newest generation, then oldest input.
     fn pick(&mut self) -> Option<Item> {
-        let coverage = &self.report.coverage;
+        let coverage = &self.stats.coverage;
         let best = self
             .work
             .iter()
@@ -345,12 +294,14 @@ impl Session {
         Some(self.work.swap_remove(best))
     }
 
-    fn finish(mut self, start: Instant) -> FuzzReport {
-        self.report.end = self.ended.unwrap_or(Incomplete::WorkListEmpty);
-        if !self.report.bugs.is_empty() {
-            self.report.verdict = Verdict::Bug;
+    fn finish(self, start: Instant) -> Report {
+        let mut report = self.report;
+        report.incomplete = vec![self.ended.unwrap_or(Incomplete::WorkListEmpty)];
+        if !report.bugs.is_empty() {
+            report.verdict = Verdict::Bug;
         }
-        self.report.elapsed = start.elapsed();
-        self.report
+        report.stats.elapsed = start.elapsed();
+        report.extra = Extra::Fuzz(Box::new(self.stats));
+        report
     }
 }

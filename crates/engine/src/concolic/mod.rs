@@ -17,59 +17,46 @@
 //! * [`fuzz()`]: SAGE's GenerateInputs / ExpandExecution (`wiser fuzz`),
 //!   with [`Coverage`] of branch sides.
 
-mod coverage;
 mod flip;
 mod fuzz;
 pub mod policy;
 mod run;
 mod workers;
 
-pub use coverage::{Coverage, RoutineCoverage, Uncovered};
-pub use flip::{flip, Flip};
-pub use fuzz::{fuzz, FuzzBug, FuzzLimits, FuzzReport};
+pub use crate::report::branch_coverage::{Coverage, RoutineCoverage, Uncovered};
+pub use crate::report::extra::Decision;
+pub use crate::report::{ConcolicRun, DecisionKind, Flip, FuzzStats, RunOutcome};
+pub use flip::flip;
+pub use fuzz::{fuzz, FuzzLimits};
 pub use policy::FollowInput;
-pub use run::{decision_kind, run, ConcolicRun, Decision, DecisionKind, RunOutcome};
+pub use run::{decision_kind, run};
 
 use crate::config::Config;
-use crate::report::{Incomplete, Verdict};
+use crate::report::{ConcolicExtra, Extra, Report, Stats, Verdict};
 use crate::run::{supervise_one, Limits, Monitor, Solvers, StopSwitch};
 use std::sync::Arc;
 use std::time::Instant;
 use wiser_ir::Ir;
 use wiser_semantics::Input;
 
-/// A concolic run and, for each of its decisions, what flipping it gave.
-#[derive(Clone, Debug)]
-pub struct ConcolicReport {
-    /// `bug` if the run reached a bug (replayed), else `unknown`: one
-    /// path says nothing about the others.
-    pub verdict: Verdict,
-    /// The limit of the run layer (time, memory, interrupt) that cut the
-    /// run or its flips short, if one did.
-    pub stopped: Option<Incomplete>,
-    /// Was the worker still busy (one long step) when the run had to end?
-    /// Then `run` is empty, and the process should not wait for it.
-    pub abandoned: bool,
-    /// The run.
-    pub run: ConcolicRun,
-    /// One per decision of `run`, in order; fewer when a limit stopped
-    /// the run first (the other decisions were not flipped).
-    pub flips: Vec<Flip>,
-}
-
 /// Runs `ir` on `input` concolically (at most `max_steps` steps) and flips
 /// each decision of the path, with the solver chain `config` describes
 /// (its backend, query limit, semantic options), on a worker under the
 /// run layer's supervisor and limits (`config`'s time and memory,
-/// `monitor`'s interrupt switch).
+/// `monitor`'s interrupt switch). The verdict is `bug` if the run reached
+/// a bug (replayed), else `unknown`: one path says nothing about the
+/// others. The report's `incomplete` holds the limit of the run layer
+/// that cut the run or its flips short, if one did; its extra is
+/// [`Extra::Concolic`].
 pub fn concolic(
     ir: Arc<Ir>,
     input: &Input,
     config: &Config,
     max_steps: u64,
     monitor: Arc<Monitor>,
-) -> ConcolicReport {
-    let limits = Limits::new(config, Instant::now(), monitor);
+) -> Report {
+    let start = Instant::now();
+    let limits = Limits::new(config, start, monitor);
     let solvers = Arc::new(Solvers::new(config, limits.deadline));
     let stop = Arc::new(StopSwitch::default());
     let work = {
@@ -101,17 +88,27 @@ pub fn concolic(
         };
         (ran, Vec::new())
     });
-    let verdict = if matches!(ran.outcome, RunOutcome::Bug(_)) {
-        Verdict::Bug
-    } else {
-        Verdict::Unknown
+    let (bugs, internal_errors) = match &ran.outcome {
+        RunOutcome::Bug(bug) => (vec![(**bug).clone()], Vec::new()),
+        RunOutcome::Mismatch(m) => (Vec::new(), vec![m.clone()]),
+        _ => (Vec::new(), Vec::new()),
     };
-    ConcolicReport {
-        verdict,
-        stopped: stop.reason(),
-        abandoned,
-        run: ran,
-        flips,
+    let verdict = if bugs.is_empty() {
+        Verdict::Unknown
+    } else {
+        Verdict::Bug
+    };
+    let extra = Extra::Concolic(Box::new(ConcolicExtra { run: ran, flips }));
+    Report {
+        bugs,
+        incomplete: stop.reason().into_iter().collect(),
+        internal_errors,
+        stats: Stats {
+            elapsed: start.elapsed(),
+            abandoned_workers: usize::from(abandoned),
+            ..Stats::default()
+        },
+        ..Report::empty(verdict, extra)
     }
 }
 

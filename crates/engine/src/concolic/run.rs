@@ -5,121 +5,16 @@
 //! replays to it on the concrete interpreter ([`witness::replay`]).
 
 use super::policy::FollowInput;
+use crate::report::extra::Decision;
+use crate::report::{ConcolicRun, DecisionKind, RunOutcome};
 use crate::symbolic::Symbolic;
-use crate::witness::{self, Bug, Expected, Replay};
+use crate::witness::{self, Expected, Replay};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use wiser_ir::{ErrorKind, Instr, Ir, Pc, ScalarTy, Site, Span};
+use wiser_ir::{Instr, Ir, ScalarTy, Site};
 use wiser_num::Int;
-use wiser_semantics::{Bound, Input, Machine, Options, State};
+use wiser_semantics::{Input, Machine, Options, State};
 use wiser_smt::Term;
-
-/// What kind of decision a [`Decision`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DecisionKind {
-    /// A conditional branch (`if`, `while`, a C `?:` or `&&` lowered to one).
-    Branch,
-    /// An assertion.
-    Assertion,
-    /// A runtime check (its condition is the fault condition).
-    Check(ErrorKind),
-    /// An assumption.
-    Assume,
-}
-
-impl DecisionKind {
-    /// A short name: `branch`, `assert`, `assume`, or the check's error kind.
-    pub fn name(self) -> &'static str {
-        match self {
-            DecisionKind::Branch => "branch",
-            DecisionKind::Assertion => "assert",
-            DecisionKind::Assume => "assume",
-            DecisionKind::Check(k) => k.name(),
-        }
-    }
-}
-
-/// One symbolic decision of a run (a decision whose condition was a
-/// constant is not one: no input can change it).
-#[derive(Clone, Debug)]
-pub struct Decision {
-    /// Where.
-    pub site: Site,
-    /// What.
-    pub kind: DecisionKind,
-    /// The source of the decision (the statement, or the checked operator).
-    pub span: Span,
-    /// The condition (for a check: the fault condition).
-    pub cond: Term,
-    /// Did the condition hold on this run (for a check: did it fault)?
-    pub taken: bool,
-}
-
-impl Decision {
-    /// The constraint the run's input satisfies here: the condition or
-    /// its negation.
-    pub fn as_taken(&self) -> Term {
-        if self.taken {
-            self.cond.clone()
-        } else {
-            Term::not(&self.cond)
-        }
-    }
-
-    /// The constraint of the other side.
-    pub fn other_side(&self) -> Term {
-        if self.taken {
-            Term::not(&self.cond)
-        } else {
-            self.cond.clone()
-        }
-    }
-}
-
-/// How a concolic run ended.
-#[derive(Clone, Debug)]
-pub enum RunOutcome {
-    /// The program ended normally.
-    Halted,
-    /// A runtime error, replayed on the concrete interpreter: a bug.
-    Bug(Box<Bug>),
-    /// A runtime error whose input did not replay to it: an engine fault,
-    /// reported, never a bug.
-    Mismatch(String),
-    /// An `assume` did not hold: the input is outside the program's domain.
-    /// The failed assumption is the run's last decision.
-    AssumeFailed {
-        /// The `assume` statement.
-        span: Span,
-    },
-    /// The path went past a bound of the search (the input heap's, the
-    /// threads', the context switches'): the input is beyond what the
-    /// search explores.
-    Cut(Bound),
-    /// The step limit was reached first.
-    OutOfSteps,
-    /// The run was stopped from outside (an interrupt or the time limit).
-    Stopped,
-}
-
-/// The result of one concolic run.
-#[derive(Clone, Debug)]
-pub struct ConcolicRun {
-    /// The input as run: the reads padded with 0 to the reads made, and
-    /// every read a value of its type.
-    pub input: Input,
-    /// The symbolic decisions, in order.
-    pub decisions: Vec<Decision>,
-    /// The branch sides taken, as `(pc of the branch, side)`, in order,
-    /// repeated when taken again.
-    pub covered: Vec<(Pc, bool)>,
-    /// How it ended.
-    pub outcome: RunOutcome,
-    /// Steps taken.
-    pub steps: u64,
-    /// Where each read was made (the `pc` of its `Havoc`).
-    pub read_pcs: Vec<Pc>,
-}
 
 /// The kind of decision at `site`.
 pub fn decision_kind(ir: &Ir, site: Site) -> DecisionKind {

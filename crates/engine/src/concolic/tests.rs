@@ -93,13 +93,14 @@ fn the_policy_follows_the_input() {
 #[test]
 fn the_trail_of_foo_and_its_flips() {
     let ir = imp("foo.imp");
-    let report = concolic(
+    let full = concolic(
         Arc::new(ir.clone()),
         &vars(&[("x", 1), ("y", 2)]),
         &Config::default(),
         10_000,
         Arc::new(crate::Monitor::new()),
     );
+    let report = full.concolic().expect("a concolic report");
     let d = &report.run.decisions;
     assert_eq!(d.len(), 2, "{d:?}");
     assert_eq!(
@@ -134,13 +135,14 @@ fn the_c_foo_prints_both_branches_and_its_checks() {
         reads: vec![Int::from(1), Int::from(2)],
         ..Input::default()
     };
-    let report = concolic(
+    let full = concolic(
         Arc::new(ir.clone()),
         &input,
         &Config::default(),
         10_000,
         Arc::new(crate::Monitor::new()),
     );
+    let report = full.concolic().expect("a concolic report");
     let branches: Vec<&Decision> = report
         .run
         .decisions
@@ -166,13 +168,14 @@ fn the_c_foo_prints_both_branches_and_its_checks() {
 fn an_infeasible_side_is_said_so() {
     let ir =
         wiser_imp::compile("if x > 10 then if x < 5 then y = 1 else skip fi else skip fi").unwrap();
-    let report = concolic(
+    let full = concolic(
         Arc::new(ir.clone()),
         &vars(&[("x", 20)]),
         &Config::default(),
         1000,
         Arc::new(crate::Monitor::new()),
     );
+    let report = full.concolic().expect("a concolic report");
     assert_eq!(report.run.decisions.len(), 2);
     assert!(matches!(report.flips[0], Flip::Input { .. }));
     assert!(matches!(report.flips[1], Flip::Infeasible));
@@ -181,13 +184,14 @@ fn an_infeasible_side_is_said_so() {
 #[test]
 fn a_failed_assume_is_the_last_decision_and_can_be_flipped() {
     let ir = wiser_imp::compile("assume x > 5; if x == 9 then fail else skip fi").unwrap();
-    let report = concolic(
+    let full = concolic(
         Arc::new(ir.clone()),
         &vars(&[("x", 0)]),
         &Config::default(),
         1000,
         Arc::new(crate::Monitor::new()),
     );
+    let report = full.concolic().expect("a concolic report");
     assert!(matches!(
         report.run.outcome,
         RunOutcome::AssumeFailed { .. }
@@ -249,7 +253,7 @@ fn input_to_model_is_the_inverse_of_input_from_model() {
     assert_eq!(back.arrays, input.arrays);
 }
 
-fn sage(ir: wiser_ir::Ir, seed: Input, jobs: usize) -> FuzzReport {
+fn sage(ir: wiser_ir::Ir, seed: Input, jobs: usize) -> Report {
     let config = Config::default().with_jobs(jobs);
     fuzz(
         Arc::new(ir),
@@ -260,8 +264,12 @@ fn sage(ir: wiser_ir::Ir, seed: Input, jobs: usize) -> FuzzReport {
     )
 }
 
-fn top_covered(report: &FuzzReport, routine: &str) {
-    let per = report.coverage.per_routine();
+fn top_covered(report: &Report, routine: &str) {
+    let per = report
+        .fuzz()
+        .expect("a fuzzing report")
+        .coverage
+        .per_routine();
     let top = per
         .iter()
         .find(|r| &*r.routine == routine)
@@ -273,31 +281,36 @@ fn top_covered(report: &FuzzReport, routine: &str) {
 fn sage_top_imp_finds_the_bug_within_ten_runs() {
     for jobs in [1, 2] {
         let report = sage(imp("sage_top.imp"), good_array(), jobs);
-        assert_eq!(report.end, Incomplete::StoppedAtFirstBug, "jobs {jobs}");
+        assert_eq!(
+            report.incomplete,
+            [Incomplete::StoppedAtFirstBug],
+            "jobs {jobs}"
+        );
+        let stats = report.fuzz().expect("a fuzzing report");
         assert_eq!(report.bugs.len(), 1);
-        assert_eq!(report.bugs[0].bug.kind, ErrorKind::Fail);
+        assert_eq!(report.bugs[0].kind, ErrorKind::Fail);
         assert!(
-            report.bugs[0].run <= 10,
+            stats.found_by[0] <= 10,
             "found at run {}",
-            report.bugs[0].run
+            stats.found_by[0]
         );
         // The rest of the bug's generation was run with it.
-        assert!(report.runs <= 10, "{} runs", report.runs);
+        assert!(stats.runs <= 10, "{} runs", stats.runs);
         top_covered(&report, "main");
-        assert!(report.coverage.uncovered().is_empty());
+        assert!(stats.coverage.uncovered().is_empty());
     }
 }
 
 #[test]
 fn sage_top_c_finds_the_bug_within_ten_runs() {
     let report = sage(c("c/sage_top.c"), good_reads(), 1);
-    assert_eq!(report.end, Incomplete::StoppedAtFirstBug);
-    assert_eq!(report.bugs[0].bug.kind, ErrorKind::Fail);
-    assert_eq!(report.bugs[0].run, 9);
+    assert_eq!(report.incomplete, [Incomplete::StoppedAtFirstBug]);
+    let stats = report.fuzz().expect("a fuzzing report");
+    assert_eq!(report.bugs[0].kind, ErrorKind::Fail);
+    assert_eq!(stats.found_by[0], 9);
     top_covered(&report, "top");
     // The witness is 4 reads with at least 3 of "bad!".
     let reads: Vec<i64> = report.bugs[0]
-        .bug
         .input
         .reads
         .iter()
@@ -322,10 +335,11 @@ fn fuzzing_to_the_end_runs_every_path_of_top() {
         Arc::new(crate::Monitor::new()),
     );
     // 16 paths, each generated once thanks to the bound.
-    assert_eq!(report.end, Incomplete::WorkListEmpty);
-    assert_eq!(report.runs, 16);
+    assert_eq!(report.incomplete, [Incomplete::WorkListEmpty]);
+    let stats = report.fuzz().expect("a fuzzing report");
+    assert_eq!(stats.runs, 16);
     assert_eq!(report.bugs.len(), 1);
-    assert_eq!(report.coverage.totals(), (10, 10));
+    assert_eq!(stats.coverage.totals(), (10, 10));
 }
 
 #[test]
@@ -340,9 +354,10 @@ fn the_run_limit_is_kept() {
         },
         Arc::new(crate::Monitor::new()),
     );
-    assert_eq!(report.end, Incomplete::MaxRuns);
-    assert_eq!(report.runs, 3);
+    assert_eq!(report.incomplete, [Incomplete::MaxRuns]);
+    let stats = report.fuzz().expect("a fuzzing report");
+    assert_eq!(stats.runs, 3);
     assert!(report.bugs.is_empty());
-    let (covered, total) = report.coverage.totals();
+    let (covered, total) = stats.coverage.totals();
     assert_eq!((covered, total), (7, 10));
 }

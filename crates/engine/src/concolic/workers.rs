@@ -7,8 +7,9 @@
 //! `check`'s supervisor does; a stopped run kills every solver process at
 //! once, so no worker stays in a query.
 
-use super::flip::{flip, Flip};
-use super::run::{run, ConcolicRun, RunOutcome};
+use super::flip::flip;
+use super::run::run;
+use crate::report::{ConcolicRun, Flip, RunOutcome};
 use crate::run::{lock, spawn_worker, Solvers};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

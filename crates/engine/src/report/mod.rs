@@ -1,8 +1,12 @@
 //! What a run found: the verdict, typed stop reasons, bugs and counters.
 
+pub mod branch_coverage;
+pub mod extra;
+
 pub use crate::coverage::Coverage;
 use crate::symbolic::BranchStats;
 use crate::witness::Bug;
+pub use extra::{ConcolicExtra, ConcolicRun, DecisionKind, Extra, Flip, FuzzStats, RunOutcome};
 use std::time::Duration;
 use wiser_ir::{ErrorKind, Span};
 use wiser_semantics::{Decision, Input};
@@ -129,7 +133,8 @@ pub struct Stats {
     pub abandoned_workers: usize,
 }
 
-/// The result of a run.
+/// The result of a run of any engine: what every engine reports, and in
+/// [`Report::extra`] what only one of them does.
 #[derive(Clone, Debug)]
 pub struct Report {
     /// The answer.
@@ -153,6 +158,51 @@ pub struct Report {
     pub paths_dropped: u64,
     /// What the run covered, when [`crate::Record::coverage`] asked.
     pub coverage: Option<Coverage>,
+    /// What the engine that made the report adds to it.
+    pub extra: Extra,
+}
+
+impl Report {
+    /// A report with `verdict` and nothing found yet, for `extra`'s
+    /// engine.
+    pub fn empty(verdict: Verdict, extra: Extra) -> Report {
+        Report {
+            verdict,
+            bugs: Vec::new(),
+            incomplete: Vec::new(),
+            internal_errors: Vec::new(),
+            outside_property: Vec::new(),
+            stats: Stats::default(),
+            paths: Vec::new(),
+            paths_dropped: 0,
+            coverage: None,
+            extra,
+        }
+    }
+
+    /// The last bound tried, for a bounded model check.
+    pub fn bmc_bound(&self) -> Option<u32> {
+        match self.extra {
+            Extra::Bmc { bound } => Some(bound),
+            _ => None,
+        }
+    }
+
+    /// The run and its flips, for a concolic run.
+    pub fn concolic(&self) -> Option<&ConcolicExtra> {
+        match &self.extra {
+            Extra::Concolic(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The counters of a fuzzing session.
+    pub fn fuzz(&self) -> Option<&FuzzStats> {
+        match &self.extra {
+            Extra::Fuzz(f) => Some(f),
+            _ => None,
+        }
+    }
 }
 
 /// How a recorded path ended.
