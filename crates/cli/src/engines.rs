@@ -3,7 +3,7 @@
 
 use crate::args::{ConcolicArgs, FuzzArgs};
 use crate::progress::{self, Interrupts};
-use crate::render_engines::{ConcolicOutput, FuzzOutput};
+use crate::render_engines::EngineOutput;
 use crate::{exit, formats, inputs, load};
 use wiser_engine::concolic::{FuzzLimits, RunOutcome};
 
@@ -24,11 +24,12 @@ pub fn concolic(args: &ConcolicArgs, signals: &Interrupts) -> Result<(u8, bool),
         args.solver.max_steps,
         signals,
     );
-    let output = ConcolicOutput {
+    let output = EngineOutput {
         file: &args.file,
         program: &program,
         report: &report,
         config: &config,
+        max_runs: 0,
     };
     formats::print(args.format, &args.file, &output);
     let abandoned = report.stats.abandoned_workers > 0;
@@ -71,12 +72,12 @@ pub fn fuzz(args: &FuzzArgs, signals: &Interrupts) -> Result<(u8, bool), String>
         args.quiet,
         signals,
     );
-    let output = FuzzOutput {
+    let output = EngineOutput {
         file: &args.file,
         program: &program,
         report: &report,
-        max_runs: args.max_runs,
         config: &config,
+        max_runs: args.max_runs,
     };
     formats::print(args.format, &args.file, &output);
     for e in &report.internal_errors {

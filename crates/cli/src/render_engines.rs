@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use std::fmt::Write;
 use std::path::Path;
 use wiser_engine::concolic::{Decision, Flip, FuzzStats, RunOutcome};
-use wiser_engine::{ConcolicExtra, Config, Incomplete, Report};
+use wiser_engine::{ConcolicExtra, Config, Extra, Incomplete, Report};
 use wiser_semantics::{Bound, Input};
 
 /// An input on one line: `x = 3, y = 2; reads 1, 2; input: [0] = 98, others 0`.
@@ -53,58 +53,36 @@ fn cond_label(d: &Decision) -> &'static str {
 /// must stay within the run's limits too.
 pub const MAX_DECISIONS_SHOWN: usize = 10_000;
 
-/// The report of `wiser concolic`, in every format.
-pub struct ConcolicOutput<'a> {
+/// The report of `wiser concolic` or `wiser fuzz`, in every format: which
+/// engine's, its typed extra says.
+pub struct EngineOutput<'a> {
     /// The program's path as given.
     pub file: &'a Path,
     /// The program.
     pub program: &'a Program,
-    /// The report (its extra is [`wiser_engine::Extra::Concolic`]).
+    /// The report (its extra is [`wiser_engine::Extra::Concolic`] or
+    /// [`wiser_engine::Extra::Fuzz`]).
     pub report: &'a Report,
     /// The run's configuration (its semantic options, for SARIF).
     pub config: &'a Config,
-}
-
-impl Rendered for ConcolicOutput<'_> {
-    fn text(&self) -> String {
-        concolic_text(self.program, self.report)
-    }
-
-    fn json(&self) -> Value {
-        concolic_json(self.program, self.report)
-    }
-
-    fn sarif(&self) -> Option<Value> {
-        Some(crate::sarif::bugs_sarif(
-            self.file,
-            self.program,
-            self.report,
-            self.config.options,
-        ))
-    }
-}
-
-/// The report of `wiser fuzz`, in every format.
-pub struct FuzzOutput<'a> {
-    /// The program's path as given.
-    pub file: &'a Path,
-    /// The program.
-    pub program: &'a Program,
-    /// The report (its extra is [`wiser_engine::Extra::Fuzz`]).
-    pub report: &'a Report,
-    /// `--max-runs`, for the text of a session that reached it.
+    /// `--max-runs` of a fuzzing session, for the text of one that
+    /// reached it.
     pub max_runs: u64,
-    /// The session's configuration.
-    pub config: &'a Config,
 }
 
-impl Rendered for FuzzOutput<'_> {
+impl Rendered for EngineOutput<'_> {
     fn text(&self) -> String {
-        fuzz_text(self.program, self.report, self.max_runs, self.config)
+        match self.report.extra {
+            Extra::Fuzz(_) => fuzz_text(self.program, self.report, self.max_runs, self.config),
+            _ => concolic_text(self.program, self.report),
+        }
     }
 
     fn json(&self) -> Value {
-        fuzz_json(self.program, self.report)
+        match self.report.extra {
+            Extra::Fuzz(_) => fuzz_json(self.program, self.report),
+            _ => concolic_json(self.program, self.report),
+        }
     }
 
     fn sarif(&self) -> Option<Value> {
