@@ -3,8 +3,7 @@
 
 use crate::args::{ConcolicArgs, FuzzArgs};
 use crate::progress::{self, Interrupts};
-use crate::render_engines::EngineOutput;
-use crate::{exit, formats, inputs, load};
+use crate::{exit, inputs, load, render_engines};
 use wiser_engine::concolic::{FuzzLimits, RunOutcome};
 
 /// `wiser concolic`: returns the exit code (as `run`'s; 3 when a limit
@@ -24,14 +23,7 @@ pub fn concolic(args: &ConcolicArgs, signals: &Interrupts) -> Result<(u8, bool),
         args.solver.max_steps,
         signals,
     );
-    let output = EngineOutput {
-        file: &args.file,
-        program: &program,
-        report: &report,
-        config: &config,
-        max_runs: 0,
-    };
-    formats::print(args.format, &args.file, &output);
+    render_engines::print(args.format, &args.file, &program, &report, &config, 0);
     let abandoned = report.stats.abandoned_workers > 0;
     let Some(extra) = report.concolic() else {
         return Ok((exit::UNKNOWN, abandoned));
@@ -72,14 +64,15 @@ pub fn fuzz(args: &FuzzArgs, signals: &Interrupts) -> Result<(u8, bool), String>
         args.quiet,
         signals,
     );
-    let output = EngineOutput {
-        file: &args.file,
-        program: &program,
-        report: &report,
-        config: &config,
-        max_runs: args.max_runs,
-    };
-    formats::print(args.format, &args.file, &output);
+    let max_runs = args.max_runs;
+    render_engines::print(
+        args.format,
+        &args.file,
+        &program,
+        &report,
+        &config,
+        max_runs,
+    );
     for e in &report.internal_errors {
         crate::out::errln!("error: {e}");
     }

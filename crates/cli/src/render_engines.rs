@@ -53,21 +53,38 @@ fn cond_label(d: &Decision) -> &'static str {
 /// must stay within the run's limits too.
 pub const MAX_DECISIONS_SHOWN: usize = 10_000;
 
+/// Prints the report of `wiser concolic` or `wiser fuzz` in `format`
+/// (`max_runs`: a fuzzing session's `--max-runs`, for the text of one that
+/// reached it).
+pub fn print(
+    format: crate::args::Format,
+    file: &Path,
+    program: &Program,
+    report: &Report,
+    config: &Config,
+    max_runs: u64,
+) {
+    let output = EngineOutput {
+        file,
+        program,
+        report,
+        config,
+        max_runs,
+    };
+    crate::formats::print(format, file, &output);
+}
+
 /// The report of `wiser concolic` or `wiser fuzz`, in every format: which
 /// engine's, its typed extra says.
-pub struct EngineOutput<'a> {
-    /// The program's path as given.
-    pub file: &'a Path,
-    /// The program.
-    pub program: &'a Program,
-    /// The report (its extra is [`wiser_engine::Extra::Concolic`] or
-    /// [`wiser_engine::Extra::Fuzz`]).
-    pub report: &'a Report,
-    /// The run's configuration (its semantic options, for SARIF).
-    pub config: &'a Config,
-    /// `--max-runs` of a fuzzing session, for the text of one that
-    /// reached it.
-    pub max_runs: u64,
+struct EngineOutput<'a> {
+    file: &'a Path,
+    program: &'a Program,
+    /// Its extra is [`wiser_engine::Extra::Concolic`] or
+    /// [`wiser_engine::Extra::Fuzz`].
+    report: &'a Report,
+    /// Its semantic options, for SARIF.
+    config: &'a Config,
+    max_runs: u64,
 }
 
 impl Rendered for EngineOutput<'_> {
