@@ -1,7 +1,9 @@
 //! The engine's modules form no cycle (ARCHITECTURE.md): each module's
 //! `crate::...` imports, read from the sources, must make a graph without
 //! a cycle, so that the expansion step, the drivers, the configuration and
-//! the report can be understood (and replaced) one at a time.
+//! the report can be understood (and replaced) one at a time. And the
+//! engines are siblings above the run layer: none imports another's
+//! modules, and the run layer imports no engine.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -46,8 +48,9 @@ fn sources(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
-#[test]
-fn the_engine_modules_form_no_cycle() {
+/// The engine's top-level modules, each with the top-level modules it
+/// imports (`crate::NAME`).
+fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&src, &src, &mut files);
@@ -59,6 +62,12 @@ fn the_engine_modules_form_no_cycle() {
         let deps = graph.entry(module.clone()).or_default();
         deps.extend(imports(text).into_iter().filter(|d| d != module));
     }
+    graph
+}
+
+#[test]
+fn the_engine_modules_form_no_cycle() {
+    let graph = module_graph();
     assert!(graph.len() > 10, "the modules were not found: {graph:?}");
     // Depth-first search for a back edge.
     fn visit(
@@ -93,5 +102,56 @@ fn the_engine_modules_form_no_cycle() {
             "a module cycle: {}",
             cycle.unwrap().join(" -> ")
         );
+    }
+}
+
+/// The engines, each as the top-level modules that make it.
+const ENGINES: &[(&str, &[&str])] = &[
+    ("check", &["check", "parallel"]),
+    ("bmc", &["bmc"]),
+    ("concolic", &["concolic"]),
+];
+
+/// What the modules `modules` import, together.
+fn imports_of(graph: &BTreeMap<String, BTreeSet<String>>, modules: &[&str]) -> BTreeSet<String> {
+    modules
+        .iter()
+        .flat_map(|m| graph.get(*m).into_iter().flatten().cloned())
+        .collect()
+}
+
+#[test]
+fn no_engine_imports_another_engine() {
+    let graph = module_graph();
+    for (engine, modules) in ENGINES {
+        let used = imports_of(&graph, modules);
+        for (other, theirs) in ENGINES {
+            if other == engine {
+                continue;
+            }
+            for m in *theirs {
+                assert!(
+                    !used.contains(*m),
+                    "the engine `{engine}` imports `{m}`, a module of the engine `{other}`"
+                );
+            }
+        }
+        assert!(
+            used.contains("run"),
+            "`{engine}` does not run on the run layer"
+        );
+    }
+}
+
+#[test]
+fn the_run_layer_imports_no_engine() {
+    let used = imports_of(&module_graph(), &["run"]);
+    for (engine, modules) in ENGINES {
+        for m in *modules {
+            assert!(
+                !used.contains(*m),
+                "the run layer imports `{m}` of `{engine}`"
+            );
+        }
     }
 }
