@@ -75,6 +75,43 @@ fn the_memory_bound_holds_on_a_path_explosion() {
     );
 }
 
+/// Runs `wiser ARGS` (which runs forever), sends it `signal` (`-INT`,
+/// `-TERM`) after `after`, and waits for it.
+#[cfg(unix)]
+fn signalled(args: &[&std::ffi::OsStr], signal: &str, after: Duration) -> std::process::Output {
+    let child = wiser()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    // The process may already be gone (a signal that came too early).
+    let _ = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status();
+    child.wait_with_output().unwrap()
+}
+
+/// `check FILES` without a time or state bound, as JSON.
+#[cfg(unix)]
+fn forever_args<'a>(files: &[&'a PathBuf]) -> Vec<&'a std::ffi::OsStr> {
+    let mut args: Vec<&std::ffi::OsStr> = vec!["check".as_ref()];
+    args.extend(files.iter().map(|f| f.as_os_str()));
+    for option in [
+        "--timeout",
+        "0",
+        "--max-states",
+        "1000000000000",
+        "--quiet",
+        "--format",
+        "json",
+    ] {
+        args.push(std::ffi::OsStr::new(option));
+    }
+    args
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_keeps_the_bugs_found_so_far() {
@@ -84,22 +121,22 @@ fn ctrl_c_keeps_the_bugs_found_so_far() {
         "assert x != 7;\ni = 0;\nwhile i < n do i = i + 1 od\n",
     );
     for format in ["json", "text"] {
-        let child = wiser()
-            .arg("check")
-            .arg(&p)
-            .args(["--all", "--timeout", "0", "--max-states", "1000000000000"])
-            .args(["--quiet", "--format", format])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(700));
-        let status = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let out = child.wait_with_output().unwrap();
+        let args = [
+            "check",
+            "--all",
+            "--timeout",
+            "0",
+            "--max-states",
+            "1000000000000",
+        ];
+        let mut args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        args.extend([
+            p.as_os_str(),
+            "--quiet".as_ref(),
+            "--format".as_ref(),
+            format.as_ref(),
+        ]);
+        let out = signalled(&args, "-INT", Duration::from_millis(700));
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{format}: {stdout}");
         if format == "json" {
@@ -124,22 +161,7 @@ fn ctrl_c_stops_every_file_of_a_run_each_with_its_report() {
     // no handler (one per process) and a signal could not stop it.
     let a = program("forever_a.imp", "i = 0;\nwhile i < n do i = i + 1 od\n");
     let b = program("forever_b.imp", "j = 0;\nwhile j < m do j = j + 1 od\n");
-    let child = wiser()
-        .arg("check")
-        .args([&a, &b])
-        .args(["--timeout", "0", "--max-states", "1000000000000"])
-        .args(["--quiet", "--format", "json"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
+    let out = signalled(&forever_args(&[&a, &b]), "-INT", Duration::from_millis(700));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(3), "{stdout}");
     let reports: Vec<Value> = stdout
@@ -165,20 +187,7 @@ fn a_signal_while_the_program_loads_still_gives_a_report() {
     let p = program("forever_c.imp", "i = 0;\nwhile i < n do i = i + 1 od\n");
     let mut reports = 0;
     for delay in [0, 5, 20, 60] {
-        let child = wiser()
-            .arg("check")
-            .arg(&p)
-            .args(["--timeout", "0", "--max-states", "1000000000000"])
-            .args(["--quiet", "--format", "json"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(delay));
-        let _ = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status();
-        let out = child.wait_with_output().unwrap();
+        let out = signalled(&forever_args(&[&p]), "-TERM", Duration::from_millis(delay));
         let stdout = String::from_utf8_lossy(&out.stdout);
         // Before `main` runs there is no handler yet: the signal's
         // default action ends the process, as for any program.
