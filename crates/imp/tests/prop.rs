@@ -201,16 +201,7 @@ fn expr() -> impl Strategy<Value = Expr> + Clone {
 }
 
 fn cond() -> impl Strategy<Value = Cond> + Clone {
-    let cmp = proptest::sample::select(
-        &[
-            CmpOp::Eq,
-            CmpOp::Ne,
-            CmpOp::Lt,
-            CmpOp::Le,
-            CmpOp::Gt,
-            CmpOp::Ge,
-        ][..],
-    );
+    let cmp = proptest::sample::select(&CmpOp::ALL[..]);
     let leaf = prop_oneof![
         any::<bool>().prop_map(|value| Cond::Bool {
             value,

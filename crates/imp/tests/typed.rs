@@ -195,16 +195,7 @@ fn tree() -> impl Strategy<Value = Tree> {
 }
 
 fn cond() -> impl Strategy<Value = CTree> {
-    let cmp = proptest::sample::select(
-        &[
-            CmpOp::Eq,
-            CmpOp::Ne,
-            CmpOp::Lt,
-            CmpOp::Le,
-            CmpOp::Gt,
-            CmpOp::Ge,
-        ][..],
-    );
+    let cmp = proptest::sample::select(&CmpOp::ALL[..]);
     let leaf = prop_oneof![
         any::<bool>().prop_map(CTree::Bool),
         (cmp, tree(), tree(), 0..TYPES.len()).prop_map(|(op, a, b, s)| CTree::Cmp(op, a, b, s)),
