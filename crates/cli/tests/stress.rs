@@ -11,6 +11,8 @@
 
 mod support;
 
+use support::Signal;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -78,13 +80,6 @@ fn allowed(name: &str) -> &'static [&'static str] {
     }
 }
 
-#[derive(Debug)]
-enum Signal {
-    None,
-    Int(Duration),
-    Term(Duration),
-}
-
 /// One run of the schedule.
 #[derive(Debug)]
 struct Run {
@@ -101,11 +96,7 @@ fn schedule(n: usize) -> Vec<Run> {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     (0..n)
         .map(|_| {
-            let signal = match rng.below(3) {
-                0 => Signal::None,
-                1 => Signal::Int(Duration::from_millis(50 + rng.below(600))),
-                _ => Signal::Term(Duration::from_millis(50 + rng.below(600))),
-            };
+            let signal = Signal::random(&mut rng, 50);
             Run {
                 program: rng.below(PROGRAMS.len() as u64) as usize,
                 solver_timeout_ms: 1 + rng.below(5),
@@ -148,11 +139,8 @@ fn execute(i: usize, run: &Run, file: &Path) -> Result<(), String> {
         .spawn()
         .map_err(|e| format!("cannot start wiser: {e}"))?;
     let limit = Duration::from_secs_f64(run.timeout_s);
-    let (deadline, signal) = match run.signal {
-        Signal::Int(after) => (after.min(limit), Some(("-INT", after))),
-        Signal::Term(after) => (after.min(limit), Some(("-TERM", after))),
-        Signal::None => (limit, None),
-    };
+    let signal = run.signal.kill();
+    let deadline = signal.map_or(limit, |(_, after)| after.min(limit));
     if let Some((sig, after)) = signal {
         std::thread::sleep(after.saturating_sub(start.elapsed()));
         // The run may have ended already; a failed kill is fine then.
@@ -209,11 +197,8 @@ fn execute(i: usize, run: &Run, file: &Path) -> Result<(), String> {
     }
     // No lost report: the bug at the first statement is found within
     // milliseconds; a run stopped 300 ms or more later must list it.
-    let stopped_after = match run.signal {
-        Signal::Int(d) | Signal::Term(d) => d.min(limit),
-        Signal::None => limit,
-    };
-    if name == "bug_then_forever" && stopped_after >= Duration::from_millis(300) && bugs == 0 {
+    // `deadline`: when the run was stopped, by its signal or its limit.
+    if name == "bug_then_forever" && deadline >= Duration::from_millis(300) && bugs == 0 {
         return Err(format!(
             "run {i} {run:?}: the bug found first is missing: {json}"
         ));

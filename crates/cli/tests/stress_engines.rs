@@ -13,6 +13,8 @@
 
 mod support;
 
+use support::Signal;
+
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -69,13 +71,6 @@ enum Engine {
     MergeJoins,
 }
 
-#[derive(Debug)]
-enum Signal {
-    None,
-    Int(Duration),
-    Term(Duration),
-}
-
 /// One run of the schedule.
 #[derive(Debug)]
 struct Run {
@@ -96,11 +91,7 @@ fn schedule(engine: Engine, n: usize, seed: u64) -> Vec<Run> {
             // Not before 200 ms: a signal that comes before `wiser` has
             // installed its handler (the first thing it does, within
             // milliseconds of starting) ends it as usual, with no report.
-            let signal = match rng.below(3) {
-                0 => Signal::None,
-                1 => Signal::Int(Duration::from_millis(200 + rng.below(600))),
-                _ => Signal::Term(Duration::from_millis(200 + rng.below(600))),
-            };
+            let signal = Signal::random(&mut rng, 200);
             Run {
                 engine,
                 program: rng.below(PROGRAMS.len() as u64) as usize,
@@ -237,11 +228,7 @@ fn measure(
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot start wiser: {e}"))?;
-    let signal = match *signal {
-        Signal::Int(after) => Some(("-INT", after)),
-        Signal::Term(after) => Some(("-TERM", after)),
-        Signal::None => None,
-    };
+    let signal = signal.kill();
     let ends_by = signal.map_or(limit, |(_, after)| after.min(limit));
     // Reports can be long (a concolic run's): a thread drains stdout.
     let stdout = child.stdout.take().expect("piped");

@@ -344,3 +344,38 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 pub fn scratch_file(prefix: &str, name: &str, text: &str) -> PathBuf {
     write(&scratch(prefix, name), name, text)
 }
+
+/// A signal a stress test sends a run, and when.
+#[derive(Clone, Copy, Debug)]
+pub enum Signal {
+    /// None: the run ends by its limits.
+    None,
+    /// SIGINT this long after the start.
+    Int(std::time::Duration),
+    /// SIGTERM this long after the start.
+    Term(std::time::Duration),
+}
+
+impl Signal {
+    /// No signal, SIGINT or SIGTERM, each a third of the time, sent
+    /// between `from_ms` and `from_ms + 600` ms after the start.
+    pub fn random(rng: &mut wiser_testkit::Xorshift, from_ms: u64) -> Signal {
+        let after = |rng: &mut wiser_testkit::Xorshift| {
+            std::time::Duration::from_millis(from_ms + rng.below(600))
+        };
+        match rng.below(3) {
+            0 => Signal::None,
+            1 => Signal::Int(after(rng)),
+            _ => Signal::Term(after(rng)),
+        }
+    }
+
+    /// `kill`'s argument and the delay, if there is a signal.
+    pub fn kill(self) -> Option<(&'static str, std::time::Duration)> {
+        match self {
+            Signal::None => None,
+            Signal::Int(after) => Some(("-INT", after)),
+            Signal::Term(after) => Some(("-TERM", after)),
+        }
+    }
+}
