@@ -220,10 +220,7 @@ impl TargetArgs {
     /// The target as the shared verification code takes it; an error if
     /// no FILE was given.
     pub fn target(&self) -> Result<Target<'_>, CliError> {
-        let file = self.file.as_ref().ok_or_else(|| CliError::Usage {
-            message: "no FILE given".into(),
-            help: Some("give the program to check: `wiser check FILE` (or `wiser check --replay DIR` to replay a test suite)".into()),
-        })?;
+        let file = self.file.as_ref().ok_or_else(|| CliError::usage("no FILE given").help("give the program to check: `wiser check FILE` (or `wiser check --replay DIR` to replay a test suite)"))?;
         Ok(Target {
             file,
             lang: &self.lang,
@@ -455,10 +452,11 @@ impl BmcArgs {
     pub fn bounds(&self, program: &Program) -> Result<Bmc, CliError> {
         if let Some(max) = self.unwind_max {
             if max < self.unwind {
-                return Err(CliError::Usage {
-                    message: format!("--unwind-max {max} is below --unwind {}", self.unwind),
-                    help: Some("--unwind-max deepens the bound from --unwind up to K".into()),
-                });
+                return Err(CliError::usage(format!(
+                    "--unwind-max {max} is below --unwind {}",
+                    self.unwind
+                ))
+                .help("--unwind-max deepens the bound from --unwind up to K"));
             }
         }
         let cfg = Cfg::new(&program.ir);
@@ -468,23 +466,18 @@ impl BmcArgs {
                 Some((l.trim().parse::<u32>().ok()?, k.trim().parse::<u32>().ok()?))
             });
             let Some((line, k)) = parsed else {
-                return Err(CliError::Usage {
-                    message: format!("--unwind-loop `{item}` is not LINE:K"),
-                    help: Some("e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations".into()),
-                });
+                return Err(CliError::usage(format!("--unwind-loop `{item}` is not LINE:K")).help("e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations"));
             };
             let heads: Vec<Pc> = (0..program.ir.code.len() as Pc)
                 .filter(|&pc| cfg.is_loop_head(pc))
                 .filter(|&pc| program.line_col(program.ir.at(pc).span).line == line)
                 .collect();
             if heads.is_empty() {
-                return Err(CliError::Usage {
-                    message: format!(
-                        "--unwind-loop {item}: no loop has its head on line {line} of `{}`",
-                        program.file.display()
-                    ),
-                    help: Some("give the line of the loop's `while` or `for`".into()),
-                });
+                return Err(CliError::usage(format!(
+                    "--unwind-loop {item}: no loop has its head on line {line} of `{}`",
+                    program.file.display()
+                ))
+                .help("give the line of the loop's `while` or `for`"));
             }
             unwind_loops.extend(heads.into_iter().map(|pc| (pc, k)));
         }

@@ -7,6 +7,7 @@
 //! file with a location (see [`sites::is_statement`]); a statement lowered
 //! to several instructions counts once, reached if any of them was.
 
+use crate::error::CliError;
 use crate::load::Program;
 use crate::sites::{self, SiteInfo};
 use serde_json::{json, Value};
@@ -279,11 +280,7 @@ fn lcov_for(file: &Path, program: &Program, s: &Summary) -> String {
 }
 
 /// Writes the lcov file.
-pub fn write_lcov(program: &Program, s: &Summary, out: &Path) -> Result<(), String> {
-    std::fs::write(out, lcov(program, s)).map_err(|e| {
-        format!(
-            "error: cannot write the coverage to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
-            out.display()
-        )
-    })
+pub fn write_lcov(program: &Program, s: &Summary, out: &Path) -> Result<(), CliError> {
+    std::fs::write(out, lcov(program, s))
+        .map_err(|e| CliError::cannot_write("the coverage", out, &e))
 }

@@ -2,6 +2,8 @@
 //! the engines of `wiser_engine::concolic`, output, exit codes.
 
 use crate::args::{ConcolicArgs, FuzzArgs};
+use crate::error::CliError;
+use crate::out::Stdout;
 use crate::progress::{self, Interrupts};
 use crate::{exit, inputs, load, render_engines};
 use wiser_engine::concolic::{FuzzLimits, RunOutcome};
@@ -9,9 +11,18 @@ use wiser_engine::concolic::{FuzzLimits, RunOutcome};
 /// `wiser concolic`: returns the exit code (as `run`'s; 3 when a limit
 /// cut the run short) and whether to leave without waiting for a worker
 /// stuck in a slow step.
-pub fn concolic(args: &ConcolicArgs, signals: &Interrupts) -> Result<(u8, bool), String> {
+pub fn concolic(
+    args: &ConcolicArgs,
+    signals: &Interrupts,
+    stdout: &Stdout,
+) -> Result<(u8, bool), CliError> {
     let program = load::load_any(&args.file, &args.lang.options(None))?;
-    let input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
+    let input = inputs::parse(
+        &program.ir,
+        &args.input,
+        args.reads.as_deref(),
+        inputs::INPUT,
+    )?;
     for name in inputs::defaulted(&program.ir, &input) {
         crate::out::errln!("note: input `{name}` not given; it is 0");
     }
@@ -23,7 +34,15 @@ pub fn concolic(args: &ConcolicArgs, signals: &Interrupts) -> Result<(u8, bool),
         args.solver.max_steps,
         signals,
     );
-    render_engines::print(args.format, &args.file, &program, &report, &config, 0);
+    render_engines::print(
+        stdout,
+        args.format,
+        &args.file,
+        &program,
+        &report,
+        &config,
+        0,
+    );
     let abandoned = report.stats.abandoned_workers > 0;
     let Some(extra) = report.concolic() else {
         return Ok((exit::UNKNOWN, abandoned));
@@ -47,10 +66,22 @@ pub fn concolic(args: &ConcolicArgs, signals: &Interrupts) -> Result<(u8, bool),
 
 /// `wiser fuzz`: returns the exit code (1 bug, 3 none found) and whether
 /// to leave without waiting for a worker stuck in a slow step.
-pub fn fuzz(args: &FuzzArgs, signals: &Interrupts) -> Result<(u8, bool), String> {
+pub fn fuzz(
+    args: &FuzzArgs,
+    signals: &Interrupts,
+    stdout: &Stdout,
+) -> Result<(u8, bool), CliError> {
     let program = load::load_any(&args.file, &args.lang.options(None))?;
-    let seed = inputs::parse(&program.ir, &args.seed_input, args.seed_reads.as_deref())
-        .map_err(|e| e.replace("--input", "--seed-input"))?;
+    let flags = inputs::Flags {
+        input: "--seed-input",
+        reads: "--seed-reads",
+    };
+    let seed = inputs::parse(
+        &program.ir,
+        &args.seed_input,
+        args.seed_reads.as_deref(),
+        flags,
+    )?;
     let config = args.config();
     let limits = FuzzLimits {
         max_runs: args.max_runs,
@@ -66,6 +97,7 @@ pub fn fuzz(args: &FuzzArgs, signals: &Interrupts) -> Result<(u8, bool), String>
     );
     let max_runs = args.max_runs;
     render_engines::print(
+        stdout,
         args.format,
         &args.file,
         &program,

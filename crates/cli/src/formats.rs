@@ -4,9 +4,9 @@
 
 use crate::args::Format;
 use crate::error::CliError;
+use crate::out::Stdout;
 use serde_json::{json, Value};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A report in every output format.
 pub trait Rendered {
@@ -34,32 +34,23 @@ pub trait Rendered {
 /// form runs (`what` names its reports): SARIF reports the bugs of a
 /// check, and a test replay's answer, pass or mismatch, has no place
 /// there.
-pub fn refuse_sarif(format: Format, what: &str) -> Result<(), String> {
+pub fn refuse_sarif(format: Format, what: &str) -> Result<(), CliError> {
     if format == Format::Sarif {
-        return Err(format!(
-            "error: `--format sarif` reports the bugs of a check, not {what}\n  = help: use `--format json` or `--format text`\n"
-        ));
+        return Err(CliError::usage(format!(
+            "`--format sarif` reports the bugs of a check, not {what}"
+        ))
+        .help("use `--format json` or `--format text`"));
     }
     Ok(())
-}
-
-/// Set once a report is on stdout: an error after it (a harness that
-/// cannot be written) must not print a second document.
-static REPORTED: AtomicBool = AtomicBool::new(false);
-
-/// Notes that a report was printed.
-pub fn reported() {
-    REPORTED.store(true, Ordering::SeqCst);
 }
 
 /// Prints `report` on stdout in `format` (SARIF falls back to JSON for a
 /// report without a SARIF form); `file` is the program's path as given,
 /// for the JSON and SARIF documents.
-pub fn print(format: Format, file: &Path, report: &dyn Rendered) {
+pub fn print(stdout: &Stdout, format: Format, file: &Path, report: &dyn Rendered) {
     let sarif = match format {
         Format::Text => {
-            crate::out::out(&report.text());
-            reported();
+            stdout.write_report(&report.text());
             return;
         }
         Format::Sarif => report.sarif(),
@@ -72,39 +63,32 @@ pub fn print(format: Format, file: &Path, report: &dyn Rendered) {
             report.json()
         }
     });
-    crate::out::out(&format!("{doc}\n"));
-    reported();
+    stdout.write_report(&format!("{doc}\n"));
 }
 
 /// The JSON report of a static error: verdict `error` and its
-/// diagnostics.
-fn error_json(file: &Path, diagnostics: &[crate::json::Diag]) -> Value {
-    let diags: Vec<Value> = diagnostics
-        .iter()
-        .map(|d| {
-            json!({
-                "severity": "error",
-                "message": d.message,
-                "file": d.file,
-                "line": d.line,
-                "column": d.column,
-                "help": d.help,
-            })
-        })
-        .collect();
-    crate::json::stamp(json!({"verdict": "error", "diagnostics": diags}), file)
+/// diagnostic.
+fn error_json(file: &Path, d: &crate::json::Diag) -> Value {
+    let diag = json!({
+        "severity": "error",
+        "kind": d.kind,
+        "message": d.message,
+        "file": d.file,
+        "line": d.line,
+        "column": d.column,
+        "help": d.help,
+        "notes": d.notes,
+    });
+    crate::json::stamp(json!({"verdict": "error", "diagnostics": [diag]}), file)
 }
 
 /// Prints a static error on stdout in the machine formats (its text is on
-/// stderr), unless a report is already there.
-pub fn print_error(command_format: Format, file: &Path, error: &CliError) {
-    if REPORTED.load(Ordering::SeqCst) {
-        return;
-    }
+/// stderr): the document of `file` in place of its report.
+pub fn print_error(stdout: &Stdout, command_format: Format, file: &Path, error: &CliError) {
     let doc = match command_format {
         Format::Text => return,
-        Format::Json => error_json(file, &error.diagnostics()),
-        Format::Sarif => crate::sarif::error_sarif(file, &error.diagnostics()),
+        Format::Json => error_json(file, &error.diagnostic()),
+        Format::Sarif => crate::sarif::error_sarif(file, &error.diagnostic()),
     };
-    crate::out::out(&format!("{doc}\n"));
+    stdout.write_report(&format!("{doc}\n"));
 }

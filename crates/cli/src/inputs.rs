@@ -1,25 +1,52 @@
 //! Parsing `wiser run`'s `--input` and `--reads` into a program input.
 
+use crate::error::CliError;
 use std::sync::Arc;
 use wiser_ir::{Ir, ScalarTy};
 use wiser_num::Int;
 use wiser_semantics::{ArrayInput, Input, Switch};
 
+/// The options that give a program's input, as errors name them.
+#[derive(Clone, Copy, Debug)]
+pub struct Flags {
+    /// `NAME=INT` items (`--input`).
+    pub input: &'static str,
+    /// The list of read values (`--reads`).
+    pub reads: &'static str,
+}
+
+/// `--input` and `--reads`.
+pub const INPUT: Flags = Flags {
+    input: "--input",
+    reads: "--reads",
+};
+
 /// Builds the input described by `NAME=INT` / `NAME[INDEX]=INT` items and a
-/// comma-separated list of read values. Each value must be a value of its
-/// variable's (or element's) type.
-pub fn parse(ir: &Ir, items: &[String], reads: Option<&str>) -> Result<Input, String> {
+/// comma-separated list of read values (given with `flags`). Each value
+/// must be a value of its variable's (or element's) type.
+pub fn parse(
+    ir: &Ir,
+    items: &[String],
+    reads: Option<&str>,
+    flags: Flags,
+) -> Result<Input, CliError> {
+    let Flags {
+        input: input_flag,
+        reads: reads_flag,
+    } = flags;
     let mut input = Input::default();
     for item in items {
-        let (lhs, rhs) = item
-            .split_once('=')
-            .ok_or_else(|| format!("error: --input `{item}` is not NAME=INT or NAME[INDEX]=INT"))?;
+        let (lhs, rhs) = item.split_once('=').ok_or_else(|| {
+            CliError::input(format!(
+                "{input_flag} `{item}` is not NAME=INT or NAME[INDEX]=INT"
+            ))
+        })?;
         let value = int(rhs.trim(), item)?;
         let lhs = lhs.trim();
         if let Some((name, rest)) = lhs.split_once('[') {
             let index = rest
                 .strip_suffix(']')
-                .ok_or_else(|| format!("error: --input `{item}`: missing `]`"))?;
+                .ok_or_else(|| CliError::input(format!("{input_flag} `{item}`: missing `]`")))?;
             let index = int(index.trim(), item)?;
             let name = name.trim();
             let Some(decl) = ir
@@ -39,7 +66,7 @@ pub fn parse(ir: &Ir, items: &[String], reads: Option<&str>) -> Result<Input, St
                 }
             };
             if entry.entries.iter().any(|(i, _)| *i == index) {
-                return Err(given_twice(&format!("{name}[{index}]")));
+                return Err(given_twice(input_flag, &format!("{name}[{index}]")));
             }
             entry.entries.push((index, value));
         } else {
@@ -48,18 +75,19 @@ pub fn parse(ir: &Ir, items: &[String], reads: Option<&str>) -> Result<Input, St
             };
             fits(&value, ty, item)?;
             if input.vars.iter().any(|(n, _)| &**n == lhs) {
-                return Err(given_twice(lhs));
+                return Err(given_twice(input_flag, lhs));
             }
             input.vars.push((Arc::from(lhs), value));
         }
     }
     if let Some(list) = reads {
-        input.reads = read_list(list)?;
+        input.reads = read_list(list, reads_flag)?;
         if !input.reads.is_empty() && !reads_anything(ir) {
-            return Err(format!(
-                "error: --reads gives {} value(s), but this program never reads (it has no `x = *`, `__VERIFIER_nondet_*()` call or uninitialised local)\n  = help: give its inputs with --input NAME=INT\n",
+            return Err(CliError::input(format!(
+                "{reads_flag} gives {} value(s), but this program never reads (it has no `x = *`, `__VERIFIER_nondet_*()` call or uninitialised local)",
                 input.reads.len()
-            ));
+            ))
+            .help(format!("give its inputs with {input_flag} NAME=INT")));
         }
     }
     Ok(input)
@@ -67,7 +95,7 @@ pub fn parse(ir: &Ir, items: &[String], reads: Option<&str>) -> Result<Input, St
 
 /// The values of a `--reads` list: integers separated by commas; an empty
 /// list is no reads, an empty item (`1,,2`, `1,2,`) is a mistake.
-fn read_list(list: &str) -> Result<Vec<Int>, String> {
+fn read_list(list: &str, flag: &str) -> Result<Vec<Int>, CliError> {
     if list.trim().is_empty() {
         return Ok(Vec::new());
     }
@@ -75,10 +103,11 @@ fn read_list(list: &str) -> Result<Vec<Int>, String> {
         .enumerate()
         .map(|(i, s)| {
             if s.trim().is_empty() {
-                Err(format!(
-                    "error: --reads `{list}`: item {} is empty\n  = help: give one integer per read, separated by commas: --reads 1,0,2\n",
-                    i + 1
-                ))
+                Err(
+                    CliError::input(format!("{flag} `{list}`: item {} is empty", i + 1)).help(
+                        format!("give one integer per read, separated by commas: {flag} 1,0,2"),
+                    ),
+                )
             } else {
                 int(s.trim(), list)
             }
@@ -100,8 +129,8 @@ pub fn unused_reads(input: &Input, reads_made: usize) -> Option<usize> {
     (input.reads.len() > reads_made).then(|| input.reads.len() - reads_made)
 }
 
-fn given_twice(what: &str) -> String {
-    format!("error: --input gives `{what}` twice\n  = help: give each input once\n")
+fn given_twice(flag: &str, what: &str) -> CliError {
+    CliError::input(format!("{flag} gives `{what}` twice")).help("give each input once")
 }
 
 /// Input variables of the program that `input` does not give.
@@ -121,25 +150,26 @@ fn input_names(ir: &Ir) -> impl Iterator<Item = &Arc<str>> {
     )
 }
 
-fn int(s: &str, item: &str) -> Result<Int, String> {
+fn int(s: &str, item: &str) -> Result<Int, CliError> {
     s.parse()
-        .map_err(|_| format!("error: `{s}` in `{item}` is not an integer"))
+        .map_err(|_| CliError::input(format!("`{s}` in `{item}` is not an integer")))
 }
 
-fn fits(v: &Int, ty: ScalarTy, item: &str) -> Result<(), String> {
+fn fits(v: &Int, ty: ScalarTy, item: &str) -> Result<(), CliError> {
     if ty.contains(v) {
         return Ok(());
     }
-    Err(format!(
-        "error: `{v}` in `{item}` is not a value of type `{ty}`\n  = help: give a value of the variable's type{}\n",
-        match ty.int().and_then(|t| Some((t.min()?, t.max()?))) {
-            Some((lo, hi)) => format!(" ({lo} to {hi})"),
-            None => String::new(),
-        }
-    ))
+    let range = match ty.int().and_then(|t| Some((t.min()?, t.max()?))) {
+        Some((lo, hi)) => format!(" ({lo} to {hi})"),
+        None => String::new(),
+    };
+    Err(
+        CliError::input(format!("`{v}` in `{item}` is not a value of type `{ty}`"))
+            .help(format!("give a value of the variable's type{range}")),
+    )
 }
 
-fn unknown(ir: &Ir, name: &str, what: &str) -> String {
+fn unknown(ir: &Ir, name: &str, what: &str) -> CliError {
     let scalars: Vec<String> = ir
         .inputs
         .iter()
@@ -151,29 +181,32 @@ fn unknown(ir: &Ir, name: &str, what: &str) -> String {
         .filter(|a| a.init.is_none())
         .map(|a| &*a.name)
         .collect();
-    format!(
-        "error: `{name}` is not an {what} of this program\n  = help: its input variables are [{}] and its arrays are [{}]\n",
+    CliError::input(format!("`{name}` is not an {what} of this program")).help(format!(
+        "its input variables are [{}] and its arrays are [{}]",
         scalars.join(", "),
         arrays.join(", ")
-    )
+    ))
 }
 
 /// The schedule of `--schedule POINT:THREAD,...` (see `wiser run --help`).
-pub fn schedule(list: &str) -> Result<Vec<Switch>, String> {
+pub fn schedule(list: &str) -> Result<Vec<Switch>, CliError> {
     let mut out: Vec<Switch> = Vec::new();
     for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let parsed = item
             .split_once(':')
             .and_then(|(p, t)| Some((p.trim().parse().ok()?, t.trim().parse().ok()?)));
         let Some((point, thread)) = parsed else {
-            return Err(format!(
-                "error: --schedule item `{item}` is not POINT:THREAD\n  = help: e.g. --schedule 3:1,7:0 runs thread 1 from scheduling point 3 and thread 0 from point 7\n"
-            ));
+            return Err(
+                CliError::input(format!("--schedule item `{item}` is not POINT:THREAD")).help(
+                    "e.g. --schedule 3:1,7:0 runs thread 1 from scheduling point 3 and thread 0 from point 7",
+                ),
+            );
         };
         if out.iter().any(|s| s.point == point) {
-            return Err(format!(
-                "error: --schedule names scheduling point {point} twice\n  = help: give each point once\n"
-            ));
+            return Err(CliError::input(format!(
+                "--schedule names scheduling point {point} twice"
+            ))
+            .help("give each point once"));
         }
         out.push(Switch { point, thread });
     }

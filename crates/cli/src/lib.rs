@@ -74,7 +74,8 @@ pub fn main_with_args(
         args::format_of(&cli.command),
         args::file_of(&cli.command).to_path_buf(),
     );
-    let (mut code, leave_now) = match run(cli, registry, &signals) {
+    let stdout = out::Stdout::default();
+    let (mut code, leave_now) = match run(cli, registry, &signals, &stdout) {
         Ok(r) => r,
         Err(error) => {
             let message = error.text();
@@ -83,12 +84,16 @@ pub fn main_with_args(
                 out::err("\n");
             }
             // Under --format json or sarif a program reads stdout: the
-            // error goes there too, in that format.
-            formats::print_error(format, &file, &error);
+            // error goes there too, in that format, unless a report is
+            // already there (a harness that cannot be written comes
+            // after the report).
+            if !stdout.reported() {
+                formats::print_error(&stdout, format, &file, &error);
+            }
             (exit::USAGE, false)
         }
     };
-    if let Some(e) = out::stdout_failure() {
+    if let Some(e) = stdout.failure() {
         out::errln!("error: cannot write the output: {e}\n  = help: check that the disk or pipe that standard output goes to can take it");
         code = exit::USAGE;
     }
@@ -113,20 +118,17 @@ fn parse_args(registry: Registry, args: Vec<std::ffi::OsString>) -> Cli {
 /// wiser's clap command, with its version (and Z3's) and the registry's
 /// languages as the values of `--lang`.
 fn command(registry: Registry) -> clap::Command {
-    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let version = VERSION.get_or_init(|| {
-        format!(
-            "{} (Z3 {})",
-            env!("CARGO_PKG_VERSION"),
-            wiser_smt::z3_version()
-        )
-    });
+    let version = format!(
+        "{} (Z3 {})",
+        env!("CARGO_PKG_VERSION"),
+        wiser_smt::z3_version()
+    );
     let languages: Vec<clap::builder::PossibleValue> = registry
         .0
         .iter()
         .map(|l| clap::builder::PossibleValue::new(l.name()).help(l.description()))
         .collect();
-    let mut cli = Cli::command().version(version.as_str());
+    let mut cli = Cli::command().version(version);
     let names: Vec<String> = cli
         .get_subcommands()
         .filter(|c| c.get_arguments().any(|a| a.get_id() == "lang"))
@@ -150,6 +152,7 @@ fn run(
     cli: Cli,
     registry: Registry,
     signals: &progress::Interrupts,
+    stdout: &out::Stdout,
 ) -> Result<(u8, bool), CliError> {
     let verbose = cli.verbose;
     // For an engine's run, a signal while the program loads makes the run
@@ -158,40 +161,41 @@ fn run(
     match cli.command {
         Command::Check(mut args) => {
             args.target.lang.frontends = registry;
-            verify::check(&args, verbose, signals)
+            verify::check(&args, verbose, signals, stdout)
         }
         Command::Bmc(mut args) => {
             args.target.lang.frontends = registry;
-            verify::bmc(&args, verbose, signals)
+            verify::bmc(&args, verbose, signals, stdout)
         }
         Command::Concolic(mut args) => {
             args.lang.frontends = registry;
-            Ok(engines::concolic(&args, signals)?)
+            engines::concolic(&args, signals, stdout)
         }
         Command::Fuzz(mut args) => {
             args.lang.frontends = registry;
-            Ok(engines::fuzz(&args, signals)?)
+            engines::fuzz(&args, signals, stdout)
         }
         Command::Run(mut args) => {
             args.lang.frontends = registry;
             if let Some(test) = &args.test {
-                let code = testfile::replay::run_test(test, &args.replay_overrides(), args.format)?;
+                let overrides = args.replay_overrides();
+                let code = testfile::replay::run_test(stdout, test, &overrides, args.format)?;
                 return Ok((code, false));
             }
-            Ok((run_cmd::run(&args, signals)?, false))
+            Ok((run_cmd::run(&args, signals, stdout)?, false))
         }
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut command(registry), "wiser", &mut script);
-            out::out(&String::from_utf8_lossy(&script));
+            stdout.write(&String::from_utf8_lossy(&script));
             Ok((exit::OK, false))
         }
         Command::Man => {
             let mut page = Vec::new();
             clap_mangen::Man::new(command(registry))
                 .render(&mut page)
-                .map_err(|e| format!("error: cannot render the man page: {e}\n"))?;
-            out::out(&String::from_utf8_lossy(&page));
+                .map_err(|e| CliError::file(format!("cannot render the man page: {e}")))?;
+            stdout.write(&String::from_utf8_lossy(&page));
             Ok((exit::OK, false))
         }
     }

@@ -3,10 +3,11 @@
 //! compile, and keep every text so that each location can be shown as
 //! `file:line:col` with its line.
 
+use crate::error::CliError;
 use crate::task::{self, Task};
 use std::path::Path;
 use std::sync::Arc;
-use wiser_frontend::{DataModel, Frontend, LoadError, LoadRequest, LoadedProgram, ReadSite};
+use wiser_frontend::{DataModel, Frontend, LoadRequest, LoadedProgram, ReadSite};
 use wiser_ir::{Ir, LineCol, Pc, Sources, Span};
 
 /// The front ends `wiser` reads, in order: `--lang` names one of them; a
@@ -74,36 +75,6 @@ pub struct Program {
     pub file: std::path::PathBuf,
 }
 
-/// Why a program was not loaded.
-#[derive(Debug)]
-pub enum LoadFailure {
-    /// The front end refused it.
-    Frontend(LoadError),
-    /// Anything else (the task file, the language), worded for people.
-    Other(String),
-}
-
-impl LoadFailure {
-    /// Is the program outside its front end's subset?
-    pub fn is_unsupported(&self) -> bool {
-        matches!(self, LoadFailure::Frontend(e) if e.is_unsupported())
-    }
-
-    /// The error as `wiser` prints it.
-    pub fn render(&self) -> String {
-        match self {
-            LoadFailure::Frontend(e) => e.render(),
-            LoadFailure::Other(text) => text.clone(),
-        }
-    }
-}
-
-impl From<LoadFailure> for String {
-    fn from(f: LoadFailure) -> String {
-        f.render()
-    }
-}
-
 impl Program {
     /// `file:line:col` of a span (the `--assume` text is called `--assume`).
     pub fn location(&self, span: Span) -> String {
@@ -137,9 +108,9 @@ pub fn is_task(path: &Path) -> bool {
 /// Loads `path`: an SV-COMP task file (its input file is loaded), or a
 /// program of one of the registry's languages. The front end's warnings
 /// go to stderr.
-pub fn load_any(path: &Path, options: &LoadOptions<'_>) -> Result<Program, LoadFailure> {
+pub fn load_any(path: &Path, options: &LoadOptions<'_>) -> Result<Program, CliError> {
     let (file, task) = if options.lang.is_none() && is_task(path) {
-        let task = task::read_task(path).map_err(LoadFailure::Other)?;
+        let task = task::read_task(path)?;
         (task.input.clone(), Some(task))
     } else {
         (path.to_path_buf(), None)
@@ -151,23 +122,18 @@ pub fn load_any(path: &Path, options: &LoadOptions<'_>) -> Result<Program, LoadF
     }
     .ok_or_else(|| {
         let names: Vec<&str> = registry.0.iter().map(|l| l.name()).collect();
-        LoadFailure::Other(format!(
-            "error: no front end reads `{}`\n  = help: the languages are: {}\n",
-            file.display(),
-            names.join(", ")
-        ))
+        CliError::usage(format!("no front end reads `{}`", file.display()))
+            .help(format!("the languages are: {}", names.join(", ")))
     })?;
     let data_model = options
         .data_model
         .or(task.as_ref().map(|t| t.data_model))
         .unwrap_or_default();
-    let loaded = language
-        .load(&LoadRequest {
-            path: &file,
-            data_model,
-            assume: options.assume,
-        })
-        .map_err(LoadFailure::Frontend)?;
+    let loaded = language.load(&LoadRequest {
+        path: &file,
+        data_model,
+        assume: options.assume,
+    })?;
     for w in &loaded.warnings {
         crate::out::err(&loaded.sources.render_warning(w));
     }

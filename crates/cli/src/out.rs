@@ -12,10 +12,8 @@
 use anstream::ColorChoice;
 use anstyle::{AnsiColor, Style};
 use std::io::{ErrorKind, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-
-/// The first error met writing standard output (other than a closed pipe).
-static STDOUT_FAILED: Mutex<Option<String>> = Mutex::new(None);
 
 /// `--color`: when to colour the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -37,18 +35,54 @@ pub fn set_color(choice: ColorArg) {
     });
 }
 
-/// Prints `text` on standard output. A closed pipe ends the output
-/// silently; any other failure is remembered for [`stdout_failure`].
-pub fn out(text: &str) {
-    let mut stream = anstream::stdout().lock();
-    let result = stream
-        .write_all(paint(text).as_bytes())
-        .and_then(|()| stream.flush());
-    if let Err(e) = result {
-        if e.kind() != ErrorKind::BrokenPipe {
-            let mut failed = STDOUT_FAILED.lock().unwrap_or_else(|p| p.into_inner());
-            failed.get_or_insert_with(|| e.to_string());
+/// Standard output, as one command writes it: created once by
+/// `main_with_args` and lent to the code that prints reports. It
+/// remembers what a command's end needs to know: whether a report is out
+/// (an error after it, such as a harness that cannot be written, must not
+/// print a second document) and the first failure to write.
+#[derive(Debug, Default)]
+pub struct Stdout {
+    /// A report is on standard output.
+    reported: AtomicBool,
+    /// The first error met writing (other than a closed pipe).
+    failed: Mutex<Option<String>>,
+}
+
+impl Stdout {
+    /// Prints `text`. A closed pipe ends the output silently; any other
+    /// failure is remembered for [`Stdout::failure`].
+    pub fn write(&self, text: &str) {
+        let mut stream = anstream::stdout().lock();
+        let result = stream
+            .write_all(paint(text).as_bytes())
+            .and_then(|()| stream.flush());
+        if let Err(e) = result {
+            if e.kind() != ErrorKind::BrokenPipe {
+                let mut failed = self.failed.lock().unwrap_or_else(|p| p.into_inner());
+                failed.get_or_insert_with(|| e.to_string());
+            }
         }
+    }
+
+    /// Prints a report (one document of `--format json` or `sarif`, or
+    /// a text report) and notes that it is out.
+    pub fn write_report(&self, text: &str) {
+        self.write(text);
+        self.reported.store(true, Ordering::SeqCst);
+    }
+
+    /// Is a report on standard output?
+    pub fn reported(&self) -> bool {
+        self.reported.load(Ordering::SeqCst)
+    }
+
+    /// Why standard output could not be written, if it could not (a
+    /// closed pipe excepted).
+    pub fn failure(&self) -> Option<String> {
+        self.failed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 }
 
@@ -59,15 +93,6 @@ pub fn err(text: &str) {
     let _ = stream
         .write_all(paint(text).as_bytes())
         .and_then(|()| stream.flush());
-}
-
-/// Why standard output could not be written, if it could not (a closed
-/// pipe excepted).
-pub fn stdout_failure() -> Option<String> {
-    STDOUT_FAILED
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .clone()
 }
 
 /// `eprintln!` through [`err`].

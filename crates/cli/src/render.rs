@@ -609,23 +609,13 @@ pub fn run_json(program: &Program, run: &concrete::Run) -> Value {
 }
 
 /// The JSON report of a task whose program is outside the C subset: the
-/// verdict `unknown`, the reason `unsupported`, and the front end's message.
+/// verdict `unknown`, the reason `unsupported`, and the front end's message
+/// on one line (`what (file:line:col)`).
 pub fn unsupported_json(message: &str) -> Value {
-    // `error: what` and ` --> file:line:col` as one line: `what (file:line:col)`.
-    let mut lines = message.lines();
-    let what = lines.next().unwrap_or("");
-    let what = what.strip_prefix("error: ").unwrap_or(what);
-    let first = match lines
-        .next()
-        .and_then(|l| l.trim_start().strip_prefix("--> "))
-    {
-        Some(at) => format!("{what} ({at})"),
-        None => what.to_string(),
-    };
     serde_json::json!({
         "verdict": "unknown",
         "incomplete": ["unsupported"],
-        "unsupported": first,
+        "unsupported": message,
         "bugs": [],
         "outside_property": [],
         "internal_errors": [],

@@ -57,6 +57,7 @@ pub const MAX_DECISIONS_SHOWN: usize = 10_000;
 /// (`max_runs`: a fuzzing session's `--max-runs`, for the text of one that
 /// reached it).
 pub fn print(
+    stdout: &crate::out::Stdout,
     format: crate::args::Format,
     file: &Path,
     program: &Program,
@@ -71,7 +72,7 @@ pub fn print(
         config,
         max_runs,
     };
-    crate::formats::print(format, file, &output);
+    crate::formats::print(stdout, format, file, &output);
 }
 
 /// The report of `wiser concolic` or `wiser fuzz`, in every format: which

@@ -3,6 +3,7 @@
 //! reached so far, and `--trace`.
 
 use crate::args::{Format, RunArgs};
+use crate::error::CliError;
 use crate::formats::Rendered;
 use crate::load::Program;
 use crate::progress::Interrupts;
@@ -25,13 +26,17 @@ pub const INTERRUPTED: u8 = 130;
 const QUIET_START: Duration = Duration::from_secs(1);
 
 /// Runs `wiser run`; returns the exit code.
-pub fn run(args: &RunArgs, signals: &Interrupts) -> Result<u8, String> {
-    let file = args
-        .file
-        .as_deref()
-        .ok_or("error: no FILE given\n  = help: `wiser run FILE`, or `wiser run --test TEST`\n")?;
+pub fn run(args: &RunArgs, signals: &Interrupts, stdout: &out::Stdout) -> Result<u8, CliError> {
+    let file = args.file.as_deref().ok_or_else(|| {
+        CliError::usage("no FILE given").help("`wiser run FILE`, or `wiser run --test TEST`")
+    })?;
     let program = load::load_any(file, &args.lang.options(None))?;
-    let mut input = inputs::parse(&program.ir, &args.input, args.reads.as_deref())?;
+    let mut input = inputs::parse(
+        &program.ir,
+        &args.input,
+        args.reads.as_deref(),
+        inputs::INPUT,
+    )?;
     if let Some(list) = &args.schedule {
         input.schedule = inputs::schedule(list)?;
     }
@@ -73,9 +78,7 @@ pub fn run(args: &RunArgs, signals: &Interrupts) -> Result<u8, String> {
         // mistake in the input. One cut short by an error may simply not
         // have got to them.
         if matches!(run.outcome, Outcome::Halted) {
-            return Err(format!(
-                "error: {said}\n  = help: give one value per read the run makes\n"
-            ));
+            return Err(CliError::input(said).help("give one value per read the run makes"));
         }
         out::errln!("warning: {said}; the run ended first");
     }
@@ -98,7 +101,7 @@ pub fn run(args: &RunArgs, signals: &Interrupts) -> Result<u8, String> {
         max_steps: args.max_steps,
         file,
     };
-    crate::formats::print(args.format, file, &output);
+    crate::formats::print(stdout, args.format, file, &output);
     Ok(match run.outcome {
         Outcome::Halted => exit::OK,
         Outcome::Error { .. } => exit::BUG,

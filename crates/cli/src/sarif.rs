@@ -464,40 +464,39 @@ pub fn bugs_sarif(file: &Path, program: &Program, report: &Report, semantics: Op
 /// The SARIF of an SV-COMP task whose program is outside the C subset:
 /// the verdict `unknown`, with the front end's reason.
 pub fn unsupported_sarif(file: &Path, message: &str) -> Value {
-    let first = message.lines().next().unwrap_or("");
     document(
         file,
         Vec::new(),
         vec![notification(
             "warning",
-            &format!("verdict unknown: the task's program is outside the C subset: {first}"),
+            &format!("verdict unknown: the task's program is outside the C subset: {message}"),
         )],
         json!({"schema_version": json::SCHEMA_VERSION, "verdict": "unknown", "incomplete": ["unsupported"]}),
     )
 }
 
 /// The SARIF of a static error: a run that did not execute successfully,
-/// with each diagnostic as an error notification at its place.
-pub fn error_sarif(file: &Path, diags: &[Diag]) -> Value {
-    let notes: Vec<Value> = diags
-        .iter()
-        .map(|d| {
-            let text = match &d.help {
-                Some(h) => format!("{} (help: {h})", d.message),
-                None => d.message.clone(),
-            };
-            let mut n = notification("error", &text);
-            if let (Some(f), Some(line), Some(column)) = (&d.file, d.line, d.column) {
-                n["locations"] = json!([{
-                    "physicalLocation": {
-                        "artifactLocation": artifact(f),
-                        "region": {"startLine": line, "startColumn": column},
-                    },
-                }]);
-            }
-            n
-        })
-        .collect();
+/// with its diagnostic as an error notification at its place (its kind
+/// in the notification's property bag).
+pub fn error_sarif(file: &Path, d: &Diag) -> Value {
+    let mut text = match &d.help {
+        Some(h) => format!("{} (help: {h})", d.message),
+        None => d.message.clone(),
+    };
+    for note in &d.notes {
+        text.push_str(&format!(" (note: {note})"));
+    }
+    let mut note = notification("error", &text);
+    note["properties"] = json!({"kind": d.kind});
+    if let (Some(f), Some(line), Some(column)) = (&d.file, d.line, d.column) {
+        note["locations"] = json!([{
+            "physicalLocation": {
+                "artifactLocation": artifact(f),
+                "region": {"startLine": line, "startColumn": column},
+            },
+        }]);
+    }
+    let notes = [note];
     let invocation = json!({
         "executionSuccessful": false,
         "toolExecutionNotifications": notes,

@@ -6,9 +6,11 @@
 //! one property, `unreach-call`: `CHECK( init(main()), LTL(G !
 //! call(reach_error())) )`, or the older `__VERIFIER_error` form.
 
+use crate::error::{CliError, Kind};
 use serde_norway::Value;
 use std::path::{Path, PathBuf};
-use wiser_frontend::DataModel;
+use wiser_frontend::{DataModel, Location};
+use wiser_ir::LineCol;
 
 /// What `wiser check` looks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,18 +32,18 @@ impl PropertySpec {
     }
 }
 
-const UNREACH_CALL_HELP: &str = "  = help: wiser checks `unreach-call`: CHECK( init(main()), LTL(G ! call(reach_error())) ) (or `__VERIFIER_error()`); use --property all or --property unreach-call\n";
+const UNREACH_CALL_HELP: &str = "wiser checks `unreach-call`: CHECK( init(main()), LTL(G ! call(reach_error())) ) (or `__VERIFIER_error()`); use --property all or --property unreach-call";
 
 /// Reads `--property`: `all`, `unreach-call`, or a `.prp` file.
-pub fn property_arg(arg: &str) -> Result<PropertySpec, String> {
+pub fn property_arg(arg: &str) -> Result<PropertySpec, CliError> {
     match arg {
         "all" => Ok(PropertySpec::All),
         "unreach-call" => Ok(PropertySpec::UnreachCall),
         path => {
             let p = Path::new(path);
             if !p.exists() && !path.ends_with(".prp") {
-                return Err(format!(
-                    "error: unknown property `{path}`\n  = help: give `all`, `unreach-call`, or the path of an SV-COMP property file (.prp)\n"
+                return Err(CliError::usage(format!("unknown property `{path}`")).help(
+                    "give `all`, `unreach-call`, or the path of an SV-COMP property file (.prp)",
                 ));
             }
             read_prp(p)
@@ -50,18 +52,19 @@ pub fn property_arg(arg: &str) -> Result<PropertySpec, String> {
 }
 
 /// Reads a property file; only `unreach-call` is supported.
-pub fn read_prp(path: &Path) -> Result<PropertySpec, String> {
+pub fn read_prp(path: &Path) -> Result<PropertySpec, CliError> {
     let name = path.display();
     let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("error: cannot read property file `{name}`: {e}\n"))?;
+        .map_err(|e| CliError::file(format!("cannot read property file `{name}`: {e}")))?;
     if is_unreach_call(&text) {
         Ok(PropertySpec::UnreachCall)
     } else {
         let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        Err(format!(
-            "error: unsupported property in `{name}`: {}\n{UNREACH_CALL_HELP}",
-            first.trim()
-        ))
+        Err(CliError::new(
+            Kind::Task,
+            format!("unsupported property in `{name}`: {}", first.trim()),
+        )
+        .help(UNREACH_CALL_HELP))
     }
 }
 
@@ -101,22 +104,28 @@ fn field<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
 }
 
 /// Reads an SV-COMP task file.
-pub fn read_task(path: &Path) -> Result<Task, String> {
+pub fn read_task(path: &Path) -> Result<Task, CliError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| {
-        format!("error: cannot read `{name}`: {e}\n  = help: check the path of the task file\n")
+        CliError::file(format!("cannot read `{name}`: {e}")).help("check the path of the task file")
     })?;
     let bad = |what: &str| {
-        format!(
-            "error: `{name}` is not an SV-COMP task file: {what}\n  = help: a task file has `input_files`, `properties` (a list of `property_file` and `expected_verdict`) and `options` (`language: C`, `data_model: ILP32` or `LP64`)\n"
+        CliError::new(Kind::Task, format!("`{name}` is not an SV-COMP task file: {what}")).help(
+            "a task file has `input_files`, `properties` (a list of `property_file` and `expected_verdict`) and `options` (`language: C`, `data_model: ILP32` or `LP64`)",
         )
     };
     let doc: Value = serde_norway::from_str(&text).map_err(|e| {
-        let at = e
-            .location()
-            .map(|l| format!(" --> {name}:{}:{}\n", l.line(), l.column()))
-            .unwrap_or_default();
-        format!("error: invalid YAML: {e}\n{at}")
+        let error = CliError::new(Kind::Task, format!("invalid YAML: {e}"));
+        match e.location() {
+            Some(l) => error.at(Location {
+                file: name.clone(),
+                line_col: LineCol {
+                    line: u32::try_from(l.line()).unwrap_or(u32::MAX),
+                    column: u32::try_from(l.column()).unwrap_or(u32::MAX),
+                },
+            }),
+            None => error,
+        }
     })?;
     if doc.as_mapping().is_none() {
         return Err(bad("it is not a mapping"));
@@ -131,18 +140,20 @@ pub fn read_task(path: &Path) -> Result<Task, String> {
         [one] => dir.join(one),
         [] => return Err(bad("`input_files` is empty")),
         _ => {
-            return Err(format!(
-                "error: `{name}` has {} input files; wiser reads one\n  = help: merge them into one C file\n",
-                inputs.len()
-            ))
+            return Err(CliError::new(
+                Kind::Task,
+                format!("`{name}` has {} input files; wiser reads one", inputs.len()),
+            )
+            .help("merge them into one C file"))
         }
     };
     let options = field(&doc, "options");
     if let Some(lang) = options.and_then(|o| field(o, "language")) {
         let lang = lang.as_str().unwrap_or("");
         if !lang.eq_ignore_ascii_case("c") {
-            return Err(format!(
-                "error: `{name}` is a task in language `{lang}`; wiser reads C tasks\n"
+            return Err(CliError::new(
+                Kind::Task,
+                format!("`{name}` is a task in language `{lang}`; wiser reads C tasks"),
             ));
         }
     }
@@ -191,16 +202,20 @@ pub fn read_task(path: &Path) -> Result<Task, String> {
 }
 
 /// The error for a task without the one property `wiser` checks.
-pub fn no_supported_property(task: &Task) -> String {
-    format!(
-        "error: task `{}` has no property wiser checks (it lists: {})\n{UNREACH_CALL_HELP}",
-        task.path.display(),
-        if task.property_files.is_empty() {
-            "none".to_string()
-        } else {
-            task.property_files.join(", ")
-        }
+pub fn no_supported_property(task: &Task) -> CliError {
+    let listed = if task.property_files.is_empty() {
+        "none".to_string()
+    } else {
+        task.property_files.join(", ")
+    };
+    CliError::new(
+        Kind::Task,
+        format!(
+            "task `{}` has no property wiser checks (it lists: {listed})",
+            task.path.display()
+        ),
     )
+    .help(UNREACH_CALL_HELP)
 }
 
 #[cfg(test)]
@@ -223,14 +238,17 @@ mod tests {
         ));
         assert!(!is_unreach_call("CHECK( init(main()), LTL(G ! overflow) )"));
         assert!(!is_unreach_call("CHECK( init(main()), LTL(F end) )"));
-        assert_eq!(property_arg("all"), Ok(PropertySpec::All));
-        assert_eq!(property_arg("unreach-call"), Ok(PropertySpec::UnreachCall));
-        assert!(property_arg("no-overflow")
-            .unwrap_err()
-            .contains("unknown property"));
-        assert!(property_arg("missing.prp")
-            .unwrap_err()
-            .contains("cannot read"));
+        assert_eq!(property_arg("all").ok(), Some(PropertySpec::All));
+        assert_eq!(
+            property_arg("unreach-call").ok(),
+            Some(PropertySpec::UnreachCall)
+        );
+        let unknown = property_arg("no-overflow").unwrap_err();
+        assert!(unknown.text().contains("unknown property"));
+        assert_eq!(unknown.kind(), "usage");
+        let missing = property_arg("missing.prp").unwrap_err();
+        assert!(missing.text().contains("cannot read"));
+        assert_eq!(missing.kind(), "file");
     }
 
     #[test]
@@ -278,19 +296,25 @@ mod tests {
         .unwrap();
         let t = read_task(&yml).unwrap();
         assert!(!t.unreach_call);
-        assert!(no_supported_property(&t).contains("no-overflow.prp"));
+        assert!(no_supported_property(&t).text().contains("no-overflow.prp"));
 
         // Not a task.
         std::fs::write(&yml, "just: [a, list\n").unwrap();
-        assert!(read_task(&yml).unwrap_err().contains("invalid YAML"));
+        assert!(read_task(&yml).unwrap_err().text().contains("invalid YAML"));
         std::fs::write(&yml, "properties: []\n").unwrap();
-        assert!(read_task(&yml).unwrap_err().contains("no `input_files`"));
+        assert!(read_task(&yml)
+            .unwrap_err()
+            .text()
+            .contains("no `input_files`"));
         std::fs::write(
             &yml,
             "input_files: a.c\nproperties: []\noptions:\n  language: Java\n",
         )
         .unwrap();
-        assert!(read_task(&yml).unwrap_err().contains("language `Java`"));
+        assert!(read_task(&yml)
+            .unwrap_err()
+            .text()
+            .contains("language `Java`"));
         let _ = std::fs::remove_dir_all(&d);
     }
 

@@ -23,6 +23,7 @@ use crate::args::{self, BmcArgs, CheckArgs, Format, Target};
 use crate::error::CliError;
 use crate::formats::Rendered;
 use crate::load::{self, Program};
+use crate::out::Stdout;
 use crate::progress::{self, Interrupts};
 use crate::render::{self, Asked};
 use crate::task::{self, PropertySpec};
@@ -40,9 +41,11 @@ pub fn check(
     args: &CheckArgs,
     verbose: bool,
     signals: &Interrupts,
+    stdout: &Stdout,
 ) -> Result<(u8, bool), CliError> {
     if let Some(dir) = &args.replay {
-        let code = testfile::replay::replay_dir(dir, &args.replay_overrides(), args.target.format)?;
+        let overrides = args.replay_overrides();
+        let code = testfile::replay::replay_dir(stdout, dir, &overrides, args.target.format)?;
         return Ok((code, false));
     }
     let one_output = [
@@ -52,16 +55,16 @@ pub fn check(
     ];
     if let Some(flag) = one_output.into_iter().flatten().next() {
         if !args.target.more_files.is_empty() {
-            return Err(CliError::Usage {
-                message: format!("`{flag}` writes the results of one program"),
-                help: Some("check the files one at a time, each with its own output".into()),
-            });
+            return Err(
+                CliError::usage(format!("`{flag}` writes the results of one program"))
+                    .help("check the files one at a time, each with its own output"),
+            );
         }
     }
     if let Some(dir) = &args.tests {
         testfile::check_dir(dir)?;
     }
-    several(&args.target, |target, program, asked, property| {
+    several(stdout, &args.target, |target, program, asked, property| {
         let config = args.config().with_property(property);
         if args.jobs.is_some_and(|j| j as usize > config.jobs) {
             out::errln!(
@@ -88,7 +91,9 @@ pub fn check(
         } else {
             report.coverage.take()
         };
-        let done = finish(target, &program, &report, &config, asked, &warnings, None)?;
+        let done = finish(
+            stdout, target, &program, &report, &config, asked, &warnings, None,
+        )?;
         if let (Some(path), Some(c)) = (&args.lcov, &covered) {
             coverage::write_lcov(&program, &coverage::Summary::new(&program, c), path)?;
         }
@@ -103,8 +108,13 @@ pub fn check(
 }
 
 /// `wiser bmc` on each file.
-pub fn bmc(args: &BmcArgs, verbose: bool, signals: &Interrupts) -> Result<(u8, bool), CliError> {
-    several(&args.target, |target, program, asked, property| {
+pub fn bmc(
+    args: &BmcArgs,
+    verbose: bool,
+    signals: &Interrupts,
+    stdout: &Stdout,
+) -> Result<(u8, bool), CliError> {
+    several(stdout, &args.target, |target, program, asked, property| {
         let config = args.config().with_property(property);
         let bounds = args.bounds(&program)?;
         if verbose {
@@ -119,6 +129,7 @@ pub fn bmc(args: &BmcArgs, verbose: bool, signals: &Interrupts) -> Result<(u8, b
             unwinding_assertions: bounds.unwinding_assertions,
         };
         finish(
+            stdout,
             target,
             &program,
             &found,
@@ -138,6 +149,7 @@ pub fn bmc(args: &BmcArgs, verbose: bool, signals: &Interrupts) -> Result<(u8, b
 /// and the exit code is the worst: an error (2), then a bug (1), then
 /// unknown (3), then safe (0).
 fn several(
+    stdout: &Stdout,
     target: &args::TargetArgs,
     mut check: impl FnMut(&Target<'_>, Program, Asked, Property) -> Result<(u8, bool), CliError>,
 ) -> Result<(u8, bool), CliError> {
@@ -146,7 +158,7 @@ fn several(
             file,
             ..target.target()?
         };
-        match prepare(&one)? {
+        match prepare(stdout, &one)? {
             Prepared::Ready(p) => {
                 let (program, asked, property) = *p;
                 check(&one, program, asked, property)
@@ -167,7 +179,7 @@ fn several(
     for (i, file) in target.files().enumerate() {
         if target.format == Format::Text {
             let gap = if i == 0 { "" } else { "\n" };
-            out::out(&format!("{gap}==> {} <==\n", file.display()));
+            stdout.write(&format!("{gap}==> {} <==\n", file.display()));
         }
         let code = match check(file) {
             Ok((code, stuck)) => {
@@ -176,6 +188,8 @@ fn several(
             }
             Err(e) => {
                 out::err(&e.text());
+                // JSON Lines: the file's line is its error document.
+                crate::formats::print_error(stdout, target.format, file, &e);
                 exit::USAGE
             }
         };
@@ -199,36 +213,32 @@ pub enum Prepared {
 }
 
 /// Loads the target and decides its property.
-pub fn prepare(t: &Target<'_>) -> Result<Prepared, CliError> {
+pub fn prepare(stdout: &Stdout, t: &Target<'_>) -> Result<Prepared, CliError> {
     let program = match load::load_any(t.file, &t.lang.options(t.assume)) {
         Ok(p) => p,
         // SV-COMP mode: a task outside the subset is answered `unknown`
         // (with the reason), not refused.
-        Err(failure) if load::is_task(t.file) && failure.is_unsupported() => {
-            let message = failure.render();
-            crate::out::err(&message);
+        Err(error) if load::is_task(t.file) && error.is_unsupported() => {
+            crate::out::err(&error.text());
             let answer = Unsupported {
                 file: t.file,
-                message,
+                error,
             };
-            crate::formats::print(t.format, t.file, &answer);
+            crate::formats::print(stdout, t.format, t.file, &answer);
             return Ok(Prepared::Answered(exit::UNKNOWN));
         }
-        Err(failure) => return Err(failure.into()),
+        Err(error) => return Err(error),
     };
     if t.harness.is_some() && !program.details.has_harness() {
-        return Err(CliError::Usage {
-            message: format!(
-                "--harness writes a C file for gcc; `{}` is not a C program",
-                program.file.display()
-            ),
-            help: None,
-        });
+        return Err(CliError::usage(format!(
+            "--harness writes a C file for gcc; `{}` is not a C program",
+            program.file.display()
+        )));
     }
     let property = match (t.property, &program.task) {
         (Some(p), _) => task::property_arg(p)?,
         (None, Some(t)) if t.unreach_call => PropertySpec::UnreachCall,
-        (None, Some(t)) => return Err(task::no_supported_property(t).into()),
+        (None, Some(t)) => return Err(task::no_supported_property(t)),
         (None, None) => PropertySpec::All,
     };
     let expected = program
@@ -256,7 +266,9 @@ pub struct BmcInfo {
 
 /// Prints the report, writes the harness if asked, and gives the exit code
 /// (and whether to leave without waiting for stray workers).
+#[allow(clippy::too_many_arguments)]
 pub fn finish(
+    stdout: &Stdout,
     t: &Target<'_>,
     program: &Program,
     report: &Report,
@@ -274,7 +286,7 @@ pub fn finish(
         warnings,
         bmc: bmc.as_ref(),
     };
-    crate::formats::print(t.format, t.file, &output);
+    crate::formats::print(stdout, t.format, t.file, &output);
     for e in &report.internal_errors {
         crate::out::errln!("error: {e}");
     }
@@ -370,10 +382,10 @@ impl Rendered for CheckOutput<'_> {
 }
 
 /// The answer `unknown` to an SV-COMP task whose program is outside the
-/// front end's subset (`message`: the front end's error).
+/// front end's subset (`error`: the front end's).
 struct Unsupported<'a> {
     file: &'a Path,
-    message: String,
+    error: CliError,
 }
 
 impl Rendered for Unsupported<'_> {
@@ -382,11 +394,14 @@ impl Rendered for Unsupported<'_> {
     }
 
     fn json(&self) -> Value {
-        render::unsupported_json(&self.message)
+        render::unsupported_json(&self.error.one_line())
     }
 
     fn sarif(&self) -> Option<Value> {
-        Some(crate::sarif::unsupported_sarif(self.file, &self.message))
+        Some(crate::sarif::unsupported_sarif(
+            self.file,
+            &self.error.one_line(),
+        ))
     }
 }
 
@@ -396,7 +411,7 @@ pub fn write_harness(
     program: &Program,
     report: &Report,
     out: &std::path::Path,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let detectable = |b: &&Bug| {
         matches!(
             b.kind,
@@ -420,12 +435,8 @@ pub fn write_harness(
     let Some(harness) = program.details.harness(&file, &reads) else {
         return Ok(());
     };
-    std::fs::write(out, &harness.text).map_err(|e| {
-        format!(
-            "error: cannot write the harness to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
-            out.display()
-        )
-    })?;
+    std::fs::write(out, &harness.text)
+        .map_err(|e| CliError::cannot_write("the harness", out, &e))?;
     let note = if detectable(&bug) {
         format!("it exits with code {} at the error", harness.exit_at_error)
     } else {

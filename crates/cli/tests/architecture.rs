@@ -8,6 +8,7 @@
 //!   (`main.rs`): it asks the `wiser_frontend::Frontend` it holds;
 //! * the CLI runs programs through the engine and the semantics' public
 //!   entry points, never through the machine's internals;
+//! * the CLI has no process-wide mutable state;
 //! * no module cycle among the files of `crates/cli` or `crates/engine`;
 //! * no source file over 800 lines;
 //! * ARCHITECTURE.md's code map names every source file.
@@ -171,6 +172,34 @@ fn the_cli_names_no_front_end_outside_its_registry() {
             assert!(
                 !code.contains(front_end),
                 "{} names `{front_end}`: the CLI asks the front end it holds (wiser_frontend::Frontend)",
+                shown(&file)
+            );
+        }
+    }
+}
+
+#[test]
+fn the_cli_has_no_mutable_globals() {
+    // State a command's parts share (is a report out? did stdout fail?)
+    // lives in values lent to them (`out::Stdout`, `Interrupts`), so that
+    // `main_with_args` can run twice in one process. The binary's statics
+    // (the allocator, the registry of front ends) are immutable.
+    let src = root().join("crates/cli/src");
+    for file in rust_files(&src) {
+        let code = code_of(&file);
+        for line in code.lines().map(str::trim_start) {
+            let is_static = line.starts_with("static ")
+                || line.starts_with("pub static ")
+                || line.starts_with("pub(crate) static ")
+                || line.contains("thread_local!");
+            let mutable = [
+                "mut ", "Mutex", "RwLock", "Atomic", "Cell", "OnceLock", "Lazy",
+            ]
+            .iter()
+            .any(|m| line.contains(m));
+            assert!(
+                !(is_static && (mutable || file != src.join("main.rs"))),
+                "{}: `{line}`: pass the state as a value instead of a global",
                 shown(&file)
             );
         }

@@ -338,15 +338,23 @@ fn several_files_per_run_and_standard_input() {
             "json",
             "assume.imp",
             "off_by_one.imp",
+            "nosuch.imp",
         ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
-    let verdicts: Vec<String> = text(&out.stdout)
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let docs: Vec<serde_json::Value> = text(&out.stdout)
         .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["verdict"].to_string())
+        .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(verdicts, ["\"safe\"", "\"bug\""]);
+    let verdicts: Vec<&str> = docs
+        .iter()
+        .map(|d| d["verdict"].as_str().unwrap())
+        .collect();
+    // JSON Lines: a line per file, the unreadable one's its error.
+    assert_eq!(verdicts, ["safe", "bug", "error"]);
+    assert_eq!(docs[2]["file"], "nosuch.imp");
+    assert_eq!(docs[2]["diagnostics"][0]["kind"], "refused");
     // `-` is standard input.
     let mut child = wiser()
         .args(["check", "-q", "-"])

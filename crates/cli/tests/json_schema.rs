@@ -110,13 +110,18 @@ fn static_errors_are_json_reports_on_stdout_with_exit_2() {
     .unwrap();
     let bad = bad.to_str().unwrap();
     let unsupported = unsupported.to_str().unwrap();
-    // Each command, and the line and column its diagnostic must name.
-    type Case<'a> = (&'a [&'a str], Option<(u64, u64)>);
-    let cases: [Case; 5] = [
-        (&["check", bad], Some((2, 5))),
-        (&["check", unsupported], Some((1, 18))),
-        (&["check", "no/such/file.imp"], None),
-        (&["run", "examples/fib.imp", "--input", "nope=1"], None),
+    // Each command, its diagnostic's kind, and the line and column the
+    // diagnostic must name.
+    type Case<'a> = (&'a [&'a str], &'a str, Option<(u64, u64)>);
+    let cases: [Case; 8] = [
+        (&["check", bad], "program", Some((2, 5))),
+        (&["check", unsupported], "unsupported", Some((1, 18))),
+        (&["check", "no/such/file.imp"], "refused", None),
+        (
+            &["run", "examples/fib.imp", "--input", "nope=1"],
+            "input",
+            None,
+        ),
         (
             &[
                 "bmc",
@@ -126,10 +131,18 @@ fn static_errors_are_json_reports_on_stdout_with_exit_2() {
                 "--unwind-max",
                 "1",
             ],
+            "usage",
+            None,
+        ),
+        (&["check", "no/such/task.yml"], "file", None),
+        (&["run", "--test", "examples/fib.imp"], "test-file", None),
+        (
+            &["check", "examples/fib.imp", "--property", "no-overflow"],
+            "usage",
             None,
         ),
     ];
-    for (args, place) in cases {
+    for (args, kind, place) in cases {
         let mut args = args.to_vec();
         args.extend(["--format", "json"]);
         let out = wiser(&args);
@@ -141,6 +154,7 @@ fn static_errors_are_json_reports_on_stdout_with_exit_2() {
         assert_eq!(doc["verdict"], "error");
         let d = &doc["diagnostics"][0];
         assert!(!d["message"].as_str().unwrap().is_empty());
+        assert_eq!(d["kind"], kind, "{what}: {d}");
         if let Some((line, column)) = place {
             assert_eq!(
                 (d["line"].as_u64(), d["column"].as_u64()),

@@ -11,6 +11,7 @@ pub mod testcomp;
 
 pub use outcome::{describe, error_outcome, program_hash, run_outcome};
 
+use crate::error::CliError;
 use crate::load::Program;
 use crate::render;
 use crate::task::PropertySpec;
@@ -89,21 +90,22 @@ pub fn is_own_file(name: &str) -> bool {
 /// Checks, before a search, that the suite can be written to `dir`: it
 /// does not exist, or holds only files that `--tests` writes (an earlier
 /// suite, which will be replaced).
-pub fn check_dir(dir: &Path) -> Result<(), String> {
+pub fn check_dir(dir: &Path) -> Result<(), CliError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) if dir.is_file() => {
-            return Err(format!(
-                "error: --tests `{}` is a file, not a folder ({e})\n  = help: give a folder for the test files (it is created if missing)\n",
+            return Err(CliError::file(format!(
+                "--tests `{}` is a file, not a folder ({e})",
                 dir.display()
             ))
+            .help("give a folder for the test files (it is created if missing)"))
         }
         Err(e) => {
-            return Err(format!(
-                "error: cannot read the folder `{}` given to --tests: {e}\n",
+            return Err(CliError::file(format!(
+                "cannot read the folder `{}` given to --tests: {e}",
                 dir.display()
-            ))
+            )))
         }
     };
     let mut foreign = Vec::new();
@@ -118,12 +120,13 @@ pub fn check_dir(dir: &Path) -> Result<(), String> {
     }
     foreign.sort();
     let shown: Vec<String> = foreign.iter().take(3).map(|n| format!("`{n}`")).collect();
-    Err(format!(
-        "error: --tests `{}` holds files that wiser did not write ({}{}); refusing to write a test suite among them\n  = help: give an empty or new folder; a folder holding only an earlier suite (bug-*.json, path-*.json, metadata.xml, testcase-*.xml) is replaced\n",
+    Err(CliError::file(format!(
+        "--tests `{}` holds files that wiser did not write ({}{}); refusing to write a test suite among them",
         dir.display(),
         shown.join(", "),
         if foreign.len() > 3 { ", ..." } else { "" }
     ))
+    .help("give an empty or new folder; a folder holding only an earlier suite (bug-*.json, path-*.json, metadata.xml, testcase-*.xml) is replaced"))
 }
 
 /// The name of the `index`-th (from 1) test of `count`.
@@ -148,13 +151,11 @@ pub fn write_suite(
     program: &Program,
     s: &Suite<'_>,
     cases: &[Case],
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, CliError> {
     check_dir(s.dir)?;
     let cannot = |what: &Path, e: std::io::Error| {
-        format!(
-            "error: cannot write `{}`: {e}\n  = help: check that the folder given to --tests is writable\n",
-            what.display()
-        )
+        CliError::file(format!("cannot write `{}`: {e}", what.display()))
+            .help("check that the folder given to --tests is writable")
     };
     std::fs::create_dir_all(s.dir).map_err(|e| cannot(s.dir, e))?;
     // Replace an earlier suite whole: a stale test of a path that no longer
@@ -320,7 +321,7 @@ pub fn write_for_check(
     program: &Program,
     report: &wiser_engine::Report,
     property: PropertySpec,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let cases = if args.all_paths {
         let options = Options {
             wrap_signed: args.semantics.wrap_signed,

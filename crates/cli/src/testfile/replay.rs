@@ -6,10 +6,12 @@
 use super::json::{DataModelName, Outcome, TestFile};
 use super::outcome::{describe, program_hash, run_outcome};
 use crate::args::Format;
+use crate::error::{CliError, Kind};
 use crate::exit;
 use crate::formats::Rendered;
 use crate::inputs;
 use crate::load::{self, LoadOptions, Program, Registry};
+use crate::out::Stdout;
 use crate::render;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -34,18 +36,17 @@ pub struct Overrides<'a> {
 }
 
 /// Reads a test file; the error names the file.
-pub fn read_test(path: &Path) -> Result<TestFile, String> {
+pub fn read_test(path: &Path) -> Result<TestFile, CliError> {
     let text = std::fs::read_to_string(path).map_err(|e| {
-        format!(
-            "error: cannot read the test `{}`: {e}\n  = help: give a test file written by `wiser check --tests DIR`\n",
-            path.display()
-        )
+        CliError::file(format!("cannot read the test `{}`: {e}", path.display()))
+            .help("give a test file written by `wiser check --tests DIR`")
     })?;
     TestFile::parse(&text).map_err(|e| {
-        format!(
-            "error: `{}` is not a valid test file: {e}\n  = help: docs/TESTS.md describes the format\n",
-            path.display()
+        CliError::new(
+            Kind::TestFile,
+            format!("`{}` is not a valid test file: {e}", path.display()),
         )
+        .help("docs/TESTS.md describes the format")
     })
 }
 
@@ -63,7 +64,7 @@ pub struct Programs {
 impl Programs {
     /// The program `test` is to run on (loaded with the test's language,
     /// data model and `--assume`), and the path it was read from.
-    fn get(&mut self, test: &TestFile, o: &Overrides<'_>) -> Result<&Program, String> {
+    fn get(&mut self, test: &TestFile, o: &Overrides<'_>) -> Result<&Program, CliError> {
         let path = o
             .file
             .map_or_else(|| PathBuf::from(&test.program.file), Path::to_path_buf);
@@ -89,16 +90,15 @@ impl Programs {
                     assume: assume.as_deref(),
                 };
                 let program = load::load_any(&path, &options).map_err(|e| {
-                let e = e.render();
-                if o.file.is_some() {
-                    e
-                } else {
-                    format!(
-                        "{e}  = note: the test names the program `{}`; give another with `wiser run FILE --test TEST` or `wiser check FILE --replay DIR`\n",
-                        test.program.file
-                    )
-                }
-            })?;
+                    if o.file.is_some() {
+                        e
+                    } else {
+                        e.note(format!(
+                            "the test names the program `{}`; give another with `wiser run FILE --test TEST` or `wiser check FILE --replay DIR`",
+                            test.program.file
+                        ))
+                    }
+                })?;
                 self.loaded.push((key, program));
                 self.loaded.len() - 1
             }
@@ -109,7 +109,7 @@ impl Programs {
 
 /// The input of `test` for `program`, checked as `--input` and `--reads`
 /// are (each name an input of the program, each value of its type).
-fn input(program: &Program, test: &TestFile) -> Result<Input, String> {
+fn input(program: &Program, test: &TestFile) -> Result<Input, CliError> {
     let mut items: Vec<String> = test
         .input
         .vars
@@ -131,7 +131,7 @@ fn input(program: &Program, test: &TestFile) -> Result<Input, String> {
             .collect::<Vec<_>>()
             .join(",")
     });
-    let mut input = inputs::parse(&program.ir, &items, reads.as_deref())?;
+    let mut input = inputs::parse(&program.ir, &items, reads.as_deref(), inputs::INPUT)?;
     input.schedule = test
         .input
         .schedule
@@ -147,15 +147,15 @@ fn input(program: &Program, test: &TestFile) -> Result<Input, String> {
             .iter()
             .find(|d| &*d.name == name && d.init.is_none())
         else {
-            return Err(format!(
-                "error: `{name}` is not an input array of this program\n"
-            ));
+            return Err(CliError::input(format!(
+                "`{name}` is not an input array of this program"
+            )));
         };
         if !decl.ty.elem.contains(&a.default.0) {
-            return Err(format!(
-                "error: the default `{}` of array `{name}` is not a value of type `{}`\n",
+            return Err(CliError::input(format!(
+                "the default `{}` of array `{name}` is not a value of type `{}`",
                 a.default.0, decl.ty.elem
-            ));
+            )));
         }
         match input.arrays.iter_mut().find(|(n, _)| &**n == name) {
             Some((_, entry)) => entry.default = a.default.0.clone(),
@@ -185,13 +185,13 @@ fn replay<'p>(
     test: &TestFile,
     test_path: &Path,
     o: &Overrides<'_>,
-) -> Result<Replayed<'p>, String> {
+) -> Result<Replayed<'p>, CliError> {
     let program = programs.get(test, o)?;
     let input = input(program, test).map_err(|e| {
-        format!(
-            "{e}  = note: in the input of the test `{}`\n",
+        e.note(format!(
+            "in the input of the test `{}`",
             test_path.display()
-        )
+        ))
     })?;
     let run = concrete::run_with(
         &program.ir,
@@ -221,7 +221,12 @@ fn changed_warning(program: &Program) -> String {
 
 /// `wiser run --test FILE`: exit 0 if the outcome is the expected one, 1
 /// if not (both after printing the run as `run` does).
-pub fn run_test(test_path: &Path, o: &Overrides<'_>, format: Format) -> Result<u8, String> {
+pub fn run_test(
+    stdout: &Stdout,
+    test_path: &Path,
+    o: &Overrides<'_>,
+    format: Format,
+) -> Result<u8, CliError> {
     crate::formats::refuse_sarif(format, "test replays")?;
     let test = read_test(test_path)?;
     let mut programs = Programs::default();
@@ -237,17 +242,18 @@ pub fn run_test(test_path: &Path, o: &Overrides<'_>, format: Format) -> Result<u
         pass,
         max_steps: o.max_steps,
     };
-    crate::formats::print(format, test_path, &output);
+    crate::formats::print(stdout, format, test_path, &output);
     Ok(if pass { exit::OK } else { exit::BUG })
 }
 
 /// The test files of a folder: its `.json` files, by name.
-fn suite_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+fn suite_files(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
-        format!(
-            "error: cannot read the folder `{}` given to --replay: {e}\n  = help: give a folder of tests written by `wiser check --tests DIR`\n",
+        CliError::file(format!(
+            "cannot read the folder `{}` given to --replay: {e}",
             dir.display()
-        )
+        ))
+        .help("give a folder of tests written by `wiser check --tests DIR`")
     })?;
     let mut files: Vec<PathBuf> = entries
         .flatten()
@@ -256,11 +262,14 @@ fn suite_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
         .collect();
     files.sort();
     if files.is_empty() {
-        return Err(format!(
-            "error: `{}` holds no test files (*.json)\n  = help: write a suite with `wiser check FILE --tests {}`\n",
-            dir.display(),
-            dir.display()
-        ));
+        return Err(
+            CliError::file(format!("`{}` holds no test files (*.json)", dir.display())).help(
+                format!(
+                    "write a suite with `wiser check FILE --tests {}`",
+                    dir.display()
+                ),
+            ),
+        );
     }
     Ok(files)
 }
@@ -268,7 +277,12 @@ fn suite_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 /// `wiser check --replay DIR`: every test of DIR, a line each and a
 /// summary. Exit 0 if every test passed, 1 if some test's outcome was not
 /// the expected one, 2 if some test could not be run at all.
-pub fn replay_dir(dir: &Path, o: &Overrides<'_>, format: Format) -> Result<u8, String> {
+pub fn replay_dir(
+    stdout: &Stdout,
+    dir: &Path,
+    o: &Overrides<'_>,
+    format: Format,
+) -> Result<u8, CliError> {
     crate::formats::refuse_sarif(format, "test replays")?;
     let files = suite_files(dir)?;
     let mut programs = Programs::default();
@@ -306,15 +320,11 @@ pub fn replay_dir(dir: &Path, o: &Overrides<'_>, format: Format) -> Result<u8, S
                 ));
                 results.push(json!({"file": name, "status": "mismatch", "expected": expected, "actual": actual}));
             }
-            Err(message) => {
+            Err(error) => {
                 errors += 1;
-                let first = message
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-                    .trim_start_matches("error: ");
-                lines.push_str(&format!("error     {name}: {first}\n"));
-                results.push(json!({"file": name, "status": "error", "message": message}));
+                let message = error.diagnostic().message;
+                lines.push_str(&format!("error     {name}: {message}\n"));
+                results.push(json!({"file": name, "status": "error", "message": error.text()}));
             }
         }
     }
@@ -335,7 +345,7 @@ pub fn replay_dir(dir: &Path, o: &Overrides<'_>, format: Format) -> Result<u8, S
         mismatched,
         errors,
     };
-    crate::formats::print(format, dir, &summary);
+    crate::formats::print(stdout, format, dir, &summary);
     Ok(code)
 }
 

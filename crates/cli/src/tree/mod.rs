@@ -24,6 +24,7 @@ mod svg;
 
 pub use model::*;
 
+use crate::error::CliError;
 use crate::load::Program;
 use crate::sites::{self, SiteKind, MAX_LABEL};
 use std::path::Path;
@@ -471,12 +472,13 @@ impl Format {
 }
 
 /// Checks `--tree`'s file name before the run.
-pub fn check_path(path: &Path) -> Result<Format, String> {
+pub fn check_path(path: &Path) -> Result<Format, CliError> {
     Format::of(path).ok_or_else(|| {
-        format!(
-            "error: --tree `{}`: the picture's format is chosen by the file's extension\n  = help: end the file name in .svg, .html or .dot\n",
+        CliError::usage(format!(
+            "--tree `{}`: the picture's format is chosen by the file's extension",
             path.display()
-        )
+        ))
+        .help("end the file name in .svg, .html or .dot")
     })
 }
 
@@ -495,7 +497,7 @@ pub fn write(
     report: &Report,
     semantics: wiser_semantics::Options,
     out: &Path,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let format = check_path(out)?;
     // A bug's witness replayed with the trace recorder, as `--trace` shows it.
     let trace_of = |p: &PathEnd| match (&p.end, &p.input) {
@@ -510,12 +512,8 @@ pub fn write(
         _ => Vec::new(),
     };
     let tree = Tree::new(program, report, &trace_of);
-    std::fs::write(out, render(&tree, format)).map_err(|e| {
-        format!(
-            "error: cannot write the tree to `{}`: {e}\n  = help: check that its folder exists and is writable\n",
-            out.display()
-        )
-    })
+    std::fs::write(out, render(&tree, format))
+        .map_err(|e| CliError::cannot_write("the tree", out, &e))
 }
 
 /// A decision's condition as reports print path conditions (simplified,
