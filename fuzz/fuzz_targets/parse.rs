@@ -50,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
                 printed, printed_again,
                 "printing is not stable after a round trip\ninput: {src:?}"
             );
-            match wiser_imp::check(program) {
+            match wiser_imp::analyse(program) {
                 Err(d) => check_diag(src, "check", &d),
                 Ok(checked) => {
                     // On a small stack: like the parser and `check`,

@@ -1,5 +1,5 @@
 //! Small structured IMP programs through the whole pipeline: compile, then
-//! `wiser_engine::check` (one job, breadth- or depth-first, a few thousand
+//! `wiser_engine::symex` (one job, breadth- or depth-first, a few thousand
 //! states, a timeout, all bugs), with the concrete interpreter as the oracle.
 //!
 //! The program is built from an `arbitrary` syntax tree and rendered as
@@ -424,7 +424,7 @@ fuzz_target!(|p: Prog| {
         .with_timeout(Some(Duration::from_secs(3)))
         .with_solver_timeout(Some(Duration::from_secs(1)))
         .with_all_bugs(true);
-    let report = wiser_engine::check(&ir, &config);
+    let report = wiser_engine::symex(&ir, &config);
     if std::env::var_os("WISER_FUZZ_PRINT").is_some() {
         eprintln!(
             "verdict {:?} incomplete {:?} bugs {} states {}",

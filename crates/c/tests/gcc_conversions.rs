@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 use wiser_c::{DataModel, Options};
-use wiser_engine::{check, Config, Verdict};
+use wiser_engine::{symex, Config, Verdict};
 use wiser_testkit::Xorshift as Rng;
 
 /// A C integer type.
@@ -540,7 +540,7 @@ fn wiser_check(
     let config = Config::default()
         .with_all_bugs(true)
         .with_timeout(Some(Duration::from_secs(120)));
-    let report = check(&compiled.ir, &config);
+    let report = symex(&compiled.ir, &config);
     let mut problems = Vec::new();
     for bug in &report.bugs {
         let line = sources.line_col(bug.span).line;

@@ -94,7 +94,7 @@ impl Interrupts {
 /// at once, as usual.
 pub fn check(ir: Arc<Ir>, config: &Config, quiet: bool, signals: &Interrupts) -> Report {
     supervised(quiet, check_line, signals, |monitor| {
-        wiser_engine::check_monitored(ir, config, monitor)
+        wiser_engine::symex_monitored(ir, config, monitor)
     })
 }
 

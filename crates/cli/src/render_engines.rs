@@ -7,7 +7,7 @@ use crate::render::{array_text, bug_json, bug_text, input_json};
 use serde_json::{json, Value};
 use std::fmt::Write;
 use std::path::Path;
-use wiser_engine::concolic::{Decision, Flip, FuzzStats, RunOutcome};
+use wiser_engine::concolic::{Flip, FuzzStats, RunDecision, RunOutcome};
 use wiser_engine::{ConcolicExtra, Config, Extra, Incomplete, Report};
 use wiser_semantics::{Bound, Input};
 
@@ -41,7 +41,7 @@ fn side(taken: bool) -> &'static str {
 
 /// What the text calls a decision's condition: a check's is its fault
 /// condition.
-fn cond_label(d: &Decision) -> &'static str {
+fn cond_label(d: &RunDecision) -> &'static str {
     match d.kind {
         wiser_engine::concolic::DecisionKind::Check(_) => "faults if",
         _ => "condition",

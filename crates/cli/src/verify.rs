@@ -489,7 +489,7 @@ pub fn check_assumption(
         .with_jobs(1)
         .with_timeout(Some(config.timeout.map_or(limit, |t| t.min(limit))));
     let report =
-        signals.run(|monitor| wiser_engine::check_monitored(cut.clone(), &config, monitor));
+        signals.run(|monitor| wiser_engine::symex_monitored(cut.clone(), &config, monitor));
     if let Some(bug) = report
         .bugs
         .iter()

@@ -2,7 +2,7 @@ fn main() {
     for path in std::env::args().skip(1) {
         let text = std::fs::read_to_string(&path).unwrap();
         let ir = wiser_imp::compile(&text).unwrap();
-        let r = wiser_engine::check(
+        let r = wiser_engine::symex(
             &ir,
             &wiser_engine::Config::default()
                 .with_all_bugs(true)

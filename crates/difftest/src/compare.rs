@@ -1,6 +1,6 @@
 //! The comparison: every input of a program's specification is run on the
 //! concrete interpreter (`wiser_testkit::enumerate`), and
-//! `wiser_engine::check --all`, run with the specification's semantic
+//! `wiser_engine::symex` (every bug), run with the specification's semantic
 //! options, must agree.
 //!
 //! * the verdict is `bug` exactly when some input fails, `safe` otherwise;
@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::{Duration, Instant};
-use wiser_engine::{check, Bug, Config, Incomplete, MergeMode, Report, Strategy, Verdict};
+use wiser_engine::{symex, Bug, Config, Incomplete, MergeMode, Report, Strategy, Verdict};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ErrorKind, Input};
 use wiser_testkit::{enumerate, loc, show_input, show_loc, Budget, Invalid, Loc, Spec};
@@ -262,7 +262,7 @@ pub fn compare(
 
     let t1 = Instant::now();
     let config = engine_config(strategy, merge, limits, options);
-    let report = check(&ir, &config);
+    let report = symex(&ir, &config);
     let engine_time = t1.elapsed();
 
     let mut dis = internal_errors(&report);

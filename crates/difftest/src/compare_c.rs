@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use wiser_c::DataModel;
-use wiser_engine::{check, MergeMode, Strategy, Verdict};
+use wiser_engine::{symex, MergeMode, Strategy, Verdict};
 use wiser_semantics::concrete::{self, Outcome};
 use wiser_semantics::{ErrorKind, Input};
 use wiser_testkit::{
@@ -194,7 +194,7 @@ pub fn compare_c(
     let mut incomplete = Vec::new();
     let mut states = 0;
     if let Some(c_ir) = &c_ir {
-        let report = check(c_ir, &config);
+        let report = symex(c_ir, &config);
         verdict = report.verdict;
         incomplete = report.incomplete.clone();
         states = report.stats.states;
@@ -264,7 +264,7 @@ pub fn compare_c(
                     }
                 }
             }
-            let imp = check(&ir, &config);
+            let imp = symex(&ir, &config);
             if imp.incomplete.is_empty() && imp.verdict != report.verdict {
                 dis.push(Disagreement {
                     kind: DisKind::Verdict,

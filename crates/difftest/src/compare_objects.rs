@@ -25,7 +25,7 @@ use crate::compare::{engine_config, internal_errors, replay_witness};
 use crate::{Class, Comparison, DisKind, Disagreement, Limits};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
-use wiser_engine::{check, MergeMode, Report, Strategy, Verdict};
+use wiser_engine::{symex, MergeMode, Report, Strategy, Verdict};
 use wiser_semantics::{Input, Options};
 use wiser_testkit::objects::{
     enumerate_heaps, enumerate_schedules, place, Features, OProgram, Place, Places,
@@ -214,7 +214,7 @@ pub fn compare_objects(
     let t1 = Instant::now();
     for (k, (what, options)) in runs_of.into_iter().enumerate() {
         let config = engine_config(strategy, merge, limits, options);
-        let report = check(&ir, &config);
+        let report = symex(&ir, &config);
         judge(
             p,
             &ir,

@@ -6,7 +6,7 @@
 //!   [`Spec`] that bounds every input (scalars, array cells, reads) and
 //!   says whether signed arithmetic wraps;
 //! * [`compare`] runs every input of the specification on the concrete
-//!   interpreter and `wiser_engine::check --all` on the program, and lists
+//!   interpreter and `wiser_engine::symex` (every bug) on the program, and lists
 //!   the disagreements;
 //! * [`shrink`] (from `wiser-testkit`) reduces a disagreeing program by
 //!   delta debugging;

@@ -4,7 +4,7 @@
 //! its path ended normally, or step it and hand its successors on.
 //!
 //! WiSE's [`crate::Explorer`] iterator and the parallel workers of
-//! [`crate::check`] differ only in where states wait and how results are
+//! [`crate::symex`] differ only in where states wait and how results are
 //! collected; what happens to one state is written here once.
 
 use crate::config::Property;

@@ -14,7 +14,7 @@
 //! * [`Explorer`]: WiSE's bug finder as an iterator of [`Event`]s;
 //! * [`run`]: the run layer under every engine — limits, the one
 //!   supervisor, workers, the solver chain, progress counters;
-//! * [`check`]: one whole supervised run under a [`Config`], on several
+//! * [`symex`]: symbolic execution, one whole supervised run under a [`Config`], on several
 //!   workers, giving a [`Report`];
 //! * [`witness`]: inputs from models, replayed before any bug is reported;
 //!   [`minimise`] makes them small and canonical, [`readable`] prints path
@@ -22,16 +22,15 @@
 //! * [`concolic`]: concolic execution and whitebox fuzzing (SAGE).
 //!
 //! ```
-//! use wiser_engine::{check, Config, Verdict};
+//! use wiser_engine::{symex, Config, Verdict};
 //! let ir = wiser_imp::compile("if x > 10 then assert x != 42 else skip fi").unwrap();
-//! let report = check(&ir, &Config::default());
+//! let report = symex(&ir, &Config::default());
 //! assert_eq!(report.verdict, Verdict::Bug);
 //! assert_eq!(report.bugs[0].input.vars[0].1, 42.into());
 //! ```
 #![warn(missing_docs)]
 
 pub mod bmc;
-mod check;
 pub mod concolic;
 mod config;
 mod coverage;
@@ -49,11 +48,11 @@ mod report;
 pub mod run;
 mod searcher;
 mod symbolic;
+mod symex;
 mod visited;
 pub mod witness;
 
 pub use bmc::{bmc, Bmc};
-pub use check::{check, check_monitored};
 pub use config::{Backend, Config, Property, MAX_JOBS};
 pub use expand::{Expander, Expansion};
 pub use explorer::{Event, ExploreStats, Explorer, FinalState};
@@ -70,5 +69,6 @@ pub use searcher::{
 pub use symbolic::{
     array_sort, read_symbol, scalar_of, sort_of, BranchStats, Feasible, SymArray, Symbolic,
 };
+pub use symex::{symex, symex_monitored};
 pub use visited::Visited;
 pub use witness::{Bug, SymState};

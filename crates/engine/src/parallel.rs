@@ -17,7 +17,7 @@
 //! and how far a run cut by a bound gets, depend on the interleaving.
 //!
 //! Workers own everything they use (`Arc`s), so the supervisor
-//! ([`crate::check`]) can end a run on time even while a worker is inside
+//! ([`crate::symex`]) can end a run on time even while a worker is inside
 //! one slow step: it stops waiting and lets the worker finish alone.
 
 use crate::config::Config;

@@ -107,7 +107,7 @@ fn the_engine_modules_form_no_cycle() {
 
 /// The engines, each as the top-level modules that make it.
 const ENGINES: &[(&str, &[&str])] = &[
-    ("check", &["check", "parallel"]),
+    ("symex", &["symex", "parallel"]),
     ("bmc", &["bmc"]),
     ("concolic", &["concolic"]),
 ];

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 use wiser_engine::concolic::{fuzz, FuzzLimits};
-use wiser_engine::{check, Config, Monitor, Verdict};
+use wiser_engine::{symex, Config, Monitor, Verdict};
 use wiser_semantics::{Input, Options};
 use wiser_testkit::{compile, generate, loc, GenConfig, Loc};
 
@@ -31,7 +31,7 @@ fn fuzz_bugs_are_check_bugs_and_safe_means_no_fuzz_bug() {
             .with_options(options)
             .with_max_states(200_000)
             .with_timeout(Some(Duration::from_secs(20)));
-        let report = check(&ir, &config);
+        let report = symex(&ir, &config);
         if !report.incomplete.is_empty() && report.verdict != Verdict::Bug {
             continue;
         }

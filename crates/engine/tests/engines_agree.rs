@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 use wiser_engine::concolic::{fuzz, FuzzLimits};
-use wiser_engine::{bmc, check, Bmc, Config, Incomplete, Monitor, Report, Verdict};
+use wiser_engine::{bmc, symex, Bmc, Config, Incomplete, Monitor, Report, Verdict};
 use wiser_ir::{ErrorKind, Ir};
 use wiser_semantics::{Input, Options};
 use wiser_testkit::{compile, generate, sized, GenConfig};
@@ -27,7 +27,7 @@ fn verdicts(ir: &Ir, options: Options) -> (Option<bool>, Option<bool>, Option<bo
         .with_options(options)
         .with_max_states(sized(50_000, 200_000))
         .with_timeout(Some(seconds));
-    let checked = check(ir, &config);
+    let checked = symex(ir, &config);
     let by_check = match checked.verdict {
         Verdict::Bug => Some(true),
         Verdict::Safe => Some(false),

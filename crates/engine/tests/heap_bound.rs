@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::sync::Arc;
 use wiser_engine::concolic::{fuzz, run, FuzzLimits, RunOutcome};
-use wiser_engine::{bmc, check, Bmc, Config, Incomplete, Monitor, Report, Verdict};
+use wiser_engine::{bmc, symex, Bmc, Config, Incomplete, Monitor, Report, Verdict};
 use wiser_ir::{ErrorKind, Ir};
 use wiser_semantics::{Bound, Input, Options};
 
@@ -38,7 +38,7 @@ fn config(max_objects: u32) -> Config {
 }
 
 fn checked(ir: &Ir, max_objects: u32) -> Report {
-    check(ir, &config(max_objects))
+    symex(ir, &config(max_objects))
 }
 
 fn model_checked(ir: &Arc<Ir>, max_objects: u32) -> Report {

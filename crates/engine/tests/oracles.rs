@@ -37,7 +37,7 @@ use proptest::strategy::{NewTree, Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, TestRunner};
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
-use wiser_engine::{check, Config, MergeMode};
+use wiser_engine::{symex, Config, MergeMode};
 use wiser_num::{BinOp, CmpOp, IntTy, UnOp};
 use wiser_semantics::ErrorKind;
 use wiser_testkit::shrink::mutate;
@@ -200,7 +200,7 @@ fn kinds_found(prog: Program) -> BTreeSet<ErrorKind> {
     let config = Config::default()
         .with_all_bugs(true)
         .with_options(case.prog.spec.options());
-    check(&ir, &config).bugs.iter().map(|b| b.kind).collect()
+    symex(&ir, &config).bugs.iter().map(|b| b.kind).collect()
 }
 
 /// A fixed program through the same oracles, so the harness itself is

@@ -13,7 +13,7 @@
 //! program is printed as its IR listing with its seed.
 
 use std::collections::BTreeSet;
-use wiser_engine::{check, Config, Verdict};
+use wiser_engine::{symex, Config, Verdict};
 use wiser_ir::{Builder, ClassId, Expr, Ir, Place, ProcId, ScalarTy, Site, Span};
 use wiser_num::{BinOp, CmpOp, IntTy};
 use wiser_semantics::concrete::{Concrete, Follow};
@@ -260,7 +260,7 @@ fn engine(ir: &Ir, por_off: bool) -> Option<(Verdict, Places)> {
             por_off,
             ..Options::default()
         });
-    let report = check(ir, &config);
+    let report = symex(ir, &config);
     if report.verdict == Verdict::Unknown {
         return None;
     }
@@ -474,7 +474,7 @@ fn the_engine_finds_exactly_the_errors_of_every_input_heap_up_to_the_bound() {
                 max_objects: Some(HEAP_N as u32),
                 ..Options::default()
             });
-        let report = check(&ir, &config);
+        let report = symex(&ir, &config);
         if report.verdict == Verdict::Unknown {
             skipped += 1;
             continue;

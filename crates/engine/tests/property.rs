@@ -2,7 +2,7 @@
 //! error of another kind ends its path, is listed in the report, and makes
 //! the verdict `unknown` unless a bug is found.
 
-use wiser_engine::{check, Config, Event, Explorer, Incomplete, Property, Strategy, Verdict};
+use wiser_engine::{symex, Config, Event, Explorer, Incomplete, Property, Strategy, Verdict};
 use wiser_ir::ErrorKind;
 use wiser_smt::Z3Solver;
 
@@ -27,7 +27,7 @@ fn the_default_property_is_every_kind() {
 fn an_error_outside_the_property_does_not_hide_a_bug() {
     let ir = wiser_imp::compile("x = *; y = 10 / x; fail").unwrap();
     for jobs in [1, 2] {
-        let report = check(&ir, &fail_only().with_jobs(jobs));
+        let report = symex(&ir, &fail_only().with_jobs(jobs));
         assert_eq!(report.verdict, Verdict::Bug, "jobs {jobs}");
         assert_eq!(report.bugs.len(), 1);
         assert_eq!(report.bugs[0].kind, ErrorKind::Fail);
@@ -39,7 +39,7 @@ fn an_error_outside_the_property_does_not_hide_a_bug() {
         assert!(matches!(ir.at(pcs[0]).instr, wiser_ir::Instr::Havoc { .. }));
     }
     // With --all the division is listed too, and the verdict stays `bug`.
-    let report = check(&ir, &fail_only().with_all_bugs(true));
+    let report = symex(&ir, &fail_only().with_all_bugs(true));
     assert_eq!(report.verdict, Verdict::Bug);
     assert_eq!(report.outside_property.len(), 1);
     assert_eq!(report.outside_property[0].0, ErrorKind::DivisionByZero);
@@ -50,7 +50,7 @@ fn an_error_outside_the_property_does_not_hide_a_bug() {
 fn an_error_outside_the_property_makes_the_verdict_unknown() {
     let ir = wiser_imp::compile("x = *; if x == 3 then y = 1 / 0 else skip fi").unwrap();
     for jobs in [1, 2] {
-        let report = check(&ir, &fail_only().with_jobs(jobs));
+        let report = symex(&ir, &fail_only().with_jobs(jobs));
         assert_eq!(report.verdict, Verdict::Unknown, "jobs {jobs}");
         assert!(report.bugs.is_empty());
         assert_eq!(report.incomplete, vec![Incomplete::OutsideProperty]);
@@ -60,7 +60,7 @@ fn an_error_outside_the_property_makes_the_verdict_unknown() {
         assert!(span.lo > 0);
     }
     // Under the default property the same error is a bug.
-    let report = check(&ir, &Config::default());
+    let report = symex(&ir, &Config::default());
     assert_eq!(report.verdict, Verdict::Bug);
     assert!(report.outside_property.is_empty());
 }
@@ -71,7 +71,7 @@ fn outside_errors_are_listed_once_per_location() {
     let src = "n: u8 = *; i: u8 = 0; s: i8 = 0;
                while i < n do s = s + 100; i = i + 1 od";
     let ir = wiser_imp::compile(src).unwrap();
-    let report = check(&ir, &fail_only().with_max_states(100_000));
+    let report = symex(&ir, &fail_only().with_max_states(100_000));
     assert_eq!(report.verdict, Verdict::Unknown);
     assert_eq!(report.outside_property.len(), 1);
     assert_eq!(report.outside_property[0].0, ErrorKind::SignedOverflow);
@@ -80,7 +80,7 @@ fn outside_errors_are_listed_once_per_location() {
 #[test]
 fn an_unreachable_outside_error_leaves_the_program_safe() {
     let ir = wiser_imp::compile("x = *; if x > 3 and x < 2 then y = 1 / 0 else skip fi").unwrap();
-    let report = check(&ir, &fail_only());
+    let report = symex(&ir, &fail_only());
     assert_eq!(report.verdict, Verdict::Safe);
     assert!(report.outside_property.is_empty());
     assert!(report.incomplete.is_empty());

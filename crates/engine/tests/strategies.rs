@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use wiser_engine::{check, Arena, Config, Expander, Feasible, Search, Strategy, Verdict};
+use wiser_engine::{symex, Arena, Config, Expander, Feasible, Search, Strategy, Verdict};
 use wiser_ir::{ErrorKind, Instr, Ir, Pc, SourceMap, Sources};
 use wiser_semantics::Options;
 use wiser_smt::Z3Solver;
@@ -59,7 +59,7 @@ fn every_strategy_finds_the_bugs_of_the_examples() {
                 continue;
             }
             for jobs in [1, 2] {
-                let report = check(&ir, &config(strategy).with_jobs(jobs));
+                let report = symex(&ir, &config(strategy).with_jobs(jobs));
                 let what = format!("{name}: {} with {jobs} workers", strategy.name());
                 assert_eq!(report.verdict, Verdict::Bug, "{what}: {report:?}");
                 assert_eq!(report.bugs[0].kind, kind, "{what}");
@@ -79,11 +79,11 @@ fn every_strategy_agrees_with_breadth_first_on_safe_programs() {
     ];
     for (name, assume) in cases {
         let ir = example(name, assume);
-        let bfs = check(&ir, &config(Strategy::Bfs));
+        let bfs = symex(&ir, &config(Strategy::Bfs));
         assert_eq!(bfs.verdict, Verdict::Safe, "{name}");
         for strategy in Strategy::ALL {
             for jobs in [1, 2] {
-                let report = check(&ir, &config(strategy).with_jobs(jobs));
+                let report = symex(&ir, &config(strategy).with_jobs(jobs));
                 let what = format!("{name}: {} with {jobs} workers", strategy.name());
                 assert_eq!(report.verdict, Verdict::Safe, "{what}");
                 assert_eq!(report.stats.states, bfs.stats.states, "{what}");

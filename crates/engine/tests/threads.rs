@@ -3,7 +3,7 @@
 //! aliasing of input references, the bounds, and partial-order reduction
 //! against every interleaving.
 
-use wiser_engine::{check, Config, Incomplete, Verdict};
+use wiser_engine::{symex, Config, Incomplete, Verdict};
 use wiser_ir::{Builder, ClassId, Expr, Ir, ScalarTy, Span};
 use wiser_num::{BinOp, CmpOp, IntTy};
 use wiser_semantics::{concrete, ErrorKind, Options};
@@ -77,7 +77,7 @@ fn config(por_off: bool) -> Config {
 fn a_lost_update_is_found_with_a_schedule_that_replays() {
     let ir = counter(2, 1, false);
     for por_off in [false, true] {
-        let report = check(&ir, &config(por_off));
+        let report = symex(&ir, &config(por_off));
         assert_eq!(
             report.verdict,
             Verdict::Bug,
@@ -109,8 +109,8 @@ fn a_lost_update_is_found_with_a_schedule_that_replays() {
 #[test]
 fn a_lock_makes_the_counter_safe_in_both_modes() {
     let ir = counter(2, 2, true);
-    let on = check(&ir, &config(false));
-    let off = check(&ir, &config(true));
+    let on = symex(&ir, &config(false));
+    let off = symex(&ir, &config(true));
     assert_eq!(on.verdict, Verdict::Safe, "{on:?}");
     assert_eq!(off.verdict, Verdict::Safe, "{off:?}");
     // Every step touches the one lock or the one counter: nothing to reduce.
@@ -166,8 +166,8 @@ fn own_objects(threads: u32, steps: u32, made_by_main: bool) -> Ir {
 #[test]
 fn sleep_sets_explore_fewer_states_on_independent_threads() {
     let ir = own_objects(3, 2, true);
-    let on = check(&ir, &config(false));
-    let off = check(&ir, &config(true));
+    let on = symex(&ir, &config(false));
+    let off = symex(&ir, &config(true));
     assert_eq!(on.verdict, Verdict::Safe, "{on:?}");
     assert_eq!(off.verdict, Verdict::Safe, "{off:?}");
     eprintln!(
@@ -231,7 +231,7 @@ fn deadlock() -> Ir {
 fn opposite_lock_orders_deadlock_in_both_modes() {
     let ir = deadlock();
     for por_off in [false, true] {
-        let report = check(&ir, &config(por_off));
+        let report = symex(&ir, &config(por_off));
         assert_eq!(report.verdict, Verdict::Bug, "{report:?}");
         assert_eq!(report.bugs[0].kind, ErrorKind::Deadlock);
         let run = concrete::run(&ir, &report.bugs[0].input, 10_000);
@@ -271,7 +271,7 @@ fn aliasing() -> (Ir, ClassId) {
 #[test]
 fn seed_001_aliasing_fails_exactly_when_the_references_alias() {
     let (ir, _) = aliasing();
-    let report = check(&ir, &config(false).with_all_bugs(true));
+    let report = symex(&ir, &config(false).with_all_bugs(true));
     assert_eq!(report.verdict, Verdict::Bug, "{report:?}");
     let kinds: Vec<_> = report.bugs.iter().map(|b| b.kind).collect();
     assert!(kinds.contains(&ErrorKind::NullDereference), "{kinds:?}");
@@ -316,7 +316,7 @@ fn walking_an_input_list_hits_the_heap_bound_and_is_never_safe() {
     r.bind(done);
     r.finish();
     let ir = b.finish().expect("a well-formed program");
-    let report = check(&ir, &config(false));
+    let report = symex(&ir, &config(false));
     assert_eq!(report.verdict, Verdict::Unknown, "{report:?}");
     assert!(
         report.incomplete.contains(&Incomplete::HeapBound),
@@ -331,7 +331,7 @@ fn threads_beyond_the_bound_make_the_verdict_unknown() {
         max_threads: Some(3),
         ..Options::default()
     });
-    let report = check(&ir, &config);
+    let report = symex(&ir, &config);
     assert_eq!(report.verdict, Verdict::Unknown, "{report:?}");
     assert!(report.incomplete.contains(&Incomplete::ThreadBound));
 }

@@ -239,7 +239,7 @@ pub enum Stmt {
         span: Span,
     },
     /// `name(args)` or `x = name(args)`. Before checking, `name` may be a
-    /// macro or a procedure; after [`crate::check()`] only procedure calls
+    /// macro or a procedure; after [`crate::analyse()`] only procedure calls
     /// remain (macros are expanded).
     Call {
         /// Where the result goes (`x = f(...)`), if anywhere.

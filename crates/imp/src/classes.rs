@@ -1,8 +1,8 @@
 //! The classes of a program and its globals, as the checks, the typing
 //! rules and lowering look them up.
 
+use crate::analysis::Errors;
 use crate::ast::{ClassDef, GlobalDef, Ident, IntTy};
-use crate::check::Errors;
 use crate::Diagnostic;
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -4,10 +4,10 @@
 //! * [`parse_program`] turns IMP source (the WiSE/PyWiSE dialect plus
 //!   `wiser`'s additions, machine integers among them) into an
 //!   [`ast::Program`];
-//! * [`check()`] expands macros and enforces the static rules (procedures,
+//! * [`analyse()`] expands macros and enforces the static rules (procedures,
 //!   arrays versus scalars, definite assignment of locals, `return` only in
 //!   procedures, the types of machine integers), giving a
-//!   [`CheckedProgram`];
+//!   [`AnalysedProgram`];
 //! * [`lower()`] builds the IR of a checked program; [`compile`] and
 //!   [`compile_files`] do all of it;
 //! * every failure is a [`Diagnostic`] with a [`Span`] that [`Sources`]
@@ -18,15 +18,15 @@
 //! ```
 //! let src = "x = 1; if x > 0 then skip else fail fi";
 //! let program = wiser_imp::parse_program(src).unwrap();
-//! let checked = wiser_imp::check(program).unwrap();
+//! let checked = wiser_imp::analyse(program).unwrap();
 //! assert!(checked.main_inputs.is_empty());
 //! let ir = wiser_imp::compile("n: u8 = *; s: u8 = n + 1; assert s > n").unwrap();
 //! assert_eq!(ir.main.slots.len(), 2);
 //! ```
 #![warn(missing_docs)]
 
+mod analysis;
 pub mod ast;
-mod check;
 mod classes;
 mod frontend;
 mod lexer;
@@ -38,7 +38,7 @@ mod typer;
 mod types;
 mod walk;
 
-pub use check::{check, CheckedProgram};
+pub use analysis::{analyse, AnalysedProgram};
 pub use frontend::{Imp, FRONTEND};
 pub use lower::lower;
 pub use parser::{parse_cond, parse_cond_in, parse_program, parse_program_in, MAX_NESTING};
@@ -53,7 +53,7 @@ use ast::Stmt;
 /// assert_eq!(ir.inputs.len(), 0);
 /// ```
 pub fn compile(src: &str) -> Result<wiser_ir::Ir, Diagnostic> {
-    lower(&check(parse_program(src)?)?)
+    lower(&analyse(parse_program(src)?)?)
 }
 
 /// Parses, checks and lowers text `program` of `sources`. With `assume`,
@@ -98,7 +98,7 @@ fn compile_assuming(
         let cond = parse_cond_in(file, sources.get(file).text())?;
         // The program's own errors come first; then every name of the
         // condition must be one of its inputs.
-        suggest::check_assumption(&cond, &check(ast.clone())?)?;
+        suggest::check_assumption(&cond, &analyse(ast.clone())?)?;
         let span = cond.span();
         let mut prefix = vec![Stmt::Assume { cond, span }];
         if cut {
@@ -109,7 +109,7 @@ fn compile_assuming(
             other => Stmt::Seq(prefix.into_iter().chain([other]).collect()),
         };
     }
-    lower(&check(ast)?)
+    lower(&analyse(ast)?)
 }
 
 pub use wiser_ir::stack::{with_deep_stack, DEEP_STACK_SIZE};

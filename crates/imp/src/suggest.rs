@@ -1,8 +1,8 @@
 //! "Did you mean" for misspelt names and keywords, and the checks of the
 //! command line's `--assume` condition against the program's inputs.
 
+use crate::analysis::AnalysedProgram;
 use crate::ast::Cond;
-use crate::check::CheckedProgram;
 use crate::walk::cond_names;
 use crate::Diagnostic;
 use std::sync::Arc;
@@ -49,7 +49,7 @@ fn help(name: &str, what: &str, candidates: &[Arc<str>]) -> String {
 /// it does not have, makes the assumption meaningless (it would only
 /// constrain a variable nobody reads), so it is an error in the
 /// condition's own text.
-pub(crate) fn check_assumption(cond: &Cond, program: &CheckedProgram) -> Result<(), Diagnostic> {
+pub(crate) fn check_assumption(cond: &Cond, program: &AnalysedProgram) -> Result<(), Diagnostic> {
     let mut first: Option<Diagnostic> = None;
     cond_names(cond, &mut |ident, is_array| {
         if first.is_some() {

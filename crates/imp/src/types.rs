@@ -1,4 +1,4 @@
-//! Phase 4 of [`crate::check()`]: machine-integer types.
+//! Phase 4 of [`crate::analyse()`]: machine-integer types.
 //!
 //! The rules (docs/LANGUAGE.md, "Machine integers", says the same for
 //! users):
@@ -33,9 +33,9 @@
 //! The expression rules are in [`crate::typer`], shared with lowering;
 //! this module finds the declarations and checks every statement.
 
+use crate::analysis::Errors;
 use crate::ast::{CallParts, Ident, Param};
 use crate::ast::{Cond, Expr, IntTy, ProcDef, Stmt};
-use crate::check::Errors;
 use crate::classes::{method_proc, Classes, Globals};
 use crate::typer::{Scope, Target, VTy};
 use crate::walk::{each_cmp, each_stmt};
@@ -47,7 +47,7 @@ use std::sync::Arc;
 type R<T> = Result<T, Diagnostic>;
 
 /// The types [`check`] found, parallel to the names of
-/// [`crate::CheckedProgram`].
+/// [`crate::AnalysedProgram`].
 pub(crate) struct Types {
     /// Of `main_vars`.
     pub(crate) main: Vec<IntTy>,
@@ -75,7 +75,7 @@ pub(crate) struct Program<'a> {
 
 /// Checks the types of the expanded program; the first error in source
 /// order is returned.
-pub(crate) fn check(p: &Program) -> R<Types> {
+pub(crate) fn check_types(p: &Program) -> R<Types> {
     let mut errs = Errors::default();
     let bodies: Vec<&Stmt> = p.procs.iter().map(|p| &p.body).chain([p.main]).collect();
     let elems = array_decls(&bodies, &mut errs);

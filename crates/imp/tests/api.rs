@@ -3,7 +3,7 @@
 
 use wiser_imp::ast::{BinOp, Cond, Expr, Stmt, UnOp};
 use wiser_imp::{
-    check, compile_files, parse_cond, parse_program, with_deep_stack, FileId, SourceMap, Sources,
+    analyse, compile_files, parse_cond, parse_program, with_deep_stack, FileId, SourceMap, Sources,
     Span,
 };
 
@@ -114,7 +114,7 @@ fn printing_a_program_parses_back() {
     "#]]
     .assert_eq(&text);
     assert_eq!(parse_program(&text).unwrap().to_string(), text);
-    check(p).unwrap();
+    analyse(p).unwrap();
     // Calls are statements, not expressions.
     let err = parse_program("a[x] = f(x, 2)").unwrap_err();
     assert_eq!(

@@ -3,7 +3,7 @@
 //! 2 MiB stack (the default for test threads) so the result does not
 //! depend on RUST_MIN_STACK.
 
-use wiser_imp::{check, lower, parse_cond, parse_program, Diagnostic, MAX_NESTING};
+use wiser_imp::{analyse, lower, parse_cond, parse_program, Diagnostic, MAX_NESTING};
 
 const BIG: usize = 100_000;
 
@@ -19,7 +19,7 @@ fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 /// Parses, checks and lowers `src` on a 2 MiB stack.
 fn run(src: String) -> Result<(), Diagnostic> {
     on_small_stack(move || {
-        let checked = parse_program(&src).and_then(check)?;
+        let checked = parse_program(&src).and_then(analyse)?;
         lower(&checked).map(drop)
     })
 }

@@ -6,12 +6,12 @@ use std::sync::Arc;
 use wiser_imp::ast::{
     BinOp, CmpOp, Cond, Expr, Ident, Init, IntTy, MacroDef, Param, ProcDef, Program, Stmt, UnOp,
 };
-use wiser_imp::{check, lower, parse_cond, parse_program, Span};
+use wiser_imp::{analyse, lower, parse_cond, parse_program, Span};
 use wiser_num::Int;
 
 fn front_end(src: &str) {
     if let Ok(program) = parse_program(src) {
-        if let Ok(checked) = check(program) {
+        if let Ok(checked) = analyse(program) {
             let _ = lower(&checked);
         }
     }
@@ -589,7 +589,7 @@ proptest! {
         prop_assert_eq!(no_program(&reparsed), no_program(&program), "{}", full);
         // Random programs are usually wrong; checking and lowering must
         // not panic.
-        if let Ok(checked) = check(parsed) {
+        if let Ok(checked) = analyse(parsed) {
             let _ = lower(&checked);
         }
     }

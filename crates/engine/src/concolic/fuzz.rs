@@ -25,7 +25,7 @@
 
 use super::workers::{Answer, Crew, Gone, Task};
 use crate::config::Config;
-use crate::report::branch_coverage::Coverage;
+use crate::report::branch_coverage::SessionCoverage;
 use crate::report::{
     ConcolicRun, DecisionKind, Extra, FuzzStats, Incomplete, Report, RunOutcome, Verdict,
 };
@@ -78,11 +78,11 @@ pub fn fuzz(
     let start = Instant::now();
     let run_limits = Limits::new(config, start, monitor.clone());
     let mut session = Session {
-        report: Report::empty(Verdict::Unknown, Extra::Check),
+        report: Report::empty(Verdict::Unknown, Extra::Symex),
         stats: FuzzStats {
             runs: 0,
             found_by: Vec::new(),
-            coverage: Coverage::new(&ir),
+            coverage: SessionCoverage::new(&ir),
             flips: 0,
             infeasible: 0,
             concretised: 0,

@@ -23,8 +23,8 @@ pub mod policy;
 mod run;
 mod workers;
 
-pub use crate::report::branch_coverage::{Coverage, RoutineCoverage, Uncovered};
-pub use crate::report::extra::Decision;
+pub use crate::report::branch_coverage::{RoutineCoverage, SessionCoverage, Uncovered};
+pub use crate::report::extra::RunDecision;
 pub use crate::report::{ConcolicRun, DecisionKind, Flip, FuzzStats, RunOutcome};
 pub use flip::flip;
 pub use fuzz::{fuzz, FuzzLimits};

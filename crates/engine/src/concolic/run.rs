@@ -5,7 +5,7 @@
 //! replays to it on the concrete interpreter ([`witness::replay`]).
 
 use super::policy::FollowInput;
-use crate::report::extra::Decision;
+use crate::report::extra::RunDecision;
 use crate::report::{ConcolicRun, DecisionKind, RunOutcome};
 use crate::symbolic::Symbolic;
 use crate::witness::{self, Expected, Replay};
@@ -30,8 +30,8 @@ pub fn decision_kind(ir: &Ir, site: Site) -> DecisionKind {
     }
 }
 
-fn decision(ir: &Ir, site: Site, cond: Term, taken: bool) -> Decision {
-    Decision {
+fn decision(ir: &Ir, site: Site, cond: Term, taken: bool) -> RunDecision {
+    RunDecision {
         site,
         kind: decision_kind(ir, site),
         span: ir.site_span(site),
@@ -117,7 +117,7 @@ pub fn run(
         (None, Some(s)) => s.trail.clone(),
         (None, None) => Default::default(),
     };
-    let mut decisions: Vec<Decision> = trail
+    let mut decisions: Vec<RunDecision> = trail
         .iter()
         .map(|d| decision(ir, d.site, d.cond.clone(), d.taken))
         .collect();
@@ -136,7 +136,7 @@ pub fn run(
                     kind,
                     span,
                     stack: state.call_stack(ir),
-                    path_condition: decisions.iter().map(Decision::as_taken).collect(),
+                    path_condition: decisions.iter().map(RunDecision::as_taken).collect(),
                 };
                 // A path replays in exactly as many steps as led to it.
                 match witness::replay(ir, input.clone(), expected, state.steps + 1, options) {

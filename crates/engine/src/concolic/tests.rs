@@ -143,7 +143,7 @@ fn the_c_foo_prints_both_branches_and_its_checks() {
         Arc::new(crate::Monitor::new()),
     );
     let report = full.concolic().expect("a concolic report");
-    let branches: Vec<&Decision> = report
+    let branches: Vec<&RunDecision> = report
         .run
         .decisions
         .iter()

@@ -2,7 +2,7 @@
 //! replays along it to its end; coverage counts folded decisions too.
 
 use super::*;
-use crate::{check, Config, MergeMode};
+use crate::{symex, Config, MergeMode};
 use wiser_ir::{Pc, Site};
 use wiser_semantics::concrete::Concrete;
 use wiser_semantics::{Fork, Machine, Policy, State};
@@ -66,7 +66,7 @@ fn paths(ir: &Ir, config: Config) -> crate::Report {
         paths: true,
         ..Record::default()
     };
-    check(ir, &config.with_record(record))
+    symex(ir, &config.with_record(record))
 }
 
 /// Checks that the recorded paths of `src` (one input `x`) are exactly
@@ -150,7 +150,7 @@ fn error_paths_are_recorded_with_their_witness() {
 #[test]
 fn recording_nothing_keeps_nothing() {
     let ir = wiser_imp::compile("if x > 0 then y = 1 else y = 2 fi").unwrap();
-    let report = check(&ir, &Config::default());
+    let report = symex(&ir, &Config::default());
     assert!(report.paths.is_empty());
     assert!(report.coverage.is_none());
 }
@@ -194,7 +194,7 @@ fn the_cap_counts_the_paths_it_drops() {
         max_paths: 2,
         ..Record::default()
     };
-    let report = check(&ir, &Config::default().with_record(record));
+    let report = symex(&ir, &Config::default().with_record(record));
     assert_eq!(report.paths.len(), 2);
     assert_eq!(report.paths_dropped, 2);
 }
@@ -223,7 +223,7 @@ fn coverage_counts_reached_instructions_and_folded_sides() {
         ..Record::default()
     };
     for jobs in [1, 2] {
-        let report = check(&ir, &Config::default().with_jobs(jobs).with_record(record));
+        let report = symex(&ir, &Config::default().with_jobs(jobs).with_record(record));
         let cov = report.coverage.expect("coverage");
         let branches: Vec<Pc> = (0..ir.code.len() as Pc)
             .filter(|&pc| matches!(ir.at(pc).instr, wiser_ir::Instr::Branch { .. }))
@@ -256,7 +256,7 @@ fn under_any_cap_every_path_is_kept_or_counted() {
         let config = Config::default()
             .with_merge(MergeMode::Joins)
             .with_record(record);
-        let report = check(&ir, &config);
+        let report = symex(&ir, &config);
         assert_eq!(report.paths.len(), max_paths.min(3), "cap {max_paths}");
         // Two merged halves and the merged path's normal end.
         assert_eq!(

@@ -36,7 +36,7 @@ pub struct Uncovered {
 
 /// The branch sides of a program and the runs that covered them.
 #[derive(Clone, Debug)]
-pub struct Coverage {
+pub struct SessionCoverage {
     /// Each conditional branch: its pc, routine and source.
     branches: Vec<(Pc, Arc<str>, Span)>,
     index: FxHashMap<Pc, usize>,
@@ -48,9 +48,9 @@ pub struct Coverage {
     unique: Vec<u32>,
 }
 
-impl Coverage {
+impl SessionCoverage {
     /// The branches of `ir`, none covered.
-    pub fn new(ir: &Ir) -> Coverage {
+    pub fn new(ir: &Ir) -> SessionCoverage {
         let mut routines: Vec<(Pc, Arc<str>)> = std::iter::once(&ir.main)
             .chain(&ir.procs)
             .map(|r| (r.entry, r.name.clone()))
@@ -70,7 +70,7 @@ impl Coverage {
         }
         let index = branches.iter().enumerate().map(|(i, b)| (b.0, i)).collect();
         let n = branches.len();
-        Coverage {
+        SessionCoverage {
             branches,
             index,
             count: vec![[0; 2]; n],

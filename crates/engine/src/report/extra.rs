@@ -3,7 +3,7 @@
 //! `crate::concolic` make them; they live here, below the engines, so
 //! that the one report can name them).
 
-use super::branch_coverage::Coverage;
+use super::branch_coverage::SessionCoverage;
 #[cfg(doc)]
 use super::{Incomplete, Report, Stats};
 use crate::witness::Bug;
@@ -14,8 +14,9 @@ use wiser_smt::Term;
 /// What one engine adds to a [`Report`]: the engine's name, typed.
 #[derive(Clone, Debug)]
 pub enum Extra {
-    /// Symbolic execution (`check`): nothing beyond the common fields.
-    Check,
+    /// Symbolic execution (`wiser check`; named `check` in reports):
+    /// nothing beyond the common fields.
+    Symex,
     /// Bounded model checking: an `unknown` for want of a larger bound
     /// says [`Incomplete::UnwindBound`].
     Bmc {
@@ -35,7 +36,7 @@ impl Extra {
     /// The engine's name in reports.
     pub fn engine(&self) -> &'static str {
         match self {
-            Extra::Check => "check",
+            Extra::Symex => "check",
             Extra::Bmc { .. } => "bmc",
             Extra::Concolic(_) => "concolic",
             Extra::Fuzz(_) => "fuzz",
@@ -54,7 +55,7 @@ pub struct ConcolicExtra {
     pub flips: Vec<Flip>,
 }
 
-/// What kind of decision a [`Decision`] is.
+/// What kind of decision a [`RunDecision`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DecisionKind {
     /// A conditional branch (`if`, `while`, a C `?:` or `&&` lowered to one).
@@ -82,7 +83,7 @@ impl DecisionKind {
 /// One symbolic decision of a run (a decision whose condition was a
 /// constant is not one: no input can change it).
 #[derive(Clone, Debug)]
-pub struct Decision {
+pub struct RunDecision {
     /// Where.
     pub site: Site,
     /// What.
@@ -95,7 +96,7 @@ pub struct Decision {
     pub taken: bool,
 }
 
-impl Decision {
+impl RunDecision {
     /// The constraint the run's input satisfies here: the condition or
     /// its negation.
     pub fn as_taken(&self) -> Term {
@@ -149,7 +150,7 @@ pub struct ConcolicRun {
     /// every read a value of its type.
     pub input: Input,
     /// The symbolic decisions, in order.
-    pub decisions: Vec<Decision>,
+    pub decisions: Vec<RunDecision>,
     /// The branch sides taken, as `(pc of the branch, side)`, in order,
     /// repeated when taken again.
     pub covered: Vec<(Pc, bool)>,
@@ -194,7 +195,7 @@ pub struct FuzzStats {
     /// (the seed's run is 1).
     pub found_by: Vec<u64>,
     /// Branch coverage of all runs.
-    pub coverage: Coverage,
+    pub coverage: SessionCoverage,
     /// Flip queries asked.
     pub flips: u64,
     /// Flips found infeasible.

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use wiser_engine::{
-    check, read_symbol, witness, Config, Event, Explorer, FinalState, Incomplete, MergeMode,
+    read_symbol, symex, witness, Config, Event, Explorer, FinalState, Incomplete, MergeMode,
     Strategy as Search, Verdict,
 };
 use wiser_ir::{ArrayTy, Ir, ScalarTy};
@@ -356,7 +356,7 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
         .with_solver_timeout(Some(SOLVER_TIMEOUT))
         .with_options(options)
         .with_merge(case.merge);
-    let report = check(&ir, &config);
+    let report = symex(&ir, &config);
     if !report.internal_errors.is_empty() {
         return Err(fail(format!(
             "internal errors: {:?}",

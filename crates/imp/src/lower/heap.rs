@@ -21,11 +21,11 @@
 //! when `p` is `null`.
 
 use super::{int, internal, Lowerer, R};
+use crate::analysis::Errors;
 use crate::ast::{self, Cond, IntTy, Stmt};
-use crate::check::Errors;
 use crate::classes::Classes;
 use crate::typer::{Target, VTy};
-use crate::{CheckedProgram, Span};
+use crate::{AnalysedProgram, Span};
 use std::collections::HashMap;
 use std::sync::Arc;
 use wiser_ir::{ArrayId, ArrayTy, Builder, ClassId, Expr, Place, ScalarTy};
@@ -46,7 +46,7 @@ pub(super) struct Heap {
 }
 
 /// Declares the classes, fields and globals of `program` in `b`.
-pub(super) fn declare(b: &mut Builder, program: &CheckedProgram) -> Heap {
+pub(super) fn declare(b: &mut Builder, program: &AnalysedProgram) -> Heap {
     // The program was checked: its class table has no errors.
     let classes = Classes::new(&program.classes, &mut Errors::default());
     let class_ids: Vec<ClassId> = classes.names.iter().map(|n| b.class(n.clone())).collect();

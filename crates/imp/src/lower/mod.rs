@@ -10,7 +10,7 @@
 //! divide by zero. Every check comes from [`Expr`]'s combinators, at the
 //! operator's span; each instruction has its statement's span.
 //!
-//! Expressions are typed by [`crate::typer`], the rules [`crate::check()`]
+//! Expressions are typed by [`crate::typer`], the rules [`crate::analyse()`]
 //! already enforced, so a type error here would be a bug; so is any error
 //! the builder reports, which becomes an internal-error [`Diagnostic`].
 
@@ -18,7 +18,7 @@ mod heap;
 
 use crate::ast::{Cond, Init, IntTy, ProcDef, Stmt};
 use crate::typer::{Scope, TExpr, TKind, Target, VTy};
-use crate::{CheckedProgram, Diagnostic, Span};
+use crate::{AnalysedProgram, Diagnostic, Span};
 use std::collections::HashMap;
 use std::sync::Arc;
 use wiser_ir::{
@@ -30,10 +30,10 @@ type R<T> = Result<T, Diagnostic>;
 /// Lowers a checked program to the IR.
 ///
 /// Lowering recurses over the syntax tree, so like the parser and
-/// [`crate::check()`] it runs on a thread with a large stack
+/// [`crate::analyse()`] it runs on a thread with a large stack
 /// ([`crate::with_deep_stack`]): trees up to [`crate::MAX_NESTING`] high
 /// must not overflow the caller's stack, whatever its size.
-pub fn lower(program: &CheckedProgram) -> Result<Ir, Diagnostic> {
+pub fn lower(program: &AnalysedProgram) -> Result<Ir, Diagnostic> {
     crate::with_deep_stack(|| lower_program(program))
 }
 
@@ -63,7 +63,7 @@ fn int(ty: IntTy) -> ScalarTy {
     ScalarTy::Int(ty)
 }
 
-fn lower_program(program: &CheckedProgram) -> R<Ir> {
+fn lower_program(program: &AnalysedProgram) -> R<Ir> {
     let at = main_span(&program.main);
     let mut b = Builder::new();
     let mut arrays = HashMap::new();

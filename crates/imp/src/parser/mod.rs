@@ -50,7 +50,7 @@ use std::sync::Arc;
 /// `skip`). Deeper input is rejected with "expression nested too deeply
 /// (more than 1000 levels)" (or "statement nested ...") instead of
 /// overflowing the stack, so that consumers can walk syntax trees
-/// recursively. [`crate::check()`] keeps the same bound after macro
+/// recursively. [`crate::analyse()`] keeps the same bound after macro
 /// expansion.
 pub const MAX_NESTING: usize = 1000;
 

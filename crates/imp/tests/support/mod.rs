@@ -6,7 +6,7 @@ use wiser_imp::{parse_program, SourceMap};
 
 /// Parses and checks `src`; renders the result or the diagnostic.
 pub fn check(src: &str, expect: Expect) {
-    let out = match parse_program(src).and_then(wiser_imp::check) {
+    let out = match parse_program(src).and_then(wiser_imp::analyse) {
         Err(d) => SourceMap::new("test.imp", src).render(&d),
         Ok(p) => {
             let mut out = String::new();

@@ -1,6 +1,6 @@
-//! Static checks and macro expansion.
+//! Static analysis: the static rules and macro expansion.
 //!
-//! [`check()`] works in four phases, each of which must succeed before the
+//! [`analyse()`] works in four phases, each of which must succeed before the
 //! next runs (so that no error is a mere consequence of an earlier one):
 //!
 //! 1. checks on the program as written: definitions, calls, macro
@@ -28,13 +28,13 @@ use flow::{proc_flow, Flow};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-/// A program that passed [`check()`]: macros are expanded, every call is to
+/// A program that passed [`analyse()`]: macros are expanded, every call is to
 /// a procedure with the right number of arguments, and every variable's
 /// role is known.
 ///
 /// Every tree in it has height at most [`MAX_NESTING`].
 #[derive(Clone, Debug)]
-pub struct CheckedProgram {
+pub struct AnalysedProgram {
     /// Procedures in source order, macros expanded in their bodies.
     pub procs: Vec<ProcDef>,
     /// The main statement, macros expanded.
@@ -111,11 +111,11 @@ const MAX_EXPANSION_RECURSION: usize = 2 * MAX_NESTING;
 /// The same analysis on the main program finds its inputs. The program's
 /// trees must be at most [`MAX_NESTING`] high, as the parser guarantees;
 /// deeper hand-built trees may overflow the stack.
-pub fn check(program: Program) -> Result<CheckedProgram, Diagnostic> {
+pub fn analyse(program: Program) -> Result<AnalysedProgram, Diagnostic> {
     crate::with_deep_stack(move || check_program(program))
 }
 
-fn check_program(mut program: Program) -> Result<CheckedProgram, Diagnostic> {
+fn check_program(mut program: Program) -> Result<AnalysedProgram, Diagnostic> {
     // Phase 1.
     let mut errs = Errors::default();
     let classes = Classes::new(&program.classes, &mut errs);
@@ -173,14 +173,14 @@ fn check_program(mut program: Program) -> Result<CheckedProgram, Diagnostic> {
         classes: &classes,
         globals: &globals,
     };
-    let types = crate::types::check(&cx)?;
+    let types = crate::types::check_types(&cx)?;
     let threaded = procs
         .iter()
         .map(|p| &p.body)
         .chain([&main])
         .any(objects::spawns);
 
-    Ok(CheckedProgram {
+    Ok(AnalysedProgram {
         procs,
         main,
         arrays,

@@ -1,4 +1,4 @@
-//! Phase 3 of [`super::check()`]: definite assignment, locals and inputs.
+//! Phase 3 of [`super::analyse()`]: definite assignment, locals and inputs.
 
 use super::Errors;
 use crate::ast::{CallParts, Cond, Expr, Ident, Init, ProcDef, Stmt};

@@ -1,4 +1,4 @@
-//! One whole `check` run: the calling thread starts the workers
+//! Symbolic execution (`wiser check`), one whole run: the calling thread starts the workers
 //! ([`crate::parallel`]) and then only supervises them with the run
 //! layer's [`Watch`] (interrupt, deadline, memory; [`crate::run::GRACE`]
 //! for workers still inside one slow step), so that a run with a time
@@ -21,13 +21,13 @@ use wiser_ir::Ir;
 use wiser_semantics::State;
 
 /// Runs the bug finder on `ir`.
-pub fn check(ir: &Ir, config: &Config) -> Report {
-    check_monitored(Arc::new(ir.clone()), config, Arc::new(Monitor::new()))
+pub fn symex(ir: &Ir, config: &Config) -> Report {
+    symex_monitored(Arc::new(ir.clone()), config, Arc::new(Monitor::new()))
 }
 
 /// Runs the bug finder on `ir`, publishing live counters in `monitor` and
 /// stopping early (with what was found) when its `interrupt` is set.
-pub fn check_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
+pub fn symex_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
     // A program with threads is explored by one worker: the set of
     // expanded states (`visited.rs`) keeps the first path to reach each
     // state, so with several workers which witness (and schedule) is
@@ -212,7 +212,7 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
         paths,
         paths_dropped,
         coverage: coverage.filter(|_| config.record.coverage),
-        extra: crate::report::Extra::Check,
+        extra: crate::report::Extra::Symex,
     }
 }
 

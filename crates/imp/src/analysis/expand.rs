@@ -1,4 +1,4 @@
-//! Phase 2 of [`super::check()`]: macro expansion.
+//! Phase 2 of [`super::analyse()`]: macro expansion.
 
 use super::{Def, MAX_EXPANDED_NODES, MAX_EXPANDED_STATEMENTS, MAX_EXPANSION_RECURSION};
 use crate::ast::{Cond, Expr, Ident, Init, Program, Stmt};
