@@ -409,6 +409,14 @@ pub fn run_watched(
         record: false,
         schedule,
     };
+    // The input heap's bound is a bound of the symbolic search, which
+    // must name the objects it considers; a concrete run is given its
+    // heap, whatever its size, and is never cut by it (a cut state would
+    // have no successor, which only a failed `assume` may leave).
+    let options = Options {
+        max_objects: None,
+        ..options
+    };
     let mut machine = Machine::with_options(ir, options);
     let mut state: State<Concrete<'_>, ()> = State::initial(ir, &mut alg, ());
     let mut out = Vec::with_capacity(2);
