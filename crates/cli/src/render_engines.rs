@@ -18,8 +18,7 @@ fn input_line(input: &Input) -> String {
         parts.push(crate::render::vars_text(input));
     }
     if !input.reads.is_empty() {
-        let reads: Vec<String> = input.reads.iter().map(|v| v.to_string()).collect();
-        parts.push(format!("reads {}", reads.join(", ")));
+        parts.push(reads_line(&input.reads));
     }
     for (name, a) in &input.arrays {
         parts.push(format!("{name}: {}", array_text(a)));
@@ -28,6 +27,29 @@ fn input_line(input: &Input) -> String {
         "(every input 0)".into()
     } else {
         parts.join("; ")
+    }
+}
+
+/// `reads 1, 2`, without the trailing zeros: a read with no value given
+/// reads 0 (`wiser run --reads`), so `reads 1, 2` replays what
+/// `reads 1, 2, 0, 0` does, and a long run's line (a run cut by its time
+/// limit may have read millions of zeros) stays short.
+fn reads_line(reads: &[wiser_num::Int]) -> String {
+    let given = reads
+        .iter()
+        .rposition(|v| *v != wiser_num::Int::ZERO)
+        .map_or(0, |last| last + 1);
+    let values: Vec<String> = reads[..given].iter().map(|v| v.to_string()).collect();
+    let zeros = reads.len() - given;
+    match (given, zeros) {
+        (_, 0) => format!("reads {}", values.join(", ")),
+        (0, 1) => "reads 0".into(),
+        (0, _) => format!("reads 0 (all {} of them)", reads.len()),
+        _ => format!(
+            "reads {}, then 0 ({} reads in all)",
+            values.join(", "),
+            reads.len()
+        ),
     }
 }
 
@@ -454,5 +476,20 @@ fn bound_option(bound: Bound) -> &'static str {
         Bound::Heap => "--max-objects",
         Bound::Threads => "--max-threads",
         Bound::Switches => "--max-switches",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reads_line;
+    use wiser_num::Int;
+
+    #[test]
+    fn trailing_zero_reads_are_summed_up() {
+        let line = |r: &[i64]| reads_line(&r.iter().map(|&v| Int::from(v)).collect::<Vec<_>>());
+        assert_eq!(line(&[1, 2]), "reads 1, 2");
+        assert_eq!(line(&[0]), "reads 0");
+        assert_eq!(line(&[0, 0, 0]), "reads 0 (all 3 of them)");
+        assert_eq!(line(&[0, 5, 0, 0]), "reads 0, 5, then 0 (4 reads in all)");
     }
 }
