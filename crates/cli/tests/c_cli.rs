@@ -359,6 +359,34 @@ int main(void) {{
 }
 
 #[test]
+fn a_local_assigned_before_any_read_is_no_input() {
+    // `examples/c/assigned_before_read.c`: `int i; for (i = 0; ...)`.
+    let prog = support::root().join("examples/c/assigned_before_read.c");
+    let (code, out, err) = check(&prog, &[]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(!out.contains("uninitialised"), "{out}");
+    let (_, json) = check_json(&prog, &[]);
+    let nondet = json["bugs"][0]["nondet"].as_array().unwrap();
+    assert_eq!(nondet.len(), 3, "{nondet:?}");
+    assert!(
+        nondet
+            .iter()
+            .all(|n| n["function"] == "__VERIFIER_nondet_uchar" && n["variable"].is_null()),
+        "{nondet:?}"
+    );
+    // The reads replay as they are printed.
+    let reads: Vec<String> = nondet.iter().map(|n| n["value"].to_string()).collect();
+    let (code, out, err) = captured(
+        command()
+            .arg("run")
+            .arg(&prog)
+            .args(["--reads", &reads.join(",")]),
+    );
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("`fail` reached"), "{out}");
+}
+
+#[test]
 fn the_language_follows_the_extension_unless_told() {
     let dir = folder("lang");
     // The same IMP text in a .c file is not C...

@@ -320,8 +320,10 @@ pub enum Instr {
         /// Successor.
         next: Pc,
     },
-    /// A step that does nothing: only where jumps form a cycle with no
-    /// other instruction (`l: goto l`), so that such a loop takes steps.
+    /// A step that does nothing: where jumps form a cycle with no other
+    /// instruction (`l: goto l`), so that such a loop takes steps, and in
+    /// place of a `Havoc` whose value no path reads
+    /// ([`crate::liveness::unread_havocs`]).
     Skip {
         /// Successor.
         next: Pc,

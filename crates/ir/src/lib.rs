@@ -37,6 +37,7 @@ mod builder_objects;
 pub mod cfg;
 mod expr;
 pub mod ir;
+pub mod liveness;
 mod print;
 pub mod source;
 pub mod stack;

@@ -565,6 +565,7 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                     }
                     None => {
                         f.rb.havoc(place, span);
+                        f.u.uninit_havocs.insert(span);
                         f.scopes.last_mut().expect("a scope").insert(name, var);
                     }
                 }

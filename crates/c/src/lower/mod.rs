@@ -142,6 +142,10 @@ pub struct Unit<'a> {
     pub addressed: std::collections::HashSet<String>,
     /// Names that `pthread_create(&t, ...)` stores thread ids into.
     pub thread_ids: std::collections::HashSet<String>,
+    /// The spans of the `Havoc`s that give uninitialised scalar locals
+    /// their value; those whose value no path reads are dropped after
+    /// lowering ([`drop_unread_havocs`]).
+    pub uninit_havocs: std::collections::HashSet<Span>,
 }
 
 impl<'a> Unit<'a> {
@@ -392,6 +396,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         threaded: false,
         addressed: Default::default(),
         thread_ids: Default::default(),
+        uninit_havocs: Default::default(),
     };
     let found = scan::scan(unit);
     u.threaded = found.threaded;
@@ -475,10 +480,11 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         f.rb.call(main_proc, args, dst, main_span);
         f.rb.finish();
     }
-    let ir = b.finish().map_err(|e| match e {
+    let mut ir = b.finish().map_err(|e| match e {
         wiser_ir::IrError::TooLarge { span, message } => Diagnostic::new(span, message),
         other => Diagnostic::new(main_span, other.to_string()),
     })?;
+    drop_unread_havocs(&mut ir, &u.uninit_havocs);
     Ok(Compiled {
         ir,
         warnings: u.warnings,
@@ -491,4 +497,20 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
             .map(|(n, _)| n.clone())
             .collect(),
     })
+}
+
+/// Drops the `Havoc`s of uninitialised locals (`uninit`: their spans)
+/// whose value no path reads: `int i; for (i = 0; ...)` reads nothing
+/// from its declaration, and a witness that listed `i` as an input would
+/// shift the numbering of the reads that are (the nondeterministic
+/// calls'), which `wiser run --reads` and Test-Comp's tester follow.
+fn drop_unread_havocs(ir: &mut wiser_ir::Ir, uninit: &std::collections::HashSet<Span>) {
+    for pc in wiser_ir::liveness::unread_havocs(ir) {
+        let loc = &mut ir.code[pc as usize];
+        if let wiser_ir::Instr::Havoc { next, .. } = loc.instr {
+            if uninit.contains(&loc.span) {
+                loc.instr = wiser_ir::Instr::Skip { next };
+            }
+        }
+    }
 }
