@@ -387,6 +387,35 @@ fn a_local_assigned_before_any_read_is_no_input() {
 }
 
 #[test]
+fn an_initialised_local_whose_address_is_taken_is_no_input() {
+    let dir = folder("addressed");
+    let prog = write(
+        &dir,
+        "addressed.c",
+        &format!(
+            "{PREAMBLE}
+void set(int *p, int v) {{ *p = v; }}
+int main(void) {{
+    int x = 5;
+    int n = __VERIFIER_nondet_int();
+    set(&x, n);
+    if (x == 42) reach_error();
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, out, err) = check(&prog, &[]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        out.contains("input: __VERIFIER_nondet_int() = 42\n"),
+        "{out}"
+    );
+    let (code, out, err) = captured(command().arg("run").arg(&prog).args(["--reads", "42"]));
+    assert_eq!(code, 1, "{out}\n{err}");
+}
+
+#[test]
 fn the_language_follows_the_extension_unless_told() {
     let dir = folder("lang");
     // The same IMP text in a .c file is not C...

@@ -582,7 +582,8 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                 }
             }
             CType::Int(_) | CType::Pointer(_) | CType::Struct(_) | CType::Mutex => {
-                let var = local_object(f, &name, &ty, span)?;
+                let initialised = init.node.initializer.is_some();
+                let var = local_object(f, &name, &ty, initialised, span)?;
                 f.scopes
                     .last_mut()
                     .expect("a scope")
@@ -611,8 +612,16 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
 /// indeterminate, and reading it undefined), a structure (a fresh object
 /// whose integer members hold any value, like an uninitialised local),
 /// a mutex (a fresh, unlocked one), or a variable whose address is taken
-/// (a fresh cell holding any value, or `NULL` for a pointer).
-fn local_object(f: &mut Fun, name: &str, ty: &CType, span: wiser_ir::Span) -> Res<Var> {
+/// (a fresh cell holding any value, or `NULL` for a pointer; with an
+/// initialiser (`initialised`), the value it stores: an initialised local
+/// is no input).
+fn local_object(
+    f: &mut Fun,
+    name: &str,
+    ty: &CType,
+    initialised: bool,
+    span: wiser_ir::Span,
+) -> Res<Var> {
     let place = f.rb.local(name.to_string(), ScalarTy::INT);
     match ty {
         CType::Pointer(p) if !f.u.addressed.contains(name) => {
@@ -637,7 +646,7 @@ fn local_object(f: &mut Fun, name: &str, ty: &CType, span: wiser_ir::Span) -> Re
             f.rb.refers(place, class);
             f.rb.new_object(place, class, span);
             if let ScalarTy::Int(t) = vt {
-                if ty.int().is_some() {
+                if ty.int().is_some() && !initialised {
                     let tmp = f.rb.temp(ScalarTy::Int(t));
                     f.rb.havoc(tmp, span);
                     let (obj, v) = (f.rb.load(place), f.rb.load(tmp));
