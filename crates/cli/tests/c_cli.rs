@@ -416,6 +416,43 @@ int main(void) {{
 }
 
 #[test]
+fn a_program_with_stdio_and_printf() {
+    // `<stdio.h>` parses (GCC's `__builtin_va_list` is declared with, never
+    // used); `printf` is defined nowhere in the program, and its result is
+    // read by no path: no input, and the harness leaves it to the C
+    // library (defining it would conflict with `<stdio.h>`).
+    let dir = folder("stdio");
+    let prog = write(
+        &dir,
+        "hello.c",
+        "#include <stdio.h>
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+    int x = __VERIFIER_nondet_int();
+    printf(\"x is %d\\n\", x);
+    if (x > 10 && x < 12) reach_error();
+    return 0;
+}
+",
+    );
+    let harness = dir.join("h.c");
+    let (code, out, err) = check(&prog, &["--harness", harness.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        out.contains("input: __VERIFIER_nondet_int() = 11\n"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&harness).unwrap();
+    assert!(!text.contains(" printf("), "{text}");
+    assert!(text.contains(" __VERIFIER_nondet_int("), "{text}");
+    if gcc_links("-m32", &dir) {
+        let (code, err) = gcc_replay(&dir, "-m32", &prog, &harness);
+        assert_eq!(code, 101, "{err}");
+    }
+}
+
+#[test]
 fn the_language_follows_the_extension_unless_told() {
     let dir = folder("lang");
     // The same IMP text in a .c file is not C...

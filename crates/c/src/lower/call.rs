@@ -268,7 +268,10 @@ fn undefined(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res
     }
     let span = f.span(at);
     match ret {
-        CType::Int(t) => Ok(Some(nondet(f, name, t, span))),
+        CType::Int(t) => {
+            f.u.droppable_havocs.insert(span);
+            Ok(Some(nondet(f, name, t, span)))
+        }
         CType::Void => Ok(None),
         _ => Err(f
             .u

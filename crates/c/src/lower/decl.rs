@@ -52,6 +52,16 @@ fn base_type(u: &Unit, specs: &[&Node<TS>], at: CSpan, enums: &mut Enumerators) 
             }
             TS::TypedefName(id) => match u.typedefs.get(&id.node.name) {
                 Some(t) => other = Some(t.clone()),
+                // GCC's own type of variadic argument lists, which
+                // `<stdio.h>` and `<stdarg.h>` declare `va_list` with:
+                // declaring with it is harmless, using a value is an
+                // error.
+                None if id.node.name == "__builtin_va_list" => {
+                    other = Some(CType::Opaque(
+                        "variadic argument lists (`va_list`)".into(),
+                        Some((s.span.start, s.span.end)),
+                    ))
+                }
                 None => return Err(u.unsupported(s.span, &format!("the type `{}`", id.node.name))),
             },
             TS::Atomic(_) | TS::TypeOf(_) => {
@@ -565,7 +575,7 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                     }
                     None => {
                         f.rb.havoc(place, span);
-                        f.u.uninit_havocs.insert(span);
+                        f.u.droppable_havocs.insert(span);
                         f.scopes.last_mut().expect("a scope").insert(name, var);
                     }
                 }

@@ -142,10 +142,13 @@ pub struct Unit<'a> {
     pub addressed: std::collections::HashSet<String>,
     /// Names that `pthread_create(&t, ...)` stores thread ids into.
     pub thread_ids: std::collections::HashSet<String>,
-    /// The spans of the `Havoc`s that give uninitialised scalar locals
-    /// their value; those whose value no path reads are dropped after
-    /// lowering ([`drop_unread_havocs`]).
-    pub uninit_havocs: std::collections::HashSet<Span>,
+    /// The spans of the `Havoc`s that are no input when no path reads
+    /// their value: an uninitialised scalar local's, and the result of a
+    /// function defined nowhere (`printf`'s, say: the call is made for
+    /// its effect). Dropped after lowering ([`drop_unread_havocs`]); a
+    /// `__VERIFIER_nondet_*()` call is an input even when its value is
+    /// dropped, as Test-Comp's tester feeds one value to each call.
+    pub droppable_havocs: std::collections::HashSet<Span>,
 }
 
 impl<'a> Unit<'a> {
@@ -396,7 +399,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         threaded: false,
         addressed: Default::default(),
         thread_ids: Default::default(),
-        uninit_havocs: Default::default(),
+        droppable_havocs: Default::default(),
     };
     let found = scan::scan(unit);
     u.threaded = found.threaded;
@@ -484,7 +487,27 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         wiser_ir::IrError::TooLarge { span, message } => Diagnostic::new(span, message),
         other => Diagnostic::new(main_span, other.to_string()),
     })?;
-    drop_unread_havocs(&mut ir, &u.uninit_havocs);
+    // A span that is also a `__VERIFIER_nondet_*()` call's (one macro
+    // use holding both) keeps its reads.
+    let calls: std::collections::HashSet<Span> = u
+        .nondet_reads
+        .iter()
+        .filter(|(_, f)| f.name.starts_with("__VERIFIER_nondet_"))
+        .map(|(span, _)| *span)
+        .collect();
+    u.droppable_havocs.retain(|span| !calls.contains(span));
+    drop_unread_havocs(&mut ir, &u.droppable_havocs);
+    // A function none of whose results is read any more is no input:
+    // the harness must not define it (the C library may, `printf`).
+    let read_spans: std::collections::HashSet<Span> = ir
+        .code
+        .iter()
+        .filter(|l| matches!(l.instr, wiser_ir::Instr::Havoc { .. }))
+        .map(|l| l.span)
+        .collect();
+    u.nondet_reads.retain(|span, _| read_spans.contains(span));
+    u.nondet_fns
+        .retain(|f| u.nondet_reads.values().any(|g| g.name == f.name));
     Ok(Compiled {
         ir,
         warnings: u.warnings,
@@ -499,16 +522,17 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
     })
 }
 
-/// Drops the `Havoc`s of uninitialised locals (`uninit`: their spans)
-/// whose value no path reads: `int i; for (i = 0; ...)` reads nothing
-/// from its declaration, and a witness that listed `i` as an input would
-/// shift the numbering of the reads that are (the nondeterministic
-/// calls'), which `wiser run --reads` and Test-Comp's tester follow.
-fn drop_unread_havocs(ir: &mut wiser_ir::Ir, uninit: &std::collections::HashSet<Span>) {
+/// Drops the droppable `Havoc`s (by span: an uninitialised local's, an
+/// undefined function's result) whose value no path reads: `int i; for
+/// (i = 0; ...)` reads nothing from its declaration, nor `printf(...);`
+/// from its result, and a witness that listed them as inputs would shift
+/// the numbering of the reads that are (the nondeterministic calls'),
+/// which `wiser run --reads` and Test-Comp's tester follow.
+fn drop_unread_havocs(ir: &mut wiser_ir::Ir, droppable: &std::collections::HashSet<Span>) {
     for pc in wiser_ir::liveness::unread_havocs(ir) {
         let loc = &mut ir.code[pc as usize];
         if let wiser_ir::Instr::Havoc { next, .. } = loc.instr {
-            if uninit.contains(&loc.span) {
+            if droppable.contains(&loc.span) {
                 loc.instr = wiser_ir::Instr::Skip { next };
             }
         }
