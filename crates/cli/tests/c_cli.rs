@@ -453,6 +453,34 @@ int main(void) {
 }
 
 #[test]
+fn a_function_returns_as_many_pointer_levels_as_it_has_stars() {
+    // `int **f(void)` returned an `int *` (one level whatever the `*`s),
+    // and `h(f())` was refused as "a `int *` is used as a `int * *`".
+    let dir = folder("pointer-levels");
+    for (expected, code) in [("2", 0), ("1", 1)] {
+        let prog = write(
+            &dir,
+            &format!("levels{expected}.c"),
+            &format!(
+                "{PREAMBLE}
+int g = 1;
+int *gp = &g;
+int **f(void) {{ return &gp; }}
+void h(int **pp) {{ **pp = 2; }}
+int main(void) {{
+    h(f());
+    if (g != {expected}) reach_error();
+    return 0;
+}}
+"
+            ),
+        );
+        let (got, out, err) = check(&prog, &[]);
+        assert_eq!(got, code, "g != {expected}: {out}\n{err}");
+    }
+}
+
+#[test]
 fn the_language_follows_the_extension_unless_told() {
     let dir = folder("lang");
     // The same IMP text in a .c file is not C...

@@ -295,8 +295,9 @@ pub fn declarator(
     }
     let mut ty = base;
     if params.is_some() {
-        // `int *f(void)`: a function returning a pointer.
-        if pointers > 0 || !dims.is_empty() {
+        // `int *f(void)`, `int **f(void)`: a function returning a pointer,
+        // with a level per `*`.
+        for _ in 0..pointers.max(usize::from(!dims.is_empty())) {
             ty = CType::Pointer(Box::new(ty));
         }
         return Ok((name, ty, params));
