@@ -171,6 +171,14 @@ impl Frontend for C {
         true
     }
 
+    fn describe_error(&self, kind: wiser_ir::ErrorKind) -> &'static str {
+        match kind {
+            // SV-COMP's error function (or the older `__VERIFIER_error`).
+            wiser_ir::ErrorKind::Fail => "error function called",
+            other => other.describe(),
+        }
+    }
+
     fn statement_condition(&self, statement: &str) -> Option<(&'static str, String)> {
         condition(statement.trim())
     }

@@ -76,6 +76,11 @@ pub struct Program {
 }
 
 impl Program {
+    /// What an error of `kind` is called in the program's language.
+    pub fn describe(&self, kind: wiser_ir::ErrorKind) -> &'static str {
+        self.language.describe_error(kind)
+    }
+
     /// `file:line:col` of a span (the `--assume` text is called `--assume`).
     pub fn location(&self, span: Span) -> String {
         self.sources.location(span)

@@ -8,11 +8,7 @@ use std::fmt::Write;
 use wiser_engine::{Bug, Config, Incomplete, Report, Verdict};
 use wiser_frontend::{ReadSite, WitnessStyle};
 use wiser_semantics::concrete::{self, Outcome};
-use wiser_semantics::{ArrayInput, CallSite, ErrorKind, Input};
-
-fn kind_text(kind: ErrorKind) -> &'static str {
-    kind.describe()
-}
+use wiser_semantics::{ArrayInput, CallSite, Input};
 
 fn verdict_name(v: Verdict) -> &'static str {
     v.name()
@@ -168,7 +164,7 @@ pub(crate) fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
     let _ = writeln!(
         out,
         "bug: {} at {}",
-        kind_text(bug.kind),
+        program.describe(bug.kind),
         program.location(bug.span)
     );
     let _ = writeln!(out, "  {:>4} | {}", lc.line, program.line_text(bug.span));
@@ -285,7 +281,7 @@ pub fn check_text(
             out,
             "outside the property ({}): {} at {}",
             asked.property.name(),
-            kind_text(kind),
+            program.describe(kind),
             program.location(span)
         );
         let _ = writeln!(out, "  {:>4} | {}", lc.line, program.line_text(span));
@@ -546,7 +542,7 @@ pub fn run_text(program: &Program, run: &concrete::Run, max_steps: u64) -> Strin
             let _ = writeln!(
                 out,
                 "error: {} at {}",
-                kind_text(*kind),
+                program.describe(*kind),
                 program.location(*span)
             );
             let _ = writeln!(out, "  {:>4} | {}", lc.line, program.line_text(*span));
@@ -638,7 +634,7 @@ pub(crate) fn vars_text(input: &Input) -> String {
 pub fn bug_message(program: &Program, bug: &Bug) -> String {
     format!(
         "{} at {} with {}",
-        bug.kind.describe(),
+        program.describe(bug.kind),
         program.location(bug.span),
         witness_line(program, bug)
     )

@@ -306,7 +306,7 @@ pub fn run_sarif(
                 "ruleId": rule_id(*kind),
                 "ruleIndex": rule_index(*kind),
                 "level": "error",
-                "message": {"text": format!("{} at {} on the given input", kind.describe(), program.location(*span))},
+                "message": {"text": format!("{} at {} on the given input", program.describe(*kind), program.location(*span))},
                 "locations": [{"physicalLocation": physical(program, *span)}],
             });
             if let Some(t) = trace {
@@ -428,7 +428,7 @@ pub fn check_sarif(
             &format!(
                 "outside the property ({}): {} reachable at {}",
                 asked.property.name(),
-                kind.describe(),
+                program.describe(kind),
                 program.location(span)
             ),
         );

@@ -158,7 +158,7 @@ pub fn step_text(program: &Program, step: &TraceStep) -> String {
         },
         TraceStep::Thread { thread, .. } => format!("-- thread {thread} runs"),
         TraceStep::Load { what, value, .. } => format!("{} -> {value}", user_name(what)),
-        TraceStep::Error { kind, .. } => format!("error: {}", kind.describe()),
+        TraceStep::Error { kind, .. } => format!("error: {}", program.describe(*kind)),
     }
 }
 

@@ -442,7 +442,7 @@ pub fn write_harness(
     } else {
         format!(
             "the bug is a {}, which a compiled program does not detect",
-            bug.kind.describe()
+            program.describe(bug.kind)
         )
     };
     let command = harness

@@ -91,7 +91,7 @@ fn a_c_bug_is_shown_as_its_nondet_calls() {
     let prog = bmc_uchar(&dir);
     let (code, out, err) = check(&prog, &[]);
     assert_eq!(code, 1, "{out}\n{err}");
-    assert!(out.contains("bug: `fail` reached at"), "{out}");
+    assert!(out.contains("bug: error function called at"), "{out}");
     assert!(
         out.contains("input: __VERIFIER_nondet_uchar() = 131"),
         "{out}"
@@ -328,7 +328,7 @@ int main(void) {{
     );
     let (code, out, err) = captured(command().arg("run").arg(&prog).args(["--reads", "1,2,3"]));
     assert_eq!(code, 1, "{out}\n{err}");
-    assert!(out.contains("error: `fail` reached at"), "{out}");
+    assert!(out.contains("error: error function called at"), "{out}");
     let (code, out, err) = captured(command().arg("run").arg(&prog).args(["--reads", "1,2"]));
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(err.contains("had no value in --reads"), "{err}");
@@ -383,7 +383,7 @@ fn a_local_assigned_before_any_read_is_no_input() {
             .args(["--reads", &reads.join(",")]),
     );
     assert_eq!(code, 1, "{out}\n{err}");
-    assert!(out.contains("`fail` reached"), "{out}");
+    assert!(out.contains("error function called"), "{out}");
 }
 
 #[test]

@@ -17,7 +17,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use wiser_ir::{Diagnostic, Ir, Pc, Sources};
+use wiser_ir::{Diagnostic, ErrorKind, Ir, Pc, Sources};
 use wiser_num::Int;
 
 /// The sizes of a language's integer types, where it has more than one
@@ -249,6 +249,12 @@ pub trait Frontend: Send + Sync {
     /// What the program's reads are called in a note about reads that had
     /// no value (`read(s) of \`x = *\``).
     fn reads_name(&self) -> &'static str;
+
+    /// What an error of `kind` is called in this language's terms
+    /// (C: a `Fail` is a call of `reach_error()`, not IMP's `fail`).
+    fn describe_error(&self, kind: ErrorKind) -> &'static str {
+        kind.describe()
+    }
 
     /// Is the IR main routine start-up code of the front end (C: global
     /// initialisers, then the call of `main`)? It is then hidden from call

@@ -322,11 +322,11 @@ impl Builder<'_> {
                     ""
                 };
                 (
-                    kind.describe().to_string(),
+                    self.program.describe(kind).to_string(),
                     format!("line {}", at.line),
                     format!(
                         "{}{outside} at {}",
-                        kind.describe(),
+                        self.program.describe(kind),
                         self.program.location(span)
                     ),
                 )
