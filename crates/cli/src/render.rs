@@ -5,6 +5,7 @@ use crate::load::Program;
 use crate::task::PropertySpec;
 use serde_json::{json, Value};
 use std::fmt::Write;
+use wiser_engine::readable::Names;
 use wiser_engine::{Bug, Config, Incomplete, Report, Verdict};
 use wiser_frontend::{ReadSite, WitnessStyle};
 use wiser_semantics::concrete::{self, Outcome};
@@ -185,22 +186,39 @@ pub(crate) fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
 /// (`__VERIFIER_nondet_int()#1`: the first read; read statements keep
 /// their `read#1`).
 fn path_text(program: &Program, bug: &Bug) -> String {
-    let rename = |v: &str| -> Option<String> {
+    // `read#k`: the pc of the k-th read.
+    let read_pc = |v: &str| -> Option<wiser_ir::Pc> {
         let k: usize = v.strip_prefix("read#")?.parse().ok()?;
-        let pc = *bug.read_pcs.get(k.checked_sub(1)?)?;
+        bug.read_pcs.get(k.checked_sub(1)?).copied()
+    };
+    let rename = |v: &str| -> Option<String> {
+        let pc = read_pc(v)?;
         match program.read_site(pc) {
-            ReadSite::Call { function, .. } => Some(format!("{function}()#{k}")),
+            ReadSite::Call { function, .. } => Some(format!("{function}(){}", &v[4..])),
             ReadSite::Uninitialised(name) => Some(name),
             ReadSite::Statement => None,
         }
     };
-    wiser_engine::readable::path_text(&bug.path_condition, &rename)
+    // A read of a signed type has its bounds printed signed.
+    let signed = |v: &str| {
+        read_pc(v).is_some_and(|pc| {
+            matches!(
+                program.ir.at(pc).instr,
+                wiser_ir::Instr::Havoc { ty: wiser_ir::ScalarTy::Int(t), .. } if t.is_signed()
+            )
+        })
+    };
+    let names = Names {
+        rename: &rename,
+        signed: &signed,
+    };
+    wiser_engine::readable::path_text(&bug.path_condition, &names)
 }
 
 /// A path condition as reports print it, simplified, without names for
 /// reads (test files, whose paths carry no read sites).
 pub(crate) fn path_condition_text(path_condition: &[wiser_smt::Term]) -> String {
-    wiser_engine::readable::path_text(path_condition, &|_| None)
+    wiser_engine::readable::path_text(path_condition, &Names::PLAIN)
 }
 
 pub(crate) fn incomplete_hint(i: Incomplete, config: &Config, all: &[Incomplete]) -> String {

@@ -12,7 +12,10 @@
 //!   remainder (`x % 3 <= 2`) hold for every `x`;
 //! * the bounds of each integer variable (`k >= 1`, `k != 5`, `k <= 12`)
 //!   are collected into the tightest interval, `1 <= k <= 12 and k != 5`,
-//!   where the variable was first bounded;
+//!   where the variable was first bounded; a bit-vector variable's bounds
+//!   (a C read) are printed in its own signedness (`-4 <= x <= -1`, not
+//!   `4294967292 <= x`), as the caller says, without the ends of its
+//!   type's range;
 //! * variables are printed under the names the caller gives (a C read
 //!   `read#1` as `__VERIFIER_nondet_int()#1`);
 //! * a large condition (a merged path's, whose tree can be exponentially
@@ -23,14 +26,30 @@
 //! Every engine's report prints path conditions through here (text and
 //! JSON alike).
 
-use crate::path::{as_bound, ValueSet};
+use crate::path::{as_bound, Interval, ValueSet};
 use rustc_hash::FxHashMap;
 use wiser_num::Int;
 use wiser_smt::{Kind, SharedPrinter, Sort, Term};
 
+/// How the caller names the variables of a path condition.
+pub struct Names<'a> {
+    /// The name to print for variable `v`, if not `v` itself.
+    pub rename: &'a dyn Fn(&str) -> Option<String>,
+    /// Is bit-vector variable `v` a signed integer?
+    pub signed: &'a dyn Fn(&str) -> bool,
+}
+
+impl Names<'_> {
+    /// Every variable under its own name, bit-vectors unsigned.
+    pub const PLAIN: Names<'static> = Names {
+        rename: &|_| None,
+        signed: &|_| false,
+    };
+}
+
 /// The conjunction of `terms`, simplified as the module says, with each
-/// variable `v` printed as `rename(v)` when that gives a name.
-pub fn path_text(terms: &[Term], rename: &dyn Fn(&str) -> Option<String>) -> String {
+/// variable `v` printed as `names.rename(v)` when that gives a name.
+pub fn path_text(terms: &[Term], names: &Names<'_>) -> String {
     let mut conjuncts: Vec<Term> = Vec::new();
     for t in terms {
         flatten(t, &mut conjuncts);
@@ -49,7 +68,7 @@ pub fn path_text(terms: &[Term], rename: &dyn Fn(&str) -> Option<String>) -> Str
                 continue;
             }
             match as_bound(&c) {
-                Some((x, set)) if x.sort() == Sort::Int && x.as_var().is_some() => {
+                Some((x, set)) if x.as_var().is_some() => {
                     match bounds.iter_mut().find(|(y, _)| *y == x) {
                         Some((_, s)) => *s = s.meet(&set),
                         None => {
@@ -85,7 +104,16 @@ pub fn path_text(terms: &[Term], rename: &dyn Fn(&str) -> Option<String>) -> Str
             }),
             Item::Bounds(i) => {
                 let (x, set) = &bounds[i];
-                parts.extend(set_text(&x.to_string(), set));
+                let name = x.to_string();
+                let (set, range) = match x.sort() {
+                    Sort::Bv(w) if (names.signed)(&name) => (to_signed(set, w), signed_range(w)),
+                    Sort::Bv(w) => (
+                        set.clone(),
+                        Interval::range(Int::ZERO, half(w).add(&half(w)).sub(&Int::ONE)),
+                    ),
+                    _ => (set.clone(), Interval::new(None, None)),
+                };
+                parts.extend(set_text(&name, &set, &range));
             }
         }
     }
@@ -93,7 +121,40 @@ pub fn path_text(terms: &[Term], rename: &dyn Fn(&str) -> Option<String>) -> Str
         return "true".into();
     }
     let text = parts.join(" and ") + &printer.definitions();
-    renamed(&text, rename)
+    renamed(&text, names.rename)
+}
+
+/// `2^(w-1)`.
+fn half(w: u8) -> Int {
+    (1..w).fold(Int::ONE, |h, _| h.add(&h))
+}
+
+/// The values of a signed `w`-bit integer.
+fn signed_range(w: u8) -> Interval {
+    let h = half(w);
+    Interval::range(Int::ZERO.sub(&h), h.sub(&Int::ONE))
+}
+
+/// A set of unsigned `w`-bit values read as signed ones (two's
+/// complement): the upper half moves below zero.
+fn to_signed(set: &ValueSet, w: u8) -> ValueSet {
+    let h = half(w);
+    let full = h.add(&h);
+    let mut parts = Vec::new();
+    for p in set.parts() {
+        let (Some(lo), Some(hi)) = (&p.lo, &p.hi) else {
+            return set.clone();
+        };
+        if *hi < h {
+            parts.push(p.clone());
+        } else if *lo >= h {
+            parts.push(Interval::range(lo.sub(&full), hi.sub(&full)));
+        } else {
+            parts.push(Interval::range(lo.clone(), h.sub(&Int::ONE)));
+            parts.push(Interval::range(h.sub(&full), hi.sub(&full)));
+        }
+    }
+    ValueSet::from_parts(parts)
 }
 
 enum Item {
@@ -109,15 +170,18 @@ fn flatten(t: &Term, out: &mut Vec<Term>) {
     }
 }
 
-/// `x ∈ set` in words: the hull as an interval, then the gaps.
-fn set_text(x: &str, set: &ValueSet) -> Vec<String> {
+/// `x ∈ set` in words: the hull as an interval (an end that is `range`'s,
+/// the values of `x`'s type, is left out), then the gaps.
+fn set_text(x: &str, set: &ValueSet, range: &Interval) -> Vec<String> {
     let parts = set.parts();
     if parts.is_empty() {
         return vec!["false".into()];
     }
     let hull = set.hull();
+    let lo = hull.lo.clone().filter(|v| Some(v) != range.lo.as_ref());
+    let hi = hull.hi.clone().filter(|v| Some(v) != range.hi.as_ref());
     let mut out = Vec::new();
-    match (&hull.lo, &hull.hi) {
+    match (&lo, &hi) {
         (Some(lo), Some(hi)) if lo == hi => out.push(format!("{x} == {lo}")),
         (Some(lo), Some(hi)) => out.push(format!("{lo} <= {x} <= {hi}")),
         (Some(lo), None) => out.push(format!("{x} >= {lo}")),
@@ -352,7 +416,7 @@ mod tests {
     }
 
     fn text(terms: &[Term]) -> String {
-        path_text(terms, &|_| None)
+        path_text(terms, &Names::PLAIN)
     }
 
     #[test]
@@ -373,7 +437,8 @@ mod tests {
         assert_eq!(text(&[Term::eq(&k, &Term::int(4))]), "k == 4");
         assert_eq!(text(&[]), "true");
         let s = ValueSet::from_parts([interval(0, 2), interval(4, 4)]);
-        assert_eq!(set_text("x", &s), ["0 <= x <= 4", "x != 3"]);
+        let all = Interval::new(None, None);
+        assert_eq!(set_text("x", &s, &all), ["0 <= x <= 4", "x != 3"]);
     }
 
     #[test]
@@ -425,6 +490,35 @@ mod tests {
         let (r1, r10) = (Term::int_var("read#1"), Term::int_var("read#10"));
         let t = Term::lt(&r1, &r10);
         let name = |v: &str| v.strip_prefix("read#").map(|k| format!("f()#{k}"));
-        assert_eq!(path_text(&[t], &name), "f()#1 < f()#10");
+        let names = Names {
+            rename: &name,
+            signed: &|_| false,
+        };
+        assert_eq!(path_text(&[t], &names), "f()#1 < f()#10");
+    }
+
+    #[test]
+    fn bit_vector_bounds_are_printed_in_their_signedness() {
+        use wiser_smt::BvPred;
+        let x = Term::var("x", Sort::Bv(32));
+        // -5 < x < 0 as a 32-bit signed integer: 0xfffffffc <=u x.
+        let negative = Term::bv_cmp(BvPred::Ule, &Term::bv(32, 0xffff_fffc), &x);
+        let signed = Names {
+            rename: &|_| None,
+            signed: &|_| true,
+        };
+        assert_eq!(
+            path_text(std::slice::from_ref(&negative), &signed),
+            "-4 <= x <= -1"
+        );
+        // Unsigned: the type's own end is left out.
+        assert_eq!(text(std::slice::from_ref(&negative)), "x >= 4294967292");
+        // `x <=u 3` is `0 <= x <= 3` signed, `x <= 3` unsigned.
+        let low = Term::bv_cmp(BvPred::Ule, &x, &Term::bv(32, 3));
+        assert_eq!(
+            path_text(std::slice::from_ref(&low), &signed),
+            "0 <= x <= 3"
+        );
+        assert_eq!(text(std::slice::from_ref(&low)), "x <= 3");
     }
 }

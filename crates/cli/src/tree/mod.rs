@@ -519,5 +519,8 @@ pub fn write(
 /// A decision's condition as reports print path conditions (simplified,
 /// no internal notation).
 fn readable(t: &Term) -> String {
-    wiser_engine::readable::path_text(std::slice::from_ref(t), &|_| None)
+    wiser_engine::readable::path_text(
+        std::slice::from_ref(t),
+        &wiser_engine::readable::Names::PLAIN,
+    )
 }
