@@ -481,6 +481,33 @@ int main(void) {{
 }
 
 #[test]
+fn a_pointer_assignment_is_a_value() {
+    // `q = (p = &g)` was refused as "pointer arithmetic".
+    let dir = folder("pointer-assignment");
+    for (expected, code) in [("3", 0), ("4", 1)] {
+        let prog = write(
+            &dir,
+            &format!("chain{expected}.c"),
+            &format!(
+                "{PREAMBLE}
+int g;
+int *p;
+int main(void) {{
+    int *q;
+    q = (p = &g);
+    *q = 3;
+    if (*p != {expected}) reach_error();
+    return 0;
+}}
+"
+            ),
+        );
+        let (got, out, err) = check(&prog, &[]);
+        assert_eq!(got, code, "*p != {expected}: {out}\n{err}");
+    }
+}
+
+#[test]
 fn the_language_follows_the_extension_unless_told() {
     let dir = folder("lang");
     // The same IMP text in a .c file is not C...

@@ -129,7 +129,9 @@ pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
         return Ok(null());
     }
     if let E::BinaryOperator(b) = &e.node {
-        if is_pointer(f, &b.node.lhs) || is_pointer(f, &b.node.rhs) {
+        // `p = q` is a pointer value (the one stored), `p + 1` arithmetic.
+        let assign = b.node.operator.node == ast::BinaryOperator::Assign;
+        if !assign && (is_pointer(f, &b.node.lhs) || is_pointer(f, &b.node.rhs)) {
             return Err(arithmetic(f, b.node.operator.span));
         }
     }
