@@ -508,6 +508,20 @@ int main(void) {{
 }
 
 #[test]
+fn run_shows_a_variable_whose_address_is_taken_by_its_value() {
+    // `g` lives in a cell; `run` printed the cell's reference (`g = -1`).
+    let dir = folder("run-cell");
+    let prog = write(
+        &dir,
+        "cell.c",
+        "int g = 1;\nint main(void) {\n    int *p = &g;\n    *p = 7;\n    return 0;\n}\n",
+    );
+    let (code, out, err) = captured(command().arg("run").arg(&prog));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.lines().any(|l| l == "g = 7"), "{out}");
+}
+
+#[test]
 fn the_language_follows_the_extension_unless_told() {
     let dir = folder("lang");
     // The same IMP text in a .c file is not C...

@@ -31,8 +31,17 @@ impl Builder {
             name,
             fields: Vec::new(),
             lock,
+            cell: None,
         });
         ClassId(self.classes.len() as u32 - 1)
+    }
+
+    /// Makes `class` a class of cells whose value is its field `value`
+    /// (see [`crate::ClassDecl::cell`]).
+    pub fn cell_value(&mut self, class: ClassId, value: ArrayId) {
+        if let Some(c) = self.classes.get_mut(class.0 as usize) {
+            c.cell = Some(value);
+        }
     }
 
     /// Adds a field of type `ty` to `class` (`refers`: the class it refers

@@ -482,6 +482,10 @@ pub struct ClassDecl {
     pub fields: Vec<Field>,
     /// Its lock array (see [`Instr::Lock`]).
     pub lock: ArrayId,
+    /// For a class of cells (objects that each hold one variable whose
+    /// address is taken, as C's front end makes them): the field array of
+    /// the value. A variable referring to a cell is shown as that value.
+    pub cell: Option<ArrayId>,
 }
 
 /// A decision point of the semantics: the condition of an instruction

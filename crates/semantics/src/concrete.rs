@@ -334,7 +334,8 @@ pub const WATCH_EVERY: u64 = 4096;
 
 impl Run {
     /// The main program's variables and their final values, in slot order
-    /// (meaningful when the run halted); temporaries are left out.
+    /// (meaningful when the run halted); temporaries are left out, and a
+    /// variable whose address is taken shows the value in its cell.
     pub fn final_store(&self, ir: &Ir) -> Vec<(Arc<str>, Int)> {
         let frame = self.state.main_frame();
         ir.main
@@ -342,8 +343,19 @@ impl Run {
             .iter()
             .zip(frame.locals.iter())
             .filter(|(s, _)| !s.is_temporary())
-            .map(|(s, v)| (s.name.clone(), v.clone()))
+            .map(|(s, v)| (s.name.clone(), self.shown(ir, s.refers, v)))
             .collect()
+    }
+
+    /// What a variable referring to `refers` holding `v` shows: for a
+    /// cell (a variable whose address is taken), the value in the cell;
+    /// else `v`.
+    fn shown(&self, ir: &Ir, refers: Option<wiser_ir::ClassId>, v: &Int) -> Int {
+        let cell = refers.and_then(|c| ir.classes.get(c.0 as usize)?.cell);
+        match cell.and_then(|a| self.state.arrays.get(a.0 as usize)) {
+            Some(array) => array.elems.get(v).unwrap_or(&array.default).clone(),
+            None => v.clone(),
+        }
     }
 
     /// The routine running when the run stopped (on an error, where the
@@ -357,7 +369,7 @@ impl Run {
             .iter()
             .zip(frame.locals.iter())
             .filter(|(s, _)| !s.is_temporary())
-            .map(|(s, v)| (s.name.clone(), v.clone()))
+            .map(|(s, v)| (s.name.clone(), self.shown(ir, s.refers, v)))
             .collect();
         (routine.name.clone(), values)
     }
@@ -367,7 +379,7 @@ impl Run {
         ir.globals
             .iter()
             .zip(self.state.globals.iter())
-            .map(|(g, v)| (g.name.clone(), v.clone()))
+            .map(|(g, v)| (g.name.clone(), self.shown(ir, g.refers, v)))
             .collect()
     }
 

@@ -237,6 +237,7 @@ pub fn cell_class(u: &mut Unit, b: &mut Builder, ty: ScalarTy) -> ClassInfo {
     let id = b.class(name);
     let freed = b.field(id, "$freed", ScalarTy::Bool, None);
     let v = b.field(id, "v", ty, None);
+    b.cell_value(id, v);
     let mut fields = HashMap::new();
     // The C type of a cell's value is the variable's; the map is keyed
     // by the one member.
