@@ -450,6 +450,35 @@ int main(void) {
         let (code, err) = gcc_replay(&dir, "-m32", &prog, &harness);
         assert_eq!(code, 101, "{err}");
     }
+    // A function the program declares itself and defines nowhere, its
+    // result unread: no input, but the harness still defines it (else
+    // the program would not link).
+    let prog = write(
+        &dir,
+        "own.c",
+        "extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int external(void);
+int main(void) {
+    int x = __VERIFIER_nondet_int();
+    external();
+    if (x == 5) reach_error();
+    return 0;
+}
+",
+    );
+    let (code, out, err) = check(&prog, &["--harness", harness.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        out.contains("input: __VERIFIER_nondet_int() = 5\n"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&harness).unwrap();
+    assert!(text.contains(" external("), "{text}");
+    if gcc_links("-m32", &dir) {
+        let (code, err) = gcc_replay(&dir, "-m32", &prog, &harness);
+        assert_eq!(code, 101, "{err}");
+    }
 }
 
 #[test]
