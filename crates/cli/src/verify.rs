@@ -91,9 +91,16 @@ pub fn check(
         } else {
             report.coverage.take()
         };
-        let done = finish(
-            stdout, target, &program, &report, &config, asked, &warnings, None,
-        )?;
+        let output = CheckOutput {
+            t: target,
+            program: &program,
+            report: &report,
+            config: &config,
+            asked,
+            warnings: &warnings,
+            bmc: None,
+        };
+        let done = finish(stdout, &output)?;
         if let (Some(path), Some(c)) = (&args.lcov, &covered) {
             coverage::write_lcov(&program, &coverage::Summary::new(&program, c), path)?;
         }
@@ -128,16 +135,16 @@ pub fn bmc(
         let info = BmcInfo {
             unwinding_assertions: bounds.unwinding_assertions,
         };
-        finish(
-            stdout,
-            target,
-            &program,
-            &found,
-            &config,
+        let output = CheckOutput {
+            t: target,
+            program: &program,
+            report: &found,
+            config: &config,
             asked,
-            &warnings,
-            Some(info),
-        )
+            warnings: &warnings,
+            bmc: Some(&info),
+        };
+        finish(stdout, &output)
     })
 }
 
@@ -266,27 +273,11 @@ pub struct BmcInfo {
 
 /// Prints the report, writes the harness if asked, and gives the exit code
 /// (and whether to leave without waiting for stray workers).
-#[allow(clippy::too_many_arguments)]
-pub fn finish(
-    stdout: &Stdout,
-    t: &Target<'_>,
-    program: &Program,
-    report: &Report,
-    config: &Config,
-    asked: Asked,
-    warnings: &[String],
-    bmc: Option<BmcInfo>,
-) -> Result<(u8, bool), CliError> {
-    let output = CheckOutput {
-        t,
-        program,
-        report,
-        config,
-        asked,
-        warnings,
-        bmc: bmc.as_ref(),
-    };
-    crate::formats::print(stdout, t.format, t.file, &output);
+fn finish(stdout: &Stdout, output: &CheckOutput<'_>) -> Result<(u8, bool), CliError> {
+    let CheckOutput {
+        t, program, report, ..
+    } = *output;
+    crate::formats::print(stdout, t.format, t.file, output);
     for e in &report.internal_errors {
         crate::out::errln!("error: {e}");
     }
@@ -302,6 +293,7 @@ pub fn finish(
 }
 
 /// The report of `check` or `bmc`, in every format.
+#[derive(Clone, Copy)]
 struct CheckOutput<'a> {
     t: &'a Target<'a>,
     program: &'a Program,
