@@ -119,12 +119,12 @@ impl CliError {
         }
     }
 
-    /// Is the program outside what its front end supports (an SV-COMP
-    /// task is then answered `unknown`)?
-    pub fn is_unsupported(&self) -> bool {
+    /// Is the error in the program's text (a syntax or type error, or a
+    /// construct outside the front end's subset)?
+    pub fn is_in_program(&self) -> bool {
         match self {
-            CliError::Load(e) => e.is_unsupported(),
-            CliError::Noted { error, .. } => error.is_unsupported(),
+            CliError::Load(LoadError::Program { .. }) => true,
+            CliError::Noted { error, .. } => error.is_in_program(),
             _ => false,
         }
     }
@@ -301,7 +301,16 @@ mod tests {
         });
         agrees(&refused);
         assert_eq!(refused.diagnostic().kind, "refused");
-        assert!(!refused.is_unsupported());
+        assert!(!refused.is_in_program());
+        let mut sources = Sources::new();
+        let file = sources.add(SourceMap::new("t.c", "main () { }\n"));
+        let syntax = CliError::Load(LoadError::Program {
+            diagnostic: Diagnostic::new(Span::in_file(file, 0, 4), "syntax error"),
+            sources,
+            unsupported: false,
+        });
+        assert!(syntax.is_in_program(), "a task answers it `unknown`");
+        assert!(syntax.note("in a test").is_in_program());
 
         let noted =
             CliError::input("`7` is not a value of type `bool`").note("in the test `t.json`");

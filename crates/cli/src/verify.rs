@@ -224,8 +224,11 @@ pub fn prepare(stdout: &Stdout, t: &Target<'_>) -> Result<Prepared, CliError> {
     let program = match load::load_any(t.file, &t.lang.options(t.assume)) {
         Ok(p) => p,
         // SV-COMP mode: a task outside the subset is answered `unknown`
-        // (with the reason), not refused.
-        Err(error) if load::is_task(t.file) && error.is_unsupported() => {
+        // (with the reason), not refused. A task's program is valid C (gcc
+        // compiles it), so an error the front end finds in its text (a
+        // syntax it does not parse, C89's implicit `int`) is a limit of
+        // the front end too.
+        Err(error) if load::is_task(t.file) && error.is_in_program() => {
             crate::out::err(&error.text());
             let answer = Unsupported {
                 file: t.file,

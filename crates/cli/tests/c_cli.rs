@@ -682,3 +682,27 @@ fn a_task_outside_the_subset_is_answered_unknown() {
     assert_eq!(code, 2);
     assert!(err.contains("unsupported in C programs"), "{err}");
 }
+
+#[test]
+fn a_task_the_parser_cannot_read_is_answered_unknown() {
+    // C89's implicit `int` (`main ()`): gcc compiles the task, lang-c does
+    // not parse it. A task's program is valid C, so this is a limit of the
+    // front end: `unknown`, not an error (which SV-COMP scores as a crash).
+    let dir = folder("task-syntax");
+    write(&dir, "prog.c", "main ()\n{\n  return 0;\n}\n");
+    let yml = write(
+        &dir,
+        "prog.yml",
+        "input_files: 'prog.c'\nproperties:\n  - property_file: unreach-call.prp\n    expected_verdict: true\n",
+    );
+    let (code, json) = check_json(&yml, &[]);
+    assert_eq!(code, 3, "{json}");
+    assert_eq!(json["verdict"], "unknown");
+    assert_eq!(json["incomplete"][0], "unsupported");
+    let why = json["unsupported"].as_str().unwrap_or_default();
+    assert!(why.starts_with("syntax error"), "{why}");
+    // The file on its own: an error, with its place.
+    let (code, _, err) = check(&dir.join("prog.c"), &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("syntax error"), "{err}");
+}
