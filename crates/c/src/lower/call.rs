@@ -237,6 +237,15 @@ fn nondet(f: &mut Fun, name: &str, ty: CInt, span: wiser_ir::Span) -> Val {
     (v, ty)
 }
 
+/// Functions of the C library whose only effect is output: a call of
+/// one changes nothing the program can read back (its result, an
+/// arbitrary value, is an input only where a path reads it), so it needs
+/// no warning. Any other function defined nowhere (`scanf` writes through
+/// its arguments) is assumed to change nothing, and the warning says so.
+const OUTPUT_ONLY: &[&str] = &[
+    "printf", "fprintf", "puts", "fputs", "putchar", "putc", "fputc", "fflush", "perror",
+];
+
 /// A function declared (or not) but defined nowhere: its arguments are
 /// evaluated, and its result is an arbitrary value of its type.
 fn undefined(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res<Option<Val>> {
@@ -250,7 +259,7 @@ fn undefined(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res
             CType::INT
         }
     };
-    if f.u.funcs.contains_key(name) {
+    if f.u.funcs.contains_key(name) && !OUTPUT_ONLY.contains(&name) {
         f.u.warn(
             at,
             format!("`{name}` is declared but not defined: a call returns an arbitrary value and is assumed to change nothing else"),
