@@ -32,30 +32,30 @@ impl LoadedProgram for CProgram {
                 type_name: f.c_type.clone(),
             };
         }
+        // Each routine's code is contiguous, from its entry on.
+        let slot_name = |slot: u32| {
+            std::iter::once(&ir.main)
+                .chain(&ir.procs)
+                .filter(|r| r.entry <= pc)
+                .max_by_key(|r| r.entry)
+                .and_then(|r| r.slots.get(slot as usize))
+                .filter(|s| !s.is_temporary())
+                .map(|s| s.name.to_string())
+        };
+        let at = sources.line_col(loc.span);
         let name = match loc.instr {
             Instr::Havoc {
                 dst: Place::Local(slot),
+                next,
                 ..
-            } => {
-                // Each routine's code is contiguous, from its entry on.
-                let routine = std::iter::once(&ir.main)
-                    .chain(&ir.procs)
-                    .filter(|r| r.entry <= pc)
-                    .max_by_key(|r| r.entry);
-                routine
-                    .and_then(|r| r.slots.get(slot as usize))
-                    .filter(|s| !s.is_temporary())
-                    .map(|s| s.name.to_string())
-            }
+            } => slot_name(slot).or_else(|| stored_into(ir, next, &slot_name, at)),
             Instr::Havoc {
                 dst: Place::Global(g),
                 ..
             } => ir.globals.get(g as usize).map(|g| g.name.to_string()),
             _ => None,
         };
-        ReadSite::Uninitialised(
-            name.unwrap_or_else(|| format!("the local at {}", sources.line_col(loc.span))),
-        )
+        ReadSite::Uninitialised(name.unwrap_or_else(|| format!("the local at {at}")))
     }
 
     fn harness(&self, file: &str, reads: &[HarnessRead<'_>]) -> Option<Harness> {
@@ -90,6 +90,44 @@ impl LoadedProgram for CProgram {
     fn has_harness(&self) -> bool {
         true
     }
+}
+
+/// The name of the memory a havocked temporary initialises, from the
+/// store that follows it (`next`): a variable whose address is taken
+/// (its cell, `x`), a member of an allocated structure (``member `f` of
+/// the object allocated at 12:9``), or an allocated integer (`the object
+/// allocated at 12:9`).
+fn stored_into(
+    ir: &Ir,
+    next: Pc,
+    slot_name: &dyn Fn(u32) -> Option<String>,
+    at: wiser_ir::LineCol,
+) -> Option<String> {
+    let Instr::Store { array, index, .. } = &ir.code.get(next as usize)?.instr else {
+        return None;
+    };
+    if let [wiser_ir::Op::Load(Place::Local(slot))] = &index[..] {
+        if let Some(name) = slot_name(*slot) {
+            return Some(name);
+        }
+    }
+    if let [wiser_ir::Op::Load(Place::Global(g))] = &index[..] {
+        if let Some(g) = ir.globals.get(*g as usize) {
+            return Some(g.name.to_string());
+        }
+    }
+    let class = ir
+        .classes
+        .iter()
+        .find(|c| c.fields.iter().any(|f| f.array == *array))?;
+    if class.cell.is_some() {
+        return Some(format!("the object allocated at {at}"));
+    }
+    let field = class.fields.iter().find(|f| f.array == *array)?;
+    Some(format!(
+        "member `{}` of the object allocated at {at}",
+        field.name
+    ))
 }
 
 impl Frontend for C {

@@ -551,6 +551,40 @@ fn run_shows_a_variable_whose_address_is_taken_by_its_value() {
 }
 
 #[test]
+fn uninitialised_memory_is_named_by_what_holds_it() {
+    // A variable whose address is taken by its name, allocated memory by
+    // its allocation (they were all "the local at L:C").
+    let dir = folder("uninit-memory");
+    let prog = write(
+        &dir,
+        "memory.c",
+        "#include <stdlib.h>
+extern void reach_error(void);
+struct S { int a; int b; };
+void touch(int *q) { }
+int main(void) {
+    int x;
+    touch(&x);
+    int *p = malloc(sizeof(int));
+    struct S *s = malloc(sizeof(struct S));
+    if (x == 1 && *p == 2 && s->b == 3) reach_error();
+    return 0;
+}
+",
+    );
+    let (code, out, err) = check(&prog, &[]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    for name in [
+        "x (uninitialised) = 1",
+        "the object allocated at 8:14 (uninitialised) = 2",
+        "member `b` of the object allocated at 9:19 (uninitialised) = 3",
+    ] {
+        assert!(out.contains(name), "no `{name}` in {out}");
+    }
+    assert!(!out.contains("the local at"), "{out}");
+}
+
+#[test]
 fn the_language_follows_the_extension_unless_told() {
     let dir = folder("lang");
     // The same IMP text in a .c file is not C...
