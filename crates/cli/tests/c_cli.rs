@@ -450,6 +450,31 @@ int main(void) {
         let (code, err) = gcc_replay(&dir, "-m32", &prog, &harness);
         assert_eq!(code, 101, "{err}");
     }
+    // A program that declares `printf` itself: the harness leaves it to
+    // the C library too (defining it conflicted with the harness's own
+    // `<stdio.h>`: "conflicting types").
+    let prog = write(
+        &dir,
+        "declares.c",
+        "int printf(const char *format, ...);
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+    int x = __VERIFIER_nondet_int();
+    printf(\"%d\\n\", x);
+    if (x == 9) reach_error();
+    return 0;
+}
+",
+    );
+    let (code, out, err) = check(&prog, &["--harness", harness.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    let text = std::fs::read_to_string(&harness).unwrap();
+    assert!(!text.contains(" printf("), "{text}");
+    if gcc_links("-m32", &dir) {
+        let (code, err) = gcc_replay(&dir, "-m32", &prog, &harness);
+        assert_eq!(code, 101, "{err}");
+    }
     // A function the program declares itself and defines nowhere, its
     // result unread: no input, but the harness still defines it (else
     // the program would not link).

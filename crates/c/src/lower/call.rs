@@ -242,7 +242,7 @@ fn nondet(f: &mut Fun, name: &str, ty: CInt, span: wiser_ir::Span) -> Val {
 /// arbitrary value, is an input only where a path reads it), so it needs
 /// no warning. Any other function defined nowhere (`scanf` writes through
 /// its arguments) is assumed to change nothing, and the warning says so.
-const OUTPUT_ONLY: &[&str] = &[
+pub(crate) const OUTPUT_ONLY: &[&str] = &[
     "printf", "fprintf", "puts", "fputs", "putchar", "putc", "fputc", "fflush", "perror",
 ];
 

@@ -498,10 +498,11 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
     u.droppable_havocs.retain(|span| !calls.contains(span));
     drop_unread_havocs(&mut ir, &u.droppable_havocs);
     // A function none of whose results is read any more is no input;
-    // one that a system header declares (`printf`) is then the C
-    // library's, and the harness must not define it (its own
-    // `<stdio.h>` would conflict). Any other keeps its definition there,
-    // or the harness would not link.
+    // one that a system header declares, or one of the C library's output
+    // functions however declared (`printf`), is then the C library's, and
+    // the harness must not define it (its own `<stdio.h>` would
+    // conflict). Any other keeps its definition there, or the harness
+    // would not link.
     let read_spans: std::collections::HashSet<Span> = ir
         .code
         .iter()
@@ -510,7 +511,10 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         .collect();
     u.nondet_reads.retain(|span, _| read_spans.contains(span));
     let user_file = u.map.file();
-    let from_header = |name: &str| u.funcs.get(name).is_some_and(|f| f.span.file != user_file);
+    let from_header = |name: &str| {
+        call::OUTPUT_ONLY.contains(&name)
+            || u.funcs.get(name).is_some_and(|f| f.span.file != user_file)
+    };
     let read = |name: &str| u.nondet_reads.values().any(|g| g.name == name);
     u.nondet_fns
         .retain(|f| read(&f.name) || !from_header(&f.name));
