@@ -112,6 +112,11 @@ fn outside_the_subset_is_an_error_at_its_place() {
             "int main(void){ double d = 1.0; return 0; }",
             "floating-point types",
         ),
+        (
+            // Was "pointer arithmetic".
+            "struct st { int data[4]; int top; }; int main(void){ struct st s; s.data[0] = 5; return 0; }",
+            "arrays inside structures",
+        ),
     ];
     for (text, want) in cases {
         let err = lower(text).expect_err(text);

@@ -304,6 +304,9 @@ pub fn array_ref(f: &mut Fun, e: &Node<E>) -> Res<(ArrObj, usize, Option<Expr>)>
             None => Err(undeclared(f, &id.node.name, e.span)),
         },
         E::BinaryOperator(b) if b.node.operator.node == B::Index => subscripted(f, e),
+        // `s.data[i]`: the member is an array (structures hold integers
+        // and pointers only).
+        E::Member(_) => Err(f.u.unsupported(e.span, "arrays inside structures")),
         _ => Err(f.u.unsupported(e.span, "pointer arithmetic")),
     }
 }
