@@ -285,6 +285,9 @@ pub struct Fun<'u, 'a, 'b> {
     /// Is this a `__VERIFIER_atomic_*` function (an atomic section from
     /// entry to every return)?
     pub atomic: bool,
+    /// Parameters declared but bound to nothing (`main`'s `argv`): a use
+    /// is refused as outside the subset, not as an undeclared name.
+    pub unbound: Vec<String>,
 }
 
 /// The deepest nesting of expressions and statements the lowering
@@ -459,6 +462,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
             depth: 0,
             thread: false,
             atomic: false,
+            unbound: Vec::new(),
         };
         // Objects of globals and static locals (cells, structures,
         // mutexes) exist before any initialiser runs.

@@ -39,6 +39,7 @@ pub fn function_body(
         depth: 0,
         thread,
         atomic: super::thread::is_atomic_fn(name),
+        unbound: Vec::new(),
     };
     let (mut slot, mut arr) = (0u32, arrays.into_iter());
     let entry = f.span(def.statement.span);
@@ -60,7 +61,10 @@ pub fn function_body(
                     v
                 }
                 // `main`'s `argv`: nothing is bound to it.
-                None => continue,
+                None => {
+                    f.unbound.extend(pname.clone());
+                    continue;
+                }
             },
             other => {
                 return Err(f.u.unsupported(
