@@ -610,6 +610,54 @@ int main(void) {
 }
 
 #[test]
+fn structures_take_initialiser_lists_and_designators() {
+    // `{1, 2}` and `{ .y = 4, .p = &v }`: members the list does not name
+    // are 0, as gcc makes them. A wrong expectation is a bug that gcc's
+    // build of the program reaches too.
+    let dir = folder("struct-init");
+    for (condition, code) in [("a.y != 0 || a.p != 0", 0), ("a.y != 1", 1)] {
+        let prog = write(
+            &dir,
+            &format!("init{code}.c"),
+            &format!(
+                "{PREAMBLE}
+struct P {{ int x; int y; int *p; }};
+int v = 7;
+struct P g = {{ .y = 4, .p = &v }};
+int main(void) {{
+    struct P a = {{ 1 }};
+    struct P b = {{ 2, 3 }};
+    if (g.x != 0 || g.y != 4 || *g.p != 7 || b.x + b.y != 5 || {condition}) reach_error();
+    return 0;
+}}
+"
+            ),
+        );
+        let harness = dir.join(format!("h{code}.c"));
+        let (got, out, err) = check(&prog, &["--harness", harness.to_str().unwrap()]);
+        assert_eq!(got, code, "{condition}: {out}\n{err}");
+        if code == 1 && gcc_links("-m32", &dir) {
+            let (exit, err) = gcc_replay(&dir, "-m32", &prog, &harness);
+            assert_eq!(exit, 101, "{err}");
+        }
+        if code == 0 && gcc_links("-m32", &dir) {
+            // The program reads no input: gcc's build runs it as wiser did.
+            let exe = dir.join("safe");
+            let (built, _, err) = captured(
+                Command::new("gcc")
+                    .args(["-m32", "-w"])
+                    .arg(&prog)
+                    .arg("-o")
+                    .arg(&exe),
+            );
+            assert_eq!(built, 0, "{err}");
+            let (exit, _, err) = captured(&mut Command::new(&exe));
+            assert_eq!(exit, 0, "gcc's build reached the error: {err}");
+        }
+    }
+}
+
+#[test]
 fn the_language_follows_the_extension_unless_told() {
     let dir = folder("lang");
     // The same IMP text in a .c file is not C...

@@ -642,7 +642,9 @@ fn local_object(
         CType::Struct(i) => {
             let class = heap::class_of(f.u, f.rb.program(), *i, CSpan::none())?;
             f.rb.refers(place, class.id);
-            super::alloc::fresh(f, place, *i, true, span)?;
+            // Members hold any value, unless an initialiser gives them
+            // (those it does not name are 0).
+            super::alloc::fresh(f, place, *i, !initialised, span)?;
             Ok(Var::Struct(place, *i))
         }
         CType::Mutex => {

@@ -98,6 +98,7 @@ pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed:
             f.rb.store(array, obj, v, span);
             Ok(())
         }
+        (Var::Struct(place, sid), ast::Initializer::List(items)) => members(f, *place, *sid, items),
         // `PTHREAD_MUTEX_INITIALIZER`: the mutex object is made unlocked
         // where the variable is declared.
         (Var::Mutex(_), _) => Ok(()),
@@ -107,6 +108,67 @@ pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed:
         )),
         _ => Err(f.u.unsupported(init.span, "this initialiser")),
     }
+}
+
+/// A structure's initialiser list, `{1, &x}` or `{ .y = 5 }`, stored
+/// into the object `place` refers to. The object is new, its members 0
+/// (`NULL`), as C's members that the list does not name are.
+fn members(
+    f: &mut Fun,
+    place: wiser_ir::Place,
+    sid: u32,
+    items: &[Node<ast::InitializerListItem>],
+) -> Res<()> {
+    let fields: Vec<(String, CType)> = f.u.heap.structs.borrow()[sid as usize]
+        .fields
+        .clone()
+        .unwrap_or_default();
+    let class = heap::class_of(f.u, f.rb.program(), sid, lang_c::span::Span::none())?;
+    let mut next = 0usize; // the member a positional item initialises
+    for item in items {
+        if let Some(d) = item.node.designation.first() {
+            let ast::Designator::Member(id) = &d.node else {
+                return Err(f.u.unsupported(d.span, "this designator"));
+            };
+            next = fields
+                .iter()
+                .position(|(n, _)| *n == id.node.name)
+                .ok_or_else(|| {
+                    Diagnostic::new(
+                        f.span(id.span),
+                        format!("the structure has no member `{}`", id.node.name),
+                    )
+                })?;
+            if item.node.designation.len() > 1 {
+                return Err(f.u.unsupported(d.span, "nested designators"));
+            }
+        }
+        let Some((name, ty)) = fields.get(next) else {
+            return Err(Diagnostic::new(
+                f.span(item.span),
+                "more initialisers than the structure has members",
+            ));
+        };
+        let ast::Initializer::Expression(e) = &item.node.initializer.node else {
+            return Err(f.u.unsupported(item.span, "a list initialising a member"));
+        };
+        let value = match ty {
+            CType::Int(t) => {
+                let v = expr::rvalue(f, e)?;
+                expr::convert(f, v, *t)
+            }
+            CType::Pointer(t) => super::ptr::pointer_to(f, e, t)?,
+            _ => return Err(f.u.unsupported(item.span, "initialising this member")),
+        };
+        let Some(&(array, _)) = class.fields.get(name) else {
+            return Err(f.u.unsupported(item.span, "initialising this member"));
+        };
+        let span = f.span(item.span);
+        let obj = f.rb.load(place);
+        f.rb.store(array, obj, value, span);
+        next += 1;
+    }
+    Ok(())
 }
 
 /// The elements of an initialiser list at `depth`, starting at flat
