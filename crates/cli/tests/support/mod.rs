@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+pub mod c;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

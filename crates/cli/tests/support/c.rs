@@ -1,0 +1,68 @@
+//! What the tests of C programs share: a scratch folder per test, `check`
+//! with one worker, SV-COMP's preamble, and gcc building and running a
+//! program with its harness.
+
+use super::{captured, command, write};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A fresh folder for one test.
+pub fn folder(test: &str) -> PathBuf {
+    super::scratch("c-cli", test)
+}
+
+/// `wiser check FILE --quiet -j 1 ARGS`: exit code, stdout, stderr.
+pub fn check(file: &Path, args: &[&str]) -> (i32, String, String) {
+    captured(
+        command()
+            .arg("check")
+            .arg(file)
+            .args(["--quiet", "-j", "1"])
+            .args(args),
+    )
+}
+
+/// `wiser check FILE --format json -j 1 ARGS`: exit code and report.
+pub fn check_json(file: &Path, args: &[&str]) -> (i32, Value) {
+    super::check_json(file, &[&["-j", "1"], args].concat())
+}
+
+/// SV-COMP's usual preamble: reach_error fails through __assert_fail.
+pub const PREAMBLE: &str = r#"extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__nothrow__ , __leaf__)) __attribute__ ((__noreturn__));
+void reach_error() { __assert_fail("0", "prog.c", 3, "reach_error"); }
+extern unsigned char __VERIFIER_nondet_uchar(void);
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int cond);
+"#;
+
+/// Can gcc build and link a program under `flag`? (`-m32` needs
+/// gcc-multilib.)
+pub fn gcc_links(flag: &str, dir: &Path) -> bool {
+    let src = write(dir, "trivial.c", "int main(void) { return 0; }\n");
+    Command::new("gcc")
+        .arg(flag)
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join("trivial"))
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Compiles `prog` with `harness` under `flag` and runs it: its exit code
+/// and stderr.
+pub fn gcc_replay(dir: &Path, flag: &str, prog: &Path, harness: &Path) -> (i32, String) {
+    let exe = dir.join("replay");
+    let (code, _, err) = captured(
+        Command::new("gcc")
+            .arg(flag)
+            .arg("-w")
+            .arg(prog)
+            .arg(harness)
+            .arg("-o")
+            .arg(&exe),
+    );
+    assert_eq!(code, 0, "gcc failed:\n{err}");
+    let (code, _, err) = captured(&mut Command::new(&exe));
+    (code, err)
+}
