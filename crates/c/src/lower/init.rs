@@ -84,13 +84,8 @@ pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed:
             Ok(())
         }
         (Var::Cell(place, ty), ast::Initializer::Expression(e)) => {
-            let v = match ty {
-                CType::Int(t) => {
-                    let v = expr::rvalue(f, e)?;
-                    expr::convert(f, v, *t)
-                }
-                CType::Pointer(t) => super::ptr::pointer_to(f, e, t)?,
-                _ => return Err(f.u.unsupported(init.span, "this initialiser")),
+            let Some(v) = stored_value(f, e, ty)? else {
+                return Err(f.u.unsupported(init.span, "this initialiser"));
             };
             let span = f.span(init.span);
             let (array, _, _) = heap::cell_array(f, ty, init.span)?;
@@ -108,6 +103,20 @@ pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed:
         )),
         _ => Err(f.u.unsupported(init.span, "this initialiser")),
     }
+}
+
+/// `e` as the value stored into memory of type `ty` (a cell, a member):
+/// an integer converted to it, or a pointer to its pointee; `None` for
+/// another type.
+fn stored_value(f: &mut Fun, e: &Node<ast::Expression>, ty: &CType) -> Res<Option<Expr>> {
+    Ok(Some(match ty {
+        CType::Int(t) => {
+            let v = expr::rvalue(f, e)?;
+            expr::convert(f, v, *t)
+        }
+        CType::Pointer(t) => super::ptr::pointer_to(f, e, t)?,
+        _ => return Ok(None),
+    }))
 }
 
 /// A structure's initialiser list, `{1, &x}` or `{ .y = 5 }`, stored
@@ -152,13 +161,8 @@ fn members(
         let ast::Initializer::Expression(e) = &item.node.initializer.node else {
             return Err(f.u.unsupported(item.span, "a list initialising a member"));
         };
-        let value = match ty {
-            CType::Int(t) => {
-                let v = expr::rvalue(f, e)?;
-                expr::convert(f, v, *t)
-            }
-            CType::Pointer(t) => super::ptr::pointer_to(f, e, t)?,
-            _ => return Err(f.u.unsupported(item.span, "initialising this member")),
+        let Some(value) = stored_value(f, e, ty)? else {
+            return Err(f.u.unsupported(item.span, "initialising this member"));
         };
         let Some(&(array, _)) = class.fields.get(name) else {
             return Err(f.u.unsupported(item.span, "initialising this member"));
