@@ -28,7 +28,7 @@
 
 use crate::path::{as_bound, Interval, ValueSet};
 use rustc_hash::FxHashMap;
-use wiser_num::Int;
+use wiser_num::{Int, IntTy};
 use wiser_smt::{Kind, SharedPrinter, Sort, Term};
 
 /// How the caller names the variables of a path condition.
@@ -105,13 +105,15 @@ pub fn path_text(terms: &[Term], names: &Names<'_>) -> String {
             Item::Bounds(i) => {
                 let (x, set) = &bounds[i];
                 let name = x.to_string();
-                let (set, range) = match x.sort() {
-                    Sort::Bv(w) if (names.signed)(&name) => (to_signed(set, w), signed_range(w)),
-                    Sort::Bv(w) => (
-                        set.clone(),
-                        Interval::range(Int::ZERO, half(w).add(&half(w)).sub(&Int::ONE)),
-                    ),
-                    _ => (set.clone(), Interval::new(None, None)),
+                // A bit-vector variable is an integer of its width, signed
+                // as the caller says; its set holds the unsigned values.
+                let ty = match x.sort() {
+                    Sort::Bv(w) => IntTy::fixed(u32::from(w), (names.signed)(&name)),
+                    _ => None,
+                };
+                let (set, range) = match ty {
+                    Some(ty) => (as_values_of(set, ty), Interval::new(ty.min(), ty.max())),
+                    None => (set.clone(), Interval::new(None, None)),
                 };
                 parts.extend(set_text(&name, &set, &range));
             }
@@ -124,34 +126,25 @@ pub fn path_text(terms: &[Term], names: &Names<'_>) -> String {
     renamed(&text, names.rename)
 }
 
-/// `2^(w-1)`.
-fn half(w: u8) -> Int {
-    (1..w).fold(Int::ONE, |h, _| h.add(&h))
-}
-
-/// The values of a signed `w`-bit integer.
-fn signed_range(w: u8) -> Interval {
-    let h = half(w);
-    Interval::range(Int::ZERO.sub(&h), h.sub(&Int::ONE))
-}
-
-/// A set of unsigned `w`-bit values read as signed ones (two's
-/// complement): the upper half moves below zero.
-fn to_signed(set: &ValueSet, w: u8) -> ValueSet {
-    let h = half(w);
-    let full = h.add(&h);
+/// A set of unsigned bit patterns read as values of `ty` (two's
+/// complement for a signed type: the upper half moves below zero), by
+/// wiser-num's conversion.
+fn as_values_of(set: &ValueSet, ty: IntTy) -> ValueSet {
+    let (Some(min), Some(max)) = (ty.min(), ty.max()) else {
+        return set.clone();
+    };
     let mut parts = Vec::new();
     for p in set.parts() {
         let (Some(lo), Some(hi)) = (&p.lo, &p.hi) else {
             return set.clone();
         };
-        if *hi < h {
+        if *hi <= max {
             parts.push(p.clone());
-        } else if *lo >= h {
-            parts.push(Interval::range(lo.sub(&full), hi.sub(&full)));
+        } else if *lo > max {
+            parts.push(Interval::range(ty.wrap(lo), ty.wrap(hi)));
         } else {
-            parts.push(Interval::range(lo.clone(), h.sub(&Int::ONE)));
-            parts.push(Interval::range(h.sub(&full), hi.sub(&full)));
+            parts.push(Interval::range(lo.clone(), max.clone()));
+            parts.push(Interval::range(min.clone(), ty.wrap(hi)));
         }
     }
     ValueSet::from_parts(parts)
