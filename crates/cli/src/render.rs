@@ -181,15 +181,25 @@ pub(crate) fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
     let _ = writeln!(out, "  path condition: {}", path_text(program, bug));
 }
 
-/// The bug's path condition, simplified ([`wiser_engine::readable`]), with
-/// reads named by their sites as the witness names them
-/// (`__VERIFIER_nondet_int()#1`: the first read; read statements keep
-/// their `read#1`).
+/// The bug's path condition, as [`condition_text`] prints it.
 fn path_text(program: &Program, bug: &Bug) -> String {
+    condition_text(program, &bug.read_pcs, &bug.path_condition)
+}
+
+/// A condition of a run whose k-th read was made at `read_pcs[k-1]`,
+/// simplified ([`wiser_engine::readable`]), with reads named by their
+/// sites as the witness names them (`__VERIFIER_nondet_int()#1`: the first
+/// read; read statements keep their `read#1`) and a read of a signed type
+/// bounded in signed values.
+pub(crate) fn condition_text(
+    program: &Program,
+    read_pcs: &[wiser_ir::Pc],
+    terms: &[wiser_smt::Term],
+) -> String {
     // `read#k`: the pc of the k-th read.
     let read_pc = |v: &str| -> Option<wiser_ir::Pc> {
         let k: usize = v.strip_prefix("read#")?.parse().ok()?;
-        bug.read_pcs.get(k.checked_sub(1)?).copied()
+        read_pcs.get(k.checked_sub(1)?).copied()
     };
     let rename = |v: &str| -> Option<String> {
         let pc = read_pc(v)?;
@@ -199,7 +209,6 @@ fn path_text(program: &Program, bug: &Bug) -> String {
             ReadSite::Statement => None,
         }
     };
-    // A read of a signed type has its bounds printed signed.
     let signed = |v: &str| {
         read_pc(v).is_some_and(|pc| {
             matches!(
@@ -212,7 +221,7 @@ fn path_text(program: &Program, bug: &Bug) -> String {
         rename: &rename,
         signed: &signed,
     };
-    wiser_engine::readable::path_text(&bug.path_condition, &names)
+    wiser_engine::readable::path_text(terms, &names)
 }
 
 /// A path condition as reports print it, simplified, without names for

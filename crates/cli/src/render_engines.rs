@@ -183,7 +183,9 @@ fn concolic_text(program: &Program, report: &Report) -> String {
         );
         let lc = program.line_col(d.span);
         let _ = writeln!(out, "     {:>4} | {}", lc.line, program.line_text(d.span));
-        let _ = writeln!(out, "     {}: {}", cond_label(d), d.cond);
+        let cond =
+            crate::render::condition_text(program, &run.read_pcs, std::slice::from_ref(&d.cond));
+        let _ = writeln!(out, "     {}: {cond}", cond_label(d));
         let _ = writeln!(out, "     taken: {}", side(d.taken));
         let other = side(!d.taken);
         let Some(flip) = extra.flips.get(j) else {
@@ -300,7 +302,7 @@ fn concolic_json(program: &Program, report: &Report) -> Value {
                 "line": lc.line,
                 "column": lc.column,
                 "location": program.location(d.span),
-                "condition": d.cond.to_string(),
+                "condition": crate::render::condition_text(program, &run.read_pcs, std::slice::from_ref(&d.cond)),
                 "taken": d.taken,
                 "other_side": other,
             })

@@ -61,6 +61,11 @@ fn concolic_json_shape_on_c_foo() {
         assert!(d["other_side"]["input"]["reads"].is_array());
         assert!(d["condition"].is_string() && d["line"].is_u64() && d["column"].is_u64());
     }
+    // Conditions name the reads as `check`'s path conditions do.
+    assert_eq!(
+        branches[0]["condition"],
+        "__VERIFIER_nondet_int()#2 <s __VERIFIER_nondet_int()#1"
+    );
     // `x + y` cannot overflow after y = y - x on this path.
     assert!(decisions
         .iter()
