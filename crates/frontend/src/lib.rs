@@ -79,7 +79,8 @@ pub enum LoadError {
         /// The texts its span points into.
         sources: Sources,
         /// Is the program outside what the front end supports (rather
-        /// than wrong)? An SV-COMP task is then answered `unknown`.
+        /// than wrong)? Reports say so (the diagnostic's `kind`); an
+        /// SV-COMP task is answered `unknown` on any error in its program.
         unsupported: bool,
     },
     /// The file cannot be used at all (it cannot be read, it is not text,
@@ -102,17 +103,6 @@ impl LoadError {
             location: None,
             help: help.map(str::to_string),
         }
-    }
-
-    /// Is the program outside the front end's subset?
-    pub fn is_unsupported(&self) -> bool {
-        matches!(
-            self,
-            LoadError::Program {
-                unsupported: true,
-                ..
-            }
-        )
     }
 
     /// The error in rustc's style, as `wiser` prints it.
