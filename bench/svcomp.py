@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run wiser on a folder of SV-COMP reachability tasks and score it.
+"""Run wiser on a folder of SV-COMP tasks and score it, per property.
 
     python3 bench/svcomp.py [DIR] [--timeout 60] [--jobs N] [--wiser PATH]
                             [--engine check|check:joins|check:auto|bmc]
@@ -7,11 +7,16 @@
 
 DIR (default: ../shared/svcomp-dev beside the repository) holds category
 folders of SV-COMP tasks: `.yml` files, each naming one C input file
-(`input_files`) and its properties. Every `*.yml` under DIR is a task; only
-its `unreach-call.prp` property counts (its `expected_verdict`, `true` or
-`false`), and `options.data_model` (ILP32 when absent) picks gcc's `-m32`
-or `-m64` for harnesses. A task without that property is listed as
-skipped: it is shown, not scored. Tasks with threads (`pthread_create`)
+(`input_files`) and its properties. Every `*.yml` under DIR is a task, and
+each property it lists that wiser checks -- `unreach-call.prp`,
+`no-overflow.prp`, `valid-memsafety.prp` -- is one verification task (a
+row), checked with `--property NAME` and scored with its
+`expected_verdict` (`true` or `false`); a `false` answer to
+valid-memsafety is correct only with the `subproperty` the yml names
+(`valid-deref`, `valid-free`, `valid-memtrack`), as SV-COMP counts it.
+`options.data_model` (ILP32 when absent) picks gcc's `-m32` or `-m64` for
+harnesses. A task without such a property is one row, listed as skipped:
+it is shown, not scored. Tasks with threads (`pthread_create`)
 run like the others; gcc cannot follow a witness's schedule, so their
 `false` answers are confirmed by wiser's own replay of the witness (with
 its schedule) on the interpreter, and `--check-harness` marks them `n/a
@@ -19,16 +24,19 @@ its schedule) on the interpreter, and `--check-harness` marks them `n/a
 
 Each task runs as
 
-    wiser check TASK.yml --format json --timeout T --jobs J --quiet
+    wiser check TASK.yml --property P --format json --timeout T --jobs J --quiet
 
 one after the other, in its own process group, killed (the whole group)
 at T + 10 s of wall time. The binary is target/release/wiser unless
 --wiser is given; it is built with `cargo build --release` if missing.
 
-One row per task:
+One row per task and property:
 
-  expected   the yml's verdict for unreach-call
-  answer     true (verdict safe), false (verdict bug), unknown, or
+  property   unreach-call, no-overflow or valid-memsafety
+  expected   the yml's verdict for the property (with valid-memsafety's
+             subproperty for `false`: `false(valid-free)`)
+  answer     true (verdict safe), false (verdict bug; for valid-memsafety
+             with the subproperty of the bug's kind), unknown, or
              error / crash / killed / bad-json (all scored as unknown)
   result     correct, wrong, unknown (or skipped)
   time       wall time of the wiser process, seconds
@@ -36,14 +44,16 @@ One row per task:
   Z3         stats.solver_ms / wall time: the share of the run spent in
              Z3. solver_ms is summed over worker threads, so with
              --jobs > 1 it can exceed 100%.
-  gcc        with --check-harness, for a `false` answer: confirmed when the
-             harness compiled with the task's input file by gcc exits 101
-             ("error reached"), else NOT CONFIRMED
+  gcc        with --check-harness, for a `false` answer to unreach-call:
+             confirmed when the harness compiled with the task's input file
+             by gcc exits 101 ("error reached"), else NOT CONFIRMED;
+             `n/a` for the other properties (gcc does not stop at an
+             overflow or a memory error)
   reason     why an answer is unknown: the report's `incomplete` list, or
              the first line of stderr (e.g. "unsupported in C programs:
              ..."), or the signal of a crash
 
-Totals per category and overall: correct true, correct false, wrong,
+Totals per category and property, per property, and overall: correct true, correct false, wrong,
 unknown and SV-COMP's score (+2 correct true, +1 correct false, -16 wrong
 false, -32 wrong true, 0 unknown).
 
@@ -76,6 +86,7 @@ DEFAULT_WISER = ROOT / "target" / "release" / "wiser"
 GRACE = 10.0  # seconds past --timeout before the process group is killed
 HARNESS_LIMIT = 10.0  # seconds for a compiled harness to run
 ERROR_EXIT = 101  # the harness's exit code for "error reached"
+PROPERTIES = ("unreach-call", "no-overflow", "valid-memsafety")
 
 SCORE = {
     ("true", "true"): 2,
@@ -244,8 +255,8 @@ class Task:
         rel = yml.relative_to(root)
         self.category = str(rel.parent) if str(rel.parent) != "." else root.name
         self.name = yml.stem
-        self.expected = None  # "true" / "false" / None
-        self.has_property = False
+        # (property, expected "true"/"false"/None, subproperty or None)
+        self.properties = []
         self.data_model = "ILP32"
         self.input = None
         self.problem = None  # why the task cannot be run at all
@@ -268,13 +279,17 @@ class Task:
             if not isinstance(prop, dict):
                 continue
             pf = str(prop.get("property_file") or "")
-            if Path(pf).name == "unreach-call.prp":
-                self.has_property = True
-                v = prop.get("expected_verdict")
-                if isinstance(v, bool):
-                    self.expected = "true" if v else "false"
-                elif isinstance(v, str) and v.lower() in ("true", "false"):
-                    self.expected = v.lower()
+            name = Path(pf).stem
+            if name not in PROPERTIES or any(p[0] == name for p in self.properties):
+                continue
+            v = prop.get("expected_verdict")
+            expected = None
+            if isinstance(v, bool):
+                expected = "true" if v else "false"
+            elif isinstance(v, str) and v.lower() in ("true", "false"):
+                expected = v.lower()
+            sub = prop.get("subproperty")
+            self.properties.append((name, expected, sub if isinstance(sub, str) else None))
         options = doc.get("options")
         if isinstance(options, dict) and isinstance(options.get("data_model"), str):
             self.data_model = options["data_model"].upper()
@@ -341,11 +356,18 @@ def run_group(cmd, limit, cwd=None):
     return code, out, err, time.perf_counter() - t0
 
 
-def run_task(task, args, wiser, workdir):
+def run_task(task, prop, args, wiser, workdir):
+    """One row: `task` checked for `prop` (a (name, expected, subproperty)
+    of task.properties, or None for a task without a property wiser
+    checks)."""
+    name, expected, subproperty = prop or ("-", None, None)
+    if expected == "false" and subproperty:
+        expected = f"false({subproperty})"
     row = {
         "category": task.category,
         "task": task.name,
-        "expected": task.expected or "?",
+        "property": name,
+        "expected": expected or "?",
         "answer": "",
         "result": "",
         "time": None,
@@ -359,14 +381,15 @@ def run_task(task, args, wiser, workdir):
     if task.problem:
         row.update(answer="error", result="skipped", reason=task.problem)
         return row
-    if not task.has_property:
-        row.update(result="skipped", reason="no unreach-call property")
+    if prop is None:
+        row.update(result="skipped", reason="no property wiser checks (unreach-call, no-overflow, valid-memsafety)")
         return row
     if not task.input.is_file():
         row.update(answer="error", result="skipped", reason=f"missing input file {task.input.name}")
         return row
     cmd = [
         str(wiser), args.engine.split(":")[0], str(task.yml),
+        "--property", name,
         "--format", "json",
         "--timeout", f"{args.timeout:g}",
         "--quiet",
@@ -383,7 +406,7 @@ def run_task(task, args, wiser, workdir):
         # possible and a bug comes at the smallest bound.
         cmd += ["--unwind", "1", "--unwind-max", "1000", "--unwinding-assertions"]
     harness = None
-    if args.check_harness and not task.uses_threads():
+    if args.check_harness and not task.uses_threads() and name == "unreach-call":
         harness = workdir / f"{task.category.replace('/', '_')}__{task.name}.harness.c"
         if harness.exists():
             harness.unlink()
@@ -395,14 +418,23 @@ def run_task(task, args, wiser, workdir):
     row["reason"] = reason
     if secs > 0 and row["solver_ms"] is not None:
         row["z3_share"] = row["solver_ms"] / 1000.0 / secs
-    if answer in ("true", "false") and task.expected in ("true", "false"):
-        row["result"] = "correct" if answer == task.expected else "wrong"
-    elif task.expected is None:
+    if answer == "false" and name == "valid-memsafety":
+        bug = row["bug"] or {}
+        answer = f"false({bug.get('subproperty') or '?'})"
+        row["answer"] = answer
+    if answer in ("true",) or answer.startswith("false"):
+        if expected is None:
+            row["result"] = "n/a"
+        else:
+            row["result"] = "correct" if answer == expected else "wrong"
+    elif expected is None:
         row["result"] = "n/a"
     else:
         row["result"] = "unknown"
-    if args.check_harness and answer == "false":
-        if task.uses_threads():
+    if args.check_harness and answer.startswith("false"):
+        if name != "unreach-call":
+            row["gcc"] = f"n/a ({name})"
+        elif task.uses_threads():
             row["gcc"] = "n/a (threads)"
         else:
             row["gcc"] = confirm(task, harness, workdir)
@@ -437,7 +469,7 @@ def interpret(code, out, err, row):
     bugs = report.get("bugs") if isinstance(report.get("bugs"), list) else []
     if bugs and isinstance(bugs[0], dict):
         b = bugs[0]
-        row["bug"] = {k: b.get(k) for k in ("kind", "line", "column", "reads")}
+        row["bug"] = {k: b.get(k) for k in ("kind", "subproperty", "line", "column", "reads")}
     verdict = report.get("verdict")
     incomplete = report.get("incomplete") if isinstance(report.get("incomplete"), list) else []
     internal = report.get("internal_errors") or []
@@ -524,8 +556,9 @@ def fmt_row(r, show_gcc):
     cols = [
         f"{r['category'][:18]:<18}",
         f"{r['task'][:36]:<36}",
-        f"{r['expected']:<5}",
-        f"{r['answer']:<8}",
+        f"{r['property'][:15]:<15}",
+        f"{r['expected']:<21}",
+        f"{r['answer']:<21}",
         f"{r['result']:<8}",
         f"{time_s:>7}",
         f"{states:>9}",
@@ -542,7 +575,7 @@ def fmt_row(r, show_gcc):
 
 def header(show_gcc):
     cols = [
-        f"{'category':<18}", f"{'task':<36}", f"{'exp':<5}", f"{'answer':<8}",
+        f"{'category':<18}", f"{'task':<36}", f"{'property':<15}", f"{'exp':<21}", f"{'answer':<21}",
         f"{'result':<8}", f"{'time s':>7}", f"{'states':>9}", f"{'Z3':>5}",
     ]  # fmt: skip
     if show_gcc:
@@ -564,20 +597,25 @@ def totals(rows):
             t["crashes"] += 1
         if r["gcc"].startswith("NOT"):
             t["not_confirmed"] += 1
+        # `false(valid-free)` scores as `false`; a wrong subproperty is
+        # a wrong `false`.
+        answer = r["answer"].split("(")[0]
+        expected = r["expected"].split("(")[0]
         if r["result"] == "correct":
-            t["correct_" + r["answer"]] += 1
+            t["correct_" + answer] += 1
+            t["score"] += SCORE[(expected, answer)]
         elif r["result"] == "wrong":
-            t["wrong_" + r["answer"]] += 1
+            t["wrong_" + answer] += 1
+            t["score"] += SCORE.get((expected, answer), -16)
         else:
             t["unknown"] += 1
-        t["score"] += SCORE.get((r["expected"], r["answer"]), 0)
     t["wrong"] = t["wrong_true"] + t["wrong_false"]
     return t
 
 
 def totals_line(name, t):
     return (
-        f"{name[:24]:<24} {t['tasks']:>5} {t['correct_true']:>7} {t['correct_false']:>8}"
+        f"{name[:44]:<44} {t['tasks']:>5} {t['correct_true']:>7} {t['correct_false']:>8}"
         f" {t['wrong']:>6} {t['unknown']:>8} {t['skipped']:>8} {t['score']:>6}"
     )
 
@@ -620,21 +658,27 @@ def main():
         workdir = Path(tmp)
         try:
             for task in tasks:
-                row = run_task(task, args, wiser, workdir)
-                rows.append(row)
-                print(fmt_row(row, args.check_harness), flush=True)
+                for prop in task.properties or [None]:
+                    row = run_task(task, prop, args, wiser, workdir)
+                    rows.append(row)
+                    print(fmt_row(row, args.check_harness), flush=True)
         except KeyboardInterrupt:
             print(f"# interrupted after {len(rows)} of {len(tasks)} tasks", flush=True)
     wall = time.perf_counter() - t0
 
     print()
-    print(f"{'category':<24} {'tasks':>5} {'ok true':>7} {'ok false':>8} {'wrong':>6} {'unknown':>8} {'skipped':>8} {'score':>6}")
+    print(f"{'category property':<44} {'tasks':>5} {'ok true':>7} {'ok false':>8} {'wrong':>6} {'unknown':>8} {'skipped':>8} {'score':>6}")
     cats = {}
+    props = {}
     for r in rows:
-        cats.setdefault(r["category"], []).append(r)
+        cats.setdefault(f"{r['category']} {r['property']}", []).append(r)
+        props.setdefault(r["property"], []).append(r)
     per_cat = {c: totals(rs) for c, rs in sorted(cats.items())}
     for c, t in per_cat.items():
         print(totals_line(c, t))
+    per_prop = {p: totals(rs) for p, rs in sorted(props.items()) if p != "-"}
+    for p, t in per_prop.items():
+        print(totals_line(f"all {p}", t))
     overall = totals(rows)
     print(totals_line("overall", overall))
     print(
@@ -647,7 +691,7 @@ def main():
     if unknowns:
         print("# unknown:")
         for r in unknowns:
-            print(f"#   {r['category']}/{r['task']}: {r['reason']}")
+            print(f"#   {r['category']}/{r['task']} ({r['property']}): {r['reason']}")
 
     if args.json:
         data = {
@@ -658,6 +702,7 @@ def main():
             "wall_seconds": wall,
             "rows": rows,
             "categories": per_cat,
+            "properties": per_prop,
             "overall": overall,
         }
         Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
