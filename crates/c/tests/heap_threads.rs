@@ -78,9 +78,12 @@ int main(void) {
     for want in [
         "new struct node",
         "check null_dereference",
-        "check use_after_free if struct node.$freed",
-        "check double_free if struct node.$freed",
-        "struct node.$freed[",
+        "check use_after_free if $freed",
+        "check invalid_free if not $malloced",
+        "check double_free if $freed",
+        "$freed[",
+        "$malloced[",
+        "check memory_leak if ($live !=:int 0)",
     ] {
         assert!(ir.contains(want), "no `{want}` in\n{ir}");
     }

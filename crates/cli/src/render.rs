@@ -68,6 +68,8 @@ fn stack_text(program: &Program, stack: &[CallSite]) -> Option<String> {
 pub struct Asked {
     pub property: PropertySpec,
     pub expected: Option<bool>,
+    /// The part of the property a `false` verdict names (`valid-free`).
+    pub subproperty: Option<&'static str>,
 }
 
 /// A witness's reads in order, each named by its site:
@@ -253,6 +255,7 @@ pub(crate) fn incomplete_hint(i: Incomplete, config: &Config, all: &[Incomplete]
         Incomplete::SwitchBound => "paths take more context switches than --max-switches allows (raise or drop --max-switches)".into(),
         Incomplete::MaxRuns => "run limit reached (raise --max-runs)".into(),
         Incomplete::WorkListEmpty => "every generated path was run (the work list is empty); fuzzing is not exhaustive, so this does not mean safe".into(),
+        Incomplete::Unchecked => "errors of the property's kinds can happen in ways wiser does not check in this program (see `unchecked`)".into(),
     }
 }
 
@@ -354,18 +357,46 @@ pub fn check_text(
             );
         }
     }
+    for (kind, why) in unchecked(program, asked.property) {
+        let _ = writeln!(out, "  unchecked {}: {why}", kind.name());
+    }
     if let Some(expected) = asked.expected {
         let _ = writeln!(
             out,
             "  task: expected verdict {expected} ({})",
-            if expected {
-                "the error is unreachable"
-            } else {
-                "the error is reachable"
-            }
+            expected_text(asked.property, expected, asked.subproperty)
         );
     }
     out
+}
+
+/// The errors of the property's kinds that the program's IR does not
+/// check, with why ([`wiser_ir::Ir::unchecked`]).
+fn unchecked(
+    program: &Program,
+    property: PropertySpec,
+) -> impl Iterator<Item = &(wiser_ir::ErrorKind, std::sync::Arc<str>)> {
+    let kinds = property.kinds();
+    program
+        .ir
+        .unchecked
+        .iter()
+        .filter(move |(k, _)| kinds.contains(k))
+}
+
+/// What a task's expected verdict of a property means.
+fn expected_text(property: PropertySpec, holds: bool, subproperty: Option<&str>) -> String {
+    match (property, holds) {
+        (PropertySpec::NoOverflow, true) => "no signed overflow".into(),
+        (PropertySpec::NoOverflow, false) => "a signed overflow is reachable".into(),
+        (PropertySpec::ValidMemsafety, true) => "memory safe".into(),
+        (PropertySpec::ValidMemsafety, false) => match subproperty {
+            Some(part) => format!("violates {part}"),
+            None => "not memory safe".into(),
+        },
+        (_, true) => "the error is unreachable".into(),
+        (_, false) => "the error is reachable".into(),
+    }
 }
 
 pub(crate) fn input_json(input: &Input) -> (Value, Value, Value) {
@@ -441,6 +472,9 @@ pub(crate) fn bug_json(program: &Program, b: &Bug) -> Value {
         "file": program.sources.get(b.span.file).name(),
         "message": bug_message(program, b),
     });
+    if let Some(part) = crate::task::subproperty(b.kind) {
+        bug["subproperty"] = json!(part);
+    }
     if program.language.witness_style() == WitnessStyle::Reads {
         bug["nondet"] = nondet_json(program, b);
     }
@@ -477,8 +511,12 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
         "language": program.language.name(),
         "property": asked.property.name(),
         "expected_verdict": asked.expected,
+        "expected_subproperty": asked.subproperty,
         "bugs": bugs,
         "outside_property": outside,
+        "unchecked": unchecked(program, asked.property)
+            .map(|(k, why)| json!({"kind": k.name(), "reason": &**why}))
+            .collect::<Vec<_>>(),
         "incomplete": report.incomplete.iter().map(|i| i.name()).collect::<Vec<_>>(),
         "internal_errors": report.internal_errors,
         "stats": {

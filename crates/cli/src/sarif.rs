@@ -80,6 +80,16 @@ fn rule_text(kind: ErrorKind) -> (&'static str, &'static str, &'static str) {
             "An object can be freed twice.",
             "Free each object once: set the pointer to NULL after `free`, or follow the trace to the first `free`.",
         ),
+        ErrorKind::InvalidFree => (
+            "InvalidFree",
+            "`free` can be called on memory that `malloc` did not allocate.",
+            "Free only pointers `malloc`, `calloc` or `realloc` returned; a variable or a global structure is never freed.",
+        ),
+        ErrorKind::MemoryLeak => (
+            "MemoryLeak",
+            "Memory allocated by `malloc` can be unreachable and not freed when `main` returns.",
+            "Follow the trace to the allocation and free the memory before its last pointer is lost.",
+        ),
         ErrorKind::Deadlock => (
             "Deadlock",
             "Some schedule of the threads reaches a state in which no thread can run and some have not finished.",

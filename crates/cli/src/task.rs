@@ -3,14 +3,16 @@
 //! A task names one input file (relative to the task file), its
 //! properties, each with a property file and maybe an expected verdict,
 //! and options (`language: C`, `data_model: ILP32|LP64`). `wiser` checks
-//! one property, `unreach-call`: `CHECK( init(main()), LTL(G !
-//! call(reach_error())) )`, or the older `__VERIFIER_error` form.
+//! three of SV-COMP's properties: `unreach-call` (`CHECK( init(main()),
+//! LTL(G ! call(reach_error())) )`, or the older `__VERIFIER_error`
+//! form), `no-overflow` (`LTL(G ! overflow)`) and `valid-memsafety`
+//! (`LTL(G valid-free)`, `LTL(G valid-deref)`, `LTL(G valid-memtrack)`).
 
 use crate::error::{CliError, Kind};
 use serde_norway::Value;
 use std::path::{Path, PathBuf};
 use wiser_frontend::{DataModel, Location};
-use wiser_ir::LineCol;
+use wiser_ir::{ErrorKind, LineCol};
 
 /// What `wiser check` looks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,65 +22,171 @@ pub enum PropertySpec {
     /// Only a call of the error function (`reach_error()`, or
     /// `__VERIFIER_error()`; IMP's `fail`) is a bug.
     UnreachCall,
+    /// Only a signed overflow (`signed_overflow`, and `INT_MIN / -1`'s
+    /// `division_overflow`) is a bug.
+    NoOverflow,
+    /// Only an invalid dereference, an invalid free or a memory leak is a
+    /// bug (see [`subproperty`]).
+    ValidMemsafety,
 }
 
 impl PropertySpec {
-    /// The name used in reports.
+    /// The name used in reports and by `--property`.
     pub fn name(self) -> &'static str {
         match self {
             PropertySpec::All => "all",
             PropertySpec::UnreachCall => "unreach-call",
+            PropertySpec::NoOverflow => "no-overflow",
+            PropertySpec::ValidMemsafety => "valid-memsafety",
         }
+    }
+
+    /// The kinds of error that violate it.
+    pub fn kinds(self) -> &'static [ErrorKind] {
+        match self {
+            PropertySpec::All => &ALL_BUT_LEAKS,
+            PropertySpec::UnreachCall => &[ErrorKind::Fail],
+            PropertySpec::NoOverflow => &[ErrorKind::SignedOverflow, ErrorKind::DivisionOverflow],
+            PropertySpec::ValidMemsafety => &[
+                ErrorKind::NullDereference,
+                ErrorKind::OutOfBounds,
+                ErrorKind::UseAfterFree,
+                ErrorKind::DoubleFree,
+                ErrorKind::InvalidFree,
+                ErrorKind::MemoryLeak,
+            ],
+        }
+    }
+
+    /// The properties `--property` and task files name.
+    const NAMED: [PropertySpec; 3] = [
+        PropertySpec::UnreachCall,
+        PropertySpec::NoOverflow,
+        PropertySpec::ValidMemsafety,
+    ];
+}
+
+/// The part of `valid-memsafety` an error of this kind violates
+/// (`valid-deref`, `valid-free`, `valid-memtrack`), as SV-COMP names it; `None` for a kind
+/// outside that property.
+pub fn subproperty(kind: ErrorKind) -> Option<&'static str> {
+    match kind {
+        ErrorKind::NullDereference | ErrorKind::OutOfBounds | ErrorKind::UseAfterFree => {
+            Some("valid-deref")
+        }
+        ErrorKind::DoubleFree | ErrorKind::InvalidFree => Some("valid-free"),
+        ErrorKind::MemoryLeak => Some("valid-memtrack"),
+        _ => None,
     }
 }
 
-const UNREACH_CALL_HELP: &str = "wiser checks `unreach-call`: CHECK( init(main()), LTL(G ! call(reach_error())) ) (or `__VERIFIER_error()`); use --property all or --property unreach-call";
+/// Every kind but a memory leak: a C program that ends without freeing
+/// what it allocated is common and harmless, and SV-COMP asks for leaks
+/// only under `valid-memsafety`.
+const ALL_BUT_LEAKS: [ErrorKind; 12] = [
+    ErrorKind::Assertion,
+    ErrorKind::Fail,
+    ErrorKind::DivisionByZero,
+    ErrorKind::DivisionOverflow,
+    ErrorKind::SignedOverflow,
+    ErrorKind::InvalidShift,
+    ErrorKind::OutOfBounds,
+    ErrorKind::NullDereference,
+    ErrorKind::UseAfterFree,
+    ErrorKind::DoubleFree,
+    ErrorKind::InvalidFree,
+    ErrorKind::Deadlock,
+];
 
-/// Reads `--property`: `all`, `unreach-call`, or a `.prp` file.
+/// The parts of `valid-memsafety`.
+const SUBPROPERTIES: [&str; 3] = ["valid-deref", "valid-free", "valid-memtrack"];
+
+const PROPERTY_HELP: &str = "wiser checks `unreach-call` (CHECK( init(main()), LTL(G ! call(reach_error())) )), `no-overflow` (LTL(G ! overflow)) and `valid-memsafety` (LTL(G valid-free), LTL(G valid-deref), LTL(G valid-memtrack)); use --property all, unreach-call, no-overflow or valid-memsafety";
+
+/// Reads `--property`: `all`, a property's name, or a `.prp` file.
 pub fn property_arg(arg: &str) -> Result<PropertySpec, CliError> {
-    match arg {
-        "all" => Ok(PropertySpec::All),
-        "unreach-call" => Ok(PropertySpec::UnreachCall),
-        path => {
-            let p = Path::new(path);
-            if !p.exists() && !path.ends_with(".prp") {
-                return Err(CliError::usage(format!("unknown property `{path}`")).help(
-                    "give `all`, `unreach-call`, or the path of an SV-COMP property file (.prp)",
-                ));
-            }
-            read_prp(p)
-        }
+    if arg == "all" {
+        return Ok(PropertySpec::All);
     }
+    if let Some(p) = PropertySpec::NAMED.into_iter().find(|p| p.name() == arg) {
+        return Ok(p);
+    }
+    let p = Path::new(arg);
+    if !p.exists() && !arg.ends_with(".prp") {
+        return Err(CliError::usage(format!("unknown property `{arg}`")).help(
+            "give `all`, `unreach-call`, `no-overflow`, `valid-memsafety`, or the path of an SV-COMP property file (.prp)",
+        ));
+    }
+    read_prp(p)
 }
 
-/// Reads a property file; only `unreach-call` is supported.
+/// Reads a property file.
 pub fn read_prp(path: &Path) -> Result<PropertySpec, CliError> {
     let name = path.display();
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::file(format!("cannot read property file `{name}`: {e}")))?;
-    if is_unreach_call(&text) {
-        Ok(PropertySpec::UnreachCall)
-    } else {
-        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        Err(CliError::new(
-            Kind::Task,
-            format!("unsupported property in `{name}`: {}", first.trim()),
-        )
-        .help(UNREACH_CALL_HELP))
+    match property_of_text(&text) {
+        Some(p) => Ok(p),
+        None => {
+            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            Err(CliError::new(
+                Kind::Task,
+                format!("unsupported property in `{name}`: {}", first.trim()),
+            )
+            .help(PROPERTY_HELP))
+        }
     }
 }
 
-/// Is this the text of SV-COMP's `unreach-call` property?
-fn is_unreach_call(text: &str) -> bool {
-    let squeezed: String = text
+/// The property a property file's text states, if `wiser` checks it.
+fn property_of_text(text: &str) -> Option<PropertySpec> {
+    let mut checks: Vec<String> = text
         .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
-        .flat_map(|l| l.chars())
-        .filter(|c| !c.is_whitespace())
+        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+        .filter(|l| !l.is_empty())
         .collect();
-    ["reach_error", "__VERIFIER_error"]
-        .iter()
-        .any(|f| squeezed == format!("CHECK(init(main()),LTL(G!call({f}())))"))
+    checks.sort();
+    let check = |ltl: &str| format!("CHECK(init(main()),LTL({ltl}))");
+    match checks.as_slice() {
+        [one]
+            if ["reach_error", "__VERIFIER_error"]
+                .iter()
+                .any(|f| *one == check(&format!("G!call({f}())"))) =>
+        {
+            Some(PropertySpec::UnreachCall)
+        }
+        [one] if *one == check("G!overflow") => Some(PropertySpec::NoOverflow),
+        [deref, free, memtrack]
+            if *deref == check("Gvalid-deref")
+                && *free == check("Gvalid-free")
+                && *memtrack == check("Gvalid-memtrack") =>
+        {
+            Some(PropertySpec::ValidMemsafety)
+        }
+        _ => None,
+    }
+}
+
+/// The property file SV-COMP names for a property.
+fn property_of_file_name(name: &str) -> Option<PropertySpec> {
+    PropertySpec::NAMED
+        .into_iter()
+        .find(|p| name == format!("{}.prp", p.name()))
+}
+
+/// A property a task lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskProperty {
+    /// The property, if `wiser` checks it.
+    pub spec: Option<PropertySpec>,
+    /// Its property file, as the task names it.
+    pub file: String,
+    /// The expected verdict (`true`: the property holds), if given.
+    pub expected_verdict: Option<bool>,
+    /// The violated part of the property for a `false` verdict
+    /// (`valid-deref`, `valid-free` or `valid-memtrack`), if given.
+    pub subproperty: Option<&'static str>,
 }
 
 /// A task file, read.
@@ -90,13 +198,24 @@ pub struct Task {
     pub input: PathBuf,
     /// Its data model (ILP32 when the task does not say).
     pub data_model: DataModel,
-    /// Is `unreach-call` among its properties?
-    pub unreach_call: bool,
-    /// The expected verdict of `unreach-call` (`true`: the error is
-    /// unreachable), if the task gives one.
-    pub expected_verdict: Option<bool>,
-    /// The property files it lists.
-    pub property_files: Vec<String>,
+    /// The properties it lists, in its order.
+    pub properties: Vec<TaskProperty>,
+}
+
+impl Task {
+    /// What the task says of a property, if it lists it.
+    pub fn property(&self, spec: PropertySpec) -> Option<&TaskProperty> {
+        self.properties.iter().find(|p| p.spec == Some(spec))
+    }
+
+    /// The property checked when `--property` is not given: `unreach-call`
+    /// if the task lists it, else the first one it lists that `wiser`
+    /// checks.
+    pub fn default_property(&self) -> Option<PropertySpec> {
+        self.property(PropertySpec::UnreachCall)
+            .or_else(|| self.properties.iter().find(|p| p.spec.is_some()))
+            .and_then(|p| p.spec)
+    }
 }
 
 fn field<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
@@ -169,9 +288,7 @@ pub fn read_task(path: &Path) -> Result<Task, CliError> {
         path: path.to_path_buf(),
         input,
         data_model,
-        unreach_call: false,
-        expected_verdict: None,
-        property_files: Vec::new(),
+        properties: Vec::new(),
     };
     let Some(Value::Sequence(props)) = field(&doc, "properties") else {
         return Err(bad("no `properties` list"));
@@ -180,33 +297,42 @@ pub fn read_task(path: &Path) -> Result<Task, CliError> {
         let Some(file) = field(p, "property_file").and_then(Value::as_str) else {
             return Err(bad("a property without `property_file`"));
         };
-        task.property_files.push(file.to_string());
         let prp = dir.join(file);
         // The property file may be missing from a copied task folder: its
-        // name then tells (SV-COMP names it `unreach-call.prp`).
-        let unreach = match std::fs::read_to_string(&prp) {
-            Ok(text) => is_unreach_call(&text),
-            Err(_) => prp.file_name().is_some_and(|n| n == "unreach-call.prp"),
+        // name then tells (SV-COMP names it `unreach-call.prp`, ...).
+        let spec = match std::fs::read_to_string(&prp) {
+            Ok(text) => property_of_text(&text),
+            Err(_) => prp
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(property_of_file_name),
         };
-        if unreach && !task.unreach_call {
-            task.unreach_call = true;
-            task.expected_verdict = match field(p, "expected_verdict") {
-                Some(Value::Bool(b)) => Some(*b),
-                Some(Value::String(s)) if s == "true" => Some(true),
-                Some(Value::String(s)) if s == "false" => Some(false),
-                _ => None,
-            };
-        }
+        let expected_verdict = match field(p, "expected_verdict") {
+            Some(Value::Bool(b)) => Some(*b),
+            Some(Value::String(s)) if s == "true" => Some(true),
+            Some(Value::String(s)) if s == "false" => Some(false),
+            _ => None,
+        };
+        let subproperty = field(p, "subproperty")
+            .and_then(Value::as_str)
+            .and_then(|s| SUBPROPERTIES.into_iter().find(|&k| k == s));
+        task.properties.push(TaskProperty {
+            spec,
+            file: file.to_string(),
+            expected_verdict,
+            subproperty,
+        });
     }
     Ok(task)
 }
 
 /// The error for a task without the one property `wiser` checks.
 pub fn no_supported_property(task: &Task) -> CliError {
-    let listed = if task.property_files.is_empty() {
+    let files: Vec<&str> = task.properties.iter().map(|p| p.file.as_str()).collect();
+    let listed = if files.is_empty() {
         "none".to_string()
     } else {
-        task.property_files.join(", ")
+        files.join(", ")
     };
     CliError::new(
         Kind::Task,
@@ -215,7 +341,7 @@ pub fn no_supported_property(task: &Task) -> CliError {
             task.path.display()
         ),
     )
-    .help(UNREACH_CALL_HELP)
+    .help(PROPERTY_HELP)
 }
 
 #[cfg(test)]
@@ -230,20 +356,42 @@ mod tests {
 
     #[test]
     fn unreach_call_in_both_forms() {
-        assert!(is_unreach_call(
-            "CHECK( init(main()), LTL(G ! call(reach_error())) )\n"
-        ));
-        assert!(is_unreach_call(
-            "CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )"
-        ));
-        assert!(!is_unreach_call("CHECK( init(main()), LTL(G ! overflow) )"));
-        assert!(!is_unreach_call("CHECK( init(main()), LTL(F end) )"));
+        for text in [
+            "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+            "CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )",
+        ] {
+            assert_eq!(property_of_text(text), Some(PropertySpec::UnreachCall));
+        }
+        assert_eq!(
+            property_of_text("CHECK( init(main()), LTL(G ! overflow) )"),
+            Some(PropertySpec::NoOverflow)
+        );
+        assert_eq!(
+            property_of_text(
+                "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n"
+            ),
+            Some(PropertySpec::ValidMemsafety)
+        );
+        // valid-memsafety is the three parts together, not one of them.
+        assert_eq!(
+            property_of_text("CHECK( init(main()), LTL(G valid-free) )"),
+            None
+        );
+        assert_eq!(property_of_text("CHECK( init(main()), LTL(F end) )"), None);
         assert_eq!(property_arg("all").ok(), Some(PropertySpec::All));
         assert_eq!(
             property_arg("unreach-call").ok(),
             Some(PropertySpec::UnreachCall)
         );
-        let unknown = property_arg("no-overflow").unwrap_err();
+        assert_eq!(
+            property_arg("no-overflow").ok(),
+            Some(PropertySpec::NoOverflow)
+        );
+        assert_eq!(
+            property_arg("valid-memsafety").ok(),
+            Some(PropertySpec::ValidMemsafety)
+        );
+        let unknown = property_arg("termination").unwrap_err();
         assert!(unknown.text().contains("unknown property"));
         assert_eq!(unknown.kind(), "usage");
         let missing = property_arg("missing.prp").unwrap_err();
@@ -273,8 +421,11 @@ mod tests {
         let t = read_task(&yml).unwrap();
         assert_eq!(t.input, d.join("prog.c"));
         assert_eq!(t.data_model, DataModel::Lp64);
-        assert!(t.unreach_call);
-        assert_eq!(t.expected_verdict, Some(false));
+        assert_eq!(t.default_property(), Some(PropertySpec::UnreachCall));
+        let unreach = t.property(PropertySpec::UnreachCall).unwrap();
+        assert_eq!(unreach.expected_verdict, Some(false));
+        let overflow = t.property(PropertySpec::NoOverflow).unwrap();
+        assert_eq!(overflow.expected_verdict, Some(true));
 
         // A list of one input, no data model, a missing but named property file.
         std::fs::write(
@@ -285,18 +436,36 @@ mod tests {
         let t = read_task(&yml).unwrap();
         assert_eq!(t.input, d.join("sub/prog.i"));
         assert_eq!(t.data_model, DataModel::Ilp32);
-        assert!(t.unreach_call);
-        assert_eq!(t.expected_verdict, None);
+        assert_eq!(t.default_property(), Some(PropertySpec::UnreachCall));
+        assert_eq!(
+            t.property(PropertySpec::UnreachCall)
+                .unwrap()
+                .expected_verdict,
+            None
+        );
+
+        // Without unreach-call, the first property wiser checks; a
+        // memory-safety verdict with its subproperty.
+        std::fs::write(
+            &yml,
+            "input_files: prog.c\nproperties:\n  - property_file: properties/termination.prp\n    expected_verdict: true\n  - property_file: properties/valid-memsafety.prp\n    expected_verdict: false\n    subproperty: valid-free\n  - property_file: properties/no-overflow.prp\n",
+        )
+        .unwrap();
+        let t = read_task(&yml).unwrap();
+        assert_eq!(t.default_property(), Some(PropertySpec::ValidMemsafety));
+        let memsafety = t.property(PropertySpec::ValidMemsafety).unwrap();
+        assert_eq!(memsafety.expected_verdict, Some(false));
+        assert_eq!(memsafety.subproperty, Some("valid-free"));
 
         // No supported property.
         std::fs::write(
             &yml,
-            "input_files: prog.c\nproperties:\n  - property_file: properties/no-overflow.prp\n    expected_verdict: true\n",
+            "input_files: prog.c\nproperties:\n  - property_file: properties/termination.prp\n    expected_verdict: true\n",
         )
         .unwrap();
         let t = read_task(&yml).unwrap();
-        assert!(!t.unreach_call);
-        assert!(no_supported_property(&t).text().contains("no-overflow.prp"));
+        assert_eq!(t.default_property(), None);
+        assert!(no_supported_property(&t).text().contains("termination.prp"));
 
         // Not a task.
         std::fs::write(&yml, "just: [a, list\n").unwrap();
@@ -333,17 +502,22 @@ mod tests {
                 .flatten()
             {
                 if f.path().extension().is_some_and(|e| e == "yml") {
-                    // Every task reads; those of `unreach-call` give its
-                    // expected verdict; the others (memory safety, signed
-                    // overflow) name their property files, which `check`
-                    // refuses with a message until it checks them.
+                    // Every task reads; each property wiser checks gives
+                    // its expected verdict, a `false` of valid-memsafety
+                    // its subproperty; a task with none of them
+                    // (termination only) names its property files.
                     let t = read_task(&f.path()).unwrap();
-                    if t.unreach_call {
-                        assert!(t.expected_verdict.is_some(), "{}", f.path().display());
+                    let shown = f.path().display().to_string();
+                    for p in t.properties.iter().filter(|p| p.spec.is_some()) {
+                        assert!(p.expected_verdict.is_some(), "{shown}");
+                        if p.spec == Some(PropertySpec::ValidMemsafety)
+                            && p.expected_verdict == Some(false)
+                        {
+                            assert!(p.subproperty.is_some(), "{shown}");
+                        }
                         n += 1;
-                    } else {
-                        assert!(!t.property_files.is_empty(), "{}", f.path().display());
                     }
+                    assert!(!t.properties.is_empty(), "{shown}");
                     assert!(t.input.exists(), "{}", t.input.display());
                 }
             }

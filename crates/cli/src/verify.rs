@@ -247,24 +247,19 @@ pub fn prepare(stdout: &Stdout, t: &Target<'_>) -> Result<Prepared, CliError> {
     }
     let property = match (t.property, &program.task) {
         (Some(p), _) => task::property_arg(p)?,
-        (None, Some(t)) if t.unreach_call => PropertySpec::UnreachCall,
-        (None, Some(t)) => return Err(task::no_supported_property(t)),
+        (None, Some(t)) => t
+            .default_property()
+            .ok_or_else(|| task::no_supported_property(t))?,
         (None, None) => PropertySpec::All,
     };
-    let expected = program
-        .task
-        .as_ref()
-        .filter(|t| t.unreach_call && property == PropertySpec::UnreachCall)
-        .and_then(|t| t.expected_verdict);
-    let engine_property = match property {
-        PropertySpec::All => Property::all(),
-        PropertySpec::UnreachCall => Property::unreach_call(),
+    let listed = program.task.as_ref().and_then(|t| t.property(property));
+    let asked = Asked {
+        property,
+        expected: listed.and_then(|p| p.expected_verdict),
+        subproperty: listed.and_then(|p| p.subproperty),
     };
-    Ok(Prepared::Ready(Box::new((
-        program,
-        Asked { property, expected },
-        engine_property,
-    ))))
+    let engine_property = Property::only(property.kinds());
+    Ok(Prepared::Ready(Box::new((program, asked, engine_property))))
 }
 
 /// What bounded model checking's output adds to its report (whose extra

@@ -211,6 +211,11 @@ fn a_task_file_gives_the_input_property_and_data_model() {
         "properties/no-overflow.prp",
         "CHECK( init(main()), LTL(G ! overflow) )\n",
     );
+    write(
+        &dir,
+        "properties/termination.prp",
+        "CHECK( init(main()), LTL(F end) )\n",
+    );
     std::fs::create_dir_all(dir.join("tasks")).unwrap();
     write(&dir, "tasks/prog.c", &format!("{PREAMBLE}{BMC_UCHAR}"));
     let yml = write(
@@ -226,22 +231,31 @@ fn a_task_file_gives_the_input_property_and_data_model() {
     let (_, out, _) = check(&yml, &[]);
     assert!(out.contains("task: expected verdict false"), "{out}");
 
-    // A task without unreach-call is refused, saying why.
+    // A task without unreach-call is checked for the property it lists.
     let other = write(
         &dir,
         "tasks/other.yml",
         "input_files: 'prog.c'\nproperties:\n  - property_file: ../properties/no-overflow.prp\n    expected_verdict: true\n",
     );
-    let (code, _, err) = check(&other, &[]);
+    let (_, json) = check_json(&other, &[]);
+    assert_eq!(json["property"], "no-overflow", "{json}");
+    assert_eq!(json["expected_verdict"], true, "{json}");
+    // A task without any property wiser checks is refused, saying why.
+    let none = write(
+        &dir,
+        "tasks/none.yml",
+        "input_files: 'prog.c'\nproperties:\n  - property_file: ../properties/termination.prp\n    expected_verdict: true\n",
+    );
+    let (code, _, err) = check(&none, &[]);
     assert_eq!(code, 2);
     assert!(err.contains("no property wiser checks"), "{err}");
-    assert!(err.contains("no-overflow.prp"), "{err}");
+    assert!(err.contains("termination.prp"), "{err}");
     // So is another property given on the command line.
     let (code, _, err) = check(
         &dir.join("tasks/prog.c"),
         &[
             "--property",
-            dir.join("properties/no-overflow.prp").to_str().unwrap(),
+            dir.join("properties/termination.prp").to_str().unwrap(),
         ],
     );
     assert_eq!(code, 2);
@@ -310,7 +324,7 @@ fn usage_errors_say_what_and_what_to_do() {
     let (code, _, err) = check(&dir.join("missing.c"), &[]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
-    let (code, _, err) = check(&prog, &["--property", "no-overflow"]);
+    let (code, _, err) = check(&prog, &["--property", "termination"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown property"), "{err}");
     let (code, _, err) = check(&prog, &["--harness", "/nonexistent-dir/h.c"]);

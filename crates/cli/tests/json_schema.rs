@@ -137,7 +137,7 @@ fn static_errors_are_json_reports_on_stdout_with_exit_2() {
         (&["check", "no/such/task.yml"], "file", None),
         (&["run", "--test", "examples/fib.imp"], "test-file", None),
         (
-            &["check", "examples/fib.imp", "--property", "no-overflow"],
+            &["check", "examples/fib.imp", "--property", "termination"],
             "usage",
             None,
         ),

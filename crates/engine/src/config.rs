@@ -58,6 +58,13 @@ impl Property {
         self == Property::all()
     }
 
+    /// Does the program hold errors of this property's kinds that its IR
+    /// does not check ([`wiser_ir::Ir::unchecked`])? Then no run of it
+    /// says `safe` ([`crate::Incomplete::Unchecked`]).
+    pub fn has_unchecked(self, ir: &wiser_ir::Ir) -> bool {
+        ir.unchecked.iter().any(|(k, _)| self.contains(*k))
+    }
+
     /// The kinds that are bugs, in [`ErrorKind::ALL`]'s order.
     pub fn kinds(self) -> Vec<ErrorKind> {
         ErrorKind::ALL

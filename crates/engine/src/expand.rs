@@ -186,6 +186,11 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             c.reach(state.pc);
         }
         if let Some((kind, span)) = state.error() {
+            if !self.property.contains(kind) && kind.is_terminal() {
+                // Found after the program ended: outside the property,
+                // the path simply ended (on its other side of the check).
+                return Expansion::Infeasible;
+            }
             if !self.property.contains(kind) {
                 // Not a bug, so no witness: the policy found the error side
                 // feasible, unless a solver `unknown` on the way leaves

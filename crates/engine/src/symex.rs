@@ -187,6 +187,9 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     if stats.branches.unknown > 0 {
         incomplete.push(Incomplete::SolverUnknown);
     }
+    if config.property.has_unchecked(&shared.ir) {
+        incomplete.push(Incomplete::Unchecked);
+    }
     // Workers that were still running when the run ended: what they held
     // was not explored.
     if abandoned > 0 && incomplete.is_empty() {

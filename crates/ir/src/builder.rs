@@ -200,6 +200,7 @@ impl Builder {
             classes: self.classes,
             threaded,
             visible,
+            unchecked: Vec::new(),
         };
         validate::validate(&ir).map_err(IrError::IllFormed)?;
         Ok(ir)

@@ -142,20 +142,32 @@ impl Expr {
 
     /// The reference `obj` with a check of kind `kind` that faults when
     /// `flag[obj]` (an array of booleans or integers indexed by
-    /// references) is not 0: C's use of a freed object
-    /// ([`ErrorKind::UseAfterFree`]) or its second `free`
-    /// ([`ErrorKind::DoubleFree`]).
-    pub fn flag_check(obj: Expr, flag: ArrayId, ty: ArrayTy, kind: ErrorKind, span: Span) -> Expr {
+    /// references) is set (not 0) if `when_set`, else when it is clear:
+    /// C's use of a freed object ([`ErrorKind::UseAfterFree`]), its second
+    /// `free` ([`ErrorKind::DoubleFree`]), a `free` of an object `malloc`
+    /// did not make ([`ErrorKind::InvalidFree`]).
+    pub fn flag_check(
+        obj: Expr,
+        flag: ArrayId,
+        ty: ArrayTy,
+        when_set: bool,
+        kind: ErrorKind,
+        span: Span,
+    ) -> Expr {
         if obj.ty != ScalarTy::INT || ty.index != IntTy::INT {
             return obj.invalid("a flagged reference must be an `int`".into());
         }
         let mut cond = obj.code.clone();
         cond.push(Op::Select(flag));
         match ty.elem {
-            ScalarTy::Bool => {}
+            ScalarTy::Bool => {
+                if !when_set {
+                    cond.push(Op::Not);
+                }
+            }
             ScalarTy::Int(t) => {
                 cond.push(Op::Int(t, Int::ZERO));
-                cond.push(Op::Cmp(CmpOp::Ne, t));
+                cond.push(Op::Cmp(if when_set { CmpOp::Ne } else { CmpOp::Eq }, t));
             }
         }
         let mut e = obj;
@@ -283,6 +295,24 @@ impl Expr {
             kind,
             span,
         });
+    }
+
+    /// This expression with one more check: it faults with `kind` at
+    /// `span` when the boolean `cond` holds (after `cond`'s own checks).
+    /// For a condition of the program's state that no operator checks: a
+    /// memory leak when `main` returns.
+    pub fn fault_if(self, cond: Expr, kind: ErrorKind, span: Span) -> Expr {
+        if cond.ty != ScalarTy::Bool {
+            return self.invalid("a fault condition must be a boolean".into());
+        }
+        let mut e = self;
+        let code = cond.code.to_vec();
+        e.checks.extend(cond.checks);
+        if e.error.is_none() {
+            e.error = cond.error;
+        }
+        e.check(kind, code, span);
+        e
     }
 
     /// `op a` (`-a` or `~a`), with its checks.

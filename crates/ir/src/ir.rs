@@ -107,13 +107,19 @@ pub enum ErrorKind {
     UseAfterFree,
     /// A `free` of an object already freed.
     DoubleFree,
+    /// A `free` of memory `malloc` did not allocate (a variable, a
+    /// global structure).
+    InvalidFree,
+    /// `main` returns while memory it allocated and did not free is
+    /// unreachable (SV-COMP's `valid-memtrack`).
+    MemoryLeak,
     /// No thread can take a step and some thread has not finished.
     Deadlock,
 }
 
 impl ErrorKind {
     /// Every kind, in a fixed order.
-    pub const ALL: [ErrorKind; 11] = [
+    pub const ALL: [ErrorKind; 13] = [
         ErrorKind::Assertion,
         ErrorKind::Fail,
         ErrorKind::DivisionByZero,
@@ -124,8 +130,18 @@ impl ErrorKind {
         ErrorKind::NullDereference,
         ErrorKind::UseAfterFree,
         ErrorKind::DoubleFree,
+        ErrorKind::InvalidFree,
+        ErrorKind::MemoryLeak,
         ErrorKind::Deadlock,
     ];
+
+    /// Is it found only once the program has ended (a memory leak, when
+    /// `main` has returned)? Then a path that commits it has nothing
+    /// after it: outside the property it is no error at all, and no
+    /// reason to withhold `safe`.
+    pub fn is_terminal(self) -> bool {
+        self == ErrorKind::MemoryLeak
+    }
 
     /// The name used in reports (`assertion`, `division_by_zero`, ...).
     pub fn name(self) -> &'static str {
@@ -140,6 +156,8 @@ impl ErrorKind {
             ErrorKind::NullDereference => "null_dereference",
             ErrorKind::UseAfterFree => "use_after_free",
             ErrorKind::DoubleFree => "double_free",
+            ErrorKind::InvalidFree => "invalid_free",
+            ErrorKind::MemoryLeak => "memory_leak",
             ErrorKind::Deadlock => "deadlock",
         }
     }
@@ -157,6 +175,10 @@ impl ErrorKind {
             ErrorKind::NullDereference => "null dereference",
             ErrorKind::UseAfterFree => "use of a freed object",
             ErrorKind::DoubleFree => "object freed twice",
+            ErrorKind::InvalidFree => "`free` of memory not allocated by `malloc`",
+            ErrorKind::MemoryLeak => {
+                "memory leak: allocated memory is unreachable and not freed when `main` returns"
+            }
             ErrorKind::Deadlock => "deadlock: no thread can run and some have not finished",
         }
     }
@@ -531,6 +553,10 @@ pub struct Ir {
     /// (globals, arrays and fields, locks, threads, the input stream)?
     /// A thread switch can only matter before such an instruction.
     pub visible: Vec<bool>,
+    /// Kinds of error the program may commit in ways these instructions
+    /// do not check (the front end's model leaves them out), each with
+    /// why: no engine says `safe` of a property that holds one of them.
+    pub unchecked: Vec<(ErrorKind, Arc<str>)>,
 }
 
 impl Ir {

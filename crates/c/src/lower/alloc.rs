@@ -3,11 +3,14 @@
 //! whose integer members hold any value (C leaves them indeterminate; a
 //! witness gives the values, like an uninitialised local's) and whose
 //! pointer members are `NULL`; `calloc` zeroes them. `malloc` never
-//! fails. `free(p)` checks that the object is not freed already (a
-//! double free), then sets its hidden `$freed` flag, which every later
-//! access through a pointer checks (a use after free); `free(NULL)` does
-//! nothing. Arrays on the heap (`malloc(n * sizeof(int))`) are outside
-//! the subset.
+//! fails. `free(p)` checks that `malloc` made the object (else an invalid
+//! free: a variable, a global structure) and that it is not freed already
+//! (a double free), then sets its `$freed` flag, which every later access
+//! through a pointer checks (a use after free); `free(NULL)` does
+//! nothing. `$live` counts the objects `malloc` made and `free` did not
+//! free: when `main` returns, they are unreachable unless a global can
+//! hold a pointer, and then a memory leak ([`leak_check`]). Arrays on the
+//! heap (`malloc(n * sizeof(int))`) are outside the subset.
 
 use super::call::LibraryCall;
 use super::ptr::{self, Value};
@@ -16,7 +19,7 @@ use crate::types::CType;
 use lang_c::ast::{self, Expression as E};
 use lang_c::span::Node;
 use wiser_ir::{Diagnostic, ErrorKind, Expr, Place, ScalarTy};
-use wiser_num::CmpOp;
+use wiser_num::{BinOp, CmpOp, IntTy};
 
 /// Makes a fresh object of structure `sid` in `place`; with `havoc`, its
 /// integer members are inputs.
@@ -73,7 +76,34 @@ fn object(f: &mut Fun, ty: &CType, zeroed: bool, at: CSpan) -> Res<(Expr, CType)
         }
         _ => return Err(unsupported(f, at)),
     }
+    let mem = heap::mem(f.u, f.rb.program());
+    let obj = f.rb.load(place);
+    f.rb.store(mem.malloced, obj, Expr::bool(true), span);
+    let more = Expr::binary(
+        BinOp::Add,
+        f.rb.load(mem.live),
+        Expr::int(IntTy::INT, 1),
+        span,
+    );
+    f.rb.assign(mem.live, more, span);
     Ok((f.rb.load(place), ty.clone()))
+}
+
+/// The check, after `main` returns, that every object `malloc` made was
+/// freed: one that was not is unreachable (no local outlives `main`) and a
+/// memory leak, unless a global can hold a pointer — then whether it is
+/// still reachable is not decided here, and `None` says why.
+pub fn leak_check(f: &mut Fun, span: wiser_ir::Span) -> Option<&'static str> {
+    let mem = f.u.heap.mem?;
+    if f.u.heap.global_pointers {
+        return Some("a global variable can hold a pointer, and wiser does not decide whether the objects it reaches are still reachable when `main` returns");
+    }
+    let leaked = Expr::cmp(CmpOp::Ne, f.rb.load(mem.live), Expr::int(IntTy::INT, 0));
+    f.rb.assume(
+        Expr::bool(true).fault_if(leaked, ErrorKind::MemoryLeak, span),
+        span,
+    );
+    None
 }
 
 fn unsupported(f: &Fun, at: CSpan) -> Diagnostic {
@@ -105,30 +135,28 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
             if ptr::is_null(f, p) && !ptr::is_pointer(f, p) {
                 return Ok(Some(None));
             }
-            let (v, t) = ptr::pointer(f, p)?;
-            let freed = match &t {
-                CType::Struct(i) => heap::class_of(f.u, f.rb.program(), *i, p.span)?.freed,
-                CType::Int(_) | CType::Pointer(_) => heap::cell_array(f, &t, p.span)?.2,
-                other => {
-                    return Err(f
-                        .u
-                        .unsupported(p.span, &format!("`free` of a `{} *`", other.describe_in(f))))
-                }
-            };
+            // Any pointer type: what `free` knows of objects is indexed by
+            // references, whatever their class.
+            let (v, _) = ptr::pointer(f, p)?;
+            let mem = heap::mem(f.u, f.rb.program());
             let tmp = f.rb.temp(ScalarTy::INT);
             f.rb.assign(tmp, v, span);
             let (yes, end) = (f.rb.label(), f.rb.label());
             let nonnull = Expr::cmp(CmpOp::Ne, f.rb.load(tmp), ptr::null());
             f.rb.branch(nonnull, yes, end, span);
             f.rb.bind(yes);
-            let obj = Expr::flag_check(
-                f.rb.load(tmp),
-                freed,
-                heap::FLAG_TY,
-                ErrorKind::DoubleFree,
+            let ty = heap::FLAG_TY;
+            let obj = f.rb.load(tmp);
+            let obj = Expr::flag_check(obj, mem.malloced, ty, false, ErrorKind::InvalidFree, span);
+            let obj = Expr::flag_check(obj, mem.freed, ty, true, ErrorKind::DoubleFree, span);
+            f.rb.store(mem.freed, obj, Expr::bool(true), span);
+            let fewer = Expr::binary(
+                BinOp::Sub,
+                f.rb.load(mem.live),
+                Expr::int(IntTy::INT, 1),
                 span,
             );
-            f.rb.store(freed, obj, Expr::bool(true), span);
+            f.rb.assign(mem.live, fewer, span);
             f.rb.bind(end);
             Ok(Some(None))
         }

@@ -100,6 +100,7 @@ fn int_call(
             return Ok(None);
         }
         "abort" | "exit" | "_exit" | "__VERIFIER_silent_abort" => {
+            f.u.heap.exits = true;
             for a in &c.arguments {
                 expr::effect(f, a)?;
             }

@@ -428,6 +428,9 @@ fn plain(name: &str) -> &str {
 /// object the IR's main routine makes before any initialiser runs.
 fn heap_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) -> Res<Var> {
     let place = b.global(name, ScalarTy::INT, Some(Int::from(0)));
+    // A pointer, a structure (whose members may be pointers) or a cell
+    // holding a pointer can keep a heap object reachable after `main`.
+    u.heap.global_pointers |= matches!(ty, CType::Pointer(_) | CType::Struct(_));
     let (var, class) = match ty {
         CType::Pointer(p) if !u.addressed.contains(plain(name)) => {
             return Ok(Var::Ptr(place, (**p).clone()))
@@ -645,6 +648,7 @@ fn local_object(
             // Members hold any value, unless an initialiser gives them
             // (those it does not name are 0).
             super::alloc::fresh(f, place, *i, !initialised, span)?;
+            f.objects.push(place);
             Ok(Var::Struct(place, *i))
         }
         CType::Mutex => {
@@ -658,6 +662,7 @@ fn local_object(
             let class = heap::cell_class(f.u, f.rb.program(), vt).id;
             f.rb.refers(place, class);
             f.rb.new_object(place, class, span);
+            f.objects.push(place);
             if let ScalarTy::Int(t) = vt {
                 if ty.int().is_some() && !initialised {
                     let tmp = f.rb.temp(ScalarTy::Int(t));
@@ -687,6 +692,7 @@ pub fn to_cell(f: &mut Fun, name: &str, var: Var, span: wiser_ir::Span) -> Res<V
     let place = f.rb.local(format!("&{name}"), ScalarTy::INT);
     f.rb.refers(place, class);
     f.rb.new_object(place, class, span);
+    f.objects.push(place);
     let obj = f.rb.load(place);
     f.rb.store(array, obj, value, span);
     Ok(Var::Cell(place, ty))

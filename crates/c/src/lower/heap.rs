@@ -7,10 +7,16 @@
 //! aliasing included. A `pthread_mutex_t` is a reference to an object of
 //! the field-less class `$mutex`, whose lock is the object's lock.
 //!
-//! Every class that `malloc` can make has a hidden boolean field
-//! `$freed`: `free` sets it (after checking it is not set: a double free)
-//! and every access through a pointer checks it (a use after free). The
-//! checks themselves are the IR's ([`Expr::deref`], [`Expr::flag_check`]).
+//! References are unique across classes (the IR numbers every object
+//! it makes), so what the unit knows of objects besides their members
+//! lives in arrays indexed by references, one per unit ([`Mem`]):
+//! `$freed` (set by `free`; every access through a pointer checks it: a
+//! use after free; and so does `free`: a double free), `$malloced` (set
+//! for the objects `malloc` made; `free` of another object is an invalid
+//! free) and the global `$live`, the number of objects `malloc` made and
+//! `free` did not free (not 0 when `main` returns: a memory leak, see
+//! `alloc.rs`). The checks themselves are the IR's ([`Expr::deref`],
+//! [`Expr::flag_check`]).
 
 use super::{CSpan, Fun, Res, Unit};
 use crate::types::CType;
@@ -21,6 +27,24 @@ use std::collections::HashMap;
 use wiser_ir::{ArrayId, ArrayTy, Builder, ClassId, Diagnostic, ErrorKind, Expr, Place, ScalarTy};
 use wiser_num::IntTy;
 
+impl Heap {
+    /// What the IR does not check of memory safety in this program, by
+    /// kind (`alloc::leak_check` adds its own).
+    pub fn unchecked(&self) -> Vec<(ErrorKind, String)> {
+        let mut out = Vec::new();
+        let Some(_) = self.mem else { return out };
+        if self.exits {
+            out.push((ErrorKind::MemoryLeak, "the program can end by `exit` or `abort`, and wiser does not decide whether the objects it allocated are still reachable then".to_string()));
+        }
+        if self.compares_pointers {
+            for kind in [ErrorKind::DoubleFree, ErrorKind::UseAfterFree] {
+                out.push((kind, "the program compares pointers, and wiser never gives a freed object's address to a new one as `malloc` may".to_string()));
+            }
+        }
+        out
+    }
+}
+
 /// A structure type as declared.
 #[derive(Clone, Debug)]
 pub struct StructDef {
@@ -30,6 +54,32 @@ pub struct StructDef {
     pub fields: Option<Vec<(String, CType)>>,
 }
 
+/// The unit's arrays about objects (see the module's documentation).
+#[derive(Clone, Copy, Debug)]
+pub struct Mem {
+    /// `$freed`: the objects `free` freed.
+    pub freed: ArrayId,
+    /// `$malloced`: the objects `malloc` (or `calloc`) made.
+    pub malloced: ArrayId,
+    /// `$live`: how many of those are not freed.
+    pub live: Place,
+}
+
+/// The unit's [`Mem`], made on first use.
+pub fn mem(u: &mut Unit, b: &mut Builder) -> Mem {
+    if let Some(m) = u.heap.mem {
+        return m;
+    }
+    let zero = Some(wiser_num::Int::from(0));
+    let m = Mem {
+        freed: b.array("$freed", FLAG_TY, zero.clone()),
+        malloced: b.array("$malloced", FLAG_TY, zero.clone()),
+        live: b.global("$live", ScalarTy::INT, zero),
+    };
+    u.heap.mem = Some(m);
+    m
+}
+
 /// The class of a structure or cell, once made.
 #[derive(Clone, Debug)]
 pub struct ClassInfo {
@@ -37,7 +87,7 @@ pub struct ClassInfo {
     pub id: ClassId,
     /// Member arrays by name, with the member's C type.
     pub fields: HashMap<String, (ArrayId, CType)>,
-    /// The hidden `$freed` flag array.
+    /// The unit's `$freed` flag array ([`Mem::freed`]).
     pub freed: ArrayId,
 }
 
@@ -58,6 +108,16 @@ pub struct Heap {
     /// Objects the IR's main routine makes before any initialiser runs
     /// (cells, structures and mutexes of globals and static locals).
     pub startup: Vec<(Place, ClassId)>,
+    /// The arrays about objects, once made.
+    pub mem: Option<Mem>,
+    /// Can a global (or static local) hold a pointer: is a heap object
+    /// that no local points to still reachable when `main` returns?
+    pub global_pointers: bool,
+    /// Does the program compare two pointers, neither `NULL`?
+    pub compares_pointers: bool,
+    /// Does the program call `exit` or `abort` (which end it with its
+    /// locals still pointing to what they point to)?
+    pub exits: bool,
 }
 
 /// Reads the members one declaration in a structure declares.
@@ -193,7 +253,7 @@ pub fn class_of(u: &mut Unit, b: &mut Builder, i: u32, at: CSpan) -> Res<ClassIn
         .with_help("define the structure before using it"));
     };
     let id = b.class(name);
-    let freed = b.field(id, "$freed", ScalarTy::Bool, None);
+    let freed = mem(u, b).freed;
     // Registered before the members: a member may point to this class.
     u.heap.classes.insert(
         i,
@@ -235,7 +295,7 @@ pub fn cell_class(u: &mut Unit, b: &mut Builder, ty: ScalarTy) -> ClassInfo {
         other => format!("$cell_{other}"),
     };
     let id = b.class(name);
-    let freed = b.field(id, "$freed", ScalarTy::Bool, None);
+    let freed = mem(u, b).freed;
     let v = b.field(id, "v", ty, None);
     b.cell_value(id, v);
     let mut fields = HashMap::new();
@@ -272,5 +332,5 @@ pub fn cell_array(f: &mut Fun, ty: &CType, at: CSpan) -> Res<(ArrayId, ScalarTy,
 /// the class's flag array), as every access through a pointer is.
 pub fn checked(obj: Expr, freed: ArrayId, span: wiser_ir::Span) -> Expr {
     let obj = Expr::deref(obj, span);
-    Expr::flag_check(obj, freed, FLAG_TY, ErrorKind::UseAfterFree, span)
+    Expr::flag_check(obj, freed, FLAG_TY, true, ErrorKind::UseAfterFree, span)
 }

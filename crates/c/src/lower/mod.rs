@@ -37,7 +37,8 @@ use lang_c::ast;
 use lang_c::span::Node;
 use std::collections::HashMap;
 use wiser_ir::{
-    ArrayId, Builder, Diagnostic, Expr, Label, Place, ProcId, RoutineBuilder, ScalarTy, Span,
+    ArrayId, Builder, Diagnostic, ErrorKind, Expr, Label, Place, ProcId, RoutineBuilder, ScalarTy,
+    Span,
 };
 
 /// The first message of every construct outside the subset.
@@ -288,6 +289,11 @@ pub struct Fun<'u, 'a, 'b> {
     /// Parameters declared but bound to nothing (`main`'s `argv`): a use
     /// is refused as outside the subset, not as an undeclared name.
     pub unbound: Vec<String>,
+    /// The places of the objects of this activation's local structures
+    /// and address-taken variables: their lifetime ends when it returns
+    /// ([`stmt::end_lifetimes`]), so a pointer to one that outlives the
+    /// call dangles.
+    pub objects: Vec<Place>,
 }
 
 /// The deepest nesting of expressions and statements the lowering
@@ -439,6 +445,8 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         .filter_map(|(_, t)| t.int())
         .collect();
     let main_proc = u.instance(&mut b, "main", Vec::new())?;
+    // Errors of these kinds may happen in ways the IR does not check.
+    let mut unchecked = Vec::new();
     // Function bodies first: lowering them finds the static locals whose
     // initialisers the IR's main routine runs.
     while let Some((id, name, arrays)) = u.pending.pop() {
@@ -463,6 +471,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
             thread: false,
             atomic: false,
             unbound: Vec::new(),
+            objects: Vec::new(),
         };
         // Objects of globals and static locals (cells, structures,
         // mutexes) exist before any initialiser runs.
@@ -485,8 +494,12 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
             args.push(f.rb.load(p));
         }
         f.rb.call(main_proc, args, dst, main_span);
+        if let Some(why) = alloc::leak_check(&mut f, main_span) {
+            unchecked.push((ErrorKind::MemoryLeak, why.to_string()));
+        }
         f.rb.finish();
     }
+    unchecked.extend(u.heap.unchecked());
     let mut ir = b.finish().map_err(|e| match e {
         wiser_ir::IrError::TooLarge { span, message } => Diagnostic::new(span, message),
         other => Diagnostic::new(main_span, other.to_string()),
@@ -522,6 +535,10 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
     let read = |name: &str| u.nondet_reads.values().any(|g| g.name == name);
     u.nondet_fns
         .retain(|f| read(&f.name) || !from_header(&f.name));
+    ir.unchecked = unchecked
+        .into_iter()
+        .map(|(k, why)| (k, why.into()))
+        .collect();
     Ok(Compiled {
         ir,
         warnings: u.warnings,

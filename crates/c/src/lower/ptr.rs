@@ -513,6 +513,9 @@ pub fn compare(f: &mut Fun, l: &Node<E>, r: &Node<E>, eq: bool) -> Res<Expr> {
         (pointer_to(f, l, &CType::Void)?, CType::Void)
     };
     let b = pointer_to(f, r, &a.1)?;
+    // Two pointers, neither `NULL`: once one object is freed, `malloc`
+    // may give its address to another, and this IR never reuses one.
+    f.u.heap.compares_pointers |= !is_null(f, l) && !is_null(f, r);
     let op = if eq {
         wiser_num::CmpOp::Eq
     } else {

@@ -40,6 +40,7 @@ pub fn function_body(
         thread,
         atomic: super::thread::is_atomic_fn(name),
         unbound: Vec::new(),
+        objects: Vec::new(),
     };
     let (mut slot, mut arr) = (0u32, arrays.into_iter());
     let entry = f.span(def.statement.span);
@@ -80,6 +81,10 @@ pub fn function_body(
         }
     }
     statement(&mut f, &def.statement)?;
+    if f.rb.is_reachable() {
+        let end = f.span(def.statement.span);
+        end_lifetimes(&mut f, end);
+    }
     if f.atomic && f.rb.is_reachable() {
         let end = f.span(def.statement.span);
         f.rb.atomic(false, end);
@@ -94,6 +99,25 @@ pub fn function_body(
     }
     f.rb.finish();
     Ok(())
+}
+
+/// Ends the lifetime of the objects of the returning activation's locals
+/// (`Fun::objects`): they count as freed, so an access through a pointer
+/// that outlives the call is caught like a use after free (SV-COMP's
+/// `valid-deref`), and `free` of one is an invalid free as before (it is
+/// no `malloc`'d object). `main`'s locals outlive every use: nothing runs
+/// after it but the leak check. An object whose declaration the path did
+/// not reach is `NULL` here, and `$freed[NULL]` is never read (every
+/// access checks for `NULL` first).
+pub fn end_lifetimes(f: &mut Fun, span: wiser_ir::Span) {
+    if f.name == "main" || f.objects.is_empty() {
+        return;
+    }
+    let freed = super::heap::mem(f.u, f.rb.program()).freed;
+    for place in f.objects.clone() {
+        let obj = f.rb.load(place);
+        f.rb.store(freed, obj, Expr::bool(true), span);
+    }
 }
 
 /// Is this `if (c) ; else __assert_fail(...);`?
@@ -268,6 +292,17 @@ fn statement_at(f: &mut Fun, s: &Node<S>) -> Res<()> {
                     return Err(f.u.unsupported(s.span, "returning arrays or structures"))
                 }
             };
+            // The value is computed before the locals' objects end: it
+            // may read one.
+            let value = match value {
+                Some(v) if !f.objects.is_empty() => {
+                    let t = f.rb.temp(v.ty());
+                    f.rb.assign(t, v, span);
+                    Some(f.rb.load(t))
+                }
+                v => v,
+            };
+            end_lifetimes(f, span);
             if f.atomic {
                 f.rb.atomic(false, span);
             }

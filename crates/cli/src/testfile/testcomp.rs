@@ -28,12 +28,20 @@ pub const COVER_ERROR: &str = "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_
 /// `wiser` names it.
 pub const WISER_ALL: &str = "wiser --property all: reach a runtime error (assertion, reach_error, division by zero, overflow, invalid shift, index out of bounds)";
 
+/// What a suite of `--property no-overflow` bugs is for (no Test-Comp
+/// specification either).
+pub const WISER_NO_OVERFLOW: &str = "wiser --property no-overflow: reach a signed integer overflow";
+/// What a suite of `--property valid-memsafety` bugs is for.
+pub const WISER_MEMSAFETY: &str = "wiser --property valid-memsafety: reach an invalid dereference, an invalid free or a memory leak";
+
 /// The specification text of a suite.
 pub fn specification(all_paths: bool, property: PropertySpec) -> &'static str {
     match (all_paths, property) {
         (true, _) => COVER_BRANCHES,
         (false, PropertySpec::UnreachCall) => COVER_ERROR,
         (false, PropertySpec::All) => WISER_ALL,
+        (false, PropertySpec::NoOverflow) => WISER_NO_OVERFLOW,
+        (false, PropertySpec::ValidMemsafety) => WISER_MEMSAFETY,
     }
 }
 

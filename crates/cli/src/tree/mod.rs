@@ -422,6 +422,7 @@ fn cut_text(why: Incomplete) -> &'static str {
         Incomplete::SwitchBound => "switch bound",
         Incomplete::MaxRuns => "run limit",
         Incomplete::WorkListEmpty => "work list empty",
+        Incomplete::Unchecked => "unchecked errors",
     }
 }
 

@@ -52,13 +52,14 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Re
     let limits = Limits::new(config, start, monitor.clone());
     let solvers = Arc::new(Solvers::new(config, limits.deadline));
     let stop = Arc::new(StopSwitch::default());
+    let unchecked = config.property.has_unchecked(&ir);
     let work = {
         let (config, bmc, solvers, stop) =
             (config.clone(), bmc.clone(), solvers.clone(), stop.clone());
         let monitor = monitor.clone();
         move || deepen(&ir, &config, &bmc, &monitor, &solvers, &stop)
     };
-    let (outcome, mut stats, k) = match supervise_one(&limits, &solvers, &stop, work) {
+    let (mut outcome, mut stats, k) = match supervise_one(&limits, &solvers, &stop, work) {
         Some(done) => done,
         // The worker was still in one step GRACE after the end.
         None => {
@@ -71,6 +72,9 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Re
             (Outcome::unknown(why), stats, bmc.unwind)
         }
     };
+    if unchecked {
+        outcome.incomplete.push(Incomplete::Unchecked);
+    }
     monitor
         .bugs
         .store(outcome.bugs.len() as u64, Ordering::Relaxed);
@@ -184,7 +188,9 @@ impl Queries<'_> {
         }
         let mut outside = Vec::new();
         self.each_reachable(
-            errors.iter().filter(|e| !property.contains(e.kind)),
+            errors
+                .iter()
+                .filter(|e| !property.contains(e.kind) && !e.kind.is_terminal()),
             |_, model, open| {
                 // The model satisfies the disjunction, so some guard holds.
                 let e = holding(model, open)?;

@@ -72,6 +72,9 @@ pub enum Incomplete {
     /// Fuzzing ran every input it generated (its work list is empty):
     /// fuzzing does not cover every path, so it never says `safe`.
     WorkListEmpty,
+    /// The program may commit errors of the property's kinds in ways its
+    /// IR does not check ([`wiser_ir::Ir::unchecked`] says which and why).
+    Unchecked,
 }
 
 impl From<wiser_semantics::Bound> for Incomplete {
@@ -102,6 +105,7 @@ impl Incomplete {
             Incomplete::SwitchBound => "switch_bound",
             Incomplete::MaxRuns => "max_runs",
             Incomplete::WorkListEmpty => "work_list_empty",
+            Incomplete::Unchecked => "unchecked",
         }
     }
 }

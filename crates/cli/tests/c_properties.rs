@@ -1,0 +1,294 @@
+//! SV-COMP's properties on C programs: `no-overflow`, `valid-memsafety`
+//! with its three parts (an invalid dereference, an invalid free, a memory
+//! leak), a task that lists several properties, and the `safe` verdicts
+//! that wiser withholds where its model does not check a part.
+
+mod support;
+
+use serde_json::Value;
+use support::c::{check, check_json, folder, PREAMBLE};
+use support::write;
+
+const MEMSAFETY: &[&str] = &["--property", "valid-memsafety"];
+
+/// The kind and subproperty of a report's first bug.
+fn first_bug(json: &Value) -> (String, String) {
+    let b = &json["bugs"][0];
+    (
+        b["kind"].as_str().unwrap_or("-").to_string(),
+        b["subproperty"].as_str().unwrap_or("-").to_string(),
+    )
+}
+
+#[test]
+fn a_leak_when_main_returns_is_valid_memtrack() {
+    let dir = folder("leak");
+    let prog = write(
+        &dir,
+        "leak.c",
+        "#include <stdlib.h>
+struct node { int v; struct node *next; };
+int main(void) {
+    struct node *a = malloc(sizeof(struct node));
+    struct node *b = malloc(sizeof(struct node));
+    a->next = b;
+    free(a);
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&prog, MEMSAFETY);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["property"], "valid-memsafety");
+    assert_eq!(
+        first_bug(&json),
+        ("memory_leak".into(), "valid-memtrack".into())
+    );
+    // By default (`all`) a leak is no bug: found after the program ended,
+    // it keeps no path from ending, and the program is safe.
+    let (code, out, err) = check(&prog, &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("verdict: safe"), "{out}");
+    // Freeing the other one too: memory safe, every path explored.
+    let fixed = write(
+        &dir,
+        "fixed.c",
+        "#include <stdlib.h>
+struct node { int v; struct node *next; };
+int main(void) {
+    struct node *a = malloc(sizeof(struct node));
+    struct node *b = malloc(sizeof(struct node));
+    a->next = b;
+    free(a->next);
+    free(a);
+    return 0;
+}
+",
+    );
+    let (code, out, err) = check(&fixed, MEMSAFETY);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("verdict: safe"), "{out}");
+}
+
+#[test]
+fn freeing_a_variable_is_an_invalid_free() {
+    let dir = folder("invalid-free");
+    let prog = write(
+        &dir,
+        "prog.c",
+        "#include <stdlib.h>
+int main(void) {
+    int x = 1;
+    int *p = &x;
+    free(p);
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&prog, MEMSAFETY);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(
+        first_bug(&json),
+        ("invalid_free".into(), "valid-free".into())
+    );
+    assert_eq!(json["bugs"][0]["line"], 5);
+}
+
+#[test]
+fn a_pointer_to_a_returned_functions_local_dangles() {
+    let dir = folder("dangling");
+    let prog = write(
+        &dir,
+        "prog.c",
+        "int *g(void) {
+    int x = 5;
+    int *p = &x;
+    return p;
+}
+int main(void) {
+    int *q = g();
+    return *q;
+}
+",
+    );
+    let (code, json) = check_json(&prog, MEMSAFETY);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(
+        first_bug(&json),
+        ("use_after_free".into(), "valid-deref".into())
+    );
+    assert_eq!(json["bugs"][0]["line"], 8);
+    // A callee's local read before it returns is fine, and so is the
+    // value it returns from one.
+    let fine = write(
+        &dir,
+        "fine.c",
+        "int g(void) {
+    int x = 5;
+    int *p = &x;
+    *p = 6;
+    return x;
+}
+int main(void) {
+    return g() - 6;
+}
+",
+    );
+    let (code, out, err) = check(&fine, MEMSAFETY);
+    assert_eq!(code, 0, "{out}\n{err}");
+}
+
+#[test]
+fn memory_safety_is_not_claimed_where_wiser_does_not_check_it() {
+    let dir = folder("unchecked");
+    // A global can keep the object reachable: whether it is a leak is
+    // not decided, so no `safe`.
+    let global = write(
+        &dir,
+        "global.c",
+        "#include <stdlib.h>
+int *keep;
+int main(void) {
+    keep = malloc(sizeof(int));
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&global, MEMSAFETY);
+    assert_eq!(code, 3, "{json}");
+    assert_eq!(json["verdict"], "unknown");
+    assert!(json["incomplete"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("unchecked")));
+    assert_eq!(json["unchecked"][0]["kind"], "memory_leak");
+    let (_, out, _) = check(&global, MEMSAFETY);
+    assert!(
+        out.contains("unchecked memory_leak: a global variable"),
+        "{out}"
+    );
+    // Under unreach-call the same program is safe: nothing unchecked is
+    // in that property.
+    let (code, json) = check_json(&global, &["--property", "unreach-call"]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["unchecked"], Value::Array(vec![]));
+
+    // Comparing pointers after a free: malloc may reuse the address
+    // (SV-COMP's cmp-freed-ptr expects a double free here).
+    let reuse = write(
+        &dir,
+        "reuse.c",
+        "#include <stdlib.h>
+int main(void) {
+    int *y = malloc(sizeof(int));
+    free(y);
+    int *x = malloc(sizeof(int));
+    if (x == y) free(x);
+    free(x);
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&reuse, MEMSAFETY);
+    assert_eq!(code, 3, "{json}");
+    assert_eq!(json["verdict"], "unknown");
+}
+
+#[test]
+fn no_overflow_reports_only_signed_overflow() {
+    let dir = folder("no-overflow");
+    let prog = write(
+        &dir,
+        "prog.c",
+        &format!(
+            "{PREAMBLE}
+int main(void) {{
+    int x = __VERIFIER_nondet_int();
+    if (x == 3) reach_error();
+    if (x > 10) return x * 1000;
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&prog, &["--property", "no-overflow"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["property"], "no-overflow");
+    assert_eq!(json["bugs"].as_array().unwrap().len(), 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "signed_overflow");
+    // Without the overflow, the reach_error call is outside the
+    // property: unknown, not safe.
+    let bounded = write(
+        &dir,
+        "bounded.c",
+        &format!(
+            "{PREAMBLE}
+int main(void) {{
+    int x = __VERIFIER_nondet_int();
+    if (x == 3) reach_error();
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&bounded, &["--property", "no-overflow"]);
+    assert_eq!(code, 3, "{json}");
+    assert_eq!(json["outside_property"][0]["kind"], "fail");
+}
+
+#[test]
+fn a_task_with_several_properties_is_checked_for_the_one_asked() {
+    let dir = folder("task-properties");
+    write(
+        &dir,
+        "prog.c",
+        &format!(
+            "{PREAMBLE}
+int main(void) {{
+    int x = __VERIFIER_nondet_int();
+    if (x > 0 && x < 5) return x + 1;
+    return 0;
+}}
+"
+        ),
+    );
+    std::fs::create_dir_all(dir.join("properties")).unwrap();
+    write(
+        &dir,
+        "properties/unreach-call.prp",
+        "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+    );
+    write(
+        &dir,
+        "properties/no-overflow.prp",
+        "CHECK( init(main()), LTL(G ! overflow) )\n",
+    );
+    let task = write(
+        &dir,
+        "task.yml",
+        "format_version: '2.0'
+input_files: 'prog.c'
+properties:
+  - property_file: properties/no-overflow.prp
+    expected_verdict: true
+  - property_file: properties/unreach-call.prp
+    expected_verdict: true
+options:
+  language: C
+  data_model: ILP32
+",
+    );
+    // By default, unreach-call.
+    let (code, json) = check_json(&task, &[]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["property"], "unreach-call");
+    let (code, json) = check_json(&task, &["--property", "no-overflow"]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["property"], "no-overflow");
+    assert_eq!(json["expected_verdict"], true);
+    let (_, out, _) = check(&task, &["--property", "no-overflow"]);
+    assert!(
+        out.contains("task: expected verdict true (no signed overflow)"),
+        "{out}"
+    );
+}
