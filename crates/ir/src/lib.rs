@@ -38,6 +38,7 @@ pub mod cfg;
 mod expr;
 pub mod ir;
 pub mod liveness;
+pub mod pointer;
 mod print;
 pub mod source;
 pub mod stack;

@@ -1,16 +1,16 @@
-//! `malloc`, `calloc` and `free` of single objects: a structure, or a
-//! cell holding one integer or pointer. `malloc` makes a fresh object
-//! whose integer members hold any value (C leaves them indeterminate; a
-//! witness gives the values, like an uninitialised local's) and whose
-//! pointer members are `NULL`; `calloc` zeroes them. `malloc` never
-//! fails. `free(p)` checks that `malloc` made the object (else an invalid
+//! `malloc`, `calloc` and `free`: objects of one or more elements of a
+//! structure, integer or pointer type (`malloc(sizeof(T))`,
+//! `malloc(n * sizeof(T))`, `calloc(n, sizeof(T))`). A `malloc`'d object
+//! of one element has integer members that hold any value (C leaves them
+//! indeterminate; a witness gives the values, like an uninitialised
+//! local's) and `NULL` pointer members; of several elements, every element
+//! holds any value; `calloc` zeroes them all. `malloc` never fails. `free(p)` checks that `malloc` made the object (else an invalid
 //! free: a variable, a global structure) and that it is not freed already
 //! (a double free), then sets its `$freed` flag, which every later access
 //! through a pointer checks (a use after free); `free(NULL)` does
 //! nothing. `$live` counts the objects `malloc` made and `free` did not
 //! free: when `main` returns, they are unreachable unless a global can
-//! hold a pointer, and then a memory leak ([`leak_check`]). Arrays on the
-//! heap (`malloc(n * sizeof(int))`) are outside the subset.
+//! hold a pointer, and then a memory leak ([`leak_check`]).
 
 use super::call::LibraryCall;
 use super::ptr::{self, Value};
@@ -18,14 +18,19 @@ use super::{consts, heap, CSpan, Fun, Res};
 use crate::types::CType;
 use lang_c::ast::{self, Expression as E};
 use lang_c::span::Node;
-use wiser_ir::{Diagnostic, ErrorKind, Expr, Place, ScalarTy};
+use wiser_ir::{pointer, Diagnostic, ErrorKind, Expr, Place, ScalarTy};
 use wiser_num::{BinOp, CmpOp, IntTy};
+
+/// One element.
+fn one() -> Expr {
+    Expr::int(IntTy::INT, 1)
+}
 
 /// Makes a fresh object of structure `sid` in `place`; with `havoc`, its
 /// integer members are inputs.
 pub fn fresh(f: &mut Fun, place: Place, sid: u32, havoc: bool, span: wiser_ir::Span) -> Res<()> {
     let class = heap::class_of(f.u, f.rb.program(), sid, CSpan::none())?;
-    f.rb.new_object(place, class.id, span);
+    heap::allocate(f, place, class.id, one(), span);
     if havoc {
         let mut ints: Vec<_> = class
             .fields
@@ -57,36 +62,156 @@ fn sized(f: &Fun, e: &Node<E>) -> Option<CType> {
     }
 }
 
-/// A fresh object of type `ty` (zeroed, or with input integers).
-fn object(f: &mut Fun, ty: &CType, zeroed: bool, at: CSpan) -> Res<(Expr, CType)> {
+/// What `malloc`'s argument asks for: `sizeof(T)` (one `T`), or
+/// `n * sizeof(T)`, `sizeof(T) * n` (`n` of them): the type and `n`.
+fn counted<'e>(f: &Fun, e: &'e Node<E>) -> Option<(CType, Option<&'e Node<E>>)> {
+    if let Some(t) = sized(f, e) {
+        return Some((t, None));
+    }
+    let E::BinaryOperator(b) = &e.node else {
+        return None;
+    };
+    if b.node.operator.node != ast::BinaryOperator::Multiply {
+        return None;
+    }
+    match (sized(f, &b.node.lhs), sized(f, &b.node.rhs)) {
+        (Some(t), None) => Some((t, Some(&b.node.rhs))),
+        (None, Some(t)) => Some((t, Some(&b.node.lhs))),
+        _ => None,
+    }
+}
+
+/// An element count as an IR `int`.
+fn count(f: &mut Fun, n: &Node<E>) -> Res<Expr> {
+    let (v, _) = super::expr::rvalue(f, n)?;
+    Ok(v.cast(IntTy::INT))
+}
+
+/// A fresh object of `n` elements of type `ty` (`None`: one), made by
+/// `malloc` (`zeroed`: `calloc`). One element is zeroed or has input
+/// integers (named in witnesses by the allocation); of several, `calloc`
+/// zeroes every one and `malloc` leaves them holding any value.
+fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> Res<(Expr, CType)> {
     let span = f.span(at);
     let place = f.rb.temp(ScalarTy::INT);
-    match ty {
-        CType::Struct(i) => fresh(f, place, *i, !zeroed, span)?,
+    let len = n.clone().unwrap_or_else(one);
+    let class = match ty {
+        CType::Struct(i) if n.is_none() => {
+            fresh(f, place, *i, !zeroed, span)?;
+            heap::class_of(f.u, f.rb.program(), *i, at)?.id
+        }
+        CType::Struct(i) => {
+            let class = heap::class_of(f.u, f.rb.program(), *i, at)?.id;
+            heap::allocate(f, place, class, len.clone(), span);
+            class
+        }
         CType::Int(_) | CType::Pointer(_) => {
             let (array, vt, _) = heap::cell_array(f, ty, at)?;
             let class = heap::cell_class(f.u, f.rb.program(), vt).id;
-            f.rb.new_object(place, class, span);
-            if let (false, Some(t)) = (zeroed, ty.int()) {
+            heap::allocate(f, place, class, len.clone(), span);
+            if let (false, Some(t), None) = (zeroed, ty.int(), &n) {
                 let tmp = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
                 f.rb.havoc(tmp, span);
                 let (obj, v) = (f.rb.load(place), f.rb.load(tmp));
                 f.rb.store(array, obj, v, span);
             }
+            class
         }
         _ => return Err(unsupported(f, at)),
+    };
+    if zeroed && n.is_some() {
+        zero_all(f, class, place, len, span);
     }
     let mem = heap::mem(f.u, f.rb.program());
-    let obj = f.rb.load(place);
+    let obj = pointer::object(f.rb.load(place), span);
     f.rb.store(mem.malloced, obj, Expr::bool(true), span);
-    let more = Expr::binary(
-        BinOp::Add,
-        f.rb.load(mem.live),
-        Expr::int(IntTy::INT, 1),
-        span,
-    );
+    let more = Expr::binary(BinOp::Add, f.rb.load(mem.live), one(), span);
     f.rb.assign(mem.live, more, span);
     Ok((f.rb.load(place), ty.clone()))
+}
+
+/// Zeroes the `len` elements of the object `place` points to (a loop).
+fn zero_all(f: &mut Fun, class: wiser_ir::ClassId, place: Place, len: Expr, span: wiser_ir::Span) {
+    let i = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(i, Expr::int(IntTy::INT, 0), span);
+    let (head, body, end) = (f.rb.label(), f.rb.label(), f.rb.label());
+    f.rb.bind(head);
+    let more = Expr::cmp(CmpOp::Lt, f.rb.load(i), len);
+    f.rb.branch(more, body, end, span);
+    f.rb.bind(body);
+    let p = Expr::binary(BinOp::Add, f.rb.load(place), f.rb.load(i), span);
+    heap::zero_element(f, class, p, span);
+    let next = Expr::binary(BinOp::Add, f.rb.load(i), one(), span);
+    f.rb.assign(i, next, span);
+    f.rb.jump(head);
+    f.rb.bind(end);
+}
+
+fn unsupported(f: &Fun, at: CSpan) -> Diagnostic {
+    f.u.unsupported(
+        at,
+        "this allocation: wiser allocates `malloc(sizeof(T))`, `malloc(n * sizeof(T))` and `calloc(n, sizeof(T))` for an integer, pointer or structure type `T`",
+    )
+}
+
+/// Lowers `malloc`, `calloc` and `free`; `None` for other names.
+pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> LibraryCall {
+    let span = f.span(at);
+    match (name, c.arguments.as_slice()) {
+        ("malloc", [size]) => {
+            let (ty, n) = counted(f, size).ok_or_else(|| unsupported(f, at))?;
+            let n = n.map(|n| count(f, n)).transpose()?;
+            let (v, t) = object(f, &ty, n, false, at)?;
+            Ok(Some(Some(Value::Ptr(v, t))))
+        }
+        ("calloc", [n, size]) => {
+            let one = consts::eval(f.u, &|x: &str| f.lookup(x), n)
+                .is_ok_and(|(v, _)| v == wiser_num::Int::from(1));
+            let ty = sized(f, size).ok_or_else(|| unsupported(f, at))?;
+            let n = if one { None } else { Some(count(f, n)?) };
+            let (v, t) = object(f, &ty, n, true, at)?;
+            Ok(Some(Some(Value::Ptr(v, t))))
+        }
+        ("free", [p]) => {
+            if ptr::is_null(f, p) && !ptr::is_pointer(f, p) {
+                return Ok(Some(None));
+            }
+            // Any pointer type: what `free` knows of objects is indexed by
+            // references, whatever their class.
+            let (v, _) = ptr::pointer(f, p)?;
+            let mem = heap::mem(f.u, f.rb.program());
+            let tmp = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(tmp, v, span);
+            let (yes, end) = (f.rb.label(), f.rb.label());
+            let nonnull = Expr::cmp(CmpOp::Ne, f.rb.load(tmp), ptr::null());
+            f.rb.branch(nonnull, yes, end, span);
+            f.rb.bind(yes);
+            let obj = pointer::object(f.rb.load(tmp), span);
+            // Only the start of an object `malloc` made may be freed.
+            let interior = Expr::cmp(
+                CmpOp::Ne,
+                pointer::offset(f.rb.load(tmp), span),
+                Expr::int(IntTy::INT, 0),
+            );
+            let flags = heap::FLAG_TY;
+            let not_malloced = Expr::logical_not(Expr::select(mem.malloced, flags, obj.clone()));
+            let invalid = Expr::or(interior, not_malloced);
+            let obj = obj
+                .fault_if(invalid, ErrorKind::InvalidFree, span)
+                .fault_if(
+                    Expr::select(mem.freed, flags, pointer::object(f.rb.load(tmp), span)),
+                    ErrorKind::DoubleFree,
+                    span,
+                );
+            f.rb.store(mem.freed, obj, Expr::bool(true), span);
+            let fewer = Expr::binary(BinOp::Sub, f.rb.load(mem.live), one(), span);
+            f.rb.assign(mem.live, fewer, span);
+            f.rb.bind(end);
+            Ok(Some(None))
+        }
+        ("malloc" | "calloc" | "free" | "realloc", _) => Err(unsupported(f, at)),
+        _ => Ok(None),
+    }
 }
 
 /// The check, after `main` returns, that every object `malloc` made was
@@ -104,63 +229,4 @@ pub fn leak_check(f: &mut Fun, span: wiser_ir::Span) -> Option<&'static str> {
         span,
     );
     None
-}
-
-fn unsupported(f: &Fun, at: CSpan) -> Diagnostic {
-    f.u.unsupported(
-        at,
-        "this allocation: wiser allocates one object at a time (`malloc(sizeof(struct S))`, `calloc(1, sizeof(int))`)",
-    )
-}
-
-/// Lowers `malloc`, `calloc` and `free`; `None` for other names.
-pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> LibraryCall {
-    let span = f.span(at);
-    match (name, c.arguments.as_slice()) {
-        ("malloc", [size]) => {
-            let ty = sized(f, size).ok_or_else(|| unsupported(f, at))?;
-            let (v, t) = object(f, &ty, false, at)?;
-            Ok(Some(Some(Value::Ptr(v, t))))
-        }
-        ("calloc", [n, size]) => {
-            let one = consts::eval(f.u, &|x: &str| f.lookup(x), n)
-                .is_ok_and(|(v, _)| v == wiser_num::Int::from(1));
-            let ty = sized(f, size)
-                .filter(|_| one)
-                .ok_or_else(|| unsupported(f, at))?;
-            let (v, t) = object(f, &ty, true, at)?;
-            Ok(Some(Some(Value::Ptr(v, t))))
-        }
-        ("free", [p]) => {
-            if ptr::is_null(f, p) && !ptr::is_pointer(f, p) {
-                return Ok(Some(None));
-            }
-            // Any pointer type: what `free` knows of objects is indexed by
-            // references, whatever their class.
-            let (v, _) = ptr::pointer(f, p)?;
-            let mem = heap::mem(f.u, f.rb.program());
-            let tmp = f.rb.temp(ScalarTy::INT);
-            f.rb.assign(tmp, v, span);
-            let (yes, end) = (f.rb.label(), f.rb.label());
-            let nonnull = Expr::cmp(CmpOp::Ne, f.rb.load(tmp), ptr::null());
-            f.rb.branch(nonnull, yes, end, span);
-            f.rb.bind(yes);
-            let ty = heap::FLAG_TY;
-            let obj = f.rb.load(tmp);
-            let obj = Expr::flag_check(obj, mem.malloced, ty, false, ErrorKind::InvalidFree, span);
-            let obj = Expr::flag_check(obj, mem.freed, ty, true, ErrorKind::DoubleFree, span);
-            f.rb.store(mem.freed, obj, Expr::bool(true), span);
-            let fewer = Expr::binary(
-                BinOp::Sub,
-                f.rb.load(mem.live),
-                Expr::int(IntTy::INT, 1),
-                span,
-            );
-            f.rb.assign(mem.live, fewer, span);
-            f.rb.bind(end);
-            Ok(Some(None))
-        }
-        ("malloc" | "calloc" | "free" | "realloc", _) => Err(unsupported(f, at)),
-        _ => Ok(None),
-    }
 }

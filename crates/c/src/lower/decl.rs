@@ -654,14 +654,14 @@ fn local_object(
         CType::Mutex => {
             let class = heap::mutex_class(f.u, f.rb.program());
             f.rb.refers(place, class);
-            f.rb.new_object(place, class, span);
+            heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), span);
             Ok(Var::Mutex(place))
         }
         _ => {
             let (array, vt, _) = heap::cell_array(f, ty, CSpan::none())?;
             let class = heap::cell_class(f.u, f.rb.program(), vt).id;
             f.rb.refers(place, class);
-            f.rb.new_object(place, class, span);
+            heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), span);
             f.objects.push(place);
             if let ScalarTy::Int(t) = vt {
                 if ty.int().is_some() && !initialised {
@@ -691,7 +691,7 @@ pub fn to_cell(f: &mut Fun, name: &str, var: Var, span: wiser_ir::Span) -> Res<V
     let class = heap::cell_class(f.u, f.rb.program(), vt).id;
     let place = f.rb.local(format!("&{name}"), ScalarTy::INT);
     f.rb.refers(place, class);
-    f.rb.new_object(place, class, span);
+    heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), span);
     f.objects.push(place);
     let obj = f.rb.load(place);
     f.rb.store(array, obj, value, span);

@@ -256,7 +256,8 @@ fn effect_at(f: &mut Fun, e: &Node<E>) -> Res<()> {
         }
         E::BinaryOperator(b)
             if consts::arith_op(&b.node.operator.node).is_some()
-                && is_compound(&b.node.operator.node) =>
+                && is_compound(&b.node.operator.node)
+                && !ptr::is_pointer(f, &b.node.lhs) =>
         {
             compound(f, &b.node, e.span, false)?;
             Ok(())
@@ -265,7 +266,7 @@ fn effect_at(f: &mut Fun, e: &Node<E>) -> Res<()> {
             if matches!(
                 u.node.operator.node,
                 U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
-            ) =>
+            ) && !ptr::is_pointer(f, &u.node.operand) =>
         {
             let delta = matches!(u.node.operator.node, U::PostIncrement | U::PreIncrement);
             step(f, &u.node.operand, delta, false, e.span)?;
@@ -368,9 +369,7 @@ fn cond_at(f: &mut Fun, e: &Node<E>) -> Res<Expr> {
                             };
                             ptr::compare(f, l, r, *op == B::Equals)
                         }
-                        _ => Err(f
-                            .u
-                            .unsupported(b.node.operator.span, "ordering comparisons of pointers")),
+                        _ => ptr::order(f, &b.node.lhs, &b.node.rhs, c),
                     };
                 }
                 let l = rvalue(f, &b.node.lhs)?;
@@ -477,6 +476,9 @@ fn binary(f: &mut Fun, whole: &Node<E>, b: &ast::BinaryOperatorExpression) -> Re
         _ => {
             let bop = consts::arith_op(op)
                 .ok_or_else(|| f.u.unsupported(b.operator.span, "this operator"))?;
+            if *op == B::Minus && ptr::is_pointer(f, &b.lhs) && ptr::is_pointer(f, &b.rhs) {
+                return ptr::difference(f, &b.lhs, &b.rhs, b.operator.span);
+            }
             if ptr::is_pointer(f, &b.lhs) || ptr::is_pointer(f, &b.rhs) {
                 return Err(ptr::arithmetic(f, b.operator.span));
             }

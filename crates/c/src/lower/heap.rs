@@ -24,7 +24,9 @@ use lang_c::ast;
 use lang_c::span::Node;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use wiser_ir::{ArrayId, ArrayTy, Builder, ClassId, Diagnostic, ErrorKind, Expr, Place, ScalarTy};
+use wiser_ir::{
+    pointer, ArrayId, ArrayTy, Builder, ClassId, Diagnostic, ErrorKind, Expr, Place, ScalarTy,
+};
 use wiser_num::IntTy;
 
 impl Heap {
@@ -54,9 +56,13 @@ pub struct StructDef {
     pub fields: Option<Vec<(String, CType)>>,
 }
 
-/// The unit's arrays about objects (see the module's documentation).
+/// The unit's arrays about objects (see the module's documentation),
+/// indexed by references (objects, not pointers: see
+/// [`wiser_ir::pointer`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Mem {
+    /// `$len`: how many elements each object has.
+    pub len: ArrayId,
     /// `$freed`: the objects `free` freed.
     pub freed: ArrayId,
     /// `$malloced`: the objects `malloc` (or `calloc`) made.
@@ -72,6 +78,7 @@ pub fn mem(u: &mut Unit, b: &mut Builder) -> Mem {
     }
     let zero = Some(wiser_num::Int::from(0));
     let m = Mem {
+        len: b.array("$len", field_ty(ScalarTy::INT), zero.clone()),
         freed: b.array("$freed", FLAG_TY, zero.clone()),
         malloced: b.array("$malloced", FLAG_TY, zero.clone()),
         live: b.global("$live", ScalarTy::INT, zero),
@@ -328,9 +335,45 @@ pub fn cell_array(f: &mut Fun, ty: &CType, at: CSpan) -> Res<(ArrayId, ScalarTy,
     Ok((c.fields["v"].0, t, c.freed))
 }
 
-/// A reference `obj` checked for `NULL` and for a freed object (`freed`:
-/// the class's flag array), as every access through a pointer is.
-pub fn checked(obj: Expr, freed: ArrayId, span: wiser_ir::Span) -> Expr {
-    let obj = Expr::deref(obj, span);
-    Expr::flag_check(obj, freed, FLAG_TY, true, ErrorKind::UseAfterFree, span)
+/// A pointer `p` checked as every access through a pointer is: not
+/// `NULL`, into an object not freed, within its elements
+/// ([`pointer::checked`]). `p` goes to a temporary first (the checks read
+/// it several times).
+pub fn checked(f: &mut Fun, p: Expr, span: wiser_ir::Span) -> Expr {
+    let mem = mem(f.u, f.rb.program());
+    let t = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(t, p, span);
+    pointer::checked(f.rb.load(t), mem.freed, mem.len, span)
+}
+
+/// Makes a fresh object of `class` with `len` elements (an `int`) and
+/// stores the pointer to its first element in `place`. The IR's `New`
+/// zeroes the members of the object's reference; the pointer is the
+/// reference times the stride ([`pointer::base`]), so the members of its
+/// first element are zeroed here (the others hold any value, as `malloc`'s
+/// memory does).
+pub fn allocate(f: &mut Fun, place: Place, class: ClassId, len: Expr, span: wiser_ir::Span) {
+    let mem = mem(f.u, f.rb.program());
+    f.rb.new_object(place, class, span);
+    let reference = f.rb.load(place);
+    f.rb.store(mem.len, reference.clone(), len, span);
+    f.rb.assign(place, pointer::base(reference, span), span);
+    zero_element(f, class, f.rb.load(place), span);
+}
+
+/// Zeroes the members of the element `p` points to (`NULL` for
+/// pointers, `false` for flags), as `calloc` does.
+pub fn zero_element(f: &mut Fun, class: ClassId, p: Expr, span: wiser_ir::Span) {
+    let arrays: Vec<ArrayId> = f.rb.program().classes()[class.0 as usize]
+        .fields
+        .iter()
+        .map(|field| field.array)
+        .collect();
+    for array in arrays {
+        let zero = match f.rb.program().array_ty(array).elem {
+            ScalarTy::Bool => Expr::bool(false),
+            ScalarTy::Int(t) => Expr::int(t, 0),
+        };
+        f.rb.store(array, p.clone(), zero, span);
+    }
 }

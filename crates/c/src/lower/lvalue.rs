@@ -200,6 +200,12 @@ pub fn lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
                 .unsupported(e.span, "assigning a whole structure or mutex")),
             None => Err(undeclared(f, &id.node.name, e.span)),
         },
+        E::BinaryOperator(b)
+            if b.node.operator.node == B::Index
+                && (ptr::is_pointer(f, &b.node.lhs) || ptr::is_pointer(f, &b.node.rhs)) =>
+        {
+            ptr::int_lvalue(f, e)
+        }
         E::BinaryOperator(b) if b.node.operator.node == B::Index => {
             let (obj, depth, offset) = subscripted(f, e)?;
             match offset {

@@ -476,7 +476,8 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         // Objects of globals and static locals (cells, structures,
         // mutexes) exist before any initialiser runs.
         for (place, class) in std::mem::take(&mut f.u.heap.startup) {
-            f.rb.new_object(place, class, main_span);
+            let one = Expr::int(wiser_num::IntTy::INT, 1);
+            heap::allocate(&mut f, place, class, one, main_span);
         }
         let inits = std::mem::take(&mut f.u.global_inits);
         for d in inits {

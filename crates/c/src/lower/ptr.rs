@@ -1,8 +1,10 @@
 //! Pointer-valued expressions: `NULL`, pointer variables, `&x`, members
 //! and cells that hold pointers, `malloc`, calls of functions that return
-//! pointers, and pointer comparisons. A pointer is a reference (an IR
-//! `int`); its C pointee type travels beside it. Pointer arithmetic is
-//! outside the subset and an error, never a guess.
+//! pointers, pointer arithmetic (`p + i`, `p[i]`, `&p[i]`, `p++`, `p - q`)
+//! and comparisons. A pointer is an object and an offset in one IR `int`
+//! ([`wiser_ir::pointer`]); its C pointee type travels beside it, and
+//! offsets count its elements. Arithmetic on `void *` is an error, never a
+//! guess.
 
 use super::expr::{self, LVal};
 use super::{call, consts, heap, CSpan, Fun, Res, Var};
@@ -67,6 +69,9 @@ fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
                 CType::Pointer(t) => Some(*t),
                 _ => None,
             },
+            U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
+                type_of(f, &u.node.operand, depth + 1).filter(CType::is_pointer)
+            }
             _ => None,
         },
         E::Member(m) => {
@@ -86,6 +91,23 @@ fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
         }
         E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Assign => {
             type_of(f, &b.node.lhs, depth + 1)
+        }
+        E::BinaryOperator(b) => {
+            use ast::BinaryOperator as B;
+            let (l, r) = (
+                type_of(f, &b.node.lhs, depth + 1).filter(CType::is_pointer),
+                type_of(f, &b.node.rhs, depth + 1).filter(CType::is_pointer),
+            );
+            match (&b.node.operator.node, l, r) {
+                // `p + i`, `i + p`, `p - i`, `p += i`: a pointer; `p - q`
+                // is an integer.
+                (B::Plus, Some(t), None) | (B::Plus, None, Some(t)) => Some(t),
+                (B::Minus | B::AssignPlus | B::AssignMinus, Some(t), None) => Some(t),
+                // `p[i]`: the element, when it may be a pointer or a
+                // structure.
+                (B::Index, Some(CType::Pointer(t)), None) if t.int().is_none() => Some(*t),
+                _ => None,
+            }
         }
         E::Conditional(c) => type_of(f, &c.node.then_expression, depth + 1)
             .filter(CType::is_pointer)
@@ -127,13 +149,6 @@ fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
 pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
     if !is_pointer(f, e) && is_null(f, e) {
         return Ok(null());
-    }
-    if let E::BinaryOperator(b) = &e.node {
-        // `p = q` is a pointer value (the one stored), `p + 1` arithmetic.
-        let assign = b.node.operator.node == ast::BinaryOperator::Assign;
-        if !assign && (is_pointer(f, &b.node.lhs) || is_pointer(f, &b.node.rhs)) {
-            return Err(arithmetic(f, b.node.operator.span));
-        }
     }
     if !is_pointer(f, e) {
         return Err(Diagnostic::new(
@@ -213,17 +228,46 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             store(f, &lv, v.clone(), span);
             Ok((v, t))
         }
+        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
+            let (lv, t) = plvalue(f, e)?;
+            Ok((load(f, &lv, span), t))
+        }
         E::BinaryOperator(b)
             if matches!(
                 b.node.operator.node,
-                ast::BinaryOperator::Plus
-                    | ast::BinaryOperator::Minus
-                    | ast::BinaryOperator::AssignPlus
-                    | ast::BinaryOperator::AssignMinus
-                    | ast::BinaryOperator::Index
+                ast::BinaryOperator::Plus | ast::BinaryOperator::Minus
             ) =>
         {
-            Err(arithmetic(f, b.node.operator.span))
+            let minus = b.node.operator.node == ast::BinaryOperator::Minus;
+            let op_span = f.span(b.node.operator.span);
+            let (p, t, i) = if is_pointer(f, &b.node.lhs) && !is_pointer(f, &b.node.rhs) {
+                let (p, t) = pointer(f, &b.node.lhs)?;
+                (p, t, index(f, &b.node.rhs)?)
+            } else if !minus && is_pointer(f, &b.node.rhs) && !is_pointer(f, &b.node.lhs) {
+                let i = index(f, &b.node.lhs)?;
+                let (p, t) = pointer(f, &b.node.rhs)?;
+                (p, t, i)
+            } else {
+                return Err(arithmetic(f, b.node.operator.span));
+            };
+            Ok((moved(f, p, &t, i, minus, op_span, b.node.operator.span)?, t))
+        }
+        E::BinaryOperator(b)
+            if matches!(
+                b.node.operator.node,
+                ast::BinaryOperator::AssignPlus | ast::BinaryOperator::AssignMinus
+            ) =>
+        {
+            let minus = b.node.operator.node == ast::BinaryOperator::AssignMinus;
+            let op_span = f.span(b.node.operator.span);
+            let (lv, t) = plvalue(f, &b.node.lhs)?;
+            let i = index(f, &b.node.rhs)?;
+            let old = load(f, &lv, span);
+            let new = moved(f, old, &t, i, minus, op_span, b.node.operator.span)?;
+            let tmp = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(tmp, new, span);
+            store(f, &lv, f.rb.load(tmp), span);
+            Ok((f.rb.load(tmp), t))
         }
         E::UnaryOperator(u)
             if matches!(
@@ -231,7 +275,27 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
                 U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
             ) =>
         {
-            Err(arithmetic(f, u.node.operator.span))
+            let op = u.node.operator.node.clone();
+            let minus = matches!(op, U::PostDecrement | U::PreDecrement);
+            let post = matches!(op, U::PostIncrement | U::PostDecrement);
+            let (lv, t) = plvalue(f, &u.node.operand)?;
+            let old = f.rb.temp(ScalarTy::INT);
+            let value = load(f, &lv, span);
+            f.rb.assign(old, value, span);
+            let one = Expr::int(wiser_num::IntTy::INT, 1);
+            let new = moved(
+                f,
+                f.rb.load(old),
+                &t,
+                one,
+                minus,
+                span,
+                u.node.operator.span,
+            )?;
+            let tmp = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(tmp, new, span);
+            store(f, &lv, f.rb.load(tmp), span);
+            Ok((f.rb.load(if post { old } else { tmp }), t))
         }
         E::Conditional(c) => {
             let k = expr::cond(f, &c.node.condition)?;
@@ -276,6 +340,62 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
     }
 }
 
+/// An integer operand of pointer arithmetic, as an IR `int` (its value).
+fn index(f: &mut Fun, e: &Node<E>) -> Res<Expr> {
+    let (v, _) = expr::rvalue(f, e)?;
+    Ok(v.cast(wiser_num::IntTy::INT))
+}
+
+/// `p + i` (or `p - i`) in elements of `t`: each object holds elements of
+/// one type, one index each ([`wiser_ir::pointer`]). `void *` has no
+/// elements to count.
+fn moved(
+    f: &Fun,
+    p: Expr,
+    t: &CType,
+    i: Expr,
+    minus: bool,
+    span: wiser_ir::Span,
+    at: CSpan,
+) -> Res<Expr> {
+    if matches!(t, CType::Void | CType::Opaque(..)) {
+        return Err(f.u.unsupported(
+            at,
+            "arithmetic on `void *` (cast to the element type first)",
+        ));
+    }
+    let op = if minus {
+        wiser_num::BinOp::Sub
+    } else {
+        wiser_num::BinOp::Add
+    };
+    Ok(Expr::binary(op, p, i, span))
+}
+
+/// `p - q`: how many elements apart two pointers into one object are, a
+/// `ptrdiff_t` (`int` under ILP32, `long` under LP64).
+pub fn difference(f: &mut Fun, l: &Node<E>, r: &Node<E>, at: CSpan) -> Res<expr::Val> {
+    let span = f.span(at);
+    let (p, _) = pointer(f, l)?;
+    let (q, _) = pointer(f, r)?;
+    let ptrdiff = match f.u.dm {
+        crate::DataModel::Ilp32 => crate::types::CInt::INT,
+        crate::DataModel::Lp64 => crate::types::CInt {
+            rank: crate::types::Rank::Long,
+            signed: true,
+        },
+    };
+    let d = Expr::binary(wiser_num::BinOp::Sub, p, q, span);
+    Ok((d.cast(ptrdiff.ir(f.u.dm)), ptrdiff))
+}
+
+/// `p < q` and the other orderings of two pointers into one object.
+pub fn order(f: &mut Fun, l: &Node<E>, r: &Node<E>, op: wiser_num::CmpOp) -> Res<Expr> {
+    let (p, t) = pointer(f, l)?;
+    let q = pointer_to(f, r, &t)?;
+    Ok(Expr::cmp(op, p, q))
+}
+
 /// The error for pointer arithmetic.
 pub fn arithmetic(f: &Fun, at: CSpan) -> Diagnostic {
     Diagnostic::new(f.span(at), "pointer arithmetic is not supported")
@@ -316,9 +436,16 @@ pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
                 _ => Err(f.u.unsupported(e.span, "the address of a structure member")),
             }
         }
-        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
-            Err(arithmetic(f, b.node.operator.span))
+        // `&p[i]` is `p + i` (no access: nothing is checked).
+        E::BinaryOperator(b)
+            if b.node.operator.node == ast::BinaryOperator::Index
+                && (is_pointer(f, &b.node.lhs) || is_pointer(f, &b.node.rhs)) =>
+        {
+            element(f, b, span)
         }
+        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => Err(f
+            .u
+            .unsupported(e.span, "the address of an element of an array variable")),
         _ => Err(f.u.unsupported(e.span, "the address of this expression")),
     }
 }
@@ -352,6 +479,13 @@ pub fn member(f: &mut Fun, m: &ast::MemberExpression, at: CSpan) -> Res<(ArrayId
                 let (v, t) = pointer(f, &u.node.operand)?;
                 (v, t, true)
             }
+            E::BinaryOperator(b)
+                if b.node.operator.node == ast::BinaryOperator::Index
+                    && (is_pointer(f, &b.node.lhs) || is_pointer(f, &b.node.rhs)) =>
+            {
+                let (v, t) = element(f, b, span)?;
+                (v, t, true)
+            }
             _ => {
                 return Err(f
                     .u
@@ -383,11 +517,28 @@ pub fn member(f: &mut Fun, m: &ast::MemberExpression, at: CSpan) -> Res<(ArrayId
         ));
     }
     let obj = if check {
-        heap::checked(obj, class.freed, span)
+        heap::checked(f, obj, span)
     } else {
         obj
     };
     Ok((array, obj, ty))
+}
+
+/// `p[i]` (or `i[p]`): the pointer to the element, unchecked, and the
+/// element type.
+fn element(
+    f: &mut Fun,
+    b: &Node<ast::BinaryOperatorExpression>,
+    span: wiser_ir::Span,
+) -> Res<(Expr, CType)> {
+    let (base, i) = if is_pointer(f, &b.node.lhs) {
+        (&b.node.lhs, &b.node.rhs)
+    } else {
+        (&b.node.rhs, &b.node.lhs)
+    };
+    let (p, t) = pointer(f, base)?;
+    let i = index(f, i)?;
+    Ok((moved(f, p, &t, i, false, span, b.node.operator.span)?, t))
 }
 
 /// The lvalue an integer-typed member or cell denotes (for
@@ -405,6 +556,20 @@ pub fn int_lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
                 )),
             }
         }
+        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
+            let (obj, t) = element(f, b, span)?;
+            let CType::Int(it) = t else {
+                return Err(Diagnostic::new(
+                    span,
+                    format!(
+                        "an element of a `{} *` used as an integer",
+                        t.describe_in(f)
+                    ),
+                ));
+            };
+            let (array, _, _) = heap::cell_array(f, &t, e.span)?;
+            Ok(LVal::Heap(array, heap::checked(f, obj, span), it))
+        }
         E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
             let (obj, t) = pointer(f, &u.node.operand)?;
             let CType::Int(it) = t else {
@@ -413,8 +578,8 @@ pub fn int_lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
                     format!("`*` of a `{} *` used as an integer", t.describe_in(f)),
                 ));
             };
-            let (array, _, freed) = heap::cell_array(f, &t, e.span)?;
-            Ok(LVal::Heap(array, heap::checked(obj, freed, span), it))
+            let (array, _, _) = heap::cell_array(f, &t, e.span)?;
+            Ok(LVal::Heap(array, heap::checked(f, obj, span), it))
         }
         _ => Err(f.u.unsupported(e.span, "this expression")),
     }
@@ -450,6 +615,20 @@ pub fn plvalue(f: &mut Fun, e: &Node<E>) -> Res<(PLVal, CType)> {
                 )),
             }
         }
+        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
+            let (obj, t) = element(f, b, span)?;
+            let CType::Pointer(inner) = &t else {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("an element of a `{} *` used as a pointer", t.describe_in(f)),
+                ));
+            };
+            let (array, _, _) = heap::cell_array(f, &t, e.span)?;
+            Ok((
+                PLVal::Heap(array, heap::checked(f, obj, span)),
+                (**inner).clone(),
+            ))
+        }
         E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
             let (obj, t) = pointer(f, &u.node.operand)?;
             let CType::Pointer(inner) = &t else {
@@ -458,9 +637,9 @@ pub fn plvalue(f: &mut Fun, e: &Node<E>) -> Res<(PLVal, CType)> {
                     format!("`*` of a `{} *` used as a pointer", t.describe_in(f)),
                 ));
             };
-            let (array, _, freed) = heap::cell_array(f, &t, e.span)?;
+            let (array, _, _) = heap::cell_array(f, &t, e.span)?;
             Ok((
-                PLVal::Heap(array, heap::checked(obj, freed, span)),
+                PLVal::Heap(array, heap::checked(f, obj, span)),
                 (**inner).clone(),
             ))
         }

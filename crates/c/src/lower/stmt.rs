@@ -115,7 +115,7 @@ pub fn end_lifetimes(f: &mut Fun, span: wiser_ir::Span) {
     }
     let freed = super::heap::mem(f.u, f.rb.program()).freed;
     for place in f.objects.clone() {
-        let obj = f.rb.load(place);
+        let obj = wiser_ir::pointer::object(f.rb.load(place), span);
         f.rb.store(freed, obj, Expr::bool(true), span);
     }
 }

@@ -1,0 +1,197 @@
+//! C's memory model: a pointer is an object and an offset
+//! (`wiser_ir::pointer`), so arrays on the heap, pointer arithmetic,
+//! subscripts of pointers, pointer differences and orderings work, and
+//! every access is checked against its object's bounds.
+
+mod support;
+
+use serde_json::Value;
+use support::c::{check, check_json, folder, gcc_links, gcc_replay, PREAMBLE};
+use support::write;
+
+const MEMSAFETY: &[&str] = &["--property", "valid-memsafety"];
+
+#[test]
+fn a_heap_array_walked_by_pointers_finds_its_bug_and_gcc_replays_it() {
+    let dir = folder("heap-array");
+    let prog = write(
+        &dir,
+        "prog.c",
+        &format!(
+            "{PREAMBLE}#include <stdlib.h>
+int main(void) {{
+    int n = __VERIFIER_nondet_int();
+    if (n <= 0 || n > 6) return 0;
+    int *a = malloc(n * sizeof(int));
+    for (int i = 0; i < n; i++) a[i] = i;
+    int s = 0;
+    for (int *q = a; q < a + n; q++) s += *q;
+    int *last = &a[0] + (n - 1);
+    if (last - a == 4 && s == 10) reach_error();
+    free(a);
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "fail");
+    assert_eq!(json["bugs"][0]["reads"], Value::from(vec![5]));
+    if gcc_links("-m32", &dir) {
+        let harness = dir.join("harness.c");
+        let (code, out, err) = check(&prog, &["--harness", harness.to_str().unwrap()]);
+        assert_eq!(code, 1, "{out}\n{err}");
+        let (code, err) = gcc_replay(&dir, "-m32", &prog, &harness);
+        assert_eq!(code, 101, "{err}");
+    }
+    // Without the bug's condition the program is safe, memory safety
+    // included (every element written before it is read, freed once).
+    let fixed = write(
+        &dir,
+        "fixed.c",
+        &std::fs::read_to_string(&prog)
+            .unwrap()
+            .replace("s == 10", "s == 11"),
+    );
+    let (code, out, err) = check(&fixed, MEMSAFETY);
+    assert_eq!(code, 0, "{out}\n{err}");
+}
+
+#[test]
+fn an_access_past_the_end_is_out_of_bounds_at_its_place() {
+    let dir = folder("past-end");
+    let prog = write(
+        &dir,
+        "prog.c",
+        &format!(
+            "{PREAMBLE}#include <stdlib.h>
+int main(void) {{
+    int n = __VERIFIER_nondet_int();
+    if (n <= 0 || n > 4) return 0;
+    int *a = malloc(n * sizeof(int));
+    for (int i = 0; i <= n; i++)
+        a[i] = 0;
+    free(a);
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&prog, MEMSAFETY);
+    assert_eq!(code, 1, "{json}");
+    let bug = &json["bugs"][0];
+    assert_eq!(bug["kind"], "out_of_bounds");
+    assert_eq!(bug["subproperty"], "valid-deref");
+    assert_eq!(bug["line"], 12);
+    // One before the start is out of bounds too, and so is a pointer
+    // into a freed array.
+    for (body, kind) in [
+        ("int *p = a + 1; p -= 2; *p = 1;", "out_of_bounds"),
+        ("free(a); a[0] = 1; return 0;", "use_after_free"),
+    ] {
+        let other = write(
+            &dir,
+            "other.c",
+            &format!(
+                "#include <stdlib.h>
+int main(void) {{
+    int *a = malloc(3 * sizeof(int));
+    {body}
+    free(a);
+    return 0;
+}}
+"
+            ),
+        );
+        let (code, json) = check_json(&other, MEMSAFETY);
+        assert_eq!(code, 1, "{body}: {json}");
+        assert_eq!(json["bugs"][0]["kind"], kind, "{body}");
+    }
+}
+
+#[test]
+fn calloc_zeroes_every_element_and_freeing_inside_an_object_is_invalid() {
+    let dir = folder("calloc");
+    let prog = write(
+        &dir,
+        "prog.c",
+        &format!(
+            "{PREAMBLE}#include <stdlib.h>
+int main(void) {{
+    unsigned n = __VERIFIER_nondet_int();
+    if (n == 0 || n > 5) return 0;
+    long *a = calloc(n, sizeof(long));
+    for (unsigned i = 0; i < n; i++)
+        if (a[i] != 0) reach_error();
+    free(a);
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, out, err) = check(&prog, &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let interior = write(
+        &dir,
+        "interior.c",
+        "#include <stdlib.h>
+int main(void) {
+    char *s = malloc(4 * sizeof(char));
+    free(s + 1);
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&interior, MEMSAFETY);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "invalid_free");
+}
+
+#[test]
+fn arrays_of_structures_and_of_pointers_live_on_the_heap() {
+    let dir = folder("structs");
+    let prog = write(
+        &dir,
+        "prog.c",
+        &format!(
+            "{PREAMBLE}#include <stdlib.h>
+struct point {{ int x; int y; }};
+int main(void) {{
+    struct point *ps = calloc(3, sizeof(struct point));
+    ps[1].x = 5;
+    (ps + 2)->y = 7;
+    struct point *q = &ps[0];
+    q++;
+    int **rows = malloc(2 * sizeof(int *));
+    rows[0] = malloc(sizeof(int));
+    *rows[0] = ps[2].y;
+    if (q->x + ps[0].y + *rows[0] != 12) reach_error();
+    free(rows[0]);
+    free(rows);
+    free(ps);
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, out, err) = check(&prog, MEMSAFETY);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, out, err) = check(&prog, &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    // A member's address is outside the model still, and says so.
+    let member = write(
+        &dir,
+        "member.c",
+        "struct point { int x; int y; };
+int main(void) {
+    struct point p;
+    int *y = &p.y;
+    return *y;
+}
+",
+    );
+    let (code, _, err) = check(&member, &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the address of a structure member"), "{err}");
+}
