@@ -74,6 +74,18 @@ pub struct Expr {
 }
 
 impl Expr {
+    /// The same value without its checks: for a condition about a value
+    /// whose own checks run where the value itself is used (the checks of
+    /// an access through a pointer read the pointer again).
+    pub(crate) fn bare(&self) -> Expr {
+        Expr {
+            code: self.code.clone(),
+            ty: self.ty,
+            checks: Vec::new(),
+            error: self.error.clone(),
+        }
+    }
+
     fn leaf(op: Op, ty: ScalarTy) -> Expr {
         Expr {
             code: vec![op],

@@ -52,13 +52,16 @@ pub fn offset(p: Expr, span: Span) -> Expr {
     Expr::binary(BinOp::Sub, p, start, span)
 }
 
-/// The pointer `p` (a value without checks of its own, e.g. a load of a
-/// temporary: it is evaluated once per check) with the checks of an
-/// access through it: [`ErrorKind::NullDereference`] when it points into
-/// no object, [`ErrorKind::UseAfterFree`] when `freed[object]` is set,
+/// The pointer `p` with the checks of an access through it, after its
+/// own: [`ErrorKind::NullDereference`] when it points into no object,
+/// [`ErrorKind::UseAfterFree`] when `freed[object]` is set,
 /// [`ErrorKind::OutOfBounds`] when its offset is not below `len[object]`.
+/// The conditions evaluate `p` again (without its checks), so they stay
+/// part of the expression: guarded like its other checks where a
+/// short-circuit operator guards the access (`p && p->next->v`).
 pub fn checked(p: Expr, freed: ArrayId, len: ArrayId, span: Span) -> Expr {
-    let obj = || object(p.clone(), span);
+    let value = p.bare();
+    let obj = || object(value.clone(), span);
     let null = Expr::cmp(CmpOp::Eq, obj(), constant(Int::ZERO));
     let flag = ArrayTy {
         index: IntTy::INT,
@@ -70,9 +73,8 @@ pub fn checked(p: Expr, freed: ArrayId, len: ArrayId, span: Span) -> Expr {
     };
     let is_freed = Expr::select(freed, flag, obj());
     let length = Expr::select(len, lens, obj());
-    let outside = Expr::cmp(CmpOp::Ge, offset(p.clone(), span), length);
-    p.clone()
-        .fault_if(null, ErrorKind::NullDereference, span)
+    let outside = Expr::cmp(CmpOp::Ge, offset(value.clone(), span), length);
+    p.fault_if(null, ErrorKind::NullDereference, span)
         .fault_if(is_freed, ErrorKind::UseAfterFree, span)
         .fault_if(outside, ErrorKind::OutOfBounds, span)
 }

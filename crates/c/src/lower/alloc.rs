@@ -30,7 +30,7 @@ fn one() -> Expr {
 /// integer members are inputs.
 pub fn fresh(f: &mut Fun, place: Place, sid: u32, havoc: bool, span: wiser_ir::Span) -> Res<()> {
     let class = heap::class_of(f.u, f.rb.program(), sid, CSpan::none())?;
-    heap::allocate(f, place, class.id, one(), span);
+    heap::allocate(f, place, class.id, one(), true, span);
     if havoc {
         let mut ints: Vec<_> = class
             .fields
@@ -102,13 +102,13 @@ fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> 
         }
         CType::Struct(i) => {
             let class = heap::class_of(f.u, f.rb.program(), *i, at)?.id;
-            heap::allocate(f, place, class, len.clone(), span);
+            heap::allocate(f, place, class, len.clone(), n.is_none(), span);
             class
         }
         CType::Int(_) | CType::Pointer(_) => {
             let (array, vt, _) = heap::cell_array(f, ty, at)?;
             let class = heap::cell_class(f.u, f.rb.program(), vt).id;
-            heap::allocate(f, place, class, len.clone(), span);
+            heap::allocate(f, place, class, len.clone(), n.is_none(), span);
             if let (false, Some(t), None) = (zeroed, ty.int(), &n) {
                 let tmp = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
                 f.rb.havoc(tmp, span);
@@ -131,7 +131,13 @@ fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> 
 }
 
 /// Zeroes the `len` elements of the object `place` points to (a loop).
-fn zero_all(f: &mut Fun, class: wiser_ir::ClassId, place: Place, len: Expr, span: wiser_ir::Span) {
+pub fn zero_all(
+    f: &mut Fun,
+    class: wiser_ir::ClassId,
+    place: Place,
+    len: Expr,
+    span: wiser_ir::Span,
+) {
     let i = f.rb.temp(ScalarTy::INT);
     f.rb.assign(i, Expr::int(IntTy::INT, 0), span);
     let (head, body, end) = (f.rb.label(), f.rb.label(), f.rb.label());

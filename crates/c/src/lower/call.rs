@@ -208,6 +208,13 @@ fn int_call(
 /// Does the argument denote an array (bound to an array parameter as an
 /// object) rather than a pointer value?
 fn is_array_arg(f: &Fun, a: &Node<E>) -> bool {
+    // An array whose elements live in an object is passed as the pointer
+    // to its first element.
+    if let E::Identifier(id) = &a.node {
+        if matches!(f.lookup(&id.node.name), Some(super::Var::Block(..))) {
+            return false;
+        }
+    }
     matches!(
         super::static_type::static_type(f.u, &|n: &str| f.lookup(n), a),
         Ok(CType::Array(..))

@@ -1,12 +1,12 @@
 //! Declarations: types from specifiers and declarators, globals, locals,
 //! static locals, arrays (fixed and variable length) and initialisers.
 
-use super::{consts, expr, heap, ArrObj, CSpan, Dim, Fun, FuncInfo, Res, Unit, Var};
+use super::{consts, heap, ArrObj, CSpan, Dim, Fun, FuncInfo, Res, Unit, Var};
 use crate::types::{CInt, CType, Len, Rank};
 use lang_c::ast::{self, DeclarationSpecifier as DS, TypeSpecifier as TS};
 use lang_c::span::Node;
 use wiser_ir::{ArrayTy, Builder, Diagnostic, Expr, Place, ScalarTy};
-use wiser_num::{CmpOp, Int, IntTy};
+use wiser_num::{Int, IntTy};
 
 /// The largest array the front end initialises element by element.
 pub(super) const MAX_ELEMENTWISE: u64 = 4096;
@@ -302,11 +302,13 @@ pub fn declarator(
         }
         return Ok((name, ty, params));
     }
-    for len in dims.into_iter().rev() {
-        ty = CType::Array(Box::new(ty), len);
-    }
+    // `T *a[n]` is an array of pointers (parenthesised declarators, the
+    // only way to write a pointer to an array, are refused above).
     for _ in 0..pointers {
         ty = CType::Pointer(Box::new(ty));
+    }
+    for len in dims.into_iter().rev() {
+        ty = CType::Array(Box::new(ty), len);
     }
     Ok((name, ty, None))
 }
@@ -389,6 +391,21 @@ fn new_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) 
             b.global(name, ScalarTy::Int(i.ir(u.dm)), Some(Int::from(0))),
             *i,
         )),
+        CType::Array(elem, Len::Const(n))
+            if matches!(**elem, CType::Struct(_) | CType::Pointer(_)) =>
+        {
+            // Its elements live in an object the IR's main routine makes
+            // and zeroes.
+            let place = b.global(name, ScalarTy::INT, Some(Int::from(0)));
+            u.heap.global_pointers = true;
+            let class = match &**elem {
+                CType::Struct(i) => heap::class_of(u, b, *i, at)?.id,
+                _ => heap::cell_class(u, b, ScalarTy::INT).id,
+            };
+            b.global_refers(place, class);
+            u.heap.startup.push((place, class, *n));
+            Ok(Var::Block(place, (**elem).clone(), Len::Const(*n)))
+        }
         CType::Array(..) => {
             let (elem, dims) = ty
                 .dims()
@@ -445,7 +462,7 @@ fn heap_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan)
         }
     };
     b.global_refers(place, class);
-    u.heap.startup.push((place, class));
+    u.heap.startup.push((place, class, 1));
     Ok(var)
 }
 
@@ -584,8 +601,12 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                     }
                 }
             }
+            CType::Array(elem, len) if super::local_arrays::block_elem(f, elem, init) => {
+                let var = super::local_arrays::local_block(f, &name, elem, len, init)?;
+                f.scopes.last_mut().expect("a scope").insert(name, var);
+            }
             CType::Array(..) => {
-                let obj = local_array(f, &name, &ty, init)?;
+                let obj = super::local_arrays::local_array(f, &name, &ty, init)?;
                 let var = Var::Array(obj);
                 f.scopes
                     .last_mut()
@@ -654,14 +675,14 @@ fn local_object(
         CType::Mutex => {
             let class = heap::mutex_class(f.u, f.rb.program());
             f.rb.refers(place, class);
-            heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), span);
+            heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), true, span);
             Ok(Var::Mutex(place))
         }
         _ => {
             let (array, vt, _) = heap::cell_array(f, ty, CSpan::none())?;
             let class = heap::cell_class(f.u, f.rb.program(), vt).id;
             f.rb.refers(place, class);
-            heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), span);
+            heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), true, span);
             f.objects.push(place);
             if let ScalarTy::Int(t) = vt {
                 if ty.int().is_some() && !initialised {
@@ -691,106 +712,9 @@ pub fn to_cell(f: &mut Fun, name: &str, var: Var, span: wiser_ir::Span) -> Res<V
     let class = heap::cell_class(f.u, f.rb.program(), vt).id;
     let place = f.rb.local(format!("&{name}"), ScalarTy::INT);
     f.rb.refers(place, class);
-    heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), span);
+    heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), true, span);
     f.objects.push(place);
     let obj = f.rb.load(place);
     f.rb.store(array, obj, value, span);
     Ok(Var::Cell(place, ty))
-}
-
-/// A local array object. Arrays are IR objects of their own: a local
-/// array is sound only where its declaration runs at most once (in
-/// `main`, outside loops, without `goto`), where its initial contents are
-/// arbitrary (uninitialised) or zero (initialised); elsewhere only a fully
-/// initialised small array is accepted.
-fn local_array(
-    f: &mut Fun,
-    name: &str,
-    ty: &CType,
-    init: &Node<ast::InitDeclarator>,
-) -> Res<ArrObj> {
-    let (elem, lens) = ty
-        .dims()
-        .ok_or_else(|| f.u.unsupported(init.span, "arrays of this element type"))?;
-    let once = f.once();
-    let mut dims = Vec::new();
-    let mut var_lens = Vec::new();
-    // Lengths of variable-length dimensions, evaluated here.
-    let mut k = 0;
-    for dd in &init.node.declarator.node.derived {
-        if let ast::DerivedDeclarator::Array(a) = &dd.node {
-            match (&lens[k], &a.node.size) {
-                (Len::Const(n), _) => dims.push(Dim::Const(*n)),
-                (Len::Var(_), ast::ArraySize::VariableExpression(e)) => {
-                    let place = f.rb.program().global(
-                        format!("$len_{name}_{k}"),
-                        ScalarTy::Int(IntTy::U64),
-                        Some(Int::from(0)),
-                    );
-                    var_lens.push((place, e));
-                    dims.push(Dim::Var(place));
-                }
-                (Len::Unknown, _) => {
-                    // `int a[] = {1, 2, 3}`: the length is the list's.
-                    let n = match &init.node.initializer {
-                        Some(Node {
-                            node: ast::Initializer::List(items),
-                            ..
-                        }) if k == 0 => items.len() as u64,
-                        _ => {
-                            return Err(Diagnostic::new(
-                                f.span(init.span),
-                                format!("the array `{name}` has no length"),
-                            ))
-                        }
-                    };
-                    dims.push(Dim::Const(n));
-                }
-                _ => return Err(f.u.unsupported(init.span, "this array length")),
-            }
-            k += 1;
-        }
-    }
-    for (place, e) in var_lens {
-        let v = expr::rvalue(f, e)?;
-        let (ex, t) = (v.0, v.1);
-        let span = f.span(e.span);
-        let it = t.ir(f.u.dm);
-        // A negative length is undefined: read as 0, so that every access
-        // is out of bounds.
-        let neg = Expr::cmp(CmpOp::Lt, ex.clone(), Expr::int(it, 0));
-        let len = Expr::ite(neg, Expr::int(IntTy::U64, 0), ex.cast(IntTy::U64));
-        f.rb.assign(place, len, span);
-    }
-    let total: Option<u64> = dims
-        .iter()
-        .map(|d| {
-            if let Dim::Const(n) = d {
-                Some(*n)
-            } else {
-                None
-            }
-        })
-        .try_fold(1u64, |a, b| b.map(|b| a.saturating_mul(b)));
-    let init_value = if once {
-        if init.node.initializer.is_some() {
-            Some(Int::from(0))
-        } else {
-            None
-        }
-    } else {
-        match (init.node.initializer.is_some(), total) {
-            (true, Some(n)) if n <= MAX_ELEMENTWISE => Some(Int::from(0)),
-            _ => {
-                return Err(f.u.unsupported(
-                    init.span,
-                    "an uninitialised local array outside `main` or inside a loop (declare it global or at the top of `main`)",
-                ))
-            }
-        }
-    };
-    f.u.array_count += 1;
-    let label = format!("{}::{name}", f.name);
-    let id = f.rb.program().array(label, array_ty(f.u, elem), init_value);
-    Ok(ArrObj { id, elem, dims })
 }

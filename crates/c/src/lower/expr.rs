@@ -124,7 +124,7 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
                 let lv = lvalue(f, e)?;
                 Ok(load(f, &lv, span))
             }
-            Some(Var::Ptr(..)) => Err(pointer_as_int(f, e.span)),
+            Some(Var::Ptr(..) | Var::Block(..)) => Err(pointer_as_int(f, e.span)),
             Some(Var::Struct(..) | Var::Mutex(_)) => Err(Diagnostic::new(
                 span,
                 format!("`{}` is not an integer", id.node.name),

@@ -112,9 +112,11 @@ pub struct Heap {
     pub cells: HashMap<ScalarTy, ClassInfo>,
     /// The class of mutexes.
     pub mutex: Option<ClassId>,
-    /// Objects the IR's main routine makes before any initialiser runs
-    /// (cells, structures and mutexes of globals and static locals).
-    pub startup: Vec<(Place, ClassId)>,
+    /// Objects the IR's main routine makes, zeroed, before any
+    /// initialiser runs (cells, structures, mutexes and arrays of
+    /// structures or pointers of globals and static locals), with their
+    /// lengths.
+    pub startup: Vec<(Place, ClassId, u64)>,
     /// The arrays about objects, once made.
     pub mem: Option<Mem>,
     /// Can a global (or static local) hold a pointer: is a heap object
@@ -337,28 +339,35 @@ pub fn cell_array(f: &mut Fun, ty: &CType, at: CSpan) -> Res<(ArrayId, ScalarTy,
 
 /// A pointer `p` checked as every access through a pointer is: not
 /// `NULL`, into an object not freed, within its elements
-/// ([`pointer::checked`]). `p` goes to a temporary first (the checks read
-/// it several times).
+/// ([`pointer::checked`]).
 pub fn checked(f: &mut Fun, p: Expr, span: wiser_ir::Span) -> Expr {
     let mem = mem(f.u, f.rb.program());
-    let t = f.rb.temp(ScalarTy::INT);
-    f.rb.assign(t, p, span);
-    pointer::checked(f.rb.load(t), mem.freed, mem.len, span)
+    pointer::checked(p, mem.freed, mem.len, span)
 }
 
 /// Makes a fresh object of `class` with `len` elements (an `int`) and
-/// stores the pointer to its first element in `place`. The IR's `New`
-/// zeroes the members of the object's reference; the pointer is the
-/// reference times the stride ([`pointer::base`]), so the members of its
-/// first element are zeroed here (the others hold any value, as `malloc`'s
-/// memory does).
-pub fn allocate(f: &mut Fun, place: Place, class: ClassId, len: Expr, span: wiser_ir::Span) {
+/// stores the pointer to its first element in `place`. Its elements hold
+/// any value (the member arrays are inputs, and no index of a new object
+/// was written before), except with `zero_first`: then the members of the
+/// first element are zeroed (`NULL` pointers), as the IR's `New` does for
+/// the object's reference (the pointer is the reference times the stride,
+/// [`pointer::base`], another index).
+pub fn allocate(
+    f: &mut Fun,
+    place: Place,
+    class: ClassId,
+    len: Expr,
+    zero_first: bool,
+    span: wiser_ir::Span,
+) {
     let mem = mem(f.u, f.rb.program());
     f.rb.new_object(place, class, span);
     let reference = f.rb.load(place);
     f.rb.store(mem.len, reference.clone(), len, span);
     f.rb.assign(place, pointer::base(reference, span), span);
-    zero_element(f, class, f.rb.load(place), span);
+    if zero_first {
+        zero_element(f, class, f.rb.load(place), span);
+    }
 }
 
 /// Zeroes the members of the element `p` points to (`NULL` for

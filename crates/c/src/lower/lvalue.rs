@@ -195,6 +195,7 @@ pub fn lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
                 Ok(LVal::Heap(array, f.rb.load(p), t))
             }
             Some(Var::Ptr(..) | Var::Cell(..)) => Err(pointer_as_int(f, e.span)),
+            Some(Var::Block(..)) => Err(f.u.unsupported(e.span, "assigning a whole array")),
             Some(Var::Struct(..) | Var::Mutex(_)) => Err(f
                 .u
                 .unsupported(e.span, "assigning a whole structure or mutex")),

@@ -23,6 +23,7 @@ mod decl;
 mod expr;
 mod heap;
 mod init;
+mod local_arrays;
 mod lvalue;
 mod ptr;
 mod scan;
@@ -93,6 +94,12 @@ pub enum Var {
     /// A `pthread_mutex_t`: the place holds the reference of its mutex
     /// object.
     Mutex(Place),
+    /// An array variable whose elements live in an object (of structures,
+    /// of pointers, or of integers declared where an array object of its
+    /// own would be shared between executions of the declaration): the
+    /// place holds the pointer to its first element, which is what the
+    /// array's name is as a value; the element type and the length.
+    Block(Place, CType, crate::types::Len),
 }
 
 /// A function as declared, and its definition if there is one.
@@ -475,9 +482,12 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         };
         // Objects of globals and static locals (cells, structures,
         // mutexes) exist before any initialiser runs.
-        for (place, class) in std::mem::take(&mut f.u.heap.startup) {
-            let one = Expr::int(wiser_num::IntTy::INT, 1);
-            heap::allocate(&mut f, place, class, one, main_span);
+        for (place, class, len) in std::mem::take(&mut f.u.heap.startup) {
+            let n = Expr::int(wiser_num::IntTy::INT, wiser_num::Int::from_u64(len));
+            heap::allocate(&mut f, place, class, n.clone(), true, main_span);
+            if len > 1 {
+                alloc::zero_all(&mut f, class, place, n, main_span);
+            }
         }
         let inits = std::mem::take(&mut f.u.global_inits);
         for d in inits {

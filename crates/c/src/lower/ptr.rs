@@ -49,7 +49,7 @@ fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
     }
     match &e.node {
         E::Identifier(id) => match f.lookup(&id.node.name)? {
-            Var::Ptr(_, t) => Some(CType::Pointer(Box::new(t))),
+            Var::Ptr(_, t) | Var::Block(_, t, _) => Some(CType::Pointer(Box::new(t))),
             Var::Cell(_, t) => Some(t),
             Var::Struct(_, i) => Some(CType::Struct(i)),
             Var::Mutex(_) => Some(CType::Mutex),
@@ -592,6 +592,9 @@ pub fn plvalue(f: &mut Fun, e: &Node<E>) -> Res<(PLVal, CType)> {
     match &e.node {
         E::Identifier(id) => match f.lookup(&id.node.name) {
             Some(Var::Ptr(p, t)) => Ok((PLVal::Place(p), t)),
+            // An array's name is the pointer to its first element (C
+            // refuses to assign it, so nothing stores there).
+            Some(Var::Block(p, t, _)) => Ok((PLVal::Place(p), t)),
             Some(Var::Cell(p, CType::Pointer(t))) => {
                 let (array, _, _) = heap::cell_array(f, &CType::Pointer(t.clone()), e.span)?;
                 Ok((PLVal::Heap(array, f.rb.load(p)), *t))

@@ -21,6 +21,7 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
             Some(Var::Scalar(_, t)) => int(t),
             Some(Var::Const(_)) => int(CInt::INT),
             Some(Var::Ptr(_, t)) => Ok(CType::Pointer(Box::new(t))),
+            Some(Var::Block(_, t, len)) => Ok(CType::Array(Box::new(t), len)),
             Some(Var::Cell(_, t)) => Ok(t),
             Some(Var::Struct(_, i)) => Ok(CType::Struct(i)),
             Some(Var::Mutex(_)) => Ok(CType::Mutex),

@@ -179,7 +179,7 @@ fn mutex_init(f: &mut Fun, e: &Node<E>, span: wiser_ir::Span) -> Res<()> {
                 if ty == CType::Mutex {
                     let class = heap::mutex_class(f.u, f.rb.program());
                     let t = f.rb.temp(ScalarTy::INT);
-                    heap::allocate(f, t, class, Expr::int(wiser_num::IntTy::INT, 1), span);
+                    heap::allocate(f, t, class, Expr::int(wiser_num::IntTy::INT, 1), true, span);
                     let v = f.rb.load(t);
                     f.rb.store(array, obj, v, span);
                     return Ok(());

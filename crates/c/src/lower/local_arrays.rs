@@ -1,0 +1,169 @@
+//! Local arrays: an array object of the IR's own where its declaration
+//! runs at most once, or an object of the memory model
+//! ([`Var::Block`]) for arrays of structures and pointers and for
+//! uninitialised arrays whose declaration runs again.
+
+use super::decl::{array_ty, MAX_ELEMENTWISE};
+use super::{expr, heap, ArrObj, Dim, Fun, Res, Var};
+use crate::types::{CType, Len};
+use lang_c::ast;
+use lang_c::span::Node;
+use wiser_ir::{Diagnostic, Expr, ScalarTy};
+use wiser_num::{CmpOp, Int, IntTy};
+
+/// Does a local array of `elem`s live in an object ([`Var::Block`])? One
+/// of structures or pointers without an initialiser always; one of
+/// integers without an initialiser where its declaration can run more
+/// than once (an IR array of its own would be shared between runs).
+pub fn block_elem(f: &Fun, elem: &CType, init: &Node<ast::InitDeclarator>) -> bool {
+    init.node.initializer.is_none()
+        && match elem {
+            CType::Struct(_) | CType::Pointer(_) => true,
+            CType::Int(_) => !f.once(),
+            _ => false,
+        }
+}
+
+/// A local array whose elements live in a fresh object of its length,
+/// made each time the declaration runs; its elements hold any value, and
+/// the object ends with the function like the other locals' objects.
+pub fn local_block(
+    f: &mut Fun,
+    name: &str,
+    elem: &CType,
+    len: &Len,
+    init: &Node<ast::InitDeclarator>,
+) -> Res<Var> {
+    let span = f.span(init.span);
+    let size = init
+        .node
+        .declarator
+        .node
+        .derived
+        .iter()
+        .find_map(|d| match &d.node {
+            ast::DerivedDeclarator::Array(a) => Some(&a.node.size),
+            _ => None,
+        });
+    let n = match (len, size) {
+        (Len::Const(n), _) => Expr::int(IntTy::INT, Int::from_u64(*n)),
+        (Len::Var(_), Some(ast::ArraySize::VariableExpression(e))) => {
+            let (v, _) = expr::rvalue(f, e)?;
+            let v = v.cast(IntTy::INT);
+            // A negative length is undefined: read as 0, so that every
+            // access is out of bounds.
+            let neg = Expr::cmp(CmpOp::Lt, v.clone(), Expr::int(IntTy::INT, 0));
+            Expr::ite(neg, Expr::int(IntTy::INT, 0), v)
+        }
+        _ => return Err(f.u.unsupported(init.span, "this array length")),
+    };
+    let class = match elem {
+        CType::Struct(i) => heap::class_of(f.u, f.rb.program(), *i, init.span)?.id,
+        _ => {
+            let (_, vt, _) = heap::cell_array(f, elem, init.span)?;
+            heap::cell_class(f.u, f.rb.program(), vt).id
+        }
+    };
+    let place = f.rb.local(name.to_string(), ScalarTy::INT);
+    f.rb.refers(place, class);
+    heap::allocate(f, place, class, n, false, span);
+    f.objects.push(place);
+    Ok(Var::Block(place, elem.clone(), len.clone()))
+}
+
+/// A local array object. Arrays are IR objects of their own: a local
+/// array is sound only where its declaration runs at most once (in
+/// `main`, outside loops, without `goto`), where its initial contents are
+/// arbitrary (uninitialised) or zero (initialised); elsewhere only a fully
+/// initialised small array is accepted.
+pub fn local_array(
+    f: &mut Fun,
+    name: &str,
+    ty: &CType,
+    init: &Node<ast::InitDeclarator>,
+) -> Res<ArrObj> {
+    let (elem, lens) = ty
+        .dims()
+        .ok_or_else(|| f.u.unsupported(init.span, "arrays of this element type"))?;
+    let once = f.once();
+    let mut dims = Vec::new();
+    let mut var_lens = Vec::new();
+    // Lengths of variable-length dimensions, evaluated here.
+    let mut k = 0;
+    for dd in &init.node.declarator.node.derived {
+        if let ast::DerivedDeclarator::Array(a) = &dd.node {
+            match (&lens[k], &a.node.size) {
+                (Len::Const(n), _) => dims.push(Dim::Const(*n)),
+                (Len::Var(_), ast::ArraySize::VariableExpression(e)) => {
+                    let place = f.rb.program().global(
+                        format!("$len_{name}_{k}"),
+                        ScalarTy::Int(IntTy::U64),
+                        Some(Int::from(0)),
+                    );
+                    var_lens.push((place, e));
+                    dims.push(Dim::Var(place));
+                }
+                (Len::Unknown, _) => {
+                    // `int a[] = {1, 2, 3}`: the length is the list's.
+                    let n = match &init.node.initializer {
+                        Some(Node {
+                            node: ast::Initializer::List(items),
+                            ..
+                        }) if k == 0 => items.len() as u64,
+                        _ => {
+                            return Err(Diagnostic::new(
+                                f.span(init.span),
+                                format!("the array `{name}` has no length"),
+                            ))
+                        }
+                    };
+                    dims.push(Dim::Const(n));
+                }
+                _ => return Err(f.u.unsupported(init.span, "this array length")),
+            }
+            k += 1;
+        }
+    }
+    for (place, e) in var_lens {
+        let v = expr::rvalue(f, e)?;
+        let (ex, t) = (v.0, v.1);
+        let span = f.span(e.span);
+        let it = t.ir(f.u.dm);
+        // A negative length is undefined: read as 0, so that every access
+        // is out of bounds.
+        let neg = Expr::cmp(CmpOp::Lt, ex.clone(), Expr::int(it, 0));
+        let len = Expr::ite(neg, Expr::int(IntTy::U64, 0), ex.cast(IntTy::U64));
+        f.rb.assign(place, len, span);
+    }
+    let total: Option<u64> = dims
+        .iter()
+        .map(|d| {
+            if let Dim::Const(n) = d {
+                Some(*n)
+            } else {
+                None
+            }
+        })
+        .try_fold(1u64, |a, b| b.map(|b| a.saturating_mul(b)));
+    let init_value = if once {
+        if init.node.initializer.is_some() {
+            Some(Int::from(0))
+        } else {
+            None
+        }
+    } else {
+        match (init.node.initializer.is_some(), total) {
+            (true, Some(n)) if n <= MAX_ELEMENTWISE => Some(Int::from(0)),
+            _ => {
+                return Err(f.u.unsupported(
+                    init.span,
+                    "an uninitialised local array outside `main` or inside a loop (declare it global or at the top of `main`)",
+                ))
+            }
+        }
+    };
+    f.u.array_count += 1;
+    let label = format!("{}::{name}", f.name);
+    let id = f.rb.program().array(label, array_ty(f.u, elem), init_value);
+    Ok(ArrObj { id, elem, dims })
+}
