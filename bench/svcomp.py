@@ -44,11 +44,14 @@ One row per task and property:
   Z3         stats.solver_ms / wall time: the share of the run spent in
              Z3. solver_ms is summed over worker threads, so with
              --jobs > 1 it can exceed 100%.
-  gcc        with --check-harness, for a `false` answer to unreach-call:
-             confirmed when the harness compiled with the task's input file
-             by gcc exits 101 ("error reached"), else NOT CONFIRMED;
-             `n/a` for the other properties (gcc does not stop at an
-             overflow or a memory error)
+  gcc        with --check-harness, for a `false` answer: confirmed when the
+             harness compiled with the task's input file by gcc exits 101
+             ("error reached") for unreach-call; under gcc's
+             UndefinedBehaviorSanitizer (-fsanitize=signed-integer-overflow)
+             reports a signed overflow at the bug's line for no-overflow;
+             under AddressSanitizer (and its LeakSanitizer) reports an
+             error of the bug's subproperty for valid-memsafety (a
+             double free, a use after free, a leak, ...); else NOT CONFIRMED
   reason     why an answer is unknown: the report's `incomplete` list, or
              the first line of stderr (e.g. "unsupported in C programs:
              ..."), or the signal of a crash
@@ -406,7 +409,7 @@ def run_task(task, prop, args, wiser, workdir):
         # possible and a bug comes at the smallest bound.
         cmd += ["--unwind", "1", "--unwind-max", "1000", "--unwinding-assertions"]
     harness = None
-    if args.check_harness and not task.uses_threads() and name == "unreach-call":
+    if args.check_harness and not task.uses_threads():
         harness = workdir / f"{task.category.replace('/', '_')}__{task.name}.harness.c"
         if harness.exists():
             harness.unlink()
@@ -432,12 +435,14 @@ def run_task(task, prop, args, wiser, workdir):
     else:
         row["result"] = "unknown"
     if args.check_harness and answer.startswith("false"):
-        if name != "unreach-call":
-            row["gcc"] = f"n/a ({name})"
-        elif task.uses_threads():
+        if task.uses_threads():
             row["gcc"] = "n/a (threads)"
         else:
-            row["gcc"] = confirm(task, harness, workdir)
+            row["gcc"] = confirm(task, harness, workdir, name, row["bug"])
+            if row["result"] == "wrong" and row["gcc"] == "confirmed":
+                # Scored as SV-COMP scores it; the reason says that gcc
+                # itself reaches the error the task says is unreachable.
+                row["reason"] = "the expected verdict is contradicted: gcc's build of the witness reaches the error"
     return row
 
 
@@ -502,9 +507,21 @@ def interpret(code, out, err, row):
     return "unknown", ", ".join(reasons) or "unknown (no reason given)"
 
 
-def confirm(task, harness, workdir):
-    """Compiles the task's input with the harness and runs it: `confirmed`
-    when it exits 101."""
+# What gcc's sanitizers print for each valid-memsafety subproperty.
+SANITIZED = {
+    "valid-deref": ("heap-buffer-overflow", "heap-use-after-free", "stack-use-after-return",
+                    "stack-buffer-overflow", "global-buffer-overflow", "SEGV"),
+    "valid-free": ("double-free", "bad-free", "not malloc()-ed"),
+    "valid-memtrack": ("LeakSanitizer",),
+}
+
+
+def confirm(task, harness, workdir, prop="unreach-call", bug=None):
+    """Compiles the task's input with the harness and runs it. For
+    unreach-call, `confirmed` when it exits 101; for no-overflow, when
+    gcc's UndefinedBehaviorSanitizer reports a signed overflow at the
+    bug's line; for valid-memsafety, when AddressSanitizer (with
+    LeakSanitizer) reports an error of the bug's subproperty."""
     if harness is None or not harness.is_file():
         return "NOT CONFIRMED (no harness written)"
     gcc = shutil.which("gcc")
@@ -512,11 +529,27 @@ def confirm(task, harness, workdir):
         return "NOT CONFIRMED (no gcc)"
     flag = "-m64" if task.data_model == "LP64" else "-m32"
     exe = harness.with_suffix(".exe")
-    cmd = [gcc, flag, "-w", str(task.input), str(harness), "-o", str(exe)]
+    sanitize = {
+        "no-overflow": ["-fsanitize=signed-integer-overflow", "-fno-sanitize-recover=all"],
+        "valid-memsafety": ["-fsanitize=address", "-g"],
+    }.get(prop, [])
+    cmd = [gcc, flag, "-w", *sanitize, str(task.input), str(harness), "-o", str(exe)]
     code, _out, err, _secs = run_group(cmd, 120.0, cwd=workdir)
     if code != 0:
         return f"NOT CONFIRMED (gcc failed: {first_line(err)})"
-    code, _out, _err, _secs = run_group([str(exe)], HARNESS_LIMIT, cwd=workdir)
+    code, _out, err, _secs = run_group([str(exe)], HARNESS_LIMIT, cwd=workdir)
+    text = err.decode("utf-8", errors="replace")
+    bug = bug or {}
+    if prop == "no-overflow":
+        at = f"{task.input.name}:{bug.get('line')}:"
+        if "runtime error" in text and at in text:
+            return "confirmed"
+        return f"NOT CONFIRMED (no sanitizer report at {at})"
+    if prop == "valid-memsafety":
+        marks = SANITIZED.get(bug.get("subproperty") or "", ())
+        if any(m in text for m in marks):
+            return "confirmed"
+        return f"NOT CONFIRMED (AddressSanitizer: {first_line(err) or 'nothing'})"
     if code == ERROR_EXIT:
         return "confirmed"
     if code is None:
