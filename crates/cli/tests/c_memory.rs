@@ -286,3 +286,24 @@ int main(void) {{
     let (code, out, err) = check(&prog, &[]);
     assert_eq!(code, 0, "{out}\n{err}");
 }
+
+#[test]
+fn a_pointer_to_a_structure_never_defined_is_passed_around() {
+    let dir = folder("incomplete");
+    let prog = write(
+        &dir,
+        "prog.c",
+        "struct hidden;
+struct box { struct hidden *h; int v; };
+struct hidden *keep(struct hidden *h) { return h; }
+int main(void) {
+    struct box b;
+    b.h = keep(0);
+    b.v = 1;
+    return b.h == 0 ? b.v - 1 : 2;
+}
+",
+    );
+    let (code, out, err) = check(&prog, &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+}

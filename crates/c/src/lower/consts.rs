@@ -195,9 +195,12 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
 
 /// `sizeof` of a type, as a `size_t`.
 pub fn size_of(u: &Unit, ty: &CType, at: CSpan) -> Res<(Int, CInt)> {
-    let n = ty
-        .size(u.dm)
-        .ok_or_else(|| u.unsupported(at, "`sizeof` of a variable-length array"))?;
+    let n = ty.size(u.dm).ok_or_else(|| {
+        u.unsupported(
+            at,
+            "`sizeof` of a structure, a mutex or a variable-length array as a number",
+        )
+    })?;
     Ok((Int::from_u64(n), size_t(u.dm)))
 }
 

@@ -254,13 +254,11 @@ pub fn class_of(u: &mut Unit, b: &mut Builder, i: u32, at: CSpan) -> Res<ClassIn
     }
     let def = u.heap.structs.borrow()[i as usize].clone();
     let name = struct_name(u, i);
-    let Some(fields) = def.fields else {
-        return Err(Diagnostic::new(
-            u.span(at),
-            format!("`{name}` is declared but its members are not"),
-        )
-        .with_help("define the structure before using it"));
-    };
+    // A structure declared and never defined (`struct L5 *down;`): a
+    // valid program only passes pointers to it around (C refuses its
+    // members and its size), so its class has no members.
+    let _ = at;
+    let fields = def.fields.unwrap_or_default();
     let id = b.class(name);
     let freed = mem(u, b).freed;
     // Registered before the members: a member may point to this class.
