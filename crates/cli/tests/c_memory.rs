@@ -307,3 +307,32 @@ int main(void) {
     let (code, out, err) = check(&prog, &[]);
     assert_eq!(code, 0, "{out}\n{err}");
 }
+
+#[test]
+fn a_pointer_assignment_is_a_condition() {
+    let dir = folder("assign-cond");
+    let prog = write(
+        &dir,
+        "prog.c",
+        &format!(
+            "{PREAMBLE}#include <stdlib.h>
+struct list {{ struct list *next; }};
+struct iter {{ struct list *list; }};
+int main(void) {{
+    struct iter it;
+    struct list *l = 0;
+    if (__VERIFIER_nondet_int()) l = malloc(sizeof(struct list));
+    if ((it.list = l)) {{
+        free(it.list);
+        reach_error();
+    }}
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "fail");
+    assert_eq!(json["bugs"][0]["reads"], Value::from(vec![1]));
+}

@@ -406,6 +406,9 @@ fn cond_at(f: &mut Fun, e: &Node<E>) -> Res<Expr> {
                     f.rb.bind(end);
                     Ok(f.rb.load(t))
                 }
+                // `if ((p = q))`, `while (p + 1)`: a pointer as a truth
+                // value.
+                _ if ptr::is_pointer(f, e) => ptr::truth(f, e),
                 _ => Ok(rvalue(f, e)?.0.int_to_bool()),
             }
         }
