@@ -258,7 +258,7 @@ pub fn prepare(stdout: &Stdout, t: &Target<'_>) -> Result<Prepared, CliError> {
         expected: listed.and_then(|p| p.expected_verdict),
         subproperty: listed.and_then(|p| p.subproperty),
     };
-    let engine_property = Property::only(property.kinds());
+    let engine_property = Property::only(&property.kinds());
     Ok(Prepared::Ready(Box::new((program, asked, engine_property))))
 }
 
