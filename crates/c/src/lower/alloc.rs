@@ -4,9 +4,11 @@
 //! of one element has integer members that hold any value (C leaves them
 //! indeterminate; a witness gives the values, like an uninitialised
 //! local's) and `NULL` pointer members; of several elements, every element
-//! holds any value; `calloc` zeroes them all. `malloc` never fails. `free(p)` checks that `malloc` made the object (else an invalid
-//! free: a variable, a global structure) and that it is not freed already
-//! (a double free), then sets its `$freed` flag, which every later access
+//! holds any value; `calloc` zeroes them all. `malloc` never fails.
+//! `free(p)` checks that `malloc` made the object and `p` is its start
+//! (else an invalid free: a variable, a global structure, an interior
+//! pointer) and that it is not freed already (a double free), then sets
+//! its `$freed` flag, which every later access
 //! through a pointer checks (a use after free); `free(NULL)` does
 //! nothing. `$live` counts the objects `malloc` made and `free` did not
 //! free: when `main` returns, they are unreachable unless a global can
@@ -94,6 +96,12 @@ fn count(f: &mut Fun, n: &Node<E>) -> Res<Expr> {
 fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> Res<(Expr, CType)> {
     let span = f.span(at);
     let place = f.rb.temp(ScalarTy::INT);
+    // The count is read once: the length and `calloc`'s loop use it.
+    let n = n.map(|n| {
+        let t = f.rb.temp(ScalarTy::INT);
+        f.rb.assign(t, n, span);
+        f.rb.load(t)
+    });
     let len = n.clone().unwrap_or_else(one);
     let class = match ty {
         CType::Struct(i) if n.is_none() => {
