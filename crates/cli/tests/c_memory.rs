@@ -336,3 +336,55 @@ int main(void) {{
     assert_eq!(json["bugs"][0]["kind"], "fail");
     assert_eq!(json["bugs"][0]["reads"], Value::from(vec![1]));
 }
+
+#[test]
+fn structures_are_copied_by_assignment_parameters_and_results() {
+    let dir = folder("by-value");
+    let prog = write(
+        &dir,
+        "prog.c",
+        &format!(
+            "{PREAMBLE}
+struct pt {{ int x; int y; }};
+struct pt mk(int x, int y) {{ struct pt p; p.x = x; p.y = y; return p; }}
+int sum(struct pt p) {{ p.x += 100; return p.x + p.y; }}
+int main(void) {{
+    struct pt a = mk(1, __VERIFIER_nondet_int() & 15);
+    struct pt b;
+    b = a;
+    b.x = 5;
+    int s = sum(b);
+    struct pt arr[2];
+    arr[1] = b;
+    struct pt *q = &arr[1];
+    struct pt c = *q;
+    if (a.x == 1 && b.x == 5 && s == 112 && c.y == 7 && arr[1].x == 5) reach_error();
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "fail");
+    let nondet: Vec<&Value> = json["bugs"][0]["nondet"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["function"] == "__VERIFIER_nondet_int")
+        .collect();
+    assert_eq!(nondet.len(), 1, "{json}");
+    assert_eq!(nondet[0]["value"], 7);
+    // The callee's copy is its own: the caller's `b.x` stays 5.
+    let (code, out, err) = check(
+        &write(
+            &dir,
+            "own.c",
+            &std::fs::read_to_string(&prog)
+                .unwrap()
+                .replace("b.x == 5 && s == 112", "b.x == 105"),
+        ),
+        &[],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+}

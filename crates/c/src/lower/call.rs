@@ -166,6 +166,11 @@ fn int_call(
                 args.push((v, None));
             }
             CType::Void => return Err(Diagnostic::new(span, "a `void` parameter")),
+            // By value: the caller's object, which the callee copies.
+            CType::Struct(_) => {
+                let (v, _) = super::structs::object(f, a)?;
+                args.push((v, None));
+            }
             other => {
                 return Err(f.u.unsupported(
                     a.span,
@@ -198,6 +203,12 @@ fn int_call(
             let dst = f.rb.temp(ScalarTy::INT);
             f.rb.call(proc, args, Some(dst), span);
             Ok(Some(Err((f.rb.load(dst), *t))))
+        }
+        // A structure: a pointer to the callee's copy of its result.
+        t @ CType::Struct(_) => {
+            let dst = f.rb.temp(ScalarTy::INT);
+            f.rb.call(proc, args, Some(dst), span);
+            Ok(Some(Err((f.rb.load(dst), t))))
         }
         _ => Err(f
             .u

@@ -250,6 +250,12 @@ fn effect_at(f: &mut Fun, e: &Node<E>) -> Res<()> {
             ptr::pointer(f, e)?;
             Ok(())
         }
+        E::BinaryOperator(b)
+            if b.node.operator.node == B::Assign
+                && super::structs::struct_of(f, &b.node.lhs).is_some() =>
+        {
+            super::structs::assign(f, &b.node.lhs, &b.node.rhs, e.span)
+        }
         E::BinaryOperator(b) if b.node.operator.node == B::Assign => {
             assign(f, &b.node.lhs, &b.node.rhs, e.span)?;
             Ok(())

@@ -94,6 +94,15 @@ pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed:
             Ok(())
         }
         (Var::Struct(place, sid), ast::Initializer::List(items)) => members(f, *place, *sid, items),
+        // `struct S t = s;`, `= f();`: a copy.
+        (Var::Struct(place, sid), ast::Initializer::Expression(e)) => {
+            let (src, si) = super::structs::object(f, e)?;
+            if si != *sid {
+                return Err(f.u.unsupported(init.span, "this initialiser"));
+            }
+            let dst = f.rb.load(*place);
+            super::structs::copy(f, dst, src, si, init.span)
+        }
         // `PTHREAD_MUTEX_INITIALIZER`: the mutex object is made unlocked
         // where the variable is declared.
         (Var::Mutex(_), _) => Ok(()),

@@ -29,6 +29,7 @@ mod ptr;
 mod scan;
 mod static_type;
 mod stmt;
+mod structs;
 mod thread;
 
 use crate::preprocess::SpanMap;
@@ -204,10 +205,13 @@ impl<'a> Unit<'a> {
             return Ok(*p);
         }
         let (params, _) = self.params(name, &arrays);
+        // Pointers, and structures (returned as a pointer to a copy), are
+        // `int`s.
+        let by_pointer = matches!(self.funcs[name].ret, CType::Pointer(_) | CType::Struct(_));
         let ret = self.funcs[name]
             .ret
             .scalar(self.dm)
-            .or_else(|| self.funcs[name].ret.is_pointer().then_some(ScalarTy::INT));
+            .or_else(|| by_pointer.then_some(ScalarTy::INT));
         let info = &self.funcs[name];
         // Every instance carries the function's name: call stacks say
         // where each was called, which tells instances apart.
@@ -233,6 +237,10 @@ impl<'a> Unit<'a> {
             let n = pname.clone().unwrap_or_else(|| format!("$p{i}"));
             if let Some(t) = ty.scalar(self.dm) {
                 params.push((n.into(), t));
+            } else if let CType::Struct(_) = ty {
+                // A structure passed by value: a pointer to the caller's
+                // object, which the callee copies.
+                params.push((n.into(), ScalarTy::INT));
             } else if matches!(ty, CType::Array(..) | CType::Pointer(_)) {
                 if let Some(None) = binding.next() {
                     refs.push(params.len() as u32);

@@ -38,6 +38,11 @@ pub fn is_pointer(f: &Fun, e: &Node<E>) -> bool {
     matches!(type_of(f, e, 0), Some(CType::Pointer(_)))
 }
 
+/// The type of `e` where it may be a pointer, a structure or a mutex.
+pub fn type_of_value(f: &Fun, e: &Node<E>) -> Option<CType> {
+    type_of(f, e, 0)
+}
+
 /// How deep [`is_pointer`] looks.
 const MAX_LOOK: u32 = 64;
 
@@ -526,7 +531,7 @@ pub fn member(f: &mut Fun, m: &ast::MemberExpression, at: CSpan) -> Res<(ArrayId
 
 /// `p[i]` (or `i[p]`): the pointer to the element, unchecked, and the
 /// element type.
-fn element(
+pub(super) fn element(
     f: &mut Fun,
     b: &Node<ast::BinaryOperatorExpression>,
     span: wiser_ir::Span,

@@ -67,6 +67,15 @@ pub fn function_body(
                     continue;
                 }
             },
+            // By value: a fresh object holding a copy of the caller's.
+            CType::Struct(i) => {
+                let from = f.rb.load(f.rb.param(slot));
+                slot += 1;
+                let own = f.rb.temp(wiser_ir::ScalarTy::INT);
+                super::structs::fresh_copy(&mut f, own, from, *i, def.declarator.span)?;
+                f.objects.push(own);
+                Var::Struct(own, *i)
+            }
             other => {
                 return Err(f.u.unsupported(
                     def.declarator.span,
@@ -286,6 +295,17 @@ fn statement_at(f: &mut Fun, s: &Node<S>) -> Res<()> {
                     Some(Expr::int(t.ir(f.u.dm), 0))
                 }
                 (Some(e), CType::Pointer(t)) => Some(super::ptr::pointer_to(f, e, &t)?),
+                // A structure: a pointer to a fresh copy, which outlives
+                // the call (the caller copies it where the result goes).
+                (Some(e), CType::Struct(i)) => {
+                    let (src, si) = super::structs::object(f, e)?;
+                    if si != i {
+                        return Err(f.u.unsupported(e.span, "returning another structure"));
+                    }
+                    let copy = f.rb.temp(wiser_ir::ScalarTy::INT);
+                    super::structs::fresh_copy(f, copy, src, i, e.span)?;
+                    Some(f.rb.load(copy))
+                }
                 (None, CType::Pointer(_)) => Some(super::ptr::null()),
                 (None, _) => None,
                 (Some(_), _) => {
