@@ -41,19 +41,14 @@ impl PropertySpec {
         }
     }
 
-    /// The kinds of error that violate it. `all` is every kind of error
-    /// a run can commit, which leaves out a memory leak (found after the
-    /// program ended: a C program that ends without freeing what it
-    /// allocated is common and harmless, and SV-COMP asks for leaks only
-    /// under `valid-memsafety`).
+    /// The kinds of error that violate it. `all` is the engine's
+    /// [`wiser_engine::Property::all`]: every kind of error a run commits,
+    /// which leaves out a memory leak (found after the program ended: a C
+    /// program that ends without freeing what it allocated is common and
+    /// harmless, and SV-COMP asks for leaks only under `valid-memsafety`).
     pub fn kinds(self) -> Vec<ErrorKind> {
         let only: &[ErrorKind] = match self {
-            PropertySpec::All => {
-                return ErrorKind::ALL
-                    .into_iter()
-                    .filter(|k| !k.is_terminal())
-                    .collect()
-            }
+            PropertySpec::All => return wiser_engine::Property::all().kinds(),
             PropertySpec::UnreachCall => &[ErrorKind::Fail],
             PropertySpec::NoOverflow => &[ErrorKind::SignedOverflow, ErrorKind::DivisionOverflow],
             PropertySpec::ValidMemsafety => &[

@@ -11,11 +11,13 @@ fn fail_only() -> Config {
 }
 
 #[test]
-fn the_default_property_is_every_kind() {
+fn the_default_property_is_every_kind_a_run_commits() {
     let p = Config::default().property;
     assert!(p.is_all());
     for k in ErrorKind::ALL {
-        assert!(p.contains(k));
+        // A memory leak, found after the program ended, is asked for by
+        // name (SV-COMP's valid-memsafety), never by default.
+        assert_eq!(p.contains(k), k != ErrorKind::MemoryLeak, "{k}");
     }
     let only = Property::only(&[ErrorKind::Fail, ErrorKind::OutOfBounds]);
     assert_eq!(only.kinds(), vec![ErrorKind::Fail, ErrorKind::OutOfBounds]);

@@ -36,7 +36,11 @@
 //! `x = __VERIFIER_nondet_T(); __VERIFIER_assume(x in D);`, scalars in the
 //! order of the specification, then the input cells ([`CProgram::inputs`]
 //! gives the order, so that an IMP input maps to C reads and back).
-//! Arrays are global, indexed `i + ARRAY_REACH`. `assert c` fails through
+//! Arrays are global, indexed `i + ARRAY_REACH`; every other one (the
+//! first, the third, ... by name) is a pointer to a heap array that `main`
+//! allocates with `calloc` before anything else, stored through pointer
+//! arithmetic (`*(a + i) = x`), so that the memory model of C's pointers
+//! is judged by the same enumeration as C's arrays. `assert c` fails through
 //! `__assert_fail` (an `assertion`), `fail` is `reach_error()` (a `fail`),
 //! `assume c` is `__VERIFIER_assume(c)`.
 
@@ -424,7 +428,11 @@ impl Routine<'_> {
             St::Store(a, i, e) => {
                 let x = self.conv(e, self.elem_ty(a)?)?;
                 let i = self.index(i)?;
-                self.line(&format!("{a}[{i}] = {x};"));
+                if on_heap(self.p, a) {
+                    self.line(&format!("*({a} + ({i})) = {x};"));
+                } else {
+                    self.line(&format!("{a}[{i}] = {x};"));
+                }
             }
             St::If(c, a, b) => {
                 let c = self.cond(c)?;
@@ -531,7 +539,17 @@ extern void abort(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__noreturn__));
 extern void reach_error(void);
 extern void __VERIFIER_assume(int);
+extern void *calloc(unsigned long, unsigned long);
 ";
+
+/// Is array `a` rendered as a pointer to a heap array (every other array
+/// of the program, in its order)?
+fn on_heap(p: &Program, a: &Name) -> bool {
+    p.array_types
+        .iter()
+        .position(|(b, _)| b == a)
+        .is_some_and(|k| k % 2 == 0)
+}
 
 /// Renders a program without `int` as C ([`crate::render_c`]).
 pub fn render_c(p: &Program) -> Result<CProgram, Unsupported> {
@@ -543,7 +561,11 @@ pub fn render_c(p: &Program) -> Result<CProgram, Unsupported> {
     }
     let width = 2 * ARRAY_REACH + 1;
     for (a, ty) in &p.array_types {
-        let _ = writeln!(text, "{} {a}[{width}];", c_type(*ty)?);
+        if on_heap(p, a) {
+            let _ = writeln!(text, "{} *{a};", c_type(*ty)?);
+        } else {
+            let _ = writeln!(text, "{} {a}[{width}];", c_type(*ty)?);
+        }
     }
     let arrays = p.spec.cells.iter().map(|(a, ..)| a);
     for a in arrays.chain(p.array_init.iter().map(|(a, ..)| a)) {
@@ -592,6 +614,12 @@ pub fn render_c(p: &Program) -> Result<CProgram, Unsupported> {
         out: String::new(),
         indent: 1,
     };
+    for (a, ty) in &p.array_types {
+        if on_heap(p, a) {
+            let ct = c_type(*ty)?;
+            r.line(&format!("{a} = calloc({width}, sizeof({ct}));"));
+        }
+    }
     for (n, t) in &p.types {
         r.line(&format!("{} {n} = 0;", c_type(*t)?));
     }
