@@ -561,32 +561,40 @@ pub fn int_lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
                 )),
             }
         }
+        _ => match accessed(f, e, span)? {
+            Some((obj, t, what)) => {
+                let CType::Int(it) = t else {
+                    return Err(Diagnostic::new(
+                        span,
+                        format!("{what} a `{} *` used as an integer", t.describe_in(f)),
+                    ));
+                };
+                let (array, _, _) = heap::cell_array(f, &t, e.span)?;
+                Ok(LVal::Heap(array, heap::checked(f, obj, span), it))
+            }
+            None => Err(f.u.unsupported(e.span, "this expression")),
+        },
+    }
+}
+
+/// The pointer an access `p[i]` or `*p` goes through (unchecked), its
+/// pointee type, and the access's name for messages; `None` for another
+/// expression.
+fn accessed(
+    f: &mut Fun,
+    e: &Node<E>,
+    span: wiser_ir::Span,
+) -> Res<Option<(Expr, CType, &'static str)>> {
+    match &e.node {
         E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
-            let (obj, t) = element(f, b, span)?;
-            let CType::Int(it) = t else {
-                return Err(Diagnostic::new(
-                    span,
-                    format!(
-                        "an element of a `{} *` used as an integer",
-                        t.describe_in(f)
-                    ),
-                ));
-            };
-            let (array, _, _) = heap::cell_array(f, &t, e.span)?;
-            Ok(LVal::Heap(array, heap::checked(f, obj, span), it))
+            let (p, t) = element(f, b, span)?;
+            Ok(Some((p, t, "an element of")))
         }
         E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
-            let (obj, t) = pointer(f, &u.node.operand)?;
-            let CType::Int(it) = t else {
-                return Err(Diagnostic::new(
-                    span,
-                    format!("`*` of a `{} *` used as an integer", t.describe_in(f)),
-                ));
-            };
-            let (array, _, _) = heap::cell_array(f, &t, e.span)?;
-            Ok(LVal::Heap(array, heap::checked(f, obj, span), it))
+            let (p, t) = pointer(f, &u.node.operand)?;
+            Ok(Some((p, t, "`*` of")))
         }
-        _ => Err(f.u.unsupported(e.span, "this expression")),
+        _ => Ok(None),
     }
 }
 
@@ -623,35 +631,22 @@ pub fn plvalue(f: &mut Fun, e: &Node<E>) -> Res<(PLVal, CType)> {
                 )),
             }
         }
-        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
-            let (obj, t) = element(f, b, span)?;
-            let CType::Pointer(inner) = &t else {
-                return Err(Diagnostic::new(
-                    span,
-                    format!("an element of a `{} *` used as a pointer", t.describe_in(f)),
-                ));
-            };
-            let (array, _, _) = heap::cell_array(f, &t, e.span)?;
-            Ok((
-                PLVal::Heap(array, heap::checked(f, obj, span)),
-                (**inner).clone(),
-            ))
-        }
-        E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
-            let (obj, t) = pointer(f, &u.node.operand)?;
-            let CType::Pointer(inner) = &t else {
-                return Err(Diagnostic::new(
-                    span,
-                    format!("`*` of a `{} *` used as a pointer", t.describe_in(f)),
-                ));
-            };
-            let (array, _, _) = heap::cell_array(f, &t, e.span)?;
-            Ok((
-                PLVal::Heap(array, heap::checked(f, obj, span)),
-                (**inner).clone(),
-            ))
-        }
-        _ => Err(f.u.unsupported(e.span, "this pointer expression")),
+        _ => match accessed(f, e, span)? {
+            Some((obj, t, what)) => {
+                let CType::Pointer(inner) = &t else {
+                    return Err(Diagnostic::new(
+                        span,
+                        format!("{what} a `{} *` used as a pointer", t.describe_in(f)),
+                    ));
+                };
+                let (array, _, _) = heap::cell_array(f, &t, e.span)?;
+                Ok((
+                    PLVal::Heap(array, heap::checked(f, obj, span)),
+                    (**inner).clone(),
+                ))
+            }
+            None => Err(f.u.unsupported(e.span, "this pointer expression")),
+        },
     }
 }
 
