@@ -22,8 +22,8 @@
 //!   `INT_MIN / -1`, the same `division_overflow`; `%` is
 //!   `a - (a * K) / b / K * b` (or `a % c` for a constant `c != -1`);
 //! * a shift of a 8- or 16-bit value checks its amount first,
-//!   `(1u << ((unsigned long long)n + (32 - w)), n)`, an `invalid_shift`
-//!   exactly when `n` is outside `0..w`; a signed `<<` then gets the
+//!   `n + 0ULL * (1u << ((unsigned long long)n + (32 - w)))`, an
+//!   `invalid_shift` exactly when `n` is outside `0..w`; a signed `<<` then gets the
 //!   `* K / K` treatment;
 //! * `&`, `|`, `^`, `~`, comparisons and conversions mean the same after
 //!   promotion, with a cast back to the type;
@@ -278,8 +278,13 @@ impl Routine<'_> {
                 if !narrow {
                     format!("(({ct})(({x}) {sym} ({amount})))")
                 } else {
+                    // The check is a term of the amount (times 0), not the
+                    // left of a comma: a comma's left part may be evaluated
+                    // before the other operands of the enclosing operator
+                    // (C leaves the order open), and IMP checks left to
+                    // right.
                     let checked = format!(
-                        "(1u << ((unsigned long long)({amount}) + {}ULL), ({amount}))",
+                        "(({amount}) + 0ULL * (1u << ((unsigned long long)({amount}) + {}ULL)))",
                         32 - w
                     );
                     let work = if signed { "int" } else { "unsigned int" };
