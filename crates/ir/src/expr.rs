@@ -152,46 +152,6 @@ impl Expr {
         e
     }
 
-    /// The reference `obj` with a check of kind `kind` that faults when
-    /// `flag[obj]` (an array of booleans or integers indexed by
-    /// references) is set (not 0) if `when_set`, else when it is clear:
-    /// C's use of a freed object ([`ErrorKind::UseAfterFree`]), its second
-    /// `free` ([`ErrorKind::DoubleFree`]), a `free` of an object `malloc`
-    /// did not make ([`ErrorKind::InvalidFree`]).
-    pub fn flag_check(
-        obj: Expr,
-        flag: ArrayId,
-        ty: ArrayTy,
-        when_set: bool,
-        kind: ErrorKind,
-        span: Span,
-    ) -> Expr {
-        if obj.ty != ScalarTy::INT || ty.index != IntTy::INT {
-            return obj.invalid("a flagged reference must be an `int`".into());
-        }
-        let mut cond = obj.code.clone();
-        cond.push(Op::Select(flag));
-        match ty.elem {
-            ScalarTy::Bool => {
-                if !when_set {
-                    cond.push(Op::Not);
-                }
-            }
-            ScalarTy::Int(t) => {
-                cond.push(Op::Int(t, Int::ZERO));
-                cond.push(Op::Cmp(if when_set { CmpOp::Ne } else { CmpOp::Eq }, t));
-            }
-        }
-        let mut e = obj;
-        e.checks.push(Check {
-            guard: None,
-            cond: cond.into_boxed_slice(),
-            kind,
-            span,
-        });
-        e
-    }
-
     /// The element `array[index]` of an array of `len` elements: like
     /// [`Expr::select`], with an [`ErrorKind::OutOfBounds`] check that
     /// `0 <= index < len` (both converted to the array's index type; `len`

@@ -114,7 +114,7 @@ fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> 
             class
         }
         CType::Int(_) | CType::Pointer(_) => {
-            let (array, vt, _) = heap::cell_array(f, ty, at)?;
+            let (array, vt) = heap::cell_array(f, ty, at)?;
             let class = heap::cell_class(f.u, f.rb.program(), vt).id;
             heap::allocate(f, place, class, len.clone(), n.is_none(), span);
             if let (false, Some(t), None) = (zeroed, ty.int(), &n) {

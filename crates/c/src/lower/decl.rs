@@ -679,7 +679,7 @@ fn local_object(
             Ok(Var::Mutex(place))
         }
         _ => {
-            let (array, vt, _) = heap::cell_array(f, ty, CSpan::none())?;
+            let (array, vt) = heap::cell_array(f, ty, CSpan::none())?;
             let class = heap::cell_class(f.u, f.rb.program(), vt).id;
             f.rb.refers(place, class);
             heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), true, span);
@@ -708,7 +708,7 @@ pub fn to_cell(f: &mut Fun, name: &str, var: Var, span: wiser_ir::Span) -> Res<V
         Var::Ptr(p, t) => (f.rb.load(*p), CType::Pointer(Box::new(t.clone()))),
         _ => return Ok(var),
     };
-    let (array, vt, _) = heap::cell_array(f, &ty, CSpan::none())?;
+    let (array, vt) = heap::cell_array(f, &ty, CSpan::none())?;
     let class = heap::cell_class(f.u, f.rb.program(), vt).id;
     let place = f.rb.local(format!("&{name}"), ScalarTy::INT);
     f.rb.refers(place, class);

@@ -15,8 +15,8 @@
 //! for the objects `malloc` made; `free` of another object is an invalid
 //! free) and the global `$live`, the number of objects `malloc` made and
 //! `free` did not free (not 0 when `main` returns: a memory leak, see
-//! `alloc.rs`). The checks themselves are the IR's ([`Expr::deref`],
-//! [`Expr::flag_check`]).
+//! `alloc.rs`). The checks of an access are the IR's
+//! ([`pointer::checked`]).
 
 use super::{CSpan, Fun, Res, Unit};
 use crate::types::CType;
@@ -94,8 +94,6 @@ pub struct ClassInfo {
     pub id: ClassId,
     /// Member arrays by name, with the member's C type.
     pub fields: HashMap<String, (ArrayId, CType)>,
-    /// The unit's `$freed` flag array ([`Mem::freed`]).
-    pub freed: ArrayId,
 }
 
 /// The unit's structures and classes.
@@ -260,14 +258,12 @@ pub fn class_of(u: &mut Unit, b: &mut Builder, i: u32, at: CSpan) -> Res<ClassIn
     let _ = at;
     let fields = def.fields.unwrap_or_default();
     let id = b.class(name);
-    let freed = mem(u, b).freed;
     // Registered before the members: a member may point to this class.
     u.heap.classes.insert(
         i,
         ClassInfo {
             id,
             fields: HashMap::new(),
-            freed,
         },
     );
     let mut map = HashMap::new();
@@ -302,14 +298,13 @@ pub fn cell_class(u: &mut Unit, b: &mut Builder, ty: ScalarTy) -> ClassInfo {
         other => format!("$cell_{other}"),
     };
     let id = b.class(name);
-    let freed = mem(u, b).freed;
     let v = b.field(id, "v", ty, None);
     b.cell_value(id, v);
     let mut fields = HashMap::new();
     // The C type of a cell's value is the variable's; the map is keyed
     // by the one member.
     fields.insert("v".to_string(), (v, CType::Void));
-    let info = ClassInfo { id, fields, freed };
+    let info = ClassInfo { id, fields };
     u.heap.cells.insert(ty, info.clone());
     info
 }
@@ -325,14 +320,14 @@ pub fn mutex_class(u: &mut Unit, b: &mut Builder) -> ClassId {
 }
 
 /// The value array of the cell class for `ty`.
-pub fn cell_array(f: &mut Fun, ty: &CType, at: CSpan) -> Res<(ArrayId, ScalarTy, ArrayId)> {
+pub fn cell_array(f: &mut Fun, ty: &CType, at: CSpan) -> Res<(ArrayId, ScalarTy)> {
     let Some(t) = value_ty(f.u, ty) else {
         return Err(f
             .u
             .unsupported(at, &format!("the address of a {}", ty.describe())));
     };
     let c = cell_class(f.u, f.rb.program(), t);
-    Ok((c.fields["v"].0, t, c.freed))
+    Ok((c.fields["v"].0, t))
 }
 
 /// A pointer `p` checked as every access through a pointer is: not

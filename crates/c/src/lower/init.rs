@@ -88,7 +88,7 @@ pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed:
                 return Err(f.u.unsupported(init.span, "this initialiser"));
             };
             let span = f.span(init.span);
-            let (array, _, _) = heap::cell_array(f, ty, init.span)?;
+            let (array, _) = heap::cell_array(f, ty, init.span)?;
             let obj = f.rb.load(*place);
             f.rb.store(array, obj, v, span);
             Ok(())

@@ -60,7 +60,7 @@ pub fn local_block(
     let class = match elem {
         CType::Struct(i) => heap::class_of(f.u, f.rb.program(), *i, init.span)?.id,
         _ => {
-            let (_, vt, _) = heap::cell_array(f, elem, init.span)?;
+            let (_, vt) = heap::cell_array(f, elem, init.span)?;
             heap::cell_class(f.u, f.rb.program(), vt).id
         }
     };

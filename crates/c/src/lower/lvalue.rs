@@ -191,7 +191,7 @@ pub fn lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
                 "an enumeration constant cannot be assigned",
             )),
             Some(Var::Cell(p, CType::Int(t))) => {
-                let (array, _, _) = super::heap::cell_array(f, &CType::Int(t), e.span)?;
+                let (array, _) = super::heap::cell_array(f, &CType::Int(t), e.span)?;
                 Ok(LVal::Heap(array, f.rb.load(p), t))
             }
             Some(Var::Ptr(..) | Var::Cell(..)) => Err(pointer_as_int(f, e.span)),

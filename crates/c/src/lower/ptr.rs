@@ -569,7 +569,7 @@ pub fn int_lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
                         format!("{what} a `{} *` used as an integer", t.describe_in(f)),
                     ));
                 };
-                let (array, _, _) = heap::cell_array(f, &t, e.span)?;
+                let (array, _) = heap::cell_array(f, &t, e.span)?;
                 Ok(LVal::Heap(array, heap::checked(f, obj, span), it))
             }
             None => Err(f.u.unsupported(e.span, "this expression")),
@@ -609,7 +609,7 @@ pub fn plvalue(f: &mut Fun, e: &Node<E>) -> Res<(PLVal, CType)> {
             // refuses to assign it, so nothing stores there).
             Some(Var::Block(p, t, _)) => Ok((PLVal::Place(p), t)),
             Some(Var::Cell(p, CType::Pointer(t))) => {
-                let (array, _, _) = heap::cell_array(f, &CType::Pointer(t.clone()), e.span)?;
+                let (array, _) = heap::cell_array(f, &CType::Pointer(t.clone()), e.span)?;
                 Ok((PLVal::Heap(array, f.rb.load(p)), *t))
             }
             Some(_) => Err(Diagnostic::new(
@@ -639,7 +639,7 @@ pub fn plvalue(f: &mut Fun, e: &Node<E>) -> Res<(PLVal, CType)> {
                         format!("{what} a `{} *` used as a pointer", t.describe_in(f)),
                     ));
                 };
-                let (array, _, _) = heap::cell_array(f, &t, e.span)?;
+                let (array, _) = heap::cell_array(f, &t, e.span)?;
                 Ok((
                     PLVal::Heap(array, heap::checked(f, obj, span)),
                     (**inner).clone(),
