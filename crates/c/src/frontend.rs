@@ -48,7 +48,16 @@ impl LoadedProgram for CProgram {
                 dst: Place::Local(slot),
                 next,
                 ..
-            } => slot_name(slot).or_else(|| stored_into(ir, next, &slot_name, at)),
+            } => slot_name(slot).or_else(|| {
+                stored_into(
+                    ir,
+                    next,
+                    &slot_name,
+                    &self.compiled.member_reads,
+                    loc.span,
+                    at,
+                )
+            }),
             Instr::Havoc {
                 dst: Place::Global(g),
                 ..
@@ -95,39 +104,42 @@ impl LoadedProgram for CProgram {
 /// The name of the memory a havocked temporary initialises, from the
 /// store that follows it (`next`): a variable whose address is taken
 /// (its cell, `x`), a member of an allocated structure (``member `f` of
-/// the object allocated at 12:9``), or an allocated integer (`the object
-/// allocated at 12:9`).
+/// the object allocated at 12:9``, from the members the front end
+/// recorded by the allocation's span and the member's offset), or an
+/// allocated integer (`the object allocated at 12:9`).
 fn stored_into(
     ir: &Ir,
     next: Pc,
     slot_name: &dyn Fn(u32) -> Option<String>,
+    members: &std::collections::HashMap<(wiser_ir::Span, u64), String>,
+    span: wiser_ir::Span,
     at: wiser_ir::LineCol,
 ) -> Option<String> {
     let Instr::Store { array, index, .. } = &ir.code.get(next as usize)?.instr else {
         return None;
     };
-    if let [wiser_ir::Op::Load(Place::Local(slot))] = &index[..] {
-        if let Some(name) = slot_name(*slot) {
-            return Some(name);
+    let offset = match &index[..] {
+        [wiser_ir::Op::Load(Place::Local(slot))] => {
+            if let Some(name) = slot_name(*slot) {
+                return Some(name);
+            }
+            0
         }
-    }
-    if let [wiser_ir::Op::Load(Place::Global(g))] = &index[..] {
-        if let Some(g) = ir.globals.get(*g as usize) {
-            return Some(g.name.to_string());
+        [wiser_ir::Op::Load(Place::Global(g))] => {
+            return ir.globals.get(*g as usize).map(|g| g.name.to_string())
         }
-    }
-    let class = ir
-        .classes
+        [wiser_ir::Op::Load(_), wiser_ir::Op::Int(_, k), wiser_ir::Op::Binary(..)] => {
+            k.to_i64().map_or(0, |v| v as u64)
+        }
+        _ => 0,
+    };
+    ir.classes
         .iter()
         .find(|c| c.fields.iter().any(|f| f.array == *array))?;
-    if class.cell.is_some() {
-        return Some(format!("the object allocated at {at}"));
-    }
-    let field = class.fields.iter().find(|f| f.array == *array)?;
-    Some(format!(
-        "member `{}` of the object allocated at {at}",
-        field.name
-    ))
+    Some(match members.get(&(span, offset)) {
+        Some(member) => format!("member `{member}` of the object allocated at {at}"),
+        None => format!("the object allocated at {at}"),
+    })
 }
 
 impl Frontend for C {

@@ -63,6 +63,9 @@ pub struct Compiled {
     /// uninitialised local: a compiled program cannot be made to read a
     /// chosen value there.
     pub nondet_reads: HashMap<Span, NondetFn>,
+    /// The structure members an allocation's reads give values to, by the
+    /// allocation's span and the member's offset in slots.
+    pub member_reads: HashMap<(Span, u64), String>,
     /// Every nondeterministic function the program calls (the harness
     /// defines each of them).
     pub nondet_fns: Vec<NondetFn>,

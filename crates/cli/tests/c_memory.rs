@@ -179,21 +179,24 @@ int main(void) {{
     assert_eq!(code, 0, "{out}\n{err}");
     let (code, out, err) = check(&prog, &[]);
     assert_eq!(code, 0, "{out}\n{err}");
-    // A member's address is outside the model still, and says so.
+    // A member's address is a pointer like any other: `*y` is `p.y`.
     let member = write(
         &dir,
         "member.c",
-        "struct point { int x; int y; };
+        "extern void reach_error(void);
+struct point { int x; int y; };
 int main(void) {
-    struct point p;
+    struct point p = {1, 2};
     int *y = &p.y;
-    return *y;
+    *y = 5;
+    if (p.y == 5 && p.x == 1) reach_error();
+    return 0;
 }
 ",
     );
-    let (code, _, err) = check(&member, &[]);
-    assert_eq!(code, 2);
-    assert!(err.contains("the address of a structure member"), "{err}");
+    let (code, out, err) = check(&member, &[]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("error function called at"), "{out}");
 }
 
 #[test]

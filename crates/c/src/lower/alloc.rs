@@ -16,7 +16,7 @@
 
 use super::call::LibraryCall;
 use super::ptr::{self, Value};
-use super::{consts, heap, CSpan, Fun, Res};
+use super::{consts, heap, layout, CSpan, Fun, Res};
 use crate::types::CType;
 use lang_c::ast::{self, Expression as E};
 use lang_c::span::Node;
@@ -29,24 +29,25 @@ fn one() -> Expr {
 }
 
 /// Makes a fresh object of structure `sid` in `place`; with `havoc`, its
-/// integer members are inputs.
+/// integer members hold any value (inputs, named by the member; the
+/// elements of an array member are the memory's own arbitrary contents)
+/// and its pointers are `NULL`; without, every slot is zero.
 pub fn fresh(f: &mut Fun, place: Place, sid: u32, havoc: bool, span: wiser_ir::Span) -> Res<()> {
-    let class = heap::class_of(f.u, f.rb.program(), sid, CSpan::none())?;
-    heap::allocate(f, place, class.id, one(), true, span);
+    let ty = CType::Struct(sid);
+    heap::allocate(f, place, &ty, one(), false, span);
+    layout::zero(f, &ty, f.rb.load(place), !havoc, span);
     if havoc {
-        let mut ints: Vec<_> = class
-            .fields
-            .iter()
-            .filter_map(|(n, (a, t))| t.int().map(|i| (n.clone(), *a, i)))
-            .collect();
-        // In declaration order of the arrays: witnesses list reads in a
-        // fixed order.
-        ints.sort_by_key(|(_, a, _)| a.0);
-        for (_, array, t) in ints {
+        for run in layout::runs(f.u, &ty) {
+            let (Some(t), 1) = (run.ty.int(), run.count) else {
+                continue;
+            };
             let tmp = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
             f.rb.havoc(tmp, span);
-            let (obj, v) = (f.rb.load(place), f.rb.load(tmp));
-            f.rb.store(array, obj, v, span);
+            f.u.member_reads
+                .insert((span, run.offset), run.path.clone());
+            let q = layout::plus(f.rb.load(place), run.offset, span);
+            let v = f.rb.load(tmp);
+            heap::store(f, &run.ty, q, v, span)?;
         }
     }
     Ok(())
@@ -103,32 +104,23 @@ fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> 
         f.rb.load(t)
     });
     let len = n.clone().unwrap_or_else(one);
-    let class = match ty {
-        CType::Struct(i) if n.is_none() => {
-            fresh(f, place, *i, !zeroed, span)?;
-            heap::class_of(f.u, f.rb.program(), *i, at)?.id
-        }
-        CType::Struct(i) => {
-            let class = heap::class_of(f.u, f.rb.program(), *i, at)?.id;
-            heap::allocate(f, place, class, len.clone(), n.is_none(), span);
-            class
-        }
+    match ty {
+        CType::Struct(i) if n.is_none() => fresh(f, place, *i, !zeroed, span)?,
+        CType::Struct(_) => heap::allocate(f, place, ty, len.clone(), false, span),
         CType::Int(_) | CType::Pointer(_) => {
-            let (array, vt) = heap::cell_array(f, ty, at)?;
-            let class = heap::cell_class(f.u, f.rb.program(), vt).id;
-            heap::allocate(f, place, class, len.clone(), n.is_none(), span);
+            heap::cell_array(f, ty, at)?;
+            heap::allocate(f, place, ty, len.clone(), n.is_none(), span);
             if let (false, Some(t), None) = (zeroed, ty.int(), &n) {
                 let tmp = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
                 f.rb.havoc(tmp, span);
                 let (obj, v) = (f.rb.load(place), f.rb.load(tmp));
-                f.rb.store(array, obj, v, span);
+                heap::store(f, ty, obj, v, span)?;
             }
-            class
         }
         _ => return Err(unsupported(f, at)),
     };
     if zeroed && n.is_some() {
-        zero_all(f, class, place, len, span);
+        zero_all(f, ty, place, len, span);
     }
     let mem = heap::mem(f.u, f.rb.program());
     let obj = pointer::object(f.rb.load(place), span);
@@ -138,14 +130,10 @@ fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> 
     Ok((f.rb.load(place), ty.clone()))
 }
 
-/// Zeroes the `len` elements of the object `place` points to (a loop).
-pub fn zero_all(
-    f: &mut Fun,
-    class: wiser_ir::ClassId,
-    place: Place,
-    len: Expr,
-    span: wiser_ir::Span,
-) {
+/// Zeroes the `len` elements of type `ty` of the object `place` points
+/// to (a loop).
+pub fn zero_all(f: &mut Fun, ty: &CType, place: Place, len: Expr, span: wiser_ir::Span) {
+    let size = Expr::int(IntTy::INT, wiser_num::Int::from_u64(layout::slots(f.u, ty)));
     let i = f.rb.temp(ScalarTy::INT);
     f.rb.assign(i, Expr::int(IntTy::INT, 0), span);
     let (head, body, end) = (f.rb.label(), f.rb.label(), f.rb.label());
@@ -153,8 +141,9 @@ pub fn zero_all(
     let more = Expr::cmp(CmpOp::Lt, f.rb.load(i), len);
     f.rb.branch(more, body, end, span);
     f.rb.bind(body);
-    let p = Expr::binary(BinOp::Add, f.rb.load(place), f.rb.load(i), span);
-    heap::zero_element(f, class, p, span);
+    let at = Expr::binary(BinOp::Mul, f.rb.load(i), size, span);
+    let p = Expr::binary(BinOp::Add, f.rb.load(place), at, span);
+    layout::zero(f, ty, p, true, span);
     let next = Expr::binary(BinOp::Add, f.rb.load(i), one(), span);
     f.rb.assign(i, next, span);
     f.rb.jump(head);

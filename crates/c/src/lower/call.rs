@@ -226,6 +226,11 @@ fn is_array_arg(f: &Fun, a: &Node<E>) -> bool {
             return false;
         }
     }
+    // So is an array member of a structure (`s.data`), which lives in the
+    // structure's object.
+    if matches!(a.node, E::Member(_)) {
+        return false;
+    }
     matches!(
         super::static_type::static_type(f.u, &|n: &str| f.lookup(n), a),
         Ok(CType::Array(..))

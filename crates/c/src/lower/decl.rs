@@ -398,12 +398,9 @@ fn new_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) 
             // and zeroes.
             let place = b.global(name, ScalarTy::INT, Some(Int::from(0)));
             u.heap.global_pointers = true;
-            let class = match &**elem {
-                CType::Struct(i) => heap::class_of(u, b, *i, at)?.id,
-                _ => heap::cell_class(u, b, ScalarTy::INT).id,
-            };
+            let class = heap::class_for(u, b, elem);
             b.global_refers(place, class);
-            u.heap.startup.push((place, class, *n));
+            u.heap.startup.push((place, (**elem).clone(), *n));
             Ok(Var::Block(place, (**elem).clone(), Len::Const(*n)))
         }
         CType::Array(..) => {
@@ -448,21 +445,22 @@ fn heap_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan)
     // A pointer, a structure (whose members may be pointers) or a cell
     // holding a pointer can keep a heap object reachable after `main`.
     u.heap.global_pointers |= matches!(ty, CType::Pointer(_) | CType::Struct(_));
-    let (var, class) = match ty {
+    let var = match ty {
         CType::Pointer(p) if !u.addressed.contains(plain(name)) => {
             return Ok(Var::Ptr(place, (**p).clone()))
         }
-        CType::Struct(i) => (Var::Struct(place, *i), heap::class_of(u, b, *i, at)?.id),
-        CType::Mutex => (Var::Mutex(place), heap::mutex_class(u, b)),
+        CType::Struct(i) => Var::Struct(place, *i),
+        CType::Mutex => Var::Mutex(place),
         _ => {
-            let Some(t) = heap::value_ty(u, ty) else {
+            if heap::value_ty(u, ty).is_none() {
                 return Err(u.unsupported(at, &format!("the address of a {}", ty.describe())));
             };
-            (Var::Cell(place, ty.clone()), heap::cell_class(u, b, t).id)
+            Var::Cell(place, ty.clone())
         }
     };
+    let class = heap::class_for(u, b, ty);
     b.global_refers(place, class);
-    u.heap.startup.push((place, class, 1));
+    u.heap.startup.push((place, ty.clone(), 1));
     Ok(var)
 }
 
@@ -603,7 +601,13 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
             }
             CType::Array(elem, len) if super::local_arrays::block_elem(f, elem, init) => {
                 let var = super::local_arrays::local_block(f, &name, elem, len, init)?;
-                f.scopes.last_mut().expect("a scope").insert(name, var);
+                f.scopes
+                    .last_mut()
+                    .expect("a scope")
+                    .insert(name, var.clone());
+                if let Some(i) = &init.node.initializer {
+                    initialise(f, &var, i, false)?;
+                }
             }
             CType::Array(..) => {
                 let obj = super::local_arrays::local_array(f, &name, &ty, init)?;
@@ -664,8 +668,8 @@ fn local_object(
             Ok(Var::Ptr(place, (**p).clone()))
         }
         CType::Struct(i) => {
-            let class = heap::class_of(f.u, f.rb.program(), *i, CSpan::none())?;
-            f.rb.refers(place, class.id);
+            let class = heap::class_of(f.u, f.rb.program(), *i);
+            f.rb.refers(place, class);
             // Members hold any value, unless an initialiser gives them
             // (those it does not name are 0).
             super::alloc::fresh(f, place, *i, !initialised, span)?;
@@ -675,22 +679,20 @@ fn local_object(
         CType::Mutex => {
             let class = heap::mutex_class(f.u, f.rb.program());
             f.rb.refers(place, class);
-            heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), true, span);
+            heap::allocate(f, place, ty, Expr::int(IntTy::INT, 1), true, span);
             Ok(Var::Mutex(place))
         }
         _ => {
-            let (array, vt) = heap::cell_array(f, ty, CSpan::none())?;
-            let class = heap::cell_class(f.u, f.rb.program(), vt).id;
+            let class = heap::class_for(f.u, f.rb.program(), ty);
+            heap::cell_array(f, ty, CSpan::none())?;
             f.rb.refers(place, class);
-            heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), true, span);
+            heap::allocate(f, place, ty, Expr::int(IntTy::INT, 1), true, span);
             f.objects.push(place);
-            if let ScalarTy::Int(t) = vt {
-                if ty.int().is_some() && !initialised {
-                    let tmp = f.rb.temp(ScalarTy::Int(t));
-                    f.rb.havoc(tmp, span);
-                    let (obj, v) = (f.rb.load(place), f.rb.load(tmp));
-                    f.rb.store(array, obj, v, span);
-                }
+            if let (Some(t), false) = (ty.int(), initialised) {
+                let tmp = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
+                f.rb.havoc(tmp, span);
+                let (obj, v) = (f.rb.load(place), f.rb.load(tmp));
+                heap::store(f, ty, obj, v, span)?;
             }
             Ok(Var::Cell(place, ty.clone()))
         }
@@ -708,13 +710,13 @@ pub fn to_cell(f: &mut Fun, name: &str, var: Var, span: wiser_ir::Span) -> Res<V
         Var::Ptr(p, t) => (f.rb.load(*p), CType::Pointer(Box::new(t.clone()))),
         _ => return Ok(var),
     };
-    let (array, vt) = heap::cell_array(f, &ty, CSpan::none())?;
-    let class = heap::cell_class(f.u, f.rb.program(), vt).id;
+    heap::cell_array(f, &ty, CSpan::none())?;
+    let class = heap::class_for(f.u, f.rb.program(), &ty);
     let place = f.rb.local(format!("&{name}"), ScalarTy::INT);
     f.rb.refers(place, class);
-    heap::allocate(f, place, class, Expr::int(IntTy::INT, 1), true, span);
+    heap::allocate(f, place, &ty, Expr::int(IntTy::INT, 1), true, span);
     f.objects.push(place);
     let obj = f.rb.load(place);
-    f.rb.store(array, obj, value, span);
+    heap::store(f, &ty, obj, value, span)?;
     Ok(Var::Cell(place, ty))
 }

@@ -1,11 +1,12 @@
-//! C's objects on the IR's heap. A structure type is a class whose
-//! fields are the structure's integer, pointer and mutex members; a
-//! pointer is a reference (an IR `int`, 0 for `NULL`). A variable whose
-//! address is taken lives in a *cell*: an object of a one-field class
-//! `$cell_T` (one class per IR type `T`), so that `&x`, `*p = 3` and
-//! `p == &x` are field accesses and reference comparisons like any other,
-//! aliasing included. A `pthread_mutex_t` is a reference to an object of
-//! the field-less class `$mutex`, whose lock is the object's lock.
+//! C's objects on the IR's heap: what a structure type is (its members,
+//! its class), the memory of each scalar type, and making objects. Every
+//! object is a row of slots ([`super::layout`]); the value of a slot of
+//! IR type `T` is at the pointer's index of the array `$cell_T.v` (the
+//! value field of the one-field class `$cell_T`), so that `&x`, `*p = 3`
+//! and `p == &x` are accesses and comparisons like any other, aliasing
+//! included. A structure's class has no fields: its members live in those
+//! arrays. A `pthread_mutex_t` is a reference to an object of the
+//! field-less class `$mutex`, whose lock is the object's lock.
 //!
 //! References are unique across classes (the IR numbers every object
 //! it makes), so what the unit knows of objects besides their members
@@ -19,7 +20,7 @@
 //! ([`pointer::checked`]).
 
 use super::{CSpan, Fun, Res, Unit};
-use crate::types::CType;
+use crate::types::{CInt, CType, Len};
 use lang_c::ast;
 use lang_c::span::Node;
 use std::cell::RefCell;
@@ -87,15 +88,6 @@ pub fn mem(u: &mut Unit, b: &mut Builder) -> Mem {
     m
 }
 
-/// The class of a structure or cell, once made.
-#[derive(Clone, Debug)]
-pub struct ClassInfo {
-    /// The IR class.
-    pub id: ClassId,
-    /// Member arrays by name, with the member's C type.
-    pub fields: HashMap<String, (ArrayId, CType)>,
-}
-
 /// The unit's structures and classes.
 #[derive(Default)]
 pub struct Heap {
@@ -105,16 +97,17 @@ pub struct Heap {
     /// Structure tags in scope.
     pub tags: RefCell<HashMap<String, u32>>,
     /// Classes of structures, by structure index.
-    pub classes: HashMap<u32, ClassInfo>,
-    /// Cell classes, by the IR type of their value.
-    pub cells: HashMap<ScalarTy, ClassInfo>,
+    pub classes: HashMap<u32, ClassId>,
+    /// Cell classes, by the IR type of their value, and their value
+    /// arrays: the memory of that type ([`super::layout`]).
+    pub cells: HashMap<ScalarTy, (ClassId, ArrayId)>,
     /// The class of mutexes.
     pub mutex: Option<ClassId>,
     /// Objects the IR's main routine makes, zeroed, before any
     /// initialiser runs (cells, structures, mutexes and arrays of
     /// structures or pointers of globals and static locals), with their
-    /// lengths.
-    pub startup: Vec<(Place, ClassId, u64)>,
+    /// element types and lengths.
+    pub startup: Vec<(Place, CType, u64)>,
     /// The arrays about objects, once made.
     pub mem: Option<Mem>,
     /// Can a global (or static local) hold a pointer: is a heap object
@@ -196,14 +189,23 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
     Ok(CType::Struct(index))
 }
 
-/// The type a member has in a class: integers, pointers and mutexes are
-/// supported; anything else is kept as an opaque type, an error only
-/// where the member is used.
+/// The type a member has in a structure: integers, pointers, mutexes,
+/// structures and arrays of constant length of these are laid out in its
+/// slots ([`super::layout`]); anything else is kept as an opaque type, an
+/// error only where the member is used.
 pub fn member_type(ty: CType) -> CType {
     match ty {
-        CType::Int(_) | CType::Pointer(_) | CType::Mutex | CType::Opaque(..) => ty,
-        CType::Array(..) => CType::Opaque("arrays inside structures".into(), None),
-        CType::Struct(_) => CType::Opaque("structures nested in structures".into(), None),
+        CType::Int(_) | CType::Pointer(_) | CType::Mutex | CType::Opaque(..) | CType::Struct(_) => {
+            ty
+        }
+        CType::Array(elem, Len::Const(n)) => match member_type(*elem) {
+            CType::Opaque(what, at) => CType::Opaque(what, at),
+            elem => CType::Array(Box::new(elem), Len::Const(n)),
+        },
+        CType::Array(..) => CType::Opaque(
+            "arrays without a constant length inside structures".into(),
+            None,
+        ),
         CType::Void => CType::Opaque("`void` members".into(), None),
     }
 }
@@ -222,13 +224,57 @@ pub fn struct_name(u: &Unit, i: u32) -> String {
     }
 }
 
-/// The IR type of a value of C type `ty` held in a field or a cell.
+/// The IR type memory holds values of C type `ty` in: pointers and
+/// mutexes as `int`; integers by their width, signed, so that `int` and
+/// `unsigned` share their memory as `char`, `signed char` and `unsigned
+/// char` do (a pointer cast between them reads the same bytes), and an
+/// access converts between the two, keeping the bits ([`load_int`],
+/// [`store_int`]).
 pub fn value_ty(u: &Unit, ty: &CType) -> Option<ScalarTy> {
     match ty {
-        CType::Int(i) => Some(ScalarTy::Int(i.ir(u.dm))),
+        CType::Int(i) => Some(ScalarTy::Int(storage(u, *i))),
         CType::Pointer(_) | CType::Mutex => Some(ScalarTy::INT),
         _ => None,
     }
+}
+
+/// The IR type memory holds integers of C type `t` in.
+fn storage(u: &Unit, t: CInt) -> IntTy {
+    IntTy::fixed(t.bits(u.dm), true).unwrap_or(IntTy::I32)
+}
+
+/// The integer of C type `t` at `p` in the memory `array` (a read of
+/// shared state: see [`super::Fun::shared`]).
+pub fn load_int(f: &mut Fun, array: ArrayId, p: Expr, t: CInt, span: wiser_ir::Span) -> Expr {
+    let held = storage(f.u, t);
+    let v = super::ptr::shared_select(f, array, ScalarTy::Int(held), p, span);
+    if held == t.ir(f.u.dm) {
+        v
+    } else {
+        v.cast(t.ir(f.u.dm))
+    }
+}
+
+/// Stores `v`, an integer of C type `t`, at `p` in the memory `array`.
+pub fn store_int(f: &mut Fun, array: ArrayId, p: Expr, v: Expr, t: CInt, span: wiser_ir::Span) {
+    let held = storage(f.u, t);
+    let v = if held == t.ir(f.u.dm) {
+        v
+    } else {
+        v.cast(held)
+    };
+    f.rb.store(array, p, v, span);
+}
+
+/// Stores `v`, a value of C type `ty` (an integer or a pointer), at `p`
+/// in the memory of its type.
+pub fn store(f: &mut Fun, ty: &CType, p: Expr, v: Expr, span: wiser_ir::Span) -> Res<()> {
+    let (array, _) = cell_array(f, ty, CSpan::none())?;
+    match ty {
+        CType::Int(t) => store_int(f, array, p, v, *t, span),
+        _ => f.rb.store(array, p, v, span),
+    }
+    Ok(())
 }
 
 /// The array type of a field holding values of `elem`.
@@ -245,53 +291,34 @@ pub const FLAG_TY: ArrayTy = ArrayTy {
     elem: ScalarTy::Bool,
 };
 
-/// The class of structure `i`, made on first use.
-pub fn class_of(u: &mut Unit, b: &mut Builder, i: u32, at: CSpan) -> Res<ClassInfo> {
+/// The class of structure `i`, made on first use: the class of the
+/// objects that hold such structures (their members live in the cell
+/// arrays, [`super::layout`]).
+pub fn class_of(u: &mut Unit, b: &mut Builder, i: u32) -> ClassId {
     if let Some(c) = u.heap.classes.get(&i) {
-        return Ok(c.clone());
+        return *c;
     }
-    let def = u.heap.structs.borrow()[i as usize].clone();
-    let name = struct_name(u, i);
-    // A structure declared and never defined (`struct L5 *down;`): a
-    // valid program only passes pointers to it around (C refuses its
-    // members and its size), so its class has no members.
-    let _ = at;
-    let fields = def.fields.unwrap_or_default();
-    let id = b.class(name);
-    // Registered before the members: a member may point to this class.
-    u.heap.classes.insert(
-        i,
-        ClassInfo {
-            id,
-            fields: HashMap::new(),
-        },
-    );
-    let mut map = HashMap::new();
-    for (fname, fty) in fields {
-        let Some(elem) = value_ty(u, &fty) else {
-            map.insert(fname, (ArrayId(u32::MAX), fty));
-            continue;
-        };
-        let refers = match &fty {
-            CType::Pointer(p) => match &**p {
-                CType::Struct(j) => Some(class_of(u, b, *j, at)?.id),
-                other => value_ty(u, other).map(|t| cell_class(u, b, t).id),
-            },
-            CType::Mutex => Some(mutex_class(u, b)),
-            _ => None,
-        };
-        let array = b.field(id, fname.clone(), elem, refers);
-        map.insert(fname, (array, fty));
-    }
-    let info = u.heap.classes.get_mut(&i).expect("registered above");
-    info.fields = map;
-    Ok(info.clone())
+    let id = b.class(struct_name(u, i));
+    u.heap.classes.insert(i, id);
+    id
 }
 
-/// The cell class for values of IR type `ty` (its value field is `v`).
-pub fn cell_class(u: &mut Unit, b: &mut Builder, ty: ScalarTy) -> ClassInfo {
+/// The class of objects of `ty`'s values: a structure's, a mutex's, or
+/// the cell class of an integer or pointer type.
+pub fn class_for(u: &mut Unit, b: &mut Builder, ty: &CType) -> ClassId {
+    match ty {
+        CType::Struct(i) => class_of(u, b, *i),
+        CType::Mutex => mutex_class(u, b),
+        CType::Array(elem, _) => class_for(u, b, elem),
+        other => cell_class(u, b, value_ty(u, other).unwrap_or(ScalarTy::INT)).0,
+    }
+}
+
+/// The cell class for values of IR type `ty` and its value array (its
+/// field `v`): the memory of that type.
+pub fn cell_class(u: &mut Unit, b: &mut Builder, ty: ScalarTy) -> (ClassId, ArrayId) {
     if let Some(c) = u.heap.cells.get(&ty) {
-        return c.clone();
+        return *c;
     }
     let name = match ty {
         ScalarTy::Int(t) if t == IntTy::INT => "$cell_ptr".to_string(),
@@ -300,13 +327,8 @@ pub fn cell_class(u: &mut Unit, b: &mut Builder, ty: ScalarTy) -> ClassInfo {
     let id = b.class(name);
     let v = b.field(id, "v", ty, None);
     b.cell_value(id, v);
-    let mut fields = HashMap::new();
-    // The C type of a cell's value is the variable's; the map is keyed
-    // by the one member.
-    fields.insert("v".to_string(), (v, CType::Void));
-    let info = ClassInfo { id, fields };
-    u.heap.cells.insert(ty, info.clone());
-    info
+    u.heap.cells.insert(ty, (id, v));
+    (id, v)
 }
 
 /// The class of mutexes.
@@ -319,15 +341,14 @@ pub fn mutex_class(u: &mut Unit, b: &mut Builder) -> ClassId {
     id
 }
 
-/// The value array of the cell class for `ty`.
+/// The memory of `ty`'s values: the value array of its cell class.
 pub fn cell_array(f: &mut Fun, ty: &CType, at: CSpan) -> Res<(ArrayId, ScalarTy)> {
     let Some(t) = value_ty(f.u, ty) else {
         return Err(f
             .u
             .unsupported(at, &format!("the address of a {}", ty.describe())));
     };
-    let c = cell_class(f.u, f.rb.program(), t);
-    Ok((c.fields["v"].0, t))
+    Ok((cell_class(f.u, f.rb.program(), t).1, t))
 }
 
 /// A pointer `p` checked as every access through a pointer is: not
@@ -338,44 +359,37 @@ pub fn checked(f: &mut Fun, p: Expr, span: wiser_ir::Span) -> Expr {
     pointer::checked(p, mem.freed, mem.len, span)
 }
 
-/// Makes a fresh object of `class` with `len` elements (an `int`) and
-/// stores the pointer to its first element in `place`. Its elements hold
-/// any value (the member arrays are inputs, and no index of a new object
-/// was written before), except with `zero_first`: then the members of the
-/// first element are zeroed (`NULL` pointers), as the IR's `New` does for
-/// the object's reference (the pointer is the reference times the stride,
-/// [`pointer::base`], another index).
+/// Makes a fresh object of `count` elements of type `ty` (an `int`) and
+/// stores the pointer to its first element in `place`. Its slots hold
+/// any value (the cell arrays are inputs, and no slot of a new object was
+/// written before), except with `zero_first`: then the slots of the first
+/// element are zeroed (`0`, `NULL`).
 pub fn allocate(
     f: &mut Fun,
     place: Place,
-    class: ClassId,
-    len: Expr,
+    ty: &CType,
+    count: Expr,
     zero_first: bool,
     span: wiser_ir::Span,
 ) {
     let mem = mem(f.u, f.rb.program());
+    let class = class_for(f.u, f.rb.program(), ty);
     f.rb.new_object(place, class, span);
     let reference = f.rb.load(place);
+    let size = super::layout::slots(f.u, ty);
+    let len = if size == 1 {
+        count
+    } else {
+        Expr::binary(
+            wiser_num::BinOp::Mul,
+            count,
+            Expr::int(IntTy::INT, wiser_num::Int::from_u64(size)),
+            span,
+        )
+    };
     f.rb.store(mem.len, reference.clone(), len, span);
     f.rb.assign(place, pointer::base(reference, span), span);
     if zero_first {
-        zero_element(f, class, f.rb.load(place), span);
-    }
-}
-
-/// Zeroes the members of the element `p` points to (`NULL` for
-/// pointers, `false` for flags), as `calloc` does.
-pub fn zero_element(f: &mut Fun, class: ClassId, p: Expr, span: wiser_ir::Span) {
-    let arrays: Vec<ArrayId> = f.rb.program().classes()[class.0 as usize]
-        .fields
-        .iter()
-        .map(|field| field.array)
-        .collect();
-    for array in arrays {
-        let zero = match f.rb.program().array_ty(array).elem {
-            ScalarTy::Bool => Expr::bool(false),
-            ScalarTy::Int(t) => Expr::int(t, 0),
-        };
-        f.rb.store(array, p.clone(), zero, span);
+        super::layout::zero(f, ty, f.rb.load(place), true, span);
     }
 }

@@ -3,8 +3,8 @@
 //! initialisers run by the IR's main routine before C's `main`.
 
 use super::decl::{array_ty, declarator, specifiers, MAX_ELEMENTWISE};
-use super::{consts, expr, heap, ArrObj, Dim, Fun, Res, Var};
-use crate::types::CType;
+use super::{consts, expr, heap, layout, ArrObj, Dim, Fun, Res, Var};
+use crate::types::{CType, Len};
 use lang_c::ast;
 use lang_c::span::Node;
 use wiser_ir::{Diagnostic, Expr};
@@ -88,12 +88,23 @@ pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed:
                 return Err(f.u.unsupported(init.span, "this initialiser"));
             };
             let span = f.span(init.span);
-            let (array, _) = heap::cell_array(f, ty, init.span)?;
             let obj = f.rb.load(*place);
-            f.rb.store(array, obj, v, span);
-            Ok(())
+            heap::store(f, ty, obj, v, span)
         }
-        (Var::Struct(place, sid), ast::Initializer::List(items)) => members(f, *place, *sid, items),
+        (Var::Struct(place, sid), ast::Initializer::List(items)) => {
+            let p = f.rb.load(*place);
+            fill(f, &p, &CType::Struct(*sid), items, &mut 0, true)
+        }
+        // `struct P a[3] = {...}`, `int *ps[2] = {&x, &y}`.
+        (Var::Block(place, elem, Len::Const(n)), ast::Initializer::List(items)) => {
+            if !zeroed {
+                let len = Expr::int(IntTy::INT, Int::from_u64(*n));
+                super::alloc::zero_all(f, elem, *place, len, f.span(init.span));
+            }
+            let p = f.rb.load(*place);
+            let ty = CType::Array(Box::new(elem.clone()), Len::Const(*n));
+            fill(f, &p, &ty, items, &mut 0, true)
+        }
         // `struct S t = s;`, `= f();`: a copy.
         (Var::Struct(place, sid), ast::Initializer::Expression(e)) => {
             let (src, si) = super::structs::object(f, e)?;
@@ -128,60 +139,130 @@ fn stored_value(f: &mut Fun, e: &Node<ast::Expression>, ty: &CType) -> Res<Optio
     }))
 }
 
-/// A structure's initialiser list, `{1, &x}` or `{ .y = 5 }`, stored
-/// into the object `place` refers to. The object is new, its members 0
-/// (`NULL`), as C's members that the list does not name are.
-fn members(
+/// A structure's or array's initialiser list (`{1, &x}`, `{ .y = 5 }`,
+/// `{{1, 2}, {3, 4}}`) stored into the object of type `ty` at `p` (a
+/// load, evaluated again for each store), by C's rules: a nested list
+/// initialises one member or element; an expression that is not itself a
+/// structure of the member's type starts a member or element without
+/// braces, which takes as many items as it has scalars; `.m` and `[k]`
+/// move to a member or element. The object is new, its slots zero, as C
+/// makes those the list does not name.
+fn fill(
     f: &mut Fun,
-    place: wiser_ir::Place,
-    sid: u32,
+    p: &Expr,
+    ty: &CType,
     items: &[Node<ast::InitializerListItem>],
+    pos: &mut usize,
+    braced: bool,
 ) -> Res<()> {
-    let fields: Vec<(String, CType)> = f.u.heap.structs.borrow()[sid as usize]
-        .fields
-        .clone()
-        .unwrap_or_default();
-    let class = heap::class_of(f.u, f.rb.program(), sid, lang_c::span::Span::none())?;
-    let mut next = 0usize; // the member a positional item initialises
-    for item in items {
+    let (count, members) = match ty {
+        CType::Struct(i) => {
+            let m = layout::members(f.u, *i);
+            (m.len() as u64, Some(m))
+        }
+        CType::Array(_, Len::Const(n)) => (*n, None),
+        _ => {
+            return Err(f.u.unsupported(
+                items.first().map_or(lang_c::span::Span::none(), |i| i.span),
+                "initialising this type from a list",
+            ))
+        }
+    };
+    let component = |f: &Fun, k: u64| -> (u64, CType) {
+        match (&members, ty) {
+            (Some(m), _) => (m[k as usize].1, m[k as usize].2.clone()),
+            (None, CType::Array(elem, _)) => (k * layout::slots(f.u, elem), (**elem).clone()),
+            _ => (0, CType::Void),
+        }
+    };
+    let mut k = 0u64;
+    while let Some(item) = items.get(*pos) {
         if let Some(d) = item.node.designation.first() {
-            let ast::Designator::Member(id) = &d.node else {
-                return Err(f.u.unsupported(d.span, "this designator"));
+            if !braced {
+                // A designator belongs to the list around this member.
+                return Ok(());
+            }
+            k = match (&d.node, &members) {
+                (ast::Designator::Member(id), Some(m)) => m
+                    .iter()
+                    .position(|(n, _, _)| *n == id.node.name)
+                    .ok_or_else(|| {
+                        Diagnostic::new(
+                            f.span(id.span),
+                            format!("the structure has no member `{}`", id.node.name),
+                        )
+                    })? as u64,
+                (ast::Designator::Index(e), None) => {
+                    let (v, _) = consts::eval(f.u, &|n: &str| f.lookup(n), e)?;
+                    v.to_i64().filter(|v| *v >= 0).ok_or_else(|| {
+                        Diagnostic::new(f.span(e.span), "a negative array index in a designator")
+                    })? as u64
+                }
+                _ => return Err(f.u.unsupported(d.span, "this designator")),
             };
-            next = fields
-                .iter()
-                .position(|(n, _)| *n == id.node.name)
-                .ok_or_else(|| {
-                    Diagnostic::new(
-                        f.span(id.span),
-                        format!("the structure has no member `{}`", id.node.name),
-                    )
-                })?;
             if item.node.designation.len() > 1 {
                 return Err(f.u.unsupported(d.span, "nested designators"));
             }
         }
-        let Some((name, ty)) = fields.get(next) else {
+        if k >= count {
+            if !braced {
+                return Ok(());
+            }
             return Err(Diagnostic::new(
                 f.span(item.span),
-                "more initialisers than the structure has members",
+                "more initialisers than the object has members or elements",
             ));
-        };
-        let ast::Initializer::Expression(e) = &item.node.initializer.node else {
-            return Err(f.u.unsupported(item.span, "a list initialising a member"));
-        };
-        let Some(value) = stored_value(f, e, ty)? else {
-            return Err(f.u.unsupported(item.span, "initialising this member"));
-        };
-        let Some(&(array, _)) = class.fields.get(name) else {
-            return Err(f.u.unsupported(item.span, "initialising this member"));
-        };
+        }
+        let (offset, cty) = component(f, k);
         let span = f.span(item.span);
-        let obj = f.rb.load(place);
-        f.rb.store(array, obj, value, span);
-        next += 1;
+        let q = layout::plus(p.clone(), offset, span);
+        let aggregate = matches!(cty, CType::Struct(_) | CType::Array(..));
+        match &item.node.initializer.node {
+            ast::Initializer::List(sub) if aggregate => {
+                fill(f, &q, &cty, sub, &mut 0, true)?;
+                *pos += 1;
+            }
+            ast::Initializer::List(sub) => match sub.as_slice() {
+                [one] if one.node.designation.is_empty() => {
+                    let ast::Initializer::Expression(e) = &one.node.initializer.node else {
+                        return Err(f.u.unsupported(one.span, "this initialiser"));
+                    };
+                    store_slot(f, q, &cty, e, item.span)?;
+                    *pos += 1;
+                }
+                _ => return Err(f.u.unsupported(item.span, "a list initialising a scalar")),
+            },
+            ast::Initializer::Expression(e) => match &cty {
+                CType::Struct(sid) if super::structs::struct_of(f, e) == Some(*sid) => {
+                    let (src, _) = super::structs::object(f, e)?;
+                    super::structs::copy(f, q, src, *sid, item.span)?;
+                    *pos += 1;
+                }
+                CType::Struct(_) | CType::Array(..) => fill(f, &q, &cty, items, pos, false)?,
+                _ => {
+                    store_slot(f, q, &cty, e, item.span)?;
+                    *pos += 1;
+                }
+            },
+        }
+        k += 1;
     }
     Ok(())
+}
+
+/// Stores `e` into the slot `q` of type `ty` (an integer or a pointer).
+fn store_slot(
+    f: &mut Fun,
+    q: Expr,
+    ty: &CType,
+    e: &Node<ast::Expression>,
+    at: lang_c::span::Span,
+) -> Res<()> {
+    let Some(value) = stored_value(f, e, ty)? else {
+        return Err(f.u.unsupported(at, "initialising this member"));
+    };
+    let span = f.span(at);
+    heap::store(f, ty, q, value, span)
 }
 
 /// The elements of an initialiser list at `depth`, starting at flat

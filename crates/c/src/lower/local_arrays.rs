@@ -12,16 +12,15 @@ use wiser_ir::{Diagnostic, Expr, ScalarTy};
 use wiser_num::{CmpOp, Int, IntTy};
 
 /// Does a local array of `elem`s live in an object ([`Var::Block`])? One
-/// of structures or pointers without an initialiser always; one of
-/// integers without an initialiser where its declaration can run more
+/// of structures or pointers always (an initialiser list fills it); one
+/// of integers without an initialiser where its declaration can run more
 /// than once (an IR array of its own would be shared between runs).
 pub fn block_elem(f: &Fun, elem: &CType, init: &Node<ast::InitDeclarator>) -> bool {
-    init.node.initializer.is_none()
-        && match elem {
-            CType::Struct(_) | CType::Pointer(_) => true,
-            CType::Int(_) => !f.once(),
-            _ => false,
-        }
+    match elem {
+        CType::Struct(_) | CType::Pointer(_) => true,
+        CType::Int(_) => init.node.initializer.is_none() && !f.once(),
+        _ => false,
+    }
 }
 
 /// A local array whose elements live in a fresh object of its length,
@@ -45,6 +44,18 @@ pub fn local_block(
             ast::DerivedDeclarator::Array(a) => Some(&a.node.size),
             _ => None,
         });
+    // `struct P a[] = {...}`: as many as the list initialises.
+    let listed = match &init.node.initializer {
+        Some(Node {
+            node: ast::Initializer::List(items),
+            ..
+        }) => Some(listed_len(f, elem, items)?),
+        _ => None,
+    };
+    let len = match (len, listed) {
+        (Len::Unknown, Some(n)) => &Len::Const(n),
+        _ => len,
+    };
     let n = match (len, size) {
         (Len::Const(n), _) => Expr::int(IntTy::INT, Int::from_u64(*n)),
         (Len::Var(_), Some(ast::ArraySize::VariableExpression(e))) => {
@@ -57,18 +68,54 @@ pub fn local_block(
         }
         _ => return Err(f.u.unsupported(init.span, "this array length")),
     };
-    let class = match elem {
-        CType::Struct(i) => heap::class_of(f.u, f.rb.program(), *i, init.span)?.id,
-        _ => {
-            let (_, vt) = heap::cell_array(f, elem, init.span)?;
-            heap::cell_class(f.u, f.rb.program(), vt).id
-        }
-    };
+    if !matches!(elem, CType::Struct(_)) {
+        heap::cell_array(f, elem, init.span)?;
+    }
+    let class = heap::class_for(f.u, f.rb.program(), elem);
     let place = f.rb.local(name.to_string(), ScalarTy::INT);
     f.rb.refers(place, class);
-    heap::allocate(f, place, class, n, false, span);
+    heap::allocate(f, place, elem, n, false, span);
     f.objects.push(place);
     Ok(Var::Block(place, elem.clone(), len.clone()))
+}
+
+/// The length of an array of `elem`s whose length its initialiser list
+/// gives: one past the last element it initialises (`[k] =` moves to
+/// element `k`; items without braces for an element that is a structure
+/// take one item per scalar it holds).
+fn listed_len(f: &Fun, elem: &CType, items: &[Node<ast::InitializerListItem>]) -> Res<u64> {
+    let scalars: u64 = match elem {
+        CType::Struct(_) | CType::Array(..) => super::layout::runs(f.u, elem)
+            .iter()
+            .map(|r| r.count)
+            .sum::<u64>()
+            .max(1),
+        _ => 1,
+    };
+    let (mut k, mut parts, mut len) = (0u64, 0u64, 0u64);
+    for item in items {
+        if let Some(d) = item.node.designation.first() {
+            if let ast::Designator::Index(e) = &d.node {
+                let (v, _) = super::consts::eval(f.u, &|n: &str| f.lookup(n), e)?;
+                k = v.to_i64().unwrap_or(0).max(0) as u64;
+                parts = 0;
+            }
+        }
+        let braced = matches!(item.node.initializer.node, ast::Initializer::List(_));
+        if braced || scalars == 1 {
+            len = len.max(k + 1);
+            k += 1;
+            parts = 0;
+        } else {
+            len = len.max(k + 1);
+            parts += 1;
+            if parts == scalars {
+                k += 1;
+                parts = 0;
+            }
+        }
+    }
+    Ok(len)
 }
 
 /// A local array object. Arrays are IR objects of their own: a local

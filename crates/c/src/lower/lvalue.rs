@@ -47,10 +47,7 @@ pub fn load(f: &mut Fun, lv: &LVal, span: wiser_ir::Span) -> Val {
             let v = Expr::select(o.id, decl::array_ty(f.u, o.elem), i.clone());
             (f.shared(v, span), o.elem)
         }
-        LVal::Heap(a, obj, t) => {
-            let elem = ScalarTy::Int(t.ir(f.u.dm));
-            (ptr::shared_select(f, *a, elem, obj.clone(), span), *t)
-        }
+        LVal::Heap(a, obj, t) => (super::heap::load_int(f, *a, obj.clone(), *t, span), *t),
     }
 }
 
@@ -70,7 +67,7 @@ pub fn store(f: &mut Fun, lv: &LVal, v: Expr, span: wiser_ir::Span) {
     match lv {
         LVal::Place(p, _) => f.rb.assign(*p, v, span),
         LVal::Elem(o, i) => f.rb.store(o.id, i.clone(), v, span),
-        LVal::Heap(a, obj, _) => f.rb.store(*a, obj.clone(), v, span),
+        LVal::Heap(a, obj, t) => super::heap::store_int(f, *a, obj.clone(), v, *t, span),
     }
 }
 
@@ -311,9 +308,16 @@ pub fn array_ref(f: &mut Fun, e: &Node<E>) -> Res<(ArrObj, usize, Option<Expr>)>
             None => Err(undeclared(f, &id.node.name, e.span)),
         },
         E::BinaryOperator(b) if b.node.operator.node == B::Index => subscripted(f, e),
-        // `s.data[i]`: the member is an array (structures hold integers
-        // and pointers only).
-        E::Member(_) => Err(f.u.unsupported(e.span, "arrays inside structures")),
+        // `s.data[i]` of an array member is an access through a pointer
+        // (`ptr::int_lvalue`); here the member is no such array, and the
+        // member access says why.
+        E::Member(m) => {
+            super::structs::member_slot(f, &m.node, e.span)?;
+            Err(Diagnostic::new(
+                f.span(e.span),
+                "subscript of a member that is not an array",
+            ))
+        }
         _ => Err(f.u.unsupported(e.span, "pointer arithmetic")),
     }
 }

@@ -23,6 +23,7 @@ mod decl;
 mod expr;
 mod heap;
 mod init;
+mod layout;
 mod local_arrays;
 mod lvalue;
 mod ptr;
@@ -158,6 +159,10 @@ pub struct Unit<'a> {
     /// `__VERIFIER_nondet_*()` call is an input even when its value is
     /// dropped, as Test-Comp's tester feeds one value to each call.
     pub droppable_havocs: std::collections::HashSet<Span>,
+    /// The members whose value a `Havoc` at an allocation gives, by the
+    /// allocation's span and the member's offset (for witnesses: ``member
+    /// `b` of the object allocated at 9:19``).
+    pub member_reads: HashMap<(Span, u64), String>,
 }
 
 impl<'a> Unit<'a> {
@@ -418,6 +423,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         static_inits: Vec::new(),
         statics: HashMap::new(),
         array_count: 0,
+        member_reads: HashMap::new(),
         warned: Default::default(),
         heap: Default::default(),
         threaded: false,
@@ -490,11 +496,11 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         };
         // Objects of globals and static locals (cells, structures,
         // mutexes) exist before any initialiser runs.
-        for (place, class, len) in std::mem::take(&mut f.u.heap.startup) {
+        for (place, ty, len) in std::mem::take(&mut f.u.heap.startup) {
             let n = Expr::int(wiser_num::IntTy::INT, wiser_num::Int::from_u64(len));
-            heap::allocate(&mut f, place, class, n.clone(), true, main_span);
+            heap::allocate(&mut f, place, &ty, n.clone(), true, main_span);
             if len > 1 {
-                alloc::zero_all(&mut f, class, place, n, main_span);
+                alloc::zero_all(&mut f, &ty, place, n, main_span);
             }
         }
         let inits = std::mem::take(&mut f.u.global_inits);
@@ -562,6 +568,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         ir,
         warnings: u.warnings,
         nondet_reads: u.nondet_reads,
+        member_reads: u.member_reads,
         nondet_fns: u.nondet_fns,
         defines: u
             .funcs

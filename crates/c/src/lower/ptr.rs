@@ -7,7 +7,7 @@
 //! guess.
 
 use super::expr::{self, LVal};
-use super::{call, consts, heap, CSpan, Fun, Res, Var};
+use super::{call, consts, heap, layout, structs, CSpan, Fun, Res, Var};
 use crate::types::CType;
 use lang_c::ast::{self, Expression as E, MemberOperator, UnaryOperator as U};
 use lang_c::span::Node;
@@ -35,7 +35,7 @@ pub enum PLVal {
 /// sums is never a pointer value in the subset: pointer arithmetic is an
 /// error where its operator is lowered), and at most [`MAX_LOOK`] levels.
 pub fn is_pointer(f: &Fun, e: &Node<E>) -> bool {
-    matches!(type_of(f, e, 0), Some(CType::Pointer(_)))
+    matches!(type_of(f, e, 0).and_then(decayed), Some(CType::Pointer(_)))
 }
 
 /// The type of `e` where it may be a pointer, a structure or a mutex.
@@ -94,14 +94,20 @@ fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
                 .find(|(n, _)| *n == m.node.identifier.node.name)
                 .map(|(_, t)| t.clone())
         }
+        E::BinaryOperator(b)
+            if b.node.operator.node == ast::BinaryOperator::Index
+                && matches!(element_type(f, b), Some(CType::Array(..))) =>
+        {
+            element_type(f, b)
+        }
         E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Assign => {
             type_of(f, &b.node.lhs, depth + 1)
         }
         E::BinaryOperator(b) => {
             use ast::BinaryOperator as B;
             let (l, r) = (
-                type_of(f, &b.node.lhs, depth + 1).filter(CType::is_pointer),
-                type_of(f, &b.node.rhs, depth + 1).filter(CType::is_pointer),
+                type_of(f, &b.node.lhs, depth + 1).and_then(decayed),
+                type_of(f, &b.node.rhs, depth + 1).and_then(decayed),
             );
             match (&b.node.operator.node, l, r) {
                 // `p + i`, `i + p`, `p - i`, `p += i`: a pointer; `p - q`
@@ -118,6 +124,26 @@ fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
             .filter(CType::is_pointer)
             .or_else(|| type_of(f, &c.node.else_expression, depth + 1)),
         E::Comma(es) => type_of(f, es.last()?, depth + 1),
+        _ => None,
+    }
+}
+
+/// A pointer type, or an array type as the pointer to its first element
+/// (where C converts an array to one); `None` for other types.
+fn decayed(t: CType) -> Option<CType> {
+    match t {
+        CType::Array(elem, _) => Some(CType::Pointer(elem)),
+        CType::Pointer(_) => Some(t),
+        _ => None,
+    }
+}
+
+/// The type of the element `p[i]` (or `i[p]`) denotes, when one operand
+/// is a pointer or an array member.
+fn element_type(f: &Fun, b: &Node<ast::BinaryOperatorExpression>) -> Option<CType> {
+    let side = |e| type_of(f, e, 1).and_then(decayed);
+    match side(&b.node.lhs).or_else(|| side(&b.node.rhs))? {
+        CType::Pointer(t) => Some(*t),
         _ => None,
     }
 }
@@ -143,8 +169,9 @@ fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
         || *from == CType::Void
         || *to == CType::Void
         || match (from, to) {
-            // `int *` and `unsigned *`: cells are by IR type.
-            (CType::Int(a), CType::Int(b)) => a.ir(f.u.dm) == b.ir(f.u.dm),
+            // `int *` and `unsigned *`, `char *` and `unsigned char *`:
+            // memory holds integers by width ([`heap::value_ty`]).
+            (CType::Int(a), CType::Int(b)) => a.bits(f.u.dm) == b.bits(f.u.dm),
             _ => false,
         }
 }
@@ -199,6 +226,14 @@ pub fn pointer(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
 fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
     let span = f.span(e.span);
     match &e.node {
+        // An array member is the pointer to its first element.
+        E::Member(m) if matches!(type_of(f, e, 0), Some(CType::Array(..))) => {
+            let (p, _, ty) = structs::member_slot(f, &m.node, e.span)?;
+            let CType::Array(elem, _) = ty else {
+                return Err(Diagnostic::new(span, "this member is not an array"));
+            };
+            Ok((p, *elem))
+        }
         E::Identifier(_) | E::Member(_) => {
             let (lv, t) = plvalue(f, e)?;
             Ok((load(f, &lv, span), t))
@@ -234,6 +269,15 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             Ok((v, t))
         }
         E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
+            // An element that is an array (`m[i]` of `int m[3][4]` in a
+            // structure) is the pointer to its first element.
+            if let Some(CType::Array(..)) = element_type(f, b) {
+                let (p, t) = element(f, b, span)?;
+                let CType::Array(elem, _) = t else {
+                    return Err(Diagnostic::new(span, "this element is not an array"));
+                };
+                return Ok((p, *elem));
+            }
             let (lv, t) = plvalue(f, e)?;
             Ok((load(f, &lv, span), t))
         }
@@ -374,14 +418,27 @@ fn moved(
     } else {
         wiser_num::BinOp::Add
     };
-    Ok(Expr::binary(op, p, i, span))
+    Ok(Expr::binary(op, p, scaled(f, t, i, span), span))
+}
+
+/// `i` elements of `t` in slots ([`layout::slots`]).
+fn scaled(f: &Fun, t: &CType, i: Expr, span: wiser_ir::Span) -> Expr {
+    match layout::slots(f.u, t) {
+        1 => i,
+        n => Expr::binary(
+            wiser_num::BinOp::Mul,
+            i,
+            Expr::int(wiser_num::IntTy::INT, wiser_num::Int::from_u64(n)),
+            span,
+        ),
+    }
 }
 
 /// `p - q`: how many elements apart two pointers into one object are, a
 /// `ptrdiff_t` (`int` under ILP32, `long` under LP64).
 pub fn difference(f: &mut Fun, l: &Node<E>, r: &Node<E>, at: CSpan) -> Res<expr::Val> {
     let span = f.span(at);
-    let (p, _) = pointer(f, l)?;
+    let (p, t) = pointer(f, l)?;
     let (q, _) = pointer(f, r)?;
     let ptrdiff = match f.u.dm {
         crate::DataModel::Ilp32 => crate::types::CInt::INT,
@@ -390,7 +447,12 @@ pub fn difference(f: &mut Fun, l: &Node<E>, r: &Node<E>, at: CSpan) -> Res<expr:
             signed: true,
         },
     };
-    let d = Expr::binary(wiser_num::BinOp::Sub, p, q, span);
+    let mut d = Expr::binary(wiser_num::BinOp::Sub, p, q, span);
+    let size = layout::slots(f.u, &t);
+    if size > 1 {
+        let size = Expr::int(wiser_num::IntTy::INT, wiser_num::Int::from_u64(size));
+        d = Expr::binary(wiser_num::BinOp::Div, d, size, span);
+    }
     Ok((d.cast(ptrdiff.ir(f.u.dm)), ptrdiff))
 }
 
@@ -431,14 +493,23 @@ pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             pointer(f, &u.node.operand)
         }
         E::Member(m) => {
-            let (array, obj, ty) = member(f, &m.node, e.span)?;
+            let (p, through, ty) = structs::member_slot(f, &m.node, e.span)?;
             match ty {
                 // A mutex member holds its mutex's reference.
                 CType::Mutex => {
-                    let v = shared_select(f, array, ScalarTy::INT, obj, span);
+                    let p = if through {
+                        heap::checked(f, p, span)
+                    } else {
+                        p
+                    };
+                    let (array, _) = heap::cell_array(f, &ty, e.span)?;
+                    let v = shared_select(f, array, ScalarTy::INT, p, span);
                     Ok((v, CType::Mutex))
                 }
-                _ => Err(f.u.unsupported(e.span, "the address of a structure member")),
+                // `&s.a` points to the array `s.a`: its first element.
+                CType::Array(elem, _) => Ok((p, *elem)),
+                // `&p->f`: no access, nothing is checked.
+                ty => Ok((p, ty)),
             }
         }
         // `&p[i]` is `p + i` (no access: nothing is checked).
@@ -453,80 +524,6 @@ pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             .unsupported(e.span, "the address of an element of an array variable")),
         _ => Err(f.u.unsupported(e.span, "the address of this expression")),
     }
-}
-
-/// A member access `e->m` or `e.m`: the member's array, the checked
-/// object, and the member's type.
-pub fn member(f: &mut Fun, m: &ast::MemberExpression, at: CSpan) -> Res<(ArrayId, Expr, CType)> {
-    let span = f.span(at);
-    let (obj, sid, check) = match m.operator.node {
-        MemberOperator::Indirect => {
-            if !is_pointer(f, &m.expression) {
-                return Err(Diagnostic::new(
-                    f.span(m.expression.span),
-                    "`->` on something that is not a pointer",
-                ));
-            }
-            let (v, t) = pointer(f, &m.expression)?;
-            (v, t, true)
-        }
-        MemberOperator::Direct => match &m.expression.node {
-            E::Identifier(id) => match f.lookup(&id.node.name) {
-                Some(Var::Struct(p, i)) => (f.rb.load(p), CType::Struct(i), false),
-                _ => {
-                    return Err(Diagnostic::new(
-                        f.span(m.expression.span),
-                        "`.` on something that is not a structure",
-                    ))
-                }
-            },
-            E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
-                let (v, t) = pointer(f, &u.node.operand)?;
-                (v, t, true)
-            }
-            E::BinaryOperator(b)
-                if b.node.operator.node == ast::BinaryOperator::Index
-                    && (is_pointer(f, &b.node.lhs) || is_pointer(f, &b.node.rhs)) =>
-            {
-                let (v, t) = element(f, b, span)?;
-                (v, t, true)
-            }
-            _ => {
-                return Err(f
-                    .u
-                    .unsupported(m.expression.span, "this structure expression"))
-            }
-        },
-    };
-    let CType::Struct(i) = sid else {
-        return Err(Diagnostic::new(
-            f.span(m.expression.span),
-            format!(
-                "a member of a `{}`, which is not a structure",
-                sid.describe_in(f)
-            ),
-        ));
-    };
-    let class = heap::class_of(f.u, f.rb.program(), i, m.expression.span)?;
-    let name = &m.identifier.node.name;
-    let Some((array, ty)) = class.fields.get(name).cloned() else {
-        return Err(Diagnostic::new(
-            f.span(m.identifier.span),
-            format!("`{}` has no member `{name}`", heap::struct_name(f.u, i)),
-        ));
-    };
-    if let CType::Opaque(what, at) = &ty {
-        return Err(f.u.unsupported(
-            at.map_or(m.identifier.span, |(a, b)| CSpan::span(a, b)),
-            what,
-        ));
-    }
-    let obj = if check {
-        heap::checked(f, obj, span)
-    } else {
-        obj
-    };
-    Ok((array, obj, ty))
 }
 
 /// `p[i]` (or `i[p]`): the pointer to the element, unchecked, and the
@@ -552,9 +549,12 @@ pub fn int_lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
     let span = f.span(e.span);
     match &e.node {
         E::Member(m) => {
-            let (array, obj, ty) = member(f, &m.node, e.span)?;
+            let (obj, ty) = structs::member(f, &m.node, e.span)?;
             match ty {
-                CType::Int(t) => Ok(LVal::Heap(array, obj, t)),
+                CType::Int(t) => {
+                    let (array, _) = heap::cell_array(f, &ty, e.span)?;
+                    Ok(LVal::Heap(array, obj, t))
+                }
                 _ => Err(Diagnostic::new(
                     span,
                     format!("the member is a `{}`, not an integer", ty.describe_in(f)),
@@ -622,9 +622,12 @@ pub fn plvalue(f: &mut Fun, e: &Node<E>) -> Res<(PLVal, CType)> {
             )),
         },
         E::Member(m) => {
-            let (array, obj, ty) = member(f, &m.node, e.span)?;
+            let (obj, ty) = structs::member(f, &m.node, e.span)?;
             match ty {
-                CType::Pointer(t) => Ok((PLVal::Heap(array, obj), *t)),
+                CType::Pointer(t) => {
+                    let (array, _) = heap::cell_array(f, &CType::Pointer(t.clone()), e.span)?;
+                    Ok((PLVal::Heap(array, obj), *t))
+                }
                 _ => Err(Diagnostic::new(
                     span,
                     format!("the member is a `{}`, not a pointer", ty.describe_in(f)),

@@ -1,16 +1,17 @@
-//! Structures by value: assignment (`s = t`, `*p = t`, `a[i] = t`),
+//! Structures: where a structure-valued expression is, its members, and
+//! structures by value — assignment (`s = t`, `*p = t`, `a[i] = t`),
 //! initialisation from another structure, parameters and results. A
-//! structure value is its object; a copy stores every member of the
-//! source object into the destination's. A parameter gets a fresh object
-//! of its own (a copy of the argument's, whose pointer the call passes),
-//! and a result is returned as a pointer to a fresh copy, which the caller
-//! copies where it goes.
+//! structure is a row of slots in an object ([`super::layout`]): a member
+//! is at the structure's pointer plus its offset, and a copy copies every
+//! slot. A parameter gets a fresh object of its own (a copy of the
+//! argument's, whose pointer the call passes), and a result is returned as
+//! a pointer to a fresh copy, which the caller copies where it goes.
 
 use super::call;
 use super::ptr::{self, Value};
-use super::{heap, CSpan, Fun, Res, Var};
+use super::{heap, layout, CSpan, Fun, Res, Var};
 use crate::types::CType;
-use lang_c::ast::{self, Expression as E, UnaryOperator as U};
+use lang_c::ast::{self, Expression as E, MemberOperator, UnaryOperator as U};
 use lang_c::span::Node;
 use wiser_ir::{Diagnostic, Expr, Place, ScalarTy};
 
@@ -22,67 +23,156 @@ pub fn struct_of(f: &Fun, e: &Node<E>) -> Option<u32> {
     }
 }
 
+/// Where a structure-valued expression is: the pointer to its first
+/// slot, whether it was reached through a pointer (an access to it must
+/// then be checked), and its structure.
+fn place_of(f: &mut Fun, e: &Node<E>) -> Res<(Expr, bool, u32)> {
+    let span = f.span(e.span);
+    let (p, through, t) = match &e.node {
+        E::Identifier(id) => match f.lookup(&id.node.name) {
+            Some(Var::Struct(p, i)) => (f.rb.load(p), false, CType::Struct(i)),
+            _ => {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{}` is not a structure", id.node.name),
+                ))
+            }
+        },
+        E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+            let (p, t) = ptr::pointer(f, &u.node.operand)?;
+            (p, true, t)
+        }
+        E::BinaryOperator(b)
+            if b.node.operator.node == ast::BinaryOperator::Index
+                && (ptr::is_pointer(f, &b.node.lhs) || ptr::is_pointer(f, &b.node.rhs)) =>
+        {
+            let (p, t) = ptr::element(f, b, span)?;
+            (p, true, t)
+        }
+        E::Member(m) => {
+            let (p, through, t) = member_slot(f, &m.node, e.span)?;
+            (p, through, t)
+        }
+        E::Call(c) => match call::call(f, &c.node, e.span)? {
+            Some(Value::Ptr(v, t)) => (v, false, t),
+            _ => return Err(not_a_structure(f, e.span)),
+        },
+        _ => return Err(f.u.unsupported(e.span, "this structure expression")),
+    };
+    match t {
+        CType::Struct(i) => Ok((p, through, i)),
+        _ => Err(not_a_structure(f, e.span)),
+    }
+}
+
+/// A member access `e->m` or `e.m`: the pointer to the member's first
+/// slot (unchecked), whether it was reached through a pointer, and the
+/// member's type.
+pub fn member_slot(f: &mut Fun, m: &ast::MemberExpression, at: CSpan) -> Res<(Expr, bool, CType)> {
+    let span = f.span(at);
+    let (base, through, sid) = match m.operator.node {
+        MemberOperator::Indirect => {
+            if !ptr::is_pointer(f, &m.expression) {
+                return Err(Diagnostic::new(
+                    f.span(m.expression.span),
+                    "`->` on something that is not a pointer",
+                ));
+            }
+            let (v, t) = ptr::pointer(f, &m.expression)?;
+            let CType::Struct(i) = t else {
+                return Err(not_a_member_of(f, m, &t));
+            };
+            (v, true, i)
+        }
+        MemberOperator::Direct => {
+            if let Some(t) =
+                ptr::type_of_value(f, &m.expression).filter(|t| !matches!(t, CType::Struct(_)))
+            {
+                return Err(not_a_member_of(f, m, &t));
+            }
+            place_of(f, &m.expression)?
+        }
+    };
+    let name = &m.identifier.node.name;
+    let Some((offset, ty)) = layout::member(f.u, sid, name) else {
+        return Err(Diagnostic::new(
+            f.span(m.identifier.span),
+            format!("`{}` has no member `{name}`", heap::struct_name(f.u, sid)),
+        ));
+    };
+    if let CType::Opaque(what, at) = &ty {
+        return Err(f.u.unsupported(
+            at.map_or(m.identifier.span, |(a, b)| CSpan::span(a, b)),
+            what,
+        ));
+    }
+    Ok((layout::plus(base, offset, span), through, ty))
+}
+
+fn not_a_member_of(f: &Fun, m: &ast::MemberExpression, t: &CType) -> Diagnostic {
+    Diagnostic::new(
+        f.span(m.expression.span),
+        format!(
+            "a member of a `{}`, which is not a structure",
+            t.describe_in(f)
+        ),
+    )
+}
+
+/// A member access for reading or writing the member: the pointer to its
+/// first slot, checked where it was reached through a pointer, and the
+/// member's type.
+pub fn member(f: &mut Fun, m: &ast::MemberExpression, at: CSpan) -> Res<(Expr, CType)> {
+    let (p, through, ty) = member_slot(f, m, at)?;
+    let span = f.span(at);
+    Ok((
+        if through {
+            heap::checked(f, p, span)
+        } else {
+            p
+        },
+        ty,
+    ))
+}
+
 /// The object a structure-valued expression denotes (the pointer to it,
 /// with the checks of an access through a pointer where it is reached
 /// through one) and its structure.
 pub fn object(f: &mut Fun, e: &Node<E>) -> Res<(Expr, u32)> {
     let span = f.span(e.span);
-    match &e.node {
-        E::Identifier(id) => match f.lookup(&id.node.name) {
-            Some(Var::Struct(p, i)) => Ok((f.rb.load(p), i)),
-            _ => Err(Diagnostic::new(
-                span,
-                format!("`{}` is not a structure", id.node.name),
-            )),
+    let (p, through, i) = place_of(f, e)?;
+    Ok((
+        if through {
+            heap::checked(f, p, span)
+        } else {
+            p
         },
-        E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
-            let (p, t) = ptr::pointer(f, &u.node.operand)?;
-            match t {
-                CType::Struct(i) => Ok((heap::checked(f, p, span), i)),
-                _ => Err(not_a_structure(f, e.span)),
-            }
-        }
-        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
-            let (p, t) = ptr::element(f, b, span)?;
-            match t {
-                CType::Struct(i) => Ok((heap::checked(f, p, span), i)),
-                _ => Err(not_a_structure(f, e.span)),
-            }
-        }
-        E::Call(c) => match call::call(f, &c.node, e.span)? {
-            Some(Value::Ptr(v, CType::Struct(i))) => Ok((v, i)),
-            _ => Err(not_a_structure(f, e.span)),
-        },
-        _ => Err(f.u.unsupported(e.span, "this structure expression")),
-    }
+        i,
+    ))
 }
 
 fn not_a_structure(f: &Fun, at: CSpan) -> Diagnostic {
     Diagnostic::new(f.span(at), "this expression is not a structure")
 }
 
-/// Copies every member of the structure `sid` at `src` into the object
-/// at `dst` (both pointers, evaluated once, `src` first).
+/// Copies every slot of the structure `sid` at `src` into the object at
+/// `dst` (both pointers, evaluated once, `src` first).
 pub fn copy(f: &mut Fun, dst: Expr, src: Expr, sid: u32, at: CSpan) -> Res<()> {
     let span = f.span(at);
-    let class = heap::class_of(f.u, f.rb.program(), sid, at)?;
+    if let Some((name, _, CType::Opaque(what, _))) = layout::members(f.u, sid)
+        .into_iter()
+        .find(|(_, _, t)| matches!(t, CType::Opaque(..)))
+    {
+        return Err(f.u.unsupported(
+            at,
+            &format!("copying a structure whose member `{name}` is one of the {what}"),
+        ));
+    }
     let (s, d) = (f.rb.temp(ScalarTy::INT), f.rb.temp(ScalarTy::INT));
     f.rb.assign(s, src, span);
     f.rb.assign(d, dst, span);
-    let mut members: Vec<_> = class.fields.into_iter().collect();
-    members.sort_by_key(|(_, (array, _))| array.0);
-    for (name, (array, ty)) in members {
-        if let CType::Opaque(what, _) = &ty {
-            return Err(f.u.unsupported(
-                at,
-                &format!("copying a structure whose member `{name}` is one of the {what}"),
-            ));
-        }
-        let elem = f.rb.program().array_ty(array).elem;
-        let v = ptr::shared_select(f, array, elem, f.rb.load(s), span);
-        let to = f.rb.load(d);
-        f.rb.store(array, to, v, span);
-    }
+    let (s, d) = (f.rb.load(s), f.rb.load(d));
+    layout::copy(f, &CType::Struct(sid), d, s, span);
     Ok(())
 }
 

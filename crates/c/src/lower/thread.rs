@@ -11,7 +11,7 @@
 use super::call::LibraryCall;
 use super::expr::{self, LVal};
 use super::ptr::{self, Value};
-use super::{heap, CSpan, Fun, Res, Var};
+use super::{heap, structs, CSpan, Fun, Res, Var};
 use crate::types::{CInt, CType};
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
@@ -175,11 +175,11 @@ fn mutex_init(f: &mut Fun, e: &Node<E>, span: wiser_ir::Span) -> Res<()> {
     if let E::UnaryOperator(u) = &e.node {
         if u.node.operator.node == U::Address {
             if let E::Member(m) = &u.node.operand.node {
-                let (array, obj, ty) = ptr::member(f, &m.node, u.node.operand.span)?;
+                let (obj, ty) = structs::member(f, &m.node, u.node.operand.span)?;
                 if ty == CType::Mutex {
-                    let class = heap::mutex_class(f.u, f.rb.program());
+                    let (array, _) = heap::cell_array(f, &ty, u.node.operand.span)?;
                     let t = f.rb.temp(ScalarTy::INT);
-                    heap::allocate(f, t, class, Expr::int(wiser_num::IntTy::INT, 1), true, span);
+                    heap::allocate(f, t, &ty, Expr::int(wiser_num::IntTy::INT, 1), true, span);
                     let v = f.rb.load(t);
                     f.rb.store(array, obj, v, span);
                     return Ok(());

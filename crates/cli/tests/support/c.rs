@@ -66,3 +66,17 @@ pub fn gcc_replay(dir: &Path, flag: &str, prog: &Path, harness: &Path) -> (i32, 
     let (code, _, err) = captured(&mut Command::new(&exe));
     (code, err)
 }
+
+/// Asserts that `wiser check` finds a bug in `prog` and that its harness,
+/// compiled with the program by `gcc -m32` (where gcc can build 32-bit
+/// programs), reaches the error (exit 101).
+pub fn assert_gcc_confirms(dir: &Path, prog: &Path) {
+    if !gcc_links("-m32", dir) {
+        return;
+    }
+    let harness = dir.join("harness.c");
+    let (code, out, err) = check(prog, &["--harness", harness.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    let (code, err) = gcc_replay(dir, "-m32", prog, &harness);
+    assert_eq!(code, 101, "{err}");
+}

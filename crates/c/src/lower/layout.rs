@@ -1,0 +1,249 @@
+//! Where C's values live in an object: a row of *slots*, one for each
+//! scalar (integer, pointer, mutex) the object holds. The slot a pointer
+//! `p` names holds a value of IR type `T` at index `p` of the cell array
+//! `$cell_T.v` ([`heap::cell_array`]): one array per scalar type, shared by
+//! every object (typed memory, as Burstall and Bornat model it; a pointer
+//! is an object and an offset, [`wiser_ir::pointer`]).
+//!
+//! A structure's members are laid out one after the other, a nested
+//! structure's slots and an array member's elements in order, so `&s.f`
+//! is `p + offset(f)`, `s.a[i]` is `p + offset(a) + i`, and `p + 1` for
+//! a `struct S *` is `p + slots(struct S)`: a member's address is an
+//! addition, and a pointer to a member is a pointer like any other. What
+//! the model does not give: a slot written as one type and read as
+//! another reads another array's cell (type punning is outside it, see
+//! docs/C.md), and an access past an array member's end that stays inside
+//! the structure is not an error (as for gcc's AddressSanitizer).
+
+use super::{heap, ptr, Fun, Unit};
+use crate::types::{CType, Len};
+use wiser_ir::{Expr, ScalarTy};
+use wiser_num::{BinOp, CmpOp, Int, IntTy};
+
+/// How deep structures may nest (a guard: C forbids a structure that
+/// contains itself, and an incomplete one has no members).
+const MAX_NESTING: u32 = 64;
+
+/// Runs of at most this many slots are written slot by slot; longer ones
+/// by a loop.
+const MAX_UNROLLED: u64 = 8;
+
+/// How many slots a value of type `ty` takes (at least 1, so that
+/// consecutive elements of any type have distinct slots).
+pub fn slots(u: &Unit, ty: &CType) -> u64 {
+    slots_at(u, ty, 0).max(1)
+}
+
+fn slots_at(u: &Unit, ty: &CType, depth: u32) -> u64 {
+    if depth > MAX_NESTING {
+        return 1;
+    }
+    match ty {
+        CType::Struct(i) => members(u, *i)
+            .iter()
+            .map(|(_, _, t)| slots_at(u, t, depth + 1))
+            .fold(0u64, u64::saturating_add),
+        CType::Array(elem, Len::Const(n)) => slots_at(u, elem, depth + 1).saturating_mul(*n),
+        _ => 1,
+    }
+}
+
+/// The members of structure `sid` with their offsets (in slots), in
+/// declaration order; none while it is only declared.
+pub fn members(u: &Unit, sid: u32) -> Vec<(String, u64, CType)> {
+    let fields = u
+        .heap
+        .structs
+        .borrow()
+        .get(sid as usize)
+        .and_then(|s| s.fields.clone())
+        .unwrap_or_default();
+    let mut offset = 0u64;
+    let mut out = Vec::with_capacity(fields.len());
+    for (name, ty) in fields {
+        let n = slots(u, &ty);
+        out.push((name, offset, ty));
+        offset = offset.saturating_add(n);
+    }
+    out
+}
+
+/// The offset and type of member `name` of structure `sid`.
+pub fn member(u: &Unit, sid: u32, name: &str) -> Option<(u64, CType)> {
+    members(u, sid)
+        .into_iter()
+        .find(|(n, _, _)| n == name)
+        .map(|(_, o, t)| (o, t))
+}
+
+/// Slots of one scalar type at regular distances in an object: `count`
+/// slots from `offset`, `stride` apart; `path` names a run of one slot
+/// for witnesses (`b`, `in.x`), relative to the object.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The first slot.
+    pub offset: u64,
+    /// How many.
+    pub count: u64,
+    /// The distance between two.
+    pub stride: u64,
+    /// Their type: an integer, a pointer or a mutex.
+    pub ty: CType,
+    /// The member path of a run of one slot.
+    pub path: String,
+}
+
+/// The scalar slots of a value of type `ty`, as runs in slot order.
+pub fn runs(u: &Unit, ty: &CType) -> Vec<Run> {
+    let mut out = Vec::new();
+    runs_at(u, ty, 0, &mut out);
+    out
+}
+
+fn runs_at(u: &Unit, ty: &CType, depth: u32, out: &mut Vec<Run>) {
+    if depth > MAX_NESTING {
+        return;
+    }
+    match ty {
+        CType::Int(_) | CType::Pointer(_) | CType::Mutex => out.push(Run {
+            offset: 0,
+            count: 1,
+            stride: 1,
+            ty: ty.clone(),
+            path: String::new(),
+        }),
+        CType::Struct(i) => {
+            for (name, offset, t) in members(u, *i) {
+                let mut inner = Vec::new();
+                runs_at(u, &t, depth + 1, &mut inner);
+                for r in inner {
+                    let path = if r.path.is_empty() || r.path.starts_with('[') {
+                        format!("{name}{}", r.path)
+                    } else {
+                        format!("{name}.{}", r.path)
+                    };
+                    out.push(Run {
+                        offset: r.offset + offset,
+                        path,
+                        ..r
+                    });
+                }
+            }
+        }
+        CType::Array(elem, Len::Const(n)) => {
+            let size = slots(u, elem);
+            let mut inner = Vec::new();
+            runs_at(u, elem, depth + 1, &mut inner);
+            for r in inner {
+                if r.count == 1 {
+                    out.push(Run {
+                        count: *n,
+                        stride: size,
+                        path: String::new(),
+                        ..r
+                    });
+                } else if r.count.saturating_mul(r.stride) == size {
+                    out.push(Run {
+                        count: r.count.saturating_mul(*n),
+                        ..r
+                    });
+                } else {
+                    for k in 0..*n {
+                        out.push(Run {
+                            offset: r.offset + k * size,
+                            ..r.clone()
+                        });
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `p + k` as an IR `int`.
+pub fn plus(p: Expr, k: u64, span: wiser_ir::Span) -> Expr {
+    if k == 0 {
+        return p;
+    }
+    Expr::binary(BinOp::Add, p, Expr::int(IntTy::INT, Int::from_u64(k)), span)
+}
+
+/// Calls `body` with the pointer to each slot of `run` in the object `p`
+/// points to (`p` is evaluated once per slot: pass a load).
+pub fn each_slot(
+    f: &mut Fun,
+    run: &Run,
+    p: Expr,
+    span: wiser_ir::Span,
+    body: &mut dyn FnMut(&mut Fun, Expr),
+) {
+    if run.count <= MAX_UNROLLED {
+        for k in 0..run.count {
+            body(f, plus(p.clone(), run.offset + k * run.stride, span));
+        }
+        return;
+    }
+    let i = f.rb.temp(ScalarTy::INT);
+    let int = |v: u64| Expr::int(IntTy::INT, Int::from_u64(v));
+    f.rb.assign(i, int(0), span);
+    let (head, next, end) = (f.rb.label(), f.rb.label(), f.rb.label());
+    f.rb.bind(head);
+    let more = Expr::cmp(CmpOp::Lt, f.rb.load(i), int(run.count));
+    f.rb.branch(more, next, end, span);
+    f.rb.bind(next);
+    let at = Expr::binary(BinOp::Mul, f.rb.load(i), int(run.stride), span);
+    body(
+        f,
+        Expr::binary(BinOp::Add, plus(p.clone(), run.offset, span), at, span),
+    );
+    let step = Expr::binary(BinOp::Add, f.rb.load(i), int(1), span);
+    f.rb.assign(i, step, span);
+    f.rb.jump(head);
+    f.rb.bind(end);
+}
+
+/// The cell array and IR type of a run's slots.
+fn cells(f: &mut Fun, ty: &CType) -> (wiser_ir::ArrayId, ScalarTy) {
+    let t = heap::value_ty(f.u, ty).unwrap_or(ScalarTy::INT);
+    (heap::cell_class(f.u, f.rb.program(), t).1, t)
+}
+
+/// Zeroes the slots of a `ty` at `p` (`0`, `NULL`) as C's static
+/// initialisation and `calloc` do; with `ints` false, only the pointers
+/// and mutexes (the integers keep what they hold).
+pub fn zero(f: &mut Fun, ty: &CType, p: Expr, ints: bool, span: wiser_ir::Span) {
+    for run in runs(f.u, ty) {
+        if !ints && run.ty.int().is_some() {
+            continue;
+        }
+        let (array, t) = cells(f, &run.ty);
+        let zero = match t {
+            ScalarTy::Bool => Expr::bool(false),
+            ScalarTy::Int(t) => Expr::int(t, 0),
+        };
+        each_slot(f, &run, p.clone(), span, &mut |f, q| {
+            f.rb.store(array, q, zero.clone(), span)
+        });
+    }
+}
+
+/// Copies the slots of a `ty` from `src` to `dst` (loads of places, each
+/// evaluated once per slot).
+pub fn copy(f: &mut Fun, ty: &CType, dst: Expr, src: Expr, span: wiser_ir::Span) {
+    for run in runs(f.u, ty) {
+        let (array, t) = cells(f, &run.ty);
+        // One index for both sides: the slot's offset from the start.
+        let (d, s) = (dst.clone(), src.clone());
+        each_slot(f, &run, Expr::int(IntTy::INT, 0), span, &mut |f, k| {
+            let v = ptr::shared_select(
+                f,
+                array,
+                t,
+                Expr::binary(BinOp::Add, s.clone(), k.clone(), span),
+                span,
+            );
+            f.rb.store(array, Expr::binary(BinOp::Add, d.clone(), k, span), v, span);
+        });
+    }
+}
