@@ -193,7 +193,12 @@ pub fn prepare(
 fn run_cpp(path: &Path, dm: DataModel) -> Result<String, String> {
     let cpp = std::env::var("WISER_CPP").unwrap_or_else(|_| "gcc".into());
     let mut cmd = Command::new(&cpp);
-    cmd.arg("-E").arg(dm.gcc_flag()).arg("-std=gnu11").arg(path);
+    cmd.arg("-E").arg(dm.gcc_flag()).arg("-std=gnu11");
+    // glibc's `<stddef.h>` declares `max_align_t` with gcc's `__float128`
+    // under -m32, a type the parser does not know: any float type parses
+    // (and an unused declaration is harmless).
+    cmd.arg("-D__float128=long double");
+    cmd.arg(path);
     let out = cmd
         .output()
         .map_err(|e| format!("cannot run the preprocessor `{cpp} -E`: {e}"))?;

@@ -193,3 +193,113 @@ int main(void) {{
     assert_eq!(json["bugs"][0]["reads"], Value::from(vec![3]));
     assert_gcc_confirms(&dir, &prog);
 }
+
+#[test]
+fn sizes_and_offsets_of_structures_are_gccs() {
+    // gcc computes the sizes and offsets (under -m32 when it can, and
+    // -m64); wiser must agree: the program reaches the error exactly when
+    // every number it is given is wiser's.
+    let dir = folder("struct-sizes");
+    let types = "#include <stddef.h>
+#include <pthread.h>
+struct A { char c; long long x; short s; };
+struct B { char c[3]; struct A a; int *p; };
+struct C { char a; char b; };
+struct D { pthread_mutex_t m; char z; long l; };
+";
+    let exprs = [
+        "sizeof(struct A)",
+        "sizeof(struct B)",
+        "sizeof(struct C)",
+        "sizeof(struct D)",
+        "offsetof(struct A, s)",
+        "offsetof(struct B, p)",
+        "offsetof(struct D, l)",
+    ];
+    for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
+        if !support::c::gcc_links(flag, &dir) {
+            continue;
+        }
+        let printer = write(
+            &dir,
+            &format!("print{model}.c"),
+            &format!(
+                "#include <stdio.h>\n{types}int main(void) {{ {} return 0; }}\n",
+                exprs
+                    .iter()
+                    .map(|e| format!("printf(\"%lu\\n\", (unsigned long)({e}));"))
+                    .collect::<String>()
+            ),
+        );
+        let exe = dir.join(format!("print{model}"));
+        let built = std::process::Command::new("gcc")
+            .args([flag, "-pthread", "-o"])
+            .arg(&exe)
+            .arg(&printer)
+            .status()
+            .unwrap();
+        assert!(built.success());
+        let out = std::process::Command::new(&exe).output().unwrap();
+        let numbers: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let cond: Vec<String> = exprs
+            .iter()
+            .zip(&numbers)
+            .map(|(e, n)| format!("{e} == {n}"))
+            .collect();
+        let prog = write(
+            &dir,
+            &format!("sizes{model}.c"),
+            &format!(
+                "{types}extern void reach_error(void);\nint main(void) {{ if ({}) reach_error(); return 0; }}\n",
+                cond.join(" && ")
+            ),
+        );
+        let (code, out, err) = check(&prog, &["--data-model", model]);
+        assert_eq!(code, 1, "{model}: {numbers:?}\n{out}\n{err}");
+    }
+}
+
+#[test]
+fn container_of_finds_the_structure_around_a_member() {
+    // The Linux kernel's list idiom: a list node inside each element, and
+    // `container_of` to get from the node back to the element.
+    let dir = folder("struct-container-of");
+    let prog = write(
+        &dir,
+        "list.c",
+        &format!(
+            "{PREAMBLE}
+#include <stdlib.h>
+struct list_head {{ struct list_head *next; }};
+struct item {{ int value; struct list_head link; }};
+#define container_of(p) ((struct item *)((char *)(p) - (unsigned long)(&((struct item *)0)->link)))
+int main(void) {{
+    struct item *a = malloc(sizeof(struct item));
+    struct item *b = malloc(sizeof(struct item));
+    if (!a || !b) return 0;
+    a->value = __VERIFIER_nondet_int();
+    if (a->value < 0 || a->value > 100) return 0;
+    b->value = 2;
+    a->link.next = &b->link;
+    b->link.next = 0;
+    int sum = 0;
+    for (struct list_head *h = &a->link; h; h = h->next)
+        sum += container_of(h)->value;
+    free(a);
+    free(b);
+    if (sum == 9) reach_error();
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    let reads = json["bugs"][0]["reads"].as_array().unwrap().clone();
+    assert_eq!(reads.last(), Some(&Value::from(7)), "{json}");
+    assert_gcc_confirms(&dir, &prog);
+}

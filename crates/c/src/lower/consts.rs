@@ -51,41 +51,6 @@ pub fn integer_literal(i: &ast::Integer, dm: DataModel) -> Option<(Int, CInt)> {
     None
 }
 
-/// The value of a character constant (`'a'`, `'\n'`, `'\x41'`, `'\0'`),
-/// of type `int` (a `char` value, sign-extended as gcc does).
-pub fn char_literal(s: &str) -> Option<i64> {
-    let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
-    let bytes = inner.as_bytes();
-    let v: i64 = if bytes.first() == Some(&b'\\') {
-        let rest = &inner[1..];
-        match rest.as_bytes().first()? {
-            b'n' => 10,
-            b't' => 9,
-            b'r' => 13,
-            b'a' => 7,
-            b'b' => 8,
-            b'f' => 12,
-            b'v' => 11,
-            b'\\' => 92,
-            b'\'' => 39,
-            b'"' => 34,
-            b'?' => 63,
-            b'x' => i64::from_str_radix(&rest[1..], 16).ok()?,
-            b'0'..=b'7' => i64::from_str_radix(rest, 8).ok()?,
-            _ => return None,
-        }
-    } else {
-        let mut chars = inner.chars();
-        let c = chars.next()?;
-        if chars.next().is_some() {
-            return None;
-        }
-        i64::from(u32::from(c))
-    };
-    // `char` is signed: '\xff' is -1.
-    Some(i64::from(v as u8 as i8))
-}
-
 /// Evaluates a constant integer expression.
 pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(Int, CInt)> {
     let dm = u.dm;
@@ -96,9 +61,10 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
     match &e.node {
         E::Constant(c) => match &c.node {
             ast::Constant::Integer(i) => integer_literal(i, dm).ok_or_else(not_const),
-            ast::Constant::Character(s) => {
-                Ok((Int::from(char_literal(s).ok_or_else(not_const)?), CInt::INT))
-            }
+            ast::Constant::Character(s) => Ok((
+                Int::from(super::strings::char_literal(s).ok_or_else(not_const)?),
+                CInt::INT,
+            )),
             ast::Constant::Float(_) => Err(u.unsupported(e.span, "floating-point numbers")),
         },
         E::Identifier(id) => match scope(&id.node.name) {
@@ -112,6 +78,37 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
         E::SizeOfVal(v) => {
             let ty = super::expr::static_type(u, scope, &v.node.0)?;
             size_of(u, &ty, e.span)
+        }
+        E::OffsetOf(o) => {
+            let ty = super::decl::type_name(u, &o.node.type_name.node)?;
+            let d = &o.node.designator.node;
+            if !d.members.is_empty() {
+                return Err(u.unsupported(e.span, "`offsetof` of a nested member"));
+            }
+            offset_of(u, &ty, &d.base.node.name, e.span)
+        }
+        // `(unsigned long)&((struct S *)0)->m`: `offsetof` as older code
+        // writes it.
+        E::UnaryOperator(un) if un.node.operator.node == U::Address => {
+            let E::Member(m) = &un.node.operand.node else {
+                return Err(not_const());
+            };
+            let mut base = &m.node.expression;
+            if m.node.operator.node != ast::MemberOperator::Indirect {
+                return Err(not_const());
+            }
+            let E::Cast(c) = &base.node else {
+                return Err(not_const());
+            };
+            base = &c.node.expression;
+            if !matches!(eval(u, scope, base), Ok((v, _)) if v.is_zero()) {
+                return Err(not_const());
+            }
+            let CType::Pointer(ty) = super::decl::type_name(u, &c.node.type_name.node)? else {
+                return Err(not_const());
+            };
+            let (v, _) = offset_of(u, &ty, &m.node.identifier.node.name, e.span)?;
+            Ok((v, CInt::ULONG))
         }
         E::Cast(c) => {
             let ty = super::decl::type_name(u, &c.node.type_name.node)?;
@@ -195,13 +192,33 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
 
 /// `sizeof` of a type, as a `size_t`.
 pub fn size_of(u: &Unit, ty: &CType, at: CSpan) -> Res<(Int, CInt)> {
-    let n = ty.size(u.dm).ok_or_else(|| {
+    let n = super::layout::bytes(u, ty).map(|(n, _)| n).ok_or_else(|| {
         u.unsupported(
             at,
-            "`sizeof` of a structure, a mutex or a variable-length array as a number",
+            "`sizeof` of an incomplete structure, a variable-length array or a type outside the subset as a number",
         )
     })?;
     Ok((Int::from_u64(n), size_t(u.dm)))
+}
+
+/// `offsetof(T, m)`: the byte offset of member `m` of structure `T`.
+fn offset_of(u: &Unit, ty: &CType, member: &str, at: CSpan) -> Res<(Int, CInt)> {
+    let CType::Struct(i) = ty else {
+        return Err(wiser_ir::Diagnostic::new(
+            u.span(at),
+            "`offsetof` of a type that is not a structure",
+        ));
+    };
+    let (bytes, _, _) = super::layout::member_bytes(u, *i, member).ok_or_else(|| {
+        wiser_ir::Diagnostic::new(
+            u.span(at),
+            format!(
+                "`{}` has no member `{member}` of a known size",
+                super::heap::struct_name(u, *i)
+            ),
+        )
+    })?;
+    Ok((Int::from_u64(bytes), size_t(u.dm)))
 }
 
 /// `size_t` under a data model.

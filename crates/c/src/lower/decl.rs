@@ -373,6 +373,7 @@ pub fn global_declaration<'a>(
             has_init |= init.node.initializer.is_some();
             continue;
         }
+        let ty = listed_type(u, ty, init.node.initializer.as_ref())?;
         let var = new_static(u, b, &name, &ty, init.span)?;
         u.globals.insert(name, var);
         has_init |= init.node.initializer.is_some();
@@ -381,6 +382,28 @@ pub fn global_declaration<'a>(
         u.global_inits.push(d);
     }
     Ok(())
+}
+
+/// `ty` with the length its initialiser gives an array declared without
+/// one (`int a[] = {1, 2};`, `char s[] = "abc";`).
+fn listed_type(u: &Unit, ty: CType, init: Option<&Node<ast::Initializer>>) -> Res<CType> {
+    let CType::Array(elem, Len::Unknown) = &ty else {
+        return Ok(ty);
+    };
+    let scope = |n: &str| u.globals.get(n).cloned();
+    let n = match init.map(|i| &i.node) {
+        Some(ast::Initializer::List(items)) => {
+            super::local_arrays::listed_len(u, &scope, elem, items)?
+        }
+        Some(ast::Initializer::Expression(e)) => match &e.node {
+            ast::Expression::StringLiteral(s) => {
+                super::strings::bytes(&s.node).map_or(0, |b| b.len() as u64 + 1)
+            }
+            _ => return Ok(ty),
+        },
+        None => return Ok(ty),
+    };
+    Ok(CType::Array(elem.clone(), Len::Const(n)))
 }
 
 /// Storage for a global or static local: zero-initialised.
@@ -392,7 +415,8 @@ fn new_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) 
             *i,
         )),
         CType::Array(elem, Len::Const(n))
-            if matches!(**elem, CType::Struct(_) | CType::Pointer(_)) =>
+            if matches!(**elem, CType::Struct(_) | CType::Pointer(_))
+                || matches!(**elem, CType::Int(c) if c.rank == crate::types::Rank::Char) =>
         {
             // Its elements live in an object the IR's main routine makes
             // and zeroes.

@@ -84,7 +84,9 @@ pub fn has_effects(e: &E) -> bool {
         // effects and their runtime checks: as the operand of `&&`, `||`
         // or `?:` that is skipped, it needs a branch like a call does.
         E::Comma(es) => es.len() > 1 || es.iter().any(|e| has_effects(&e.node)),
-        E::SizeOfTy(_) | E::SizeOfVal(_) | E::Constant(_) | E::Identifier(_) => false,
+        E::SizeOfTy(_) | E::SizeOfVal(_) | E::OffsetOf(_) | E::Constant(_) | E::Identifier(_) => {
+            false
+        }
         _ => true,
     }
 }
@@ -108,7 +110,7 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
                 Ok((Expr::int(t.ir(f.u.dm), v), t))
             }
             ast::Constant::Character(s) => {
-                let v = consts::char_literal(s)
+                let v = super::strings::char_literal(s)
                     .ok_or_else(|| f.u.unsupported(e.span, "this character constant"))?;
                 Ok((Expr::int(IntTy::I32, v), CInt::INT))
             }
@@ -172,7 +174,7 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
                 "a `void` function's result is used as a value",
             )),
         },
-        E::SizeOfTy(_) | E::SizeOfVal(_) => {
+        E::SizeOfTy(_) | E::SizeOfVal(_) | E::OffsetOf(_) => {
             let (v, t) = consts::eval(f.u, &|n: &str| f.lookup(n), e)?;
             Ok((Expr::int(t.ir(f.u.dm), v), t))
         }
@@ -290,7 +292,9 @@ fn effect_at(f: &mut Fun, e: &Node<E>) -> Res<()> {
         }
         E::Cast(c) => effect(f, &c.node.expression),
         // Nothing to evaluate (`(void) sizeof (c)` in glibc's `assert`).
-        E::SizeOfTy(_) | E::SizeOfVal(_) | E::Constant(_) | E::Identifier(_) => Ok(()),
+        E::SizeOfTy(_) | E::SizeOfVal(_) | E::OffsetOf(_) | E::Constant(_) | E::Identifier(_) => {
+            Ok(())
+        }
         E::Statement(s) => {
             f.scopes.push(Default::default());
             let r = super::stmt::statement(f, s);

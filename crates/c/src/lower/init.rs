@@ -95,6 +95,16 @@ pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed:
             let p = f.rb.load(*place);
             fill(f, &p, &CType::Struct(*sid), items, &mut 0, true)
         }
+        // `char s[] = "abc";`
+        (Var::Block(place, CType::Int(_), Len::Const(n)), ast::Initializer::Expression(e)) => {
+            let ast::Expression::StringLiteral(s) = &e.node else {
+                return Err(f
+                    .u
+                    .unsupported(init.span, "initialising an array from an expression"));
+            };
+            let p = f.rb.load(*place);
+            super::strings::fill_array(f, p, *n, &s.node, e.span)
+        }
         // `struct P a[3] = {...}`, `int *ps[2] = {&x, &y}`.
         (Var::Block(place, elem, Len::Const(n)), ast::Initializer::List(items)) => {
             if !zeroed {

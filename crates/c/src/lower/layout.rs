@@ -48,6 +48,75 @@ fn slots_at(u: &Unit, ty: &CType, depth: u32) -> u64 {
     }
 }
 
+/// The size in bytes and the alignment of a value of type `ty` as gcc
+/// lays it out under the data model (`gcc -m32` aligns `long long` to 4
+/// inside structures; a `pthread_mutex_t` is glibc's, 24 or 40 bytes);
+/// `None` for a type without a size known here (`void`, a variable-length
+/// array, an incomplete structure, what the subset does not read). `sizeof`
+/// and `malloc`'s byte counts use it; slots are what memory counts.
+pub fn bytes(u: &Unit, ty: &CType) -> Option<(u64, u64)> {
+    bytes_at(u, ty, 0)
+}
+
+fn bytes_at(u: &Unit, ty: &CType, depth: u32) -> Option<(u64, u64)> {
+    if depth > MAX_NESTING {
+        return None;
+    }
+    let ilp32 = u.dm == crate::DataModel::Ilp32;
+    match ty {
+        CType::Int(i) => {
+            let size = u64::from(i.bits(u.dm) / 8);
+            Some((size, if ilp32 { size.min(4) } else { size }))
+        }
+        CType::Pointer(_) => Some(if ilp32 { (4, 4) } else { (8, 8) }),
+        CType::Mutex => Some(if ilp32 { (24, 4) } else { (40, 8) }),
+        CType::Array(elem, Len::Const(n)) => {
+            let (size, align) = bytes_at(u, elem, depth + 1)?;
+            Some((size.checked_mul(*n)?, align))
+        }
+        CType::Struct(i) => {
+            let fields = u
+                .heap
+                .structs
+                .borrow()
+                .get(*i as usize)
+                .and_then(|s| s.fields.clone())?;
+            let (mut size, mut align) = (0u64, 1u64);
+            for (_, t) in &fields {
+                let (s, a) = bytes_at(u, t, depth + 1)?;
+                size = size.div_ceil(a) * a + s;
+                align = align.max(a);
+            }
+            Some((size.div_ceil(align) * align, align))
+        }
+        _ => None,
+    }
+}
+
+/// The byte offset of member `name` of structure `sid` (`offsetof`),
+/// with its slot offset and type.
+pub fn member_bytes(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType)> {
+    let mut at = 0u64;
+    for (n, slot, t) in members(u, sid) {
+        let (size, align) = bytes(u, &t)?;
+        at = at.div_ceil(align) * align;
+        if n == name {
+            return Some((at, slot, t));
+        }
+        at += size;
+    }
+    None
+}
+
+/// The member of structure `sid` that starts at byte `offset`, with its
+/// slot offset and type (the first, for members of size 0).
+pub fn member_at_byte(u: &Unit, sid: u32, offset: u64) -> Option<(u64, CType)> {
+    members(u, sid).into_iter().find_map(|(n, _, _)| {
+        let (b, slot, t) = member_bytes(u, sid, &n)?;
+        (b == offset).then_some((slot, t))
+    })
+}
+
 /// The members of structure `sid` with their offsets (in slots), in
 /// declaration order; none while it is only declared.
 pub fn members(u: &Unit, sid: u32) -> Vec<(String, u64, CType)> {

@@ -5,7 +5,7 @@
 
 use super::decl::{array_ty, MAX_ELEMENTWISE};
 use super::{expr, heap, ArrObj, Dim, Fun, Res, Var};
-use crate::types::{CType, Len};
+use crate::types::{CType, Len, Rank};
 use lang_c::ast;
 use lang_c::span::Node;
 use wiser_ir::{Diagnostic, Expr, ScalarTy};
@@ -18,6 +18,8 @@ use wiser_num::{CmpOp, Int, IntTy};
 pub fn block_elem(f: &Fun, elem: &CType, init: &Node<ast::InitDeclarator>) -> bool {
     match elem {
         CType::Struct(_) | CType::Pointer(_) => true,
+        // Strings: `char *p = buf;`, `strlen(buf)`.
+        CType::Int(c) if c.rank == Rank::Char => true,
         CType::Int(_) => init.node.initializer.is_none() && !f.once(),
         _ => false,
     }
@@ -49,7 +51,16 @@ pub fn local_block(
         Some(Node {
             node: ast::Initializer::List(items),
             ..
-        }) => Some(listed_len(f, elem, items)?),
+        }) => Some(listed_len(f.u, &|n: &str| f.lookup(n), elem, items)?),
+        Some(Node {
+            node: ast::Initializer::Expression(e),
+            ..
+        }) => match &e.node {
+            ast::Expression::StringLiteral(s) => {
+                super::strings::bytes(&s.node).map(|b| b.len() as u64 + 1)
+            }
+            _ => None,
+        },
         _ => None,
     };
     let len = match (len, listed) {
@@ -83,9 +94,14 @@ pub fn local_block(
 /// gives: one past the last element it initialises (`[k] =` moves to
 /// element `k`; items without braces for an element that is a structure
 /// take one item per scalar it holds).
-fn listed_len(f: &Fun, elem: &CType, items: &[Node<ast::InitializerListItem>]) -> Res<u64> {
+pub fn listed_len(
+    u: &super::Unit,
+    scope: &dyn Fn(&str) -> Option<Var>,
+    elem: &CType,
+    items: &[Node<ast::InitializerListItem>],
+) -> Res<u64> {
     let scalars: u64 = match elem {
-        CType::Struct(_) | CType::Array(..) => super::layout::runs(f.u, elem)
+        CType::Struct(_) | CType::Array(..) => super::layout::runs(u, elem)
             .iter()
             .map(|r| r.count)
             .sum::<u64>()
@@ -96,7 +112,7 @@ fn listed_len(f: &Fun, elem: &CType, items: &[Node<ast::InitializerListItem>]) -
     for item in items {
         if let Some(d) = item.node.designation.first() {
             if let ast::Designator::Index(e) = &d.node {
-                let (v, _) = super::consts::eval(f.u, &|n: &str| f.lookup(n), e)?;
+                let (v, _) = super::consts::eval(u, scope, e)?;
                 k = v.to_i64().unwrap_or(0).max(0) as u64;
                 parts = 0;
             }

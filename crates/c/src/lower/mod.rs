@@ -30,6 +30,7 @@ mod ptr;
 mod scan;
 mod static_type;
 mod stmt;
+mod strings;
 mod structs;
 mod thread;
 
@@ -163,6 +164,9 @@ pub struct Unit<'a> {
     /// allocation's span and the member's offset (for witnesses: ``member
     /// `b` of the object allocated at 9:19``).
     pub member_reads: HashMap<(Span, u64), String>,
+    /// The string literals the program uses as values, and the globals
+    /// that hold the pointers to their objects (see `strings.rs`).
+    pub strings: Vec<(Vec<u8>, Place)>,
 }
 
 impl<'a> Unit<'a> {
@@ -424,6 +428,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         statics: HashMap::new(),
         array_count: 0,
         member_reads: HashMap::new(),
+        strings: Vec::new(),
         warned: Default::default(),
         heap: Default::default(),
         threaded: false,
@@ -494,6 +499,12 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
             unbound: Vec::new(),
             objects: Vec::new(),
         };
+        // String literals' objects are made first of all, by code at the
+        // end of the routine (only then are they all known: global
+        // initialisers use them too).
+        let (strings, start, end) = (f.rb.label(), f.rb.label(), f.rb.label());
+        f.rb.jump(strings);
+        f.rb.bind(start);
         // Objects of globals and static locals (cells, structures,
         // mutexes) exist before any initialiser runs.
         for (place, ty, len) in std::mem::take(&mut f.u.heap.startup) {
@@ -522,6 +533,11 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         if let Some(why) = alloc::leak_check(&mut f, main_span) {
             unchecked.push((ErrorKind::MemoryLeak, why.to_string()));
         }
+        f.rb.jump(end);
+        f.rb.bind(strings);
+        strings::make_all(&mut f, main_span)?;
+        f.rb.jump(start);
+        f.rb.bind(end);
         f.rb.finish();
     }
     unchecked.extend(u.heap.unchecked());

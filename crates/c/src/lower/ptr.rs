@@ -61,6 +61,7 @@ fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
             _ => None,
         },
         E::Cast(c) => super::decl::type_name(f.u, &c.node.type_name.node).ok(),
+        E::StringLiteral(_) => Some(CType::Pointer(Box::new(CType::Int(super::strings::CHAR)))),
         E::Call(_) => super::static_type::static_type(f.u, &|n: &str| f.lookup(n), e).ok(),
         E::UnaryOperator(u) => match u.node.operator.node {
             U::Address => {
@@ -243,11 +244,15 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             Ok((load(f, &lv, span), t))
         }
         E::UnaryOperator(u) if u.node.operator.node == U::Address => address(f, &u.node.operand),
+        E::StringLiteral(s) => super::strings::literal(f, &s.node, e.span),
         E::Cast(c) => {
             let to = super::decl::type_name(f.u, &c.node.type_name.node)?;
             let CType::Pointer(to) = to else {
                 return Err(f.u.unsupported(e.span, "casts of pointers to integers"));
             };
+            if let Some(p) = container_of(f, &to, &c.node.expression, span)? {
+                return Ok((p, *to));
+            }
             if is_null(f, &c.node.expression) && !is_pointer(f, &c.node.expression) {
                 return Ok((null(), *to));
             }
@@ -387,6 +392,59 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
         }
         _ => Err(f.u.unsupported(e.span, "this pointer expression")),
     }
+}
+
+/// `(T *)((char *)p - offsetof(T, m))`, the Linux kernel's `container_of`:
+/// the structure whose member `m` `p` points to. The byte offset names the
+/// member (the one that starts there), and the pointer moves back by its
+/// offset in slots. `None` for another expression.
+fn container_of(f: &mut Fun, to: &CType, e: &Node<E>, span: wiser_ir::Span) -> Res<Option<Expr>> {
+    let CType::Struct(sid) = to else {
+        return Ok(None);
+    };
+    let E::BinaryOperator(b) = &e.node else {
+        return Ok(None);
+    };
+    let E::Cast(bytes) = &b.node.lhs.node else {
+        return Ok(None);
+    };
+    let char_pointer = matches!(
+        super::decl::type_name(f.u, &bytes.node.type_name.node),
+        Ok(CType::Pointer(c)) if matches!(*c, CType::Int(i) if i.rank == crate::types::Rank::Char)
+    );
+    if b.node.operator.node != ast::BinaryOperator::Minus || !char_pointer {
+        return Ok(None);
+    }
+    let Ok((k, _)) = consts::eval(f.u, &|n: &str| f.lookup(n), &b.node.rhs) else {
+        return Ok(None);
+    };
+    let at = |f: &Fun| f.span(b.node.rhs.span);
+    let Some((slot, member)) = k
+        .to_i64()
+        .and_then(|k| layout::member_at_byte(f.u, *sid, k as u64))
+    else {
+        return Err(Diagnostic::new(
+            at(f),
+            format!(
+                "no member of `{}` starts at byte {k}",
+                heap::struct_name(f.u, *sid)
+            ),
+        ));
+    };
+    let (p, pointee) = pointer(f, &bytes.node.expression)?;
+    if !compatible(f, &pointee, &member) {
+        return Err(Diagnostic::new(
+            f.span(bytes.node.expression.span),
+            format!(
+                "a `{} *` used as the member at byte {k} of `{}`, a `{}`",
+                pointee.describe_in(f),
+                heap::struct_name(f.u, *sid),
+                member.describe_in(f)
+            ),
+        ));
+    }
+    let back = Expr::int(wiser_num::IntTy::INT, wiser_num::Int::from_u64(slot));
+    Ok(Some(Expr::binary(wiser_num::BinOp::Sub, p, back, span)))
 }
 
 /// An integer operand of pointer arithmetic, as an IR `int` (its value).

@@ -14,7 +14,7 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
     let dm = u.dm;
     let int = |t: CInt| Ok(CType::Int(t));
     match &e.node {
-        E::Constant(_) | E::SizeOfTy(_) | E::SizeOfVal(_) => {
+        E::Constant(_) | E::SizeOfTy(_) | E::SizeOfVal(_) | E::OffsetOf(_) => {
             consts::eval(u, scope, e).map(|(_, t)| CType::Int(t))
         }
         E::Identifier(id) => match scope(&id.node.name) {
