@@ -24,6 +24,7 @@ use wiser_ir::{Diagnostic, Ir, Span};
 mod frontend;
 pub use frontend::{C, FRONTEND};
 pub mod harness;
+mod libc;
 mod lower;
 pub use lower::UNSUPPORTED;
 mod preprocess;
@@ -107,26 +108,38 @@ pub fn compile_text(
     text: String,
     options: &Options,
 ) -> Result<Compiled, Diagnostic> {
-    let prepared = preprocess::prepare(sources, path, text, options.data_model)?;
+    let mut prepared = preprocess::prepare(sources, path, text, options.data_model)?;
     let config = lang_c::driver::Config {
         cpp_command: String::new(),
         cpp_options: Vec::new(),
         flavor: lang_c::driver::Flavor::GnuC11,
     };
-    let map = &prepared.map;
-    let text = prepared.text.clone();
-    // The parser and the lowering recurse over the syntax tree: give them
-    // a deep stack, so that nesting never overflows the caller's.
-    deep_stack(move || {
-        let parsed = lang_c::driver::parse_preprocessed(&config, text).map_err(|e| {
+    let parse = |text: String, map: &preprocess::SpanMap| {
+        lang_c::driver::parse_preprocessed(&config, text).map_err(|e| {
             let span = map.span(e.offset, e.offset + 1);
             let mut expected: Vec<&str> = e.expected.iter().copied().collect();
             expected.sort_unstable();
             expected.truncate(8);
             Diagnostic::new(span, "syntax error")
                 .with_help(format!("expected one of: {}", expected.join(" ")))
-        })?;
-        lower::lower(&parsed.unit, map, options.data_model)
+        })
+    };
+    // The parser and the lowering recurse over the syntax tree: give them
+    // a deep stack, so that nesting never overflows the caller's.
+    deep_stack(move || {
+        let mut parsed = parse(prepared.text.clone(), &prepared.map)?;
+        // The C library's functions the program uses and does not define
+        // are appended to it, and the whole is parsed again.
+        let defined = libc::defined(&parsed.unit);
+        if let Some(lib) = libc::text_for(&prepared.text, &defined) {
+            let file = sources.add(wiser_ir::SourceMap::new(libc::FILE_NAME, libc::SOURCE));
+            let mut text = std::mem::take(&mut prepared.text);
+            text.push('\n');
+            prepared.map.append(text.len(), file);
+            text.push_str(&lib);
+            parsed = parse(text, &prepared.map)?;
+        }
+        lower::lower(&parsed.unit, &prepared.map, options.data_model)
     })
 }
 

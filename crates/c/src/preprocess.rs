@@ -71,6 +71,9 @@ pub struct SpanMap {
     lines: Vec<PpLine>,
     /// Start offset of each line of the user's file.
     orig_starts: Vec<u32>,
+    /// Where text appended after the program starts, and the file it is
+    /// (the C library, see `libc.rs`): offsets from there are that file's.
+    appended: Option<(u32, FileId)>,
 }
 
 /// The parsed text and its map.
@@ -135,6 +138,7 @@ pub fn prepare(
             pp: None,
             lines,
             orig_starts,
+            appended: None,
         };
         return Ok(Prepared { text, map });
     }
@@ -186,6 +190,7 @@ pub fn prepare(
         pp: Some(pp),
         lines,
         orig_starts,
+        appended: None,
     };
     Ok(Prepared { text: pp_text, map })
 }
@@ -198,6 +203,9 @@ fn run_cpp(path: &Path, dm: DataModel) -> Result<String, String> {
     // under -m32, a type the parser does not know: any float type parses
     // (and an unused declaration is harmless).
     cmd.arg("-D__float128=long double");
+    // `<ctype.h>`'s functions as functions (wiser's C library defines
+    // them), not as glibc's macros over its locale tables.
+    cmd.arg("-D__NO_CTYPE");
     cmd.arg(path);
     let out = cmd
         .output()
@@ -226,8 +234,19 @@ impl SpanMap {
         }
     }
 
+    /// Makes the parsed text's offsets from `at` on those of `file` (text
+    /// appended after the program, from the start of `file`).
+    pub fn append(&mut self, at: usize, file: FileId) {
+        self.appended = Some((at as u32, file));
+    }
+
     /// Where one offset of the parsed text is.
     fn point(&self, off: u32) -> (FileId, u32) {
+        if let Some((at, file)) = self.appended {
+            if off >= at {
+                return (file, off - at);
+            }
+        }
         let Some(pp) = self.pp else {
             return (self.file, off);
         };

@@ -66,3 +66,185 @@ int main(void) {{
     assert!(out.contains("outside the property"), "{out}");
     assert!(out.contains("verdict: unknown"), "{out}");
 }
+
+/// Checks that gcc's build of `prog` (with `reach_error` defined to exit
+/// with 101) runs to its end, where gcc can build 32-bit programs.
+fn gcc_runs_clean(dir: &std::path::Path, prog: &std::path::Path) {
+    if !support::c::gcc_links("-m32", dir) {
+        return;
+    }
+    let main = write(
+        dir,
+        "reach_error.c",
+        "#include <stdlib.h>\nvoid reach_error(void) { exit(101); }\nint __VERIFIER_nondet_int(void) { return 0; }\n",
+    );
+    let exe = dir.join("clean");
+    let built = std::process::Command::new("gcc")
+        .args(["-m32", "-w", "-o"])
+        .arg(&exe)
+        .arg(prog)
+        .arg(&main)
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let status = std::process::Command::new(&exe).status().unwrap();
+    assert_eq!(status.code(), Some(0), "gcc's build reached the error");
+}
+
+#[test]
+fn the_c_library_agrees_with_glibc() {
+    // Each line is a fact glibc's functions make true; wiser, running its
+    // own C library, must find the program safe, and gcc's build of it
+    // (with glibc) runs to the end.
+    let dir = folder("strings-libc");
+    let facts = [
+        r#"strlen("") == 0 && strlen("abc") == 3"#,
+        r#"strcmp("abc", "abd") < 0 && strcmp("b", "a") > 0 && strcmp("x", "x") == 0"#,
+        r#"strcmp("ab", "abc") < 0 && strcmp("\xff", "a") > 0"#,
+        r#"strncmp("abcd", "abzz", 2) == 0 && strncmp("abcd", "abzz", 3) < 0"#,
+        r#"strchr("hello", 'l') - "hello" >= 0 && *strchr("hello", 'l') == 'l' && !strchr("hello", 'z')"#,
+        r#"strrchr("hello", 'l')[1] == 'o' && strchr("abc", 0)[0] == 0"#,
+        r#"strstr("haystack", "st")[2] == 'a' && !strstr("abc", "cd") && *strstr("abc", "") == 'a'"#,
+        r#"strspn("aabbc", "ab") == 4 && strcspn("hello", "lo") == 2"#,
+        r#"atoi("  -42x") == -42 && atoi("+7") == 7 && atoi("x") == 0"#,
+        r#"strtol("0x1F", 0, 0) == 31 && strtol("017", 0, 0) == 15 && strtol("z", 0, 36) == 35"#,
+        r#"strtol("99999999999999999999", 0, 10) == 2147483647L"#,
+        r#"isdigit('7') && !isdigit('a') && isalpha('Q') && isspace('\t') && !isspace('x')"#,
+        r#"toupper('a') == 'A' && tolower('Z') == 'z' && toupper('1') == '1' && isxdigit('f')"#,
+        r#"abs(-5) == 5 && labs(-6L) == 6"#,
+    ];
+    let body: String = facts
+        .iter()
+        .map(|f| format!("    if (!({f})) reach_error();\n"))
+        .collect();
+    let prog = write(
+        &dir,
+        "facts.c",
+        &format!(
+            "#include <string.h>
+#include <stdlib.h>
+#include <ctype.h>
+extern void reach_error(void);
+int main(void) {{
+    char buf[16];
+    strcpy(buf, \"ab\");
+    strcat(buf, \"cd\");
+    strncat(buf, \"efgh\", 2);
+    if (strcmp(buf, \"abcdef\") != 0) reach_error();
+    strncpy(buf, \"xy\", 5);
+    if (buf[1] != 'y' || buf[2] != 0 || buf[4] != 0 || buf[5] != 'f') reach_error();
+{body}    return 0;
+}}
+"
+        ),
+    );
+    let (code, out, err) = check(&prog, &["--data-model", "ilp32"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    gcc_runs_clean(&dir, &prog);
+}
+
+#[test]
+fn a_symbolic_string_through_the_c_library() {
+    // KLEE's first example in spirit: a password check over input bytes.
+    let dir = folder("strings-symbolic");
+    let prog = write(
+        &dir,
+        "password.c",
+        &format!(
+            "{PREAMBLE}
+#include <string.h>
+#include <ctype.h>
+extern char __VERIFIER_nondet_char(void);
+int main(void) {{
+    char buf[6];
+    for (int i = 0; i < 5; i++) buf[i] = __VERIFIER_nondet_char();
+    buf[5] = 0;
+    char copy[6];
+    strcpy(copy, buf);
+    if (strlen(copy) == 3 && strncmp(copy, \"ab\", 2) == 0 && isdigit(copy[2]) && copy[2] > '6')
+        reach_error();
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    let reads: Vec<i64> = json["bugs"][0]["reads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(&reads[..4], &[97, 98, reads[2], 0], "{json}");
+    assert!((55..=57).contains(&reads[2]), "{json}");
+    assert_gcc_confirms(&dir, &prog);
+    // A copy into a buffer too small for the input is an overflow, found
+    // by the library's own checked stores.
+    let small = write(
+        &dir,
+        "small.c",
+        &std::fs::read_to_string(&prog)
+            .unwrap()
+            .replace("char copy[6];", "char copy[3];"),
+    );
+    let (code, json) = check_json(&small, &["--property", "valid-memsafety"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "out_of_bounds", "{json}");
+    assert_eq!(json["bugs"][0]["subproperty"], "valid-deref", "{json}");
+}
+
+#[test]
+fn memset_memcpy_memmove_and_memcmp_work_on_typed_memory() {
+    let dir = folder("strings-mem");
+    let prog = write(
+        &dir,
+        "mem.c",
+        &format!(
+            "{PREAMBLE}
+#include <string.h>
+#include <stdlib.h>
+struct P {{ int x; int *p; char tag[3]; }};
+int main(void) {{
+    int a[4];
+    memset(a, 0, sizeof(a));
+    struct P *ps = malloc(3 * sizeof(struct P));
+    if (!ps) return 0;
+    memset(ps, 0, 3 * sizeof(struct P));
+    ps[1].x = __VERIFIER_nondet_int();
+    struct P q[3];
+    memcpy(q, ps, sizeof q);
+    char s[8] = \"abcdefg\";
+    memmove(s + 1, s, 5);
+    if (memcmp(s, \"aabcdeg\", 7) != 0) reach_error();
+    memset(s, 'z', 3);
+    if (s[2] != 'z' || s[3] != 'c') reach_error();
+    unsigned u[2];
+    memset(u, 0xff, sizeof u);
+    if (u[1] != 0xffffffffu) reach_error();
+    if (a[3] == 0 && q[1].x == 5 && q[2].p == 0 && q[0].tag[2] == 0) reach_error();
+    int n = __VERIFIER_nondet_int();
+    if (n > 0 && n < 100) memset(ps, 0, n);
+    free(ps);
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&prog, &["--property", "unreach-call"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["reads"], Value::from(vec![5]), "{json}");
+    assert_gcc_confirms(&dir, &prog);
+    // `memset` past the 36 bytes of the three structures overflows.
+    let (code, json) = check_json(&prog, &["--property", "valid-memsafety"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "out_of_bounds", "{json}");
+    let n = json["bugs"][0]["reads"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_i64()
+        .unwrap();
+    assert!((37..100).contains(&n), "{json}");
+}

@@ -54,7 +54,7 @@ pub fn call(f: &mut Fun, c: &ast::CallExpression, at: CSpan) -> Res<Option<Value
     let name = id.node.name.as_str();
     let defined = f.u.funcs.get(name).is_some_and(|fi| fi.def.is_some());
     if !defined {
-        for library in [super::thread::call, super::alloc::call] {
+        for library in [super::thread::call, super::alloc::call, super::memfns::call] {
             if let Some(v) = library(f, name, c, at)? {
                 return Ok(v);
             }

@@ -26,6 +26,7 @@ mod init;
 mod layout;
 mod local_arrays;
 mod lvalue;
+mod memfns;
 mod ptr;
 mod scan;
 mod static_type;
