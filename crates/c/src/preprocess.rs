@@ -147,6 +147,7 @@ pub fn prepare(
             "wiser runs `gcc -E` on `.c` files; install gcc, or give an already preprocessed `.i` file",
         )
     })?;
+    let pp_text = implicit_int_main(pp_text);
     let mut lines: Vec<PpLine> = Vec::new();
     let mut cur: Option<u32> = None;
     let mut start = 0u32;
@@ -193,6 +194,30 @@ pub fn prepare(
         appended: None,
     };
     Ok(Prepared { text: pp_text, map })
+}
+
+/// Old C's `main ()` without a type (implicit `int`, gone since C99 but
+/// in older programs and SV-COMP tasks) as `int main ()`: the parser reads
+/// C11. Only a definition at the start of a line is changed; its columns
+/// after `main` are then off by the four inserted characters.
+fn implicit_int_main(text: String) -> String {
+    if !text.lines().any(is_implicit_main) {
+        return text;
+    }
+    text.split_inclusive('\n')
+        .map(|line| {
+            if is_implicit_main(line) {
+                format!("int {line}")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect()
+}
+
+fn is_implicit_main(line: &str) -> bool {
+    line.strip_prefix("main")
+        .is_some_and(|rest| rest.trim_start().starts_with('('))
 }
 
 fn run_cpp(path: &Path, dm: DataModel) -> Result<String, String> {
@@ -279,6 +304,15 @@ impl SpanMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn implicit_int_main_gets_its_int() {
+        let text = "int f(void);\nmain ()\n{ return 0; }\n  mainly();\n".to_string();
+        assert_eq!(
+            implicit_int_main(text),
+            "int f(void);\nint main ()\n{ return 0; }\n  mainly();\n"
+        );
+    }
 
     #[test]
     fn line_markers() {

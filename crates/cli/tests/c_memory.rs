@@ -391,3 +391,76 @@ int main(void) {{
     );
     assert_eq!(code, 0, "{out}\n{err}");
 }
+
+#[test]
+fn pointers_to_arrays_and_allocations_of_bytes() {
+    let dir = folder("ptr-to-array-bytes");
+    // `typedef void *pair_t[2]`: a pointer to a whole array, `*lp` the
+    // array itself, and any two pointer types share the pointers' memory.
+    let prog = write(
+        &dir,
+        "pairs.c",
+        &format!(
+            "{PREAMBLE}#include <stdlib.h>
+#include <string.h>
+typedef void *pair_t[2];
+int main(void) {{
+    static pair_t list;
+    int x = __VERIFIER_nondet_int();
+    pair_t *lp = &list;
+    (*lp)[1] = &x;
+    int **cursor = (int **)&(*lp)[1];
+    if (**cursor == 3 && (*lp)[0] == 0) reach_error();
+    memset(*lp, 0, sizeof *lp);
+    if (list[1] != 0) reach_error();
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"].as_array().unwrap().len(), 1, "{json}");
+    assert_eq!(json["bugs"][0]["reads"], Value::from(vec![3]), "{json}");
+    // `malloc(16)` of a type it is not told: bytes. Used as bytes, its
+    // bounds are exact; freed or leaked like any object.
+    let bytes = write(
+        &dir,
+        "bytes.c",
+        &format!(
+            "{PREAMBLE}#include <stdlib.h>
+int main(void) {{
+    void *lo = malloc(16);
+    char *hi = malloc(4);
+    if (!hi) return 0;
+    int i = __VERIFIER_nondet_int();
+    if (i >= 0) hi[i] = 1;
+    free(lo);
+    free(hi);
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&bytes, MEMSAFETY);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "out_of_bounds", "{json}");
+    assert_eq!(json["bugs"][0]["reads"], Value::from(vec![4]), "{json}");
+    assert!(json["unchecked"].as_array().unwrap().is_empty(), "{json}");
+    // Used as `int`s, its bounds count bytes: not every out-of-bounds
+    // access is then checked, and the report says so.
+    let ints = write(
+        &dir,
+        "ints.c",
+        "#include <stdlib.h>
+int main(void) {
+    int *p = malloc(8);
+    if (p) { p[1] = 2; free(p); }
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&ints, MEMSAFETY);
+    assert_ne!(code, 0, "{json}");
+    assert_eq!(json["unchecked"][0]["kind"], "out_of_bounds", "{json}");
+}

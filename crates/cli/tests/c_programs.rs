@@ -335,11 +335,20 @@ int main(void) {{
 
 #[test]
 fn a_task_the_parser_cannot_read_is_answered_unknown() {
-    // C89's implicit `int` (`main ()`): gcc compiles the task, lang-c does
-    // not parse it. A task's program is valid C, so this is a limit of the
-    // front end: `unknown`, not an error (which SV-COMP scores as a crash).
+    // C89's implicit `int` on a function other than `main` (`f ()`): gcc
+    // compiles the task, lang-c does not parse it. A task's program is
+    // valid C, so this is a limit of the front end: `unknown`, not an
+    // error (which SV-COMP scores as a crash).
     let dir = folder("task-syntax");
-    write(&dir, "prog.c", "main ()\n{\n  return 0;\n}\n");
+    write(
+        &dir,
+        "prog.c",
+        "f ()\n{\n  return 0;\n}\nint main(void) { return f(); }\n",
+    );
+    // An implicit-`int` `main ()` itself reads as `int main ()`.
+    let old_main = write(&dir, "old_main.c", "main ()\n{\n  return 0;\n}\n");
+    let (code, out, err) = check(&old_main, &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
     let yml = write(
         &dir,
         "prog.yml",

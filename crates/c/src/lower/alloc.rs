@@ -130,6 +130,17 @@ fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> 
     Ok((f.rb.load(place), ty.clone()))
 }
 
+/// An object of `n` bytes of a type `malloc`'s argument does not say: `n`
+/// `char`s, so that the program may use it as bytes, and as anything else
+/// with its bounds checked only as far as `n` slots go (a slot is at least
+/// a byte): then out-of-bounds accesses are not all checked, which the
+/// unit says ([`heap::Heap::unchecked`]).
+fn untyped(f: &mut Fun, n: Expr, zeroed: bool, at: CSpan) -> Res<(Expr, CType)> {
+    f.u.heap.untyped = true;
+    let uchar = CType::Int(crate::types::CInt::new(crate::types::Rank::Char, false));
+    object(f, &uchar, Some(n), zeroed, at)
+}
+
 /// Zeroes the `len` elements of type `ty` of the object `place` points
 /// to (a loop).
 pub fn zero_all(f: &mut Fun, ty: &CType, place: Place, len: Expr, span: wiser_ir::Span) {
@@ -162,7 +173,12 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
     let span = f.span(at);
     match (name, c.arguments.as_slice()) {
         ("malloc", [size]) => {
-            let (ty, n) = counted(f, size).ok_or_else(|| unsupported(f, at))?;
+            let Some((ty, n)) = counted(f, size) else {
+                // `malloc(16)`: `size` bytes of a type not known here.
+                let n = count(f, size)?;
+                let (v, _) = untyped(f, n, false, at)?;
+                return Ok(Some(Some(Value::Ptr(v, CType::Void))));
+            };
             let n = n.map(|n| count(f, n)).transpose()?;
             let (v, t) = object(f, &ty, n, false, at)?;
             Ok(Some(Some(Value::Ptr(v, t))))

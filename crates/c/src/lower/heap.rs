@@ -39,6 +39,9 @@ impl Heap {
         if self.exits {
             out.push((ErrorKind::MemoryLeak, "the program can end by `exit` or `abort`, and wiser does not decide whether the objects it allocated are still reachable then".to_string()));
         }
+        if self.untyped && self.from_void {
+            out.push((ErrorKind::OutOfBounds, "the program allocates bytes of a type `malloc` is not told (`malloc(16)`) and converts `void *` to wider types: wiser checks an access to such an object against its size in bytes, not in elements".to_string()));
+        }
         if self.compares_pointers {
             for kind in [ErrorKind::DoubleFree, ErrorKind::UseAfterFree] {
                 out.push((kind, "the program compares pointers, and wiser never gives a freed object's address to a new one as `malloc` may".to_string()));
@@ -118,6 +121,12 @@ pub struct Heap {
     /// Does the program call `exit` or `abort` (which end it with its
     /// locals still pointing to what they point to)?
     pub exits: bool,
+    /// Does the program allocate bytes of a type `malloc` is not told
+    /// (`malloc(16)`)?
+    pub untyped: bool,
+    /// Does it convert a `void *` to a pointer to something wider than a
+    /// byte?
+    pub from_void: bool,
 }
 
 /// Reads the members one declaration in a structure declares.

@@ -173,6 +173,8 @@ fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
             // `int *` and `unsigned *`, `char *` and `unsigned char *`:
             // memory holds integers by width ([`heap::value_ty`]).
             (CType::Int(a), CType::Int(b)) => a.bits(f.u.dm) == b.bits(f.u.dm),
+            // Pointers of any two types: memory holds every pointer alike.
+            (CType::Pointer(_), CType::Pointer(_)) => true,
             _ => false,
         }
 }
@@ -191,6 +193,12 @@ pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
         .with_help("only `0` (`NULL`) converts to a pointer; casts between integers and pointers are not supported"));
     }
     let (v, from) = pointer(f, e)?;
+    if from == CType::Void
+        && *to != CType::Void
+        && layout::bytes(f.u, to).is_none_or(|(n, _)| n > 1)
+    {
+        f.u.heap.from_void = true;
+    }
     if !compatible(f, &from, to) {
         return Err(Diagnostic::new(
             f.span(e.span),
@@ -240,6 +248,14 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             Ok((load(f, &lv, span), t))
         }
         E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+            // `*pa` of a pointer to an array is the array: the pointer to
+            // its first element, nothing read.
+            if let Some(CType::Pointer(inner)) = type_of(f, &u.node.operand, 0) {
+                if let CType::Array(elem, _) = *inner {
+                    let (p, _) = pointer(f, &u.node.operand)?;
+                    return Ok((p, *elem));
+                }
+            }
             let (lv, t) = plvalue(f, e)?;
             Ok((load(f, &lv, span), t))
         }
@@ -537,6 +553,9 @@ pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             Some(Var::Cell(p, t)) => Ok((f.rb.load(p), t)),
             Some(Var::Struct(p, i)) => Ok((f.rb.load(p), CType::Struct(i))),
             Some(Var::Mutex(p)) => Ok((f.rb.load(p), CType::Mutex)),
+            // `&a` of an array in an object: a pointer to the whole array
+            // (the same address as its first element's).
+            Some(Var::Block(p, t, len)) => Ok((f.rb.load(p), CType::Array(Box::new(t), len))),
             Some(Var::Array(_)) => Err(f.u.unsupported(e.span, "the address of an array")),
             Some(_) => Err(f.u.unsupported(e.span, "the address of this variable")),
             None => match f.u.funcs.get(&id.node.name) {
@@ -564,9 +583,8 @@ pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
                     let v = shared_select(f, array, ScalarTy::INT, p, span);
                     Ok((v, CType::Mutex))
                 }
-                // `&s.a` points to the array `s.a`: its first element.
-                CType::Array(elem, _) => Ok((p, *elem)),
-                // `&p->f`: no access, nothing is checked.
+                // `&p->f`, `&s.a` (a pointer to the whole array): no
+                // access, nothing is checked.
                 ty => Ok((p, ty)),
             }
         }
