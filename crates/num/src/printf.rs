@@ -332,7 +332,9 @@ pub fn format_int(spec: &Spec, v: &Int, out: &mut Vec<u8>) {
     }
     let mut prefix: Vec<u8> = Vec::new();
     let signed = matches!(spec.conv, Conv::Signed | Conv::Str | Conv::Pointer);
-    if v.is_negative() {
+    // A pointer is written by its magnitude: wiser's pointers are
+    // numbers of its own model (`wiser_ir::pointer`), not addresses.
+    if v.is_negative() && spec.conv != Conv::Pointer {
         prefix.push(b'-');
     } else if signed && spec.flags.plus {
         prefix.push(b'+');

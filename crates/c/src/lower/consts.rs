@@ -86,6 +86,66 @@ pub fn char_literal(s: &str) -> Option<i64> {
     Some(i64::from(v as u8 as i8))
 }
 
+/// The bytes of a string literal (adjacent literals concatenated, as
+/// lang-c keeps them: each with its quotes), without the final 0;
+/// `None` for a wide literal (`L"..."`, `u"..."`, `U"..."`) or an
+/// escape C does not have.
+pub fn string_literal(parts: &[String]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    for part in parts {
+        let part = part.strip_prefix("u8").unwrap_or(part);
+        let inner = part.strip_prefix('"')?.strip_suffix('"')?;
+        let b = inner.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] != b'\\' {
+                out.push(b[i]);
+                i += 1;
+                continue;
+            }
+            let c = *b.get(i + 1)?;
+            i += 2;
+            let simple = match c {
+                b'n' => Some(10),
+                b't' => Some(9),
+                b'r' => Some(13),
+                b'a' => Some(7),
+                b'b' => Some(8),
+                b'f' => Some(12),
+                b'v' => Some(11),
+                b'\\' | b'\'' | b'"' | b'?' => Some(c),
+                _ => None,
+            };
+            if let Some(v) = simple {
+                out.push(v);
+            } else if c == b'x' {
+                let digits = b[i..].iter().take_while(|d| d.is_ascii_hexdigit()).count();
+                if digits == 0 {
+                    return None;
+                }
+                let v = b[i..i + digits].iter().fold(0u8, |acc, d| {
+                    let d = char::from(*d).to_digit(16).unwrap_or(0) as u8;
+                    acc.wrapping_mul(16).wrapping_add(d)
+                });
+                out.push(v);
+                i += digits;
+            } else if (b'0'..=b'7').contains(&c) {
+                let mut v = u32::from(c - b'0');
+                let mut n = 1;
+                while n < 3 && i < b.len() && (b'0'..=b'7').contains(&b[i]) {
+                    v = v * 8 + u32::from(b[i] - b'0');
+                    i += 1;
+                    n += 1;
+                }
+                out.push(v as u8);
+            } else {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
 /// Evaluates a constant integer expression.
 pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(Int, CInt)> {
     let dm = u.dm;

@@ -25,6 +25,7 @@ mod heap;
 mod init;
 mod local_arrays;
 mod lvalue;
+mod output;
 mod ptr;
 mod scan;
 mod static_type;
