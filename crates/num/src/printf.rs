@@ -299,7 +299,14 @@ pub fn format_int(spec: &Spec, v: &Int, out: &mut Vec<u8>) {
     let radix = match spec.conv {
         Conv::Char => {
             let byte = v.low_bits(8) as u8;
-            return format_bytes(&Spec { precision: None, ..*spec }, &[byte], out);
+            return format_bytes(
+                &Spec {
+                    precision: None,
+                    ..*spec
+                },
+                &[byte],
+                out,
+            );
         }
         Conv::Pointer if v.is_zero() => {
             let nil = Spec {
@@ -459,7 +466,17 @@ mod tests {
             lengths,
             [Length::LongLong, Length::Char, Length::Size, Length::Long]
         );
-        for bad in ["%f", "%n", "%", "%5", "%*d", "%.*d", "%ls", "%99999999d", "%\u{1}"] {
+        for bad in [
+            "%f",
+            "%n",
+            "%",
+            "%5",
+            "%*d",
+            "%.*d",
+            "%ls",
+            "%99999999d",
+            "%\u{1}",
+        ] {
             assert!(parse(bad.as_bytes()).is_err(), "{bad} was read");
         }
         assert_eq!(parse(b"").expect("empty"), []);

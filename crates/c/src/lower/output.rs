@@ -65,7 +65,10 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res<
         Err(e) => {
             f.u.warn(
                 fmt.span,
-                format!("{} in the format of `{name}`: wiser does not print it", e.message),
+                format!(
+                    "{} in the format of `{name}`: wiser does not print it",
+                    e.message
+                ),
             );
             return Ok(false);
         }
@@ -88,11 +91,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res<
             Piece::Text(_) => None,
         })
         .collect();
-    if let Some((_, a)) = directives
-        .iter()
-        .zip(values)
-        .find(|(d, a)| !fits(f, d, a))
-    {
+    if let Some((_, a)) = directives.iter().zip(values).find(|(d, a)| !fits(f, d, a)) {
         f.u.warn(
             a.span,
             format!("this argument does not match its conversion in the format of `{name}`: wiser does not print the call"),
@@ -163,7 +162,10 @@ fn char_call(f: &mut Fun, stream: Stream, ch: &Node<E>, at: CSpan) -> Res<bool> 
         length: Length::Default,
     };
     if !fits(f, &d, ch) {
-        f.u.warn(ch.span, "a pointer or a string where a character is expected: wiser does not print it".into());
+        f.u.warn(
+            ch.span,
+            "a pointer or a string where a character is expected: wiser does not print it".into(),
+        );
         return Ok(false);
     }
     let part = argument(f, &d, ch, false)?;

@@ -80,8 +80,7 @@ impl<A: Algebra> Machine<'_, A> {
                 OutPart::Str { array, start, spec } => {
                     let v = self.eval(alg, start, state);
                     let Some(start) = alg.as_int(&v) else { return };
-                    let Some(bytes) = self.string(alg, state, *array, start, spec.precision)
-                    else {
+                    let Some(bytes) = self.string(alg, state, *array, start, spec.precision) else {
                         return;
                     };
                     format_bytes(spec, &bytes, &mut text);
