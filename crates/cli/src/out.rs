@@ -64,6 +64,19 @@ impl Stdout {
         }
     }
 
+    /// Prints bytes as they are (a program's own output): no colour, and
+    /// nothing taken out.
+    pub fn write_bytes(&self, bytes: &[u8]) {
+        let mut stream = std::io::stdout().lock();
+        let result = stream.write_all(bytes).and_then(|()| stream.flush());
+        if let Err(e) = result {
+            if e.kind() != ErrorKind::BrokenPipe {
+                let mut failed = self.failed.lock().unwrap_or_else(|p| p.into_inner());
+                failed.get_or_insert_with(|| e.to_string());
+            }
+        }
+    }
+
     /// Prints a report (one document of `--format json` or `sarif`, or
     /// a text report) and notes that it is out.
     pub fn write_report(&self, text: &str) {
@@ -93,6 +106,13 @@ pub fn err(text: &str) {
     let _ = stream
         .write_all(paint(text).as_bytes())
         .and_then(|()| stream.flush());
+}
+
+/// Prints bytes as they are on standard error (a program's own output
+/// to `stderr`); a failure is ignored, as [`err`]'s.
+pub fn err_bytes(bytes: &[u8]) {
+    let mut stream = std::io::stderr().lock();
+    let _ = stream.write_all(bytes).and_then(|()| stream.flush());
 }
 
 /// `eprintln!` through [`err`].

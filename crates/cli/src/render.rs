@@ -666,6 +666,9 @@ pub fn run_json(program: &Program, run: &concrete::Run) -> Value {
         "column": at.map(|a| a.column),
         "store": store,
         "steps": run.steps,
+        "output": String::from_utf8_lossy(&run.output.stdout),
+        "output_stderr": String::from_utf8_lossy(&run.output.stderr),
+        "output_truncated": run.output.truncated,
     })
 }
 

@@ -92,6 +92,15 @@ pub fn run(args: &RunArgs, signals: &Interrupts, stdout: &out::Stdout) -> Result
     for (what, given, wrapped) in &run.wrapped_inputs {
         out::errln!("note: {what}: {given} is not a value of its type; it was read as {wrapped}");
     }
+    if args.format == Format::Text {
+        print_output(stdout, &run.output);
+    }
+    if run.output.truncated {
+        out::errln!(
+            "note: the program wrote more than {} MiB; the rest of its output was dropped",
+            wiser_semantics::MAX_OUTPUT >> 20
+        );
+    }
     let trace = run.trace.take();
     let output = RunOutput {
         program: &program,
@@ -109,6 +118,21 @@ pub fn run(args: &RunArgs, signals: &Interrupts, stdout: &out::Stdout) -> Result
         Outcome::OutOfSteps => exit::OUT_OF_STEPS,
         Outcome::Interrupted => INTERRUPTED,
     })
+}
+
+/// What the program wrote, as it wrote it: its standard output on
+/// `wiser`'s, before the report (which starts on a line of its own), and
+/// its standard error on `wiser`'s.
+fn print_output(stdout: &out::Stdout, output: &wiser_semantics::Output) {
+    if !output.stderr.is_empty() {
+        out::err_bytes(&output.stderr);
+    }
+    if !output.stdout.is_empty() {
+        stdout.write_bytes(&output.stdout);
+        if !output.stdout.ends_with(b"\n") {
+            stdout.write_bytes(b"\n");
+        }
+    }
 }
 
 /// A concrete run's report, in every format.

@@ -80,7 +80,7 @@ pub struct Builder {
     main: Option<Routine>,
     pub(crate) procs: Vec<ProcSig>,
     pub(crate) globals: Vec<Global>,
-    arrays: Vec<ArrayDecl>,
+    pub(crate) arrays: Vec<ArrayDecl>,
     pub(crate) classes: Vec<ClassDecl>,
     inputs: Vec<InputVar>,
     labels: Vec<LabelState>,

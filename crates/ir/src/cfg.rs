@@ -57,7 +57,8 @@ pub fn is_visible(loc: &crate::ir::Located) -> bool {
                 args.iter().any(shared_code) || matches!(dst, Some(Place::Global(_)))
             }
             Instr::Return { value } => value.as_ref().is_some_and(shared_code),
-            Instr::Skip { .. } | Instr::Fail => false,
+            // Output changes nothing another thread can see.
+            Instr::Skip { .. } | Instr::Fail | Instr::Output { .. } => false,
             Instr::Havoc { .. }
             | Instr::Store { .. }
             | Instr::Halt

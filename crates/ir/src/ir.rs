@@ -14,6 +14,7 @@
 //! every operator from one table ([`crate::checks_of`]), resolve labels,
 //! and type-check the result.
 
+use crate::output::{OutPart, Stream};
 use crate::source::Span;
 use crate::types::{ArrayTy, ScalarTy};
 use std::fmt;
@@ -342,6 +343,18 @@ pub enum Instr {
         /// Successor.
         next: Pc,
     },
+    /// Writes `parts` to `stream` (C's `printf`, `puts`, `putchar`):
+    /// nothing the program can read back changes, so it is a step that
+    /// does nothing for every engine; the concrete interpreter writes it
+    /// (see [`crate::output`]).
+    Output {
+        /// Where it goes.
+        stream: Stream,
+        /// What is written, in order.
+        parts: Box<[OutPart]>,
+        /// Successor.
+        next: Pc,
+    },
     /// A step that does nothing: where jumps form a cycle with no other
     /// instruction (`l: goto l`), so that such a loop takes steps, and in
     /// place of a `Havoc` whose value no path reads
@@ -369,6 +382,7 @@ macro_rules! goes_on {
             | Instr::Lock { next: $next, .. }
             | Instr::Unlock { next: $next, .. }
             | Instr::Atomic { next: $next, .. }
+            | Instr::Output { next: $next, .. }
             | Instr::Skip { next: $next }
     };
 }

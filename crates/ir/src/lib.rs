@@ -7,6 +7,8 @@
 //!   postfix code, runtime [`Check`]s;
 //! * [`cfg`]: control-flow facts (ranks, join points, loop heads) for
 //!   engines that merge states or unwind loops;
+//! * [`output`]: program output (`printf`), which only the concrete
+//!   interpreter writes;
 //! * [`Expr`] and [`Builder`]: how a front end emits a program, with
 //!   labels and forward jumps; the checks of every operator come from one
 //!   table, [`checks_of`].
@@ -38,6 +40,7 @@ pub mod cfg;
 mod expr;
 pub mod ir;
 pub mod liveness;
+pub mod output;
 pub mod pointer;
 mod print;
 pub mod source;
@@ -52,6 +55,7 @@ pub use ir::{
     ArrayDecl, ArrayId, Check, ClassDecl, ClassId, Code, ErrorKind, Field, Global, InputVar, Instr,
     Ir, Located, Op, Pc, Place, ProcId, Routine, Site, Slot,
 };
+pub use output::{OutPart, Part, Stream};
 pub use print::show;
 pub use source::{Diagnostic, FileId, LineCol, SourceMap, Sources, Span};
 pub use types::{ArrayTy, ScalarTy};

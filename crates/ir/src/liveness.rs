@@ -69,6 +69,7 @@ fn codes(loc: &Located) -> Vec<&Code> {
         Instr::Return { value } => out.extend(value.as_ref()),
         Instr::Join { thread, .. } => out.push(thread),
         Instr::Lock { obj, .. } | Instr::Unlock { obj, .. } => out.push(obj),
+        Instr::Output { parts, .. } => out.extend(crate::output::codes(parts)),
         Instr::Havoc { .. }
         | Instr::Fail
         | Instr::Halt

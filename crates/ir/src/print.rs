@@ -3,6 +3,7 @@
 //! types on operators (`+:u8`), checks listed under their instruction.
 
 use crate::ir::{Code, Instr, Ir, Op, Place, Routine};
+use crate::output::OutPart;
 use std::fmt::{self, Write};
 
 impl fmt::Display for Ir {
@@ -135,6 +136,27 @@ impl Ir {
                 ),
                 Instr::Atomic { begin, next } => {
                     format!("atomic {} -> {next}", if *begin { "begin" } else { "end" })
+                }
+                Instr::Output {
+                    stream,
+                    parts,
+                    next,
+                } => {
+                    let parts: Vec<String> = parts
+                        .iter()
+                        .map(|p| match p {
+                            OutPart::Text(t) => format!("{:?}", String::from_utf8_lossy(t)),
+                            OutPart::Int { value, spec, .. } => {
+                                format!("{:?}({})", spec.conv, c(value))
+                            }
+                            OutPart::Str { array, start, .. } => format!(
+                                "Str({}[{}..])",
+                                self.arrays[array.0 as usize].name,
+                                c(start)
+                            ),
+                        })
+                        .collect();
+                    format!("output {stream:?} {} -> {next}", parts.join(" "))
                 }
             };
             writeln!(f, "  {pc:>3}: {text}")?;

@@ -3,6 +3,7 @@
 //! this before handing a program out, so the semantics may rely on it.
 
 use crate::ir::{Code, Instr, Ir, Op, Pc, Place, Routine};
+use crate::output::OutPart;
 use crate::types::ScalarTy;
 use std::collections::VecDeque;
 use wiser_num::{BinOp, IntTy};
@@ -108,6 +109,22 @@ impl Cx<'_> {
                 self.expect(cond, ScalarTy::Bool, "the condition")?;
             }
             Instr::Fail | Instr::Halt | Instr::Skip { .. } | Instr::Atomic { .. } => {}
+            Instr::Output { parts, .. } => {
+                for part in parts.iter() {
+                    match part {
+                        OutPart::Text(_) => {}
+                        OutPart::Int { value, ty, .. } => {
+                            self.expect(value, ScalarTy::Int(*ty), "an output value")?
+                        }
+                        OutPart::Str { array, start, .. } => {
+                            let decl = self.ir.arrays.get(array.0 as usize).ok_or_else(|| {
+                                self.err(format!("array {} is not declared", array.0))
+                            })?;
+                            self.expect(start, ScalarTy::Int(decl.ty.index), "a string's start")?;
+                        }
+                    }
+                }
+            }
             Instr::Call {
                 proc, args, dst, ..
             } => {

@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod bv;
+pub mod printf;
 mod ty;
 
 pub use ty::{BinOp, CmpOp, IntTy, UnOp};

@@ -9,7 +9,7 @@
 use crate::algebra::Algebra;
 use crate::policy::{Fork, Policy};
 use crate::state::{CallSite, State};
-use crate::step::{Machine, Options};
+use crate::step::{Machine, Options, Output};
 use crate::threads::Switch;
 use crate::trace::{Recorder, Trace, TraceOptions};
 use rpds::RedBlackTreeMapSync;
@@ -311,6 +311,8 @@ pub struct Run {
     pub read_pcs: Vec<Pc>,
     /// The run's trace, when [`Watch::trace`] asked for one.
     pub trace: Option<Trace>,
+    /// What the program wrote (C's `printf`), up to the end of the run.
+    pub output: Output,
 }
 
 /// What watches a run besides its step limit: a trace recorder, a switch
@@ -430,6 +432,7 @@ pub fn run_watched(
         ..options
     };
     let mut machine = Machine::with_options(ir, options);
+    machine.collect_output();
     let mut state: State<Concrete<'_>, ()> = State::initial(ir, &mut alg, ());
     let mut out = Vec::with_capacity(2);
     let mut steps = 0u64;
@@ -500,6 +503,7 @@ pub fn run_watched(
         read_types: alg.read_types,
         read_pcs,
         trace: recorder.map(Recorder::finish),
+        output: machine.take_output().unwrap_or_default(),
     }
 }
 

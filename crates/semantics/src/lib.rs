@@ -37,7 +37,7 @@ pub use concrete::{ArrayInput, Input};
 pub use policy::{Fork, Policy};
 pub use stack::Stack;
 pub use state::{Bound, CallSite, Decision, Frame, HeapCount, State, Status, Trail};
-pub use step::{Machine, Options};
+pub use step::{Machine, Options, Output, MAX_OUTPUT};
 pub use threads::Switch;
 pub use trace::{Trace, TraceOptions, TraceStep};
 pub use wiser_ir::ErrorKind;

@@ -272,7 +272,8 @@ impl<A: Algebra> Machine<'_, A> {
                 fp.cells.push((*lock, alg.as_int(&o), true));
                 codes.push(obj);
             }
-            Instr::Skip { .. } | Instr::Fail => {}
+            // Output changes nothing a thread can read.
+            Instr::Skip { .. } | Instr::Fail | Instr::Output { .. } => {}
             Instr::Return { value } => {
                 if s.threads.as_ref().is_some_and(|th| {
                     let callers = if t == th.current {

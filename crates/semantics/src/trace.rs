@@ -391,6 +391,7 @@ impl<'ir> Recorder<'ir> {
             Instr::Fail
             | Instr::Halt
             | Instr::Skip { .. }
+            | Instr::Output { .. }
             | Instr::Spawn { dst: None, .. }
             | Instr::Join { .. }
             | Instr::Lock { .. }

@@ -1,6 +1,7 @@
 //! Calls: of the program's functions (one procedure per binding of array
 //! parameters), of SV-COMP's special functions, and of functions defined
-//! nowhere (an arbitrary result, with a warning).
+//! nowhere (an arbitrary result, with a warning; C's output functions
+//! print, `output.rs`).
 
 use super::expr::{self, Val};
 use super::ptr::{self, Value};
@@ -289,7 +290,8 @@ fn undefined(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res
             format!("`{name}` is declared but not defined: a call returns an arbitrary value and is assumed to change nothing else"),
         );
     }
-    for a in &c.arguments {
+    let printed = OUTPUT_ONLY.contains(&name) && super::output::call(f, name, c, at)?;
+    for a in c.arguments.iter().filter(|_| !printed) {
         if !matches!(a.node, E::StringLiteral(_)) {
             if let E::Identifier(id) = &a.node {
                 if matches!(f.lookup(&id.node.name), Some(super::Var::Array(_))) {

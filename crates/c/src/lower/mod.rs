@@ -27,6 +27,7 @@ mod layout;
 mod local_arrays;
 mod lvalue;
 mod memfns;
+mod output;
 mod ptr;
 mod scan;
 mod static_type;

@@ -80,3 +80,24 @@ pub fn assert_gcc_confirms(dir: &Path, prog: &Path) {
     let (code, err) = gcc_replay(dir, "-m32", prog, &harness);
     assert_eq!(code, 101, "{err}");
 }
+
+/// Compiles `prog` alone with gcc under `flag` and runs it: its exit
+/// code, stdout and stderr.
+pub fn gcc_run(dir: &Path, flag: &str, prog: &Path) -> (i32, String, String) {
+    let exe = dir.join("native");
+    let (code, _, err) = captured(
+        Command::new("gcc")
+            .arg(flag)
+            .arg("-w")
+            .arg(prog)
+            .arg("-o")
+            .arg(&exe),
+    );
+    assert_eq!(code, 0, "gcc failed:\n{err}");
+    captured(&mut Command::new(&exe))
+}
+
+/// `wiser run FILE ARGS`: exit code, stdout, stderr.
+pub fn run(file: &Path, args: &[&str]) -> (i32, String, String) {
+    captured(command().arg("run").arg(file).args(args))
+}

@@ -84,6 +84,14 @@ impl<A: Algebra> Machine<'_, A> {
             }
             Instr::Return { value } => return self.ret(alg, state, value.as_ref(), out),
             Instr::Skip { next } => *next,
+            Instr::Output {
+                stream,
+                parts,
+                next,
+            } => {
+                self.write_output(alg, &state, *stream, parts);
+                *next
+            }
             Instr::Halt => return,
             Instr::New { dst, class, next } => {
                 self.new_object(alg, &mut state, *dst, *class);

@@ -12,6 +12,9 @@ mod decide;
 mod eval;
 mod heap;
 mod instr;
+mod output;
+
+pub use output::{Output, MAX_OUTPUT};
 
 use crate::algebra::Algebra;
 use crate::policy::Policy;
@@ -69,6 +72,8 @@ pub struct Machine<'ir, A: Algebra> {
     pub(crate) capture: Option<Vec<(ArrayId, A::Value)>>,
     /// Per instruction: is it on a cycle of its routine's control flow?
     pub(crate) cyclic: Vec<bool>,
+    /// The program's output, when collected ([`Machine::collect_output`]).
+    output: Option<Output>,
 }
 
 impl<'ir, A: Algebra> Machine<'ir, A> {
@@ -99,6 +104,7 @@ impl<'ir, A: Algebra> Machine<'ir, A> {
             } else {
                 Vec::new()
             },
+            output: None,
         }
     }
 

@@ -1,0 +1,286 @@
+//! C's output functions (`printf`, `fprintf`, `puts`, `fputs`,
+//! `putchar`, `putc`, `fputc`) as the IR's [`wiser_ir::Instr::Output`]:
+//! what the call writes, read from a literal format with
+//! `wiser_num::printf`. Output has no effect on verification; its
+//! arguments are evaluated, with their checks, in order, as any call's.
+//! A call this module cannot read (a format that is not a literal, a
+//! conversion outside the integer, character, string and pointer ones, a
+//! stream other than `stdout` and `stderr`) writes nothing, with a
+//! warning, and its arguments are evaluated as before.
+
+use super::expr::{self, Val};
+use super::{heap, ptr, CSpan, Fun, Res, Var};
+use crate::types::{CInt, CType, Rank};
+use lang_c::ast::{self, Expression as E};
+use lang_c::span::Node;
+use wiser_ir::{Expr, Part, ScalarTy, Stream};
+use wiser_num::printf::{self, Conv, Directive, Length, Piece, Spec};
+use wiser_num::IntTy;
+
+/// Lowers a call of an output function of the C library: `true` when it
+/// is one and was lowered (its arguments evaluated, its output
+/// written), `false` when the caller should evaluate its arguments as
+/// for any function defined nowhere (after the warning this gives).
+pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res<bool> {
+    let args = &c.arguments;
+    let (stream, rest) = match (name, args.as_slice()) {
+        ("printf", [fmt, rest @ ..]) => (Some(Stream::Stdout), (fmt, rest)),
+        ("fprintf", [s, fmt, rest @ ..]) => (stream(f, s), (fmt, rest)),
+        ("puts", [s]) => return string_call(f, Stream::Stdout, s, b"\n", at),
+        ("fputs", [s, to]) => match stream(f, to) {
+            Some(st) => return string_call(f, st, s, b"", at),
+            None => (None, (s, &[][..])),
+        },
+        ("putchar", [ch]) => return char_call(f, Stream::Stdout, ch, at),
+        ("putc" | "fputc", [ch, to]) => match stream(f, to) {
+            Some(st) => return char_call(f, st, ch, at),
+            None => (None, (ch, &[][..])),
+        },
+        _ => return Ok(false),
+    };
+    let Some(stream) = stream else {
+        f.u.warn(
+            at,
+            format!("`{name}` writes to a stream other than `stdout` or `stderr`: wiser does not print it"),
+        );
+        return Ok(false);
+    };
+    let (fmt, values) = rest;
+    let E::StringLiteral(lit) = &fmt.node else {
+        f.u.warn(
+            fmt.span,
+            format!("the format of `{name}` is not a string literal: wiser does not print it"),
+        );
+        return Ok(false);
+    };
+    let Some(bytes) = super::strings::bytes(&lit.node) else {
+        f.u.warn(
+            fmt.span,
+            format!("a wide or unreadable format string: wiser does not print this `{name}`"),
+        );
+        return Ok(false);
+    };
+    let pieces = match printf::parse(&bytes) {
+        Ok(p) => p,
+        Err(e) => {
+            f.u.warn(
+                fmt.span,
+                format!(
+                    "{} in the format of `{name}`: wiser does not print it",
+                    e.message
+                ),
+            );
+            return Ok(false);
+        }
+    };
+    let wanted = pieces
+        .iter()
+        .filter(|p| matches!(p, Piece::Conv(_)))
+        .count();
+    if values.len() < wanted {
+        f.u.warn(
+            at,
+            format!("the format of `{name}` has {wanted} conversions and the call {} arguments for them: wiser does not print it", values.len()),
+        );
+        return Ok(false);
+    }
+    let directives: Vec<Directive> = pieces
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Conv(d) => Some(*d),
+            Piece::Text(_) => None,
+        })
+        .collect();
+    if let Some((_, a)) = directives.iter().zip(values).find(|(d, a)| !fits(f, d, a)) {
+        f.u.warn(
+            a.span,
+            format!("this argument does not match its conversion in the format of `{name}`: wiser does not print the call"),
+        );
+        return Ok(false);
+    }
+    let mut parts = Vec::new();
+    let mut values_left = values.iter();
+    let later_effects = values.iter().skip(1).any(|a| f.effects(a));
+    for piece in pieces {
+        match piece {
+            Piece::Text(t) => parts.push(Part::Text(t)),
+            Piece::Conv(d) => {
+                if let Some(a) = values_left.next() {
+                    parts.push(argument(f, &d, a, later_effects)?);
+                }
+            }
+        }
+    }
+    // Arguments past the conversions are evaluated and ignored, as C
+    // does.
+    for a in values_left {
+        expr::effect(f, a)?;
+    }
+    let span = f.span(at);
+    f.rb.output(stream, parts, span);
+    Ok(true)
+}
+
+/// `stdout` or `stderr`, as a stream argument names it.
+fn stream(f: &Fun, e: &Node<E>) -> Option<Stream> {
+    let E::Identifier(id) = &e.node else {
+        return None;
+    };
+    let _ = f;
+    match id.node.name.as_str() {
+        "stdout" => Some(Stream::Stdout),
+        "stderr" => Some(Stream::Stderr),
+        _ => None,
+    }
+}
+
+/// `puts(s)` (with `end` = a newline) and `fputs(s, stream)`.
+fn string_call(f: &mut Fun, stream: Stream, s: &Node<E>, end: &[u8], at: CSpan) -> Res<bool> {
+    let d = Directive {
+        spec: Spec::plain(Conv::Str),
+        length: Length::Default,
+    };
+    if !fits(f, &d, s) {
+        f.u.warn(
+            s.span,
+            "wiser prints only string literals and `char` arrays and pointers here".into(),
+        );
+        return Ok(false);
+    }
+    let part = argument(f, &d, s, false)?;
+    let span = f.span(at);
+    f.rb.output(stream, vec![part, Part::Text(end.to_vec())], span);
+    Ok(true)
+}
+
+/// `putchar(c)`, `putc(c, stream)`, `fputc(c, stream)`: the character
+/// `(unsigned char) c`.
+fn char_call(f: &mut Fun, stream: Stream, ch: &Node<E>, at: CSpan) -> Res<bool> {
+    let spec = Spec::plain(Conv::Char);
+    let d = Directive {
+        spec,
+        length: Length::Default,
+    };
+    if !fits(f, &d, ch) {
+        f.u.warn(
+            ch.span,
+            "a pointer or a string where a character is expected: wiser does not print it".into(),
+        );
+        return Ok(false);
+    }
+    let part = argument(f, &d, ch, false)?;
+    let span = f.span(at);
+    f.rb.output(stream, vec![part], span);
+    Ok(true)
+}
+
+/// The C type an integer conversion converts its argument to.
+fn target(d: &Directive) -> CInt {
+    let signed = d.spec.conv == Conv::Signed;
+    let rank = match d.length {
+        Length::Default => Rank::Int,
+        Length::Char => Rank::Char,
+        Length::Short => Rank::Short,
+        Length::Long | Length::Size | Length::Ptrdiff => Rank::Long,
+        Length::LongLong | Length::Max => Rank::LongLong,
+    };
+    match d.spec.conv {
+        Conv::Char => CInt::new(Rank::Char, false),
+        _ => CInt::new(rank, signed),
+    }
+}
+
+/// Does the argument's type fit its conversion: an integer for the
+/// integer and character conversions, a pointer (or `NULL`) for `%p`, a
+/// string literal, a `char` array of one dimension or a `char *` for
+/// `%s`? Decided before anything is lowered.
+fn fits(f: &Fun, d: &Directive, a: &Node<E>) -> bool {
+    let literal = matches!(a.node, E::StringLiteral(_));
+    match d.spec.conv {
+        Conv::Str => {
+            if let E::StringLiteral(lit) = &a.node {
+                return super::strings::bytes(&lit.node).is_some();
+            }
+            if let E::Identifier(id) = &a.node {
+                if let Some(Var::Array(obj)) = f.lookup(&id.node.name) {
+                    return obj.dims.len() == 1 && obj.elem.rank == Rank::Char;
+                }
+            }
+            matches!(
+                ptr::type_of_value(f, a),
+                Some(CType::Pointer(t)) if matches!(*t, CType::Int(CInt { rank: Rank::Char, .. }))
+            )
+        }
+        Conv::Pointer => !literal && (ptr::is_pointer(f, a) || ptr::is_null(f, a)),
+        _ => !literal && !ptr::is_pointer(f, a) && !is_array(f, a),
+    }
+}
+
+/// Is `e` the name of an array?
+fn is_array(f: &Fun, e: &Node<E>) -> bool {
+    let E::Identifier(id) = &e.node else {
+        return false;
+    };
+    matches!(f.lookup(&id.node.name), Some(Var::Array(_)))
+}
+
+/// The output part of one argument under its conversion (whose type
+/// [`fits`]).
+fn argument(f: &mut Fun, d: &Directive, a: &Node<E>, hold: bool) -> Res<Part> {
+    let span = f.span(a.span);
+    match d.spec.conv {
+        Conv::Str => string(f, &d.spec, a, hold),
+        Conv::Pointer => {
+            let p = if ptr::is_pointer(f, a) {
+                ptr::pointer(f, a)?.0
+            } else {
+                ptr::null()
+            };
+            let p = held(f, p, ScalarTy::INT, hold, span);
+            Ok(Part::Int(p, d.spec))
+        }
+        _ => {
+            let v: Val = expr::rvalue(f, a)?;
+            // The default argument promotions, then the conversion's own
+            // type (`%hhd` of 300 prints 44, `%u` of -1 4294967295).
+            let v = expr::promote(f, v);
+            let to = target(d);
+            let e = expr::convert(f, v, to);
+            let e = held(f, e, ScalarTy::Int(to.ir(f.u.dm)), hold, span);
+            Ok(Part::Int(e, d.spec))
+        }
+    }
+}
+
+/// `e` in a temporary when later arguments have effects that could
+/// change what it reads.
+fn held(f: &mut Fun, e: Expr, ty: ScalarTy, hold: bool, span: wiser_ir::Span) -> Expr {
+    if !hold {
+        return e;
+    }
+    let t = f.rb.temp(ty);
+    f.rb.assign(t, e, span);
+    f.rb.load(t)
+}
+
+/// A `%s` argument (whose type [`fits`]): a string literal's text, a
+/// `char` array of one dimension, or a `char *` (the cells it points to,
+/// up to a 0).
+fn string(f: &mut Fun, spec: &Spec, a: &Node<E>, hold: bool) -> Res<Part> {
+    if let E::StringLiteral(lit) = &a.node {
+        let bytes = super::strings::bytes(&lit.node).unwrap_or_default();
+        let mut text = Vec::new();
+        printf::format_bytes(spec, &bytes, &mut text);
+        return Ok(Part::Text(text));
+    }
+    if let E::Identifier(id) = &a.node {
+        if let Some(Var::Array(obj)) = f.lookup(&id.node.name) {
+            return Ok(Part::Str(obj.id, Expr::int(IntTy::U64, 0), *spec));
+        }
+    }
+    let span = f.span(a.span);
+    let (p, pointee) = ptr::pointer(f, a)?;
+    let (array, _) = heap::cell_array(f, &pointee, a.span)?;
+    let p = held(f, p, ScalarTy::INT, hold, span);
+    Ok(Part::Str(array, p, *spec))
+}
