@@ -567,13 +567,15 @@ fn scope_lines(
     run: &concrete::Run,
     values: Vec<(std::sync::Arc<str>, wiser_num::Int)>,
 ) -> Vec<(String, String)> {
+    // Locks (`C.$lock`), C's string literals (`$string0`) and the other
+    // variables and arrays the front ends made are theirs.
+    let hidden = |name: &str| name.contains('$');
     let mut lines: Vec<(String, String)> = values
         .into_iter()
         .chain(run.final_globals(&program.ir))
+        .filter(|(n, _)| !hidden(n))
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect();
-    // Locks (`C.$lock`) and other arrays the front ends made are theirs.
-    let hidden = |name: &str| name.contains('$');
     for (name, a) in run.final_arrays(&program.ir) {
         if hidden(&name) {
             continue;

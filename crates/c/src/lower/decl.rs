@@ -374,7 +374,16 @@ pub fn global_declaration<'a>(
             continue;
         }
         let ty = listed_type(u, ty, init.node.initializer.as_ref())?;
-        let var = new_static(u, b, &name, &ty, init.span)?;
+        // An `extern` a system header declares (`stdin`) is the C
+        // library's: its IR name is the front end's own, so that `wiser
+        // run` does not show it among the program's globals.
+        let from_header = u.span(init.span).file != u.map.file();
+        let ir_name = if specs.is_extern && from_header {
+            format!("$extern {name}")
+        } else {
+            name.clone()
+        };
+        let var = new_static(u, b, &ir_name, &ty, init.span)?;
         u.globals.insert(name, var);
         has_init |= init.node.initializer.is_some();
     }
