@@ -61,13 +61,33 @@ impl LoadedProgram for CProgram {
             Instr::Havoc {
                 dst: Place::Global(g),
                 ..
-            } => ir.globals.get(g as usize).map(|g| g.name.to_string()),
+            } => {
+                let name = ir.globals.get(g as usize).map(|g| g.name.to_string());
+                // `main`'s arguments (`$argc`, `$argv[1][0]`) by their C
+                // names.
+                if let Some(arg) = name.as_deref().and_then(crate::lower::argument_name) {
+                    return ReadSite::Argument(arg.to_string());
+                }
+                name
+            }
             _ => None,
         };
         ReadSite::Uninitialised(name.unwrap_or_else(|| format!("the local at {at}")))
     }
 
     fn harness(&self, file: &str, reads: &[HarnessRead<'_>]) -> Option<Harness> {
+        // `main`'s command line: `argc`, then the bytes of each argument.
+        let mut args = harness::MainArgs::default();
+        for (v, site) in reads {
+            if let ReadSite::Argument(name) = site {
+                args.set(name, v);
+            }
+        }
+        let reads: Vec<HarnessRead<'_>> = reads
+            .iter()
+            .filter(|(_, site)| !matches!(site, ReadSite::Argument(_)))
+            .copied()
+            .collect();
         let functions: Vec<Option<NondetFn>> = reads
             .iter()
             .map(|(_, site)| match site {
@@ -87,7 +107,7 @@ impl LoadedProgram for CProgram {
             .map(|((v, _), f)| ((*v).clone(), f.as_ref()))
             .collect();
         Some(Harness {
-            text: harness::harness(&self.compiled, file, &reads, self.data_model),
+            text: harness::harness(&self.compiled, file, &reads, &args, self.data_model),
             command: format!(
                 "gcc {} {{program}} {{harness}} -o replay && ./replay",
                 self.data_model.gcc_flag()

@@ -32,18 +32,108 @@ pub fn harness(
     compiled: &Compiled,
     program: &str,
     reads: &[Read<'_>],
+    args: &MainArgs,
     data_model: DataModel,
 ) -> String {
     if compiled.ir.threaded {
         return threaded_harness(program);
     }
-    write_harness(
+    let mut text = write_harness(
         &compiled.nondet_fns,
         &compiled.defines,
         program,
         reads,
         data_model,
-    )
+    );
+    if let Some(argc) = args.argc {
+        write_main_args(&mut text, argc, &args.argv, program);
+    }
+    text
+}
+
+/// `main`'s command line in a witness: `argc` and the bytes of each
+/// argument (from the reads named `argc` and `argv[k][j]`).
+#[derive(Clone, Debug, Default)]
+pub struct MainArgs {
+    /// `argc`, if the witness gives it.
+    pub argc: Option<i64>,
+    /// The bytes of `argv[1]`, `argv[2]`, ...
+    pub argv: Vec<Vec<u8>>,
+}
+
+impl MainArgs {
+    /// Records the read named `name` (`argc`, `argv[k][j]`).
+    pub fn set(&mut self, name: &str, v: &Int) {
+        if name == "argc" {
+            self.argc = v.to_i64();
+            return;
+        }
+        let Some((k, j)) = name
+            .strip_prefix("argv[")
+            .and_then(|r| r.strip_suffix(']'))
+            .and_then(|r| r.split_once("]["))
+        else {
+            return;
+        };
+        let (Ok(k), Ok(j)) = (k.parse::<usize>(), j.parse::<usize>()) else {
+            return;
+        };
+        if k == 0 || k > 64 || j > 4096 {
+            return;
+        }
+        while self.argv.len() < k {
+            self.argv.push(Vec::new());
+        }
+        let arg = &mut self.argv[k - 1];
+        while arg.len() <= j {
+            arg.push(0);
+        }
+        arg[j] = v.low_bits(8) as u8;
+    }
+}
+
+/// Replays `main`'s command line: a constructor, run before `main`, calls
+/// the program's `main` with the witness's `argc` and `argv` (and an empty
+/// environment, as wiser's model has) and exits with its result (gcc's
+/// own `main` call never happens). C allows calling `main`; glibc runs
+/// constructors before it.
+fn write_main_args(out: &mut String, argc: i64, argv: &[Vec<u8>], program: &str) {
+    let mut names = vec![format!("\"{}\"", program.escape_default())];
+    for (k, bytes) in argv
+        .iter()
+        .enumerate()
+        .take(argc.saturating_sub(1).max(0) as usize)
+    {
+        let text: Vec<String> = bytes
+            .iter()
+            .take_while(|b| **b != 0)
+            .map(|b| b.to_string())
+            .chain(std::iter::once("0".to_string()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "\nstatic char wiser_arg{}[] = {{{}}};",
+            k + 1,
+            text.join(", ")
+        );
+        names.push(format!("wiser_arg{}", k + 1));
+    }
+    names.push("0".to_string());
+    let _ = writeln!(
+        out,
+        "
+/* The witness's command line: argc = {argc}. */
+static char *wiser_argv[] = {{{}}};
+static char *wiser_envp[] = {{0}};
+extern int main(int, char **, char **);
+extern void exit(int);
+
+__attribute__((constructor)) static void wiser_replay_main(void)
+{{
+    exit(main({argc}, wiser_argv, wiser_envp));
+}}",
+        names.join(", ")
+    );
 }
 
 /// The harness of a program that creates threads: gcc cannot be made to

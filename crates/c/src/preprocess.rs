@@ -66,6 +66,8 @@ impl Indent {
 pub struct SpanMap {
     /// The user's file.
     file: FileId,
+    /// Its name, as given.
+    name: String,
     /// The preprocessed text, when it differs from the user's file.
     pp: Option<FileId>,
     lines: Vec<PpLine>,
@@ -135,6 +137,7 @@ pub fn prepare(
             .collect();
         let map = SpanMap {
             file,
+            name: name.clone(),
             pp: None,
             lines,
             orig_starts,
@@ -188,6 +191,7 @@ pub fn prepare(
     ));
     let map = SpanMap {
         file,
+        name,
         pp: Some(pp),
         lines,
         orig_starts,
@@ -257,6 +261,11 @@ impl SpanMap {
             ((f, a), (g, b)) if f == g && b >= a => Span::in_file(f, a, b),
             ((f, a), _) => Span::in_file(f, a, a + 1),
         }
+    }
+
+    /// The user's file's name, as given.
+    pub fn file_name(&self) -> &str {
+        &self.name
     }
 
     /// Makes the parsed text's offsets from `at` on those of `file` (text

@@ -21,6 +21,7 @@ mod json;
 mod load;
 mod out;
 mod progress;
+mod reads_render;
 mod render;
 mod render_engines;
 mod run_cmd;

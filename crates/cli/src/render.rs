@@ -2,6 +2,7 @@
 
 use crate::heap_render;
 use crate::load::Program;
+use crate::reads_render::{command_line, named_reads};
 use crate::task::PropertySpec;
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -72,21 +73,6 @@ pub struct Asked {
     pub subproperty: Option<&'static str>,
 }
 
-/// A witness's reads in order, each named by its site:
-/// `__VERIFIER_nondet_int() = 5`, `x (uninitialised) = 3`, `* = 2`.
-pub(crate) fn named_reads(program: &Program, bug: &Bug) -> Vec<String> {
-    bug.input
-        .reads
-        .iter()
-        .zip(&bug.read_pcs)
-        .map(|(v, &pc)| match program.read_site(pc) {
-            ReadSite::Call { function, .. } => format!("{function}() = {v}"),
-            ReadSite::Uninitialised(name) => format!("{name} (uninitialised) = {v}"),
-            ReadSite::Statement => format!("* = {v}"),
-        })
-        .collect()
-}
-
 fn input_text(out: &mut String, program: &Program, bug: &Bug) {
     let input = &bug.input;
     if program.language.witness_style() == WitnessStyle::Reads {
@@ -95,6 +81,9 @@ fn input_text(out: &mut String, program: &Program, bug: &Bug) {
             let _ = writeln!(out, "  input: {}", no_input(input));
         } else if !reads.is_empty() {
             let _ = writeln!(out, "  input: {}", reads.join(", "));
+        }
+        if let Some(line) = command_line(program, bug) {
+            let _ = writeln!(out, "  command line: {line}");
         }
         if !input.vars.is_empty() {
             let _ = writeln!(out, "  globals: {}", vars_text(input));
@@ -207,7 +196,7 @@ pub(crate) fn condition_text(
         let pc = read_pc(v)?;
         match program.read_site(pc) {
             ReadSite::Call { function, .. } => Some(format!("{function}(){}", &v[4..])),
-            ReadSite::Uninitialised(name) => Some(name),
+            ReadSite::Uninitialised(name) | ReadSite::Argument(name) => Some(name),
             ReadSite::Statement => None,
         }
     };
@@ -435,7 +424,7 @@ fn nondet_json(program: &Program, bug: &Bug) -> Value {
             let lc = program.line_col(program.ir.at(pc).span);
             let (function, variable) = match program.read_site(pc) {
                 ReadSite::Call { function, .. } => (Some(function), None),
-                ReadSite::Uninitialised(name) => (None, Some(name)),
+                ReadSite::Uninitialised(name) | ReadSite::Argument(name) => (None, Some(name)),
                 ReadSite::Statement => (None, None),
             };
             json!({"function": function, "variable": variable, "value": v, "line": lc.line, "column": lc.column})

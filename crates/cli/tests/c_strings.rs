@@ -248,3 +248,53 @@ int main(void) {{
         .unwrap();
     assert!((37..100).contains(&n), "{json}");
 }
+
+#[test]
+fn main_takes_its_command_line_as_input() {
+    let dir = folder("strings-argv");
+    let prog = write(
+        &dir,
+        "args.c",
+        "#include <string.h>
+extern void reach_error(void);
+int main(int argc, char *argv[], char **envp) {
+    if (argc < 1 || argc > 4 || argv[argc] != 0 || envp[0] != 0) reach_error();
+    if (argc == 3 && strcmp(argv[2], \"ok\") == 0 && argv[1][0] == 'x') reach_error();
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"].as_array().unwrap().len(), 1, "{json}");
+    assert_eq!(json["bugs"][0]["line"], 5, "{json}");
+    // argc, then argv[1..=3] by 4 bytes each.
+    let reads: Vec<i64> = json["bugs"][0]["reads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(reads.len(), 13, "{json}");
+    assert_eq!(
+        (reads[0], reads[1], reads[5], reads[6], reads[7]),
+        (3, 120, 111, 107, 0)
+    );
+    let (_, out, _) = check(&prog, &[]);
+    assert!(out.contains("command line: \"x"), "{out}");
+    assert_gcc_confirms(&dir, &prog);
+    // The witness replays with `wiser run`.
+    let values: Vec<String> = reads.iter().map(i64::to_string).collect();
+    let (code, out, err) = support::c::run(&prog, &["--reads", &values.join(",")]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("error function called at"), "{out}");
+    // Past `argv[argc]` is outside `argv`.
+    let past = write(
+        &dir,
+        "past.c",
+        "int main(int argc, char **argv) { return argv[argc + 1] != 0; }\n",
+    );
+    let (code, json) = check_json(&past, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "out_of_bounds", "{json}");
+}

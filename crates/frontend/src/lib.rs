@@ -164,6 +164,9 @@ pub enum ReadSite {
     },
     /// A variable read before it was written, by name.
     Uninitialised(String),
+    /// A part of the program's command line (C's `argc`, `argv[1][0]`),
+    /// by name.
+    Argument(String),
     /// A read statement of its own (IMP's `x = *`).
     Statement,
 }

@@ -17,6 +17,7 @@
 //! * `static_type.rs`: the type of an expression without evaluating it.
 
 mod alloc;
+mod args;
 mod call;
 mod consts;
 mod decl;
@@ -46,6 +47,8 @@ use wiser_ir::{
     ArrayId, Builder, Diagnostic, ErrorKind, Expr, Label, Place, ProcId, RoutineBuilder, ScalarTy,
     Span,
 };
+
+pub use args::argument_name;
 
 /// The first message of every construct outside the subset.
 pub const UNSUPPORTED: &str = "unsupported in C programs";
@@ -465,14 +468,19 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
             .with_help("wiser starts a C program at `int main(void)`"));
         }
     };
-    // `main(int argc, char *argv[])`: integer parameters are inputs;
-    // `argv` is not bound (using it is an error).
-    let main_ints: Vec<CInt> = u.funcs["main"]
+    // `main(int argc, char *argv[])`: its parameters are inputs
+    // (`args.rs`); a pointer parameter is bound to no array object.
+    let main_params: Vec<CType> = u.funcs["main"]
         .params
         .iter()
-        .filter_map(|(_, t)| t.int())
+        .map(|(_, t)| t.clone())
         .collect();
-    let main_proc = u.instance(&mut b, "main", Vec::new())?;
+    let pointers = main_params
+        .iter()
+        .filter(|t| matches!(t, CType::Pointer(_) | CType::Array(..)))
+        .map(|_| None)
+        .collect();
+    let main_proc = u.instance(&mut b, "main", pointers)?;
     // Errors of these kinds may happen in ways the IR does not check.
     let mut unchecked = Vec::new();
     // Function bodies first: lowering them finds the static locals whose
@@ -525,12 +533,8 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         }
         let ret = f.u.funcs["main"].ret.scalar(dm);
         let dst = ret.map(|t| f.rb.temp(t));
-        let mut args = Vec::new();
-        for t in main_ints {
-            let p = f.rb.temp(ScalarTy::Int(t.ir(dm)));
-            f.rb.havoc(p, main_span);
-            args.push(f.rb.load(p));
-        }
+        let file = f.u.map.file_name().to_string();
+        let args = args::arguments(&mut f, &main_params, &file, main_span)?;
         f.rb.call(main_proc, args, dst, main_span);
         if let Some(why) = alloc::leak_check(&mut f, main_span) {
             unchecked.push((ErrorKind::MemoryLeak, why.to_string()));

@@ -102,6 +102,11 @@ pub fn literal(f: &mut Fun, pieces: &[String], at: CSpan) -> Res<(Expr, CType)> 
             .u
             .unsupported(at, "wide string literals and malformed escapes"));
     };
+    Ok((object(f, text), CType::Int(CHAR)))
+}
+
+/// The pointer to the object holding the string `text` (and its 0).
+pub fn object(f: &mut Fun, text: Vec<u8>) -> Expr {
     let existing =
         f.u.strings
             .iter()
@@ -119,7 +124,7 @@ pub fn literal(f: &mut Fun, pieces: &[String], at: CSpan) -> Res<(Expr, CType)> 
         }
     };
     // Written once, before any other code runs: no read of shared state.
-    Ok((f.rb.load(place), CType::Int(CHAR)))
+    f.rb.load(place)
 }
 
 /// Makes the objects of every string literal the program uses (in the

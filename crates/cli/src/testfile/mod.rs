@@ -229,7 +229,7 @@ pub fn write_suite(
                         c_type: Some(type_name),
                         variable: None,
                     },
-                    ReadSite::Uninitialised(name) => testcomp::Value {
+                    ReadSite::Uninitialised(name) | ReadSite::Argument(name) => testcomp::Value {
                         value: v.clone(),
                         c_type: None,
                         variable: Some(name),

@@ -1,0 +1,140 @@
+//! `main`'s parameters as inputs, as KLEE's `--sym-args` makes them:
+//! `argc` is any number from 1 to `1 + MAX_ARGS`, and each argument after
+//! the program's name is a string of up to `ARG_LEN` arbitrary bytes (a 0
+//! byte ends it early), in an object of its own; `argv` has `argc + 1`
+//! elements, the last `NULL`. The bytes and `argc` are reads of the
+//! witness, named `argc` and `argv[k][j]`, before the program's own (all
+//! `MAX_ARGS` arguments' bytes, whatever `argc`, so that reads keep their
+//! numbers); `argv[0]` is the program's file name. The routine branches on
+//! `argc` before it makes `argv`, so that on each path every pointer in it
+//! is a constant. A third parameter (`envp`) is an empty environment.
+
+use super::{heap, layout, strings, Fun, Res};
+use crate::types::{CInt, CType, Rank};
+use wiser_ir::{Expr, Place, ScalarTy};
+use wiser_num::{CmpOp, Int, IntTy};
+
+/// How many arguments after the program's name `argv` may hold.
+pub const MAX_ARGS: u64 = 3;
+
+/// How many bytes each argument may have before its terminating 0.
+pub const ARG_LEN: u64 = 4;
+
+/// The name of the global a read of `main`'s arguments goes into: the
+/// witness names the read after it, without the `$`.
+fn read_name(k: u64, j: u64) -> String {
+    format!("$argv[{k}][{j}]")
+}
+
+/// The C name of the part of the command line that the global `name`
+/// holds (`argc`, `argv[1][0]`), if it holds one.
+pub fn argument_name(name: &str) -> Option<&str> {
+    let arg = name.strip_prefix('$')?;
+    (arg == "argc" || arg.starts_with("argv[")).then_some(arg)
+}
+
+/// The values `main` is called with, made by the IR's main routine: its
+/// integer parameters are inputs (`argc` bounded as above when `argv`
+/// follows it), and its pointer parameters `argv` and `envp`.
+pub fn arguments(
+    f: &mut Fun,
+    params: &[CType],
+    file: &str,
+    span: wiser_ir::Span,
+) -> Res<Vec<Expr>> {
+    let has_argv = params
+        .get(1)
+        .is_some_and(|t| matches!(t, CType::Pointer(_) | CType::Array(..)));
+    let mut out = Vec::new();
+    let mut argc = None;
+    for (k, ty) in params.iter().enumerate() {
+        match ty {
+            CType::Int(t) => {
+                let name = if k == 0 && has_argv { "$argc".to_string() } else { format!("$main argument {k}") };
+                let p = f.rb.program().global(name, ScalarTy::Int(t.ir(f.u.dm)), Some(Int::from(0)));
+                f.rb.havoc(p, span);
+                if k == 0 && has_argv {
+                    let ok = Expr::and(
+                        Expr::cmp(CmpOp::Ge, f.rb.load(p), Expr::int(t.ir(f.u.dm), 1)),
+                        Expr::cmp(CmpOp::Le, f.rb.load(p), Expr::int(t.ir(f.u.dm), Int::from_u64(1 + MAX_ARGS))),
+                    );
+                    f.rb.assume(ok, span);
+                    argc = Some((p, t.ir(f.u.dm)));
+                }
+                out.push(f.rb.load(p));
+            }
+            CType::Pointer(_) | CType::Array(..) if k == 1 => out.push(argv(f, argc, file, span)?),
+            CType::Pointer(_) | CType::Array(..) => out.push(empty(f, span)?),
+            other => {
+                return Err(wiser_ir::Diagnostic::new(
+                    span,
+                    format!("`main` has a parameter of type `{}`", other.describe_in(f)),
+                )
+                .with_help("`main` takes `(void)`, `(int argc, char **argv)` or `(int argc, char **argv, char **envp)`"))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `argv`: `argc + 1` pointers, the program's name, the arguments, then
+/// `NULL`.
+fn argv(f: &mut Fun, argc: Option<(Place, IntTy)>, file: &str, span: wiser_ir::Span) -> Res<Expr> {
+    let char_t = CType::Int(CInt::new(Rank::Char, true));
+    let ptr_t = CType::Pointer(Box::new(char_t.clone()));
+    let mut args = Vec::new();
+    for k in 1..=MAX_ARGS {
+        let s = f.rb.temp(ScalarTy::INT);
+        let len = Expr::int(IntTy::INT, Int::from_u64(ARG_LEN + 1));
+        heap::allocate(f, s, &char_t, len, false, span);
+        for j in 0..ARG_LEN {
+            let byte = f.rb.program().global(
+                read_name(k, j),
+                ScalarTy::Int(IntTy::I8),
+                Some(Int::from(0)),
+            );
+            f.rb.havoc(byte, span);
+            let q = layout::plus(f.rb.load(s), j, span);
+            heap::store(f, &char_t, q, f.rb.load(byte), span)?;
+        }
+        let end = layout::plus(f.rb.load(s), ARG_LEN, span);
+        heap::store(f, &char_t, end, Expr::int(IntTy::I8, 0), span)?;
+        args.push(s);
+    }
+    let name = strings::object(f, file.as_bytes().to_vec());
+    let vec = f.rb.temp(ScalarTy::INT);
+    let done = f.rb.label();
+    for n in 1..=1 + MAX_ARGS {
+        let next = f.rb.label();
+        if let Some((c, t)) = argc {
+            let this = f.rb.label();
+            let is_n = Expr::cmp(CmpOp::Eq, f.rb.load(c), Expr::int(t, Int::from_u64(n)));
+            f.rb.branch(is_n, this, next, span);
+            f.rb.bind(this);
+        }
+        let len = Expr::int(IntTy::INT, Int::from_u64(n + 1));
+        heap::allocate(f, vec, &ptr_t, len, false, span);
+        heap::store(f, &ptr_t, f.rb.load(vec), name.clone(), span)?;
+        for (k, s) in args.iter().take(n as usize - 1).enumerate() {
+            let slot = layout::plus(f.rb.load(vec), k as u64 + 1, span);
+            heap::store(f, &ptr_t, slot, f.rb.load(*s), span)?;
+        }
+        let last = layout::plus(f.rb.load(vec), n, span);
+        heap::store(f, &ptr_t, last, super::ptr::null(), span)?;
+        f.rb.jump(done);
+        f.rb.bind(next);
+        if argc.is_none() {
+            break;
+        }
+    }
+    f.rb.bind(done);
+    Ok(f.rb.load(vec))
+}
+
+/// An empty environment: one `NULL`.
+fn empty(f: &mut Fun, span: wiser_ir::Span) -> Res<Expr> {
+    let ptr_t = CType::Pointer(Box::new(CType::Int(CInt::new(Rank::Char, true))));
+    let vec = f.rb.temp(ScalarTy::INT);
+    heap::allocate(f, vec, &ptr_t, Expr::int(IntTy::INT, 1), true, span);
+    Ok(f.rb.load(vec))
+}
