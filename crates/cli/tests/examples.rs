@@ -93,7 +93,7 @@ fn check_example(path: &Path) -> Result<(), String> {
         // harness (theirs says so and does not compile).
         Expected::Bug { kind, .. }
             if is_c(path)
-                && (kind == "assertion" || kind == "fail")
+                && (kind == "assertion" || kind == "fail" || sanitized(kind))
                 && !std::fs::read_to_string(path).is_ok_and(|t| t.contains("pthread_create")) =>
         {
             let h = scratch_file("harness", "c");
@@ -186,7 +186,11 @@ fn check_example(path: &Path) -> Result<(), String> {
     replay(path, bug, assume_arg(&header.args))
         .map_err(|e| format!("{e}\nthe check was {}", context()))?;
     if let Some(h) = harness {
-        let result = gcc_confirms(path, &h, &header.args);
+        let sanitizer = match &header.expected {
+            Expected::Bug { kind, line, .. } if sanitized(kind) => Some(*line),
+            _ => None,
+        };
+        let result = gcc_confirms(path, &h, &header.args, sanitizer);
         let _ = std::fs::remove_file(&h);
         result.map_err(|e| format!("{e}\nthe check was {}", context()))?;
     }
@@ -217,10 +221,33 @@ fn gcc_model_flag(args: &[String]) -> &'static str {
     }
 }
 
+/// Memory errors, which gcc's AddressSanitizer (and LeakSanitizer)
+/// report.
+fn sanitized(kind: &str) -> bool {
+    matches!(
+        kind,
+        "out_of_bounds"
+            | "use_after_free"
+            | "double_free"
+            | "invalid_free"
+            | "null_dereference"
+            | "memory_leak"
+    )
+}
+
 /// The real compiler as a second opinion: the program compiled by gcc with
-/// the harness wiser wrote must exit 101 ("error reached") within 10 s.
-/// Without a `gcc` on the PATH the check is skipped (with a note).
-fn gcc_confirms(program: &Path, harness: &Path, args: &[String]) -> Result<(), String> {
+/// the harness wiser wrote must exit 101 ("error reached") within 10 s;
+/// for a memory error (`sanitizer`: the line wiser reports it at), built
+/// with `-fsanitize=address`, it must stop with AddressSanitizer's (or
+/// LeakSanitizer's) report, at that line of the program for an access.
+/// Without a `gcc` on the PATH (or its sanitizer's library) the check is
+/// skipped (with a note).
+fn gcc_confirms(
+    program: &Path,
+    harness: &Path,
+    args: &[String],
+    sanitizer: Option<u64>,
+) -> Result<(), String> {
     if !harness.is_file() {
         return Err(format!(
             "`--harness {}` wrote no harness for the bug",
@@ -229,9 +256,15 @@ fn gcc_confirms(program: &Path, harness: &Path, args: &[String]) -> Result<(), S
     }
     let exe = harness.with_extension("exe");
     let flag = gcc_model_flag(args);
+    let sanitize: &[&str] = if sanitizer.is_some() {
+        &["-fsanitize=address", "-g"]
+    } else {
+        &[]
+    };
     let compile = Command::new("gcc")
         .arg(flag)
         .arg("-w")
+        .args(sanitize)
         .arg(program)
         .arg(harness)
         .arg("-o")
@@ -249,6 +282,13 @@ fn gcc_confirms(program: &Path, harness: &Path, args: &[String]) -> Result<(), S
         Err(e) => return Err(format!("cannot run gcc: {e}")),
     };
     let harness_text = || std::fs::read_to_string(harness).unwrap_or_default();
+    if !compile.status.success() && sanitizer.is_some() {
+        eprintln!(
+            "note: gcc cannot build {} with -fsanitize=address here; not checked",
+            program.display()
+        );
+        return Ok(());
+    }
     if !compile.status.success() {
         return Err(format!(
             "`gcc {flag} -w {} {}` failed\n{}--- harness\n{}",
@@ -274,6 +314,22 @@ fn gcc_confirms(program: &Path, harness: &Path, args: &[String]) -> Result<(), S
     }
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     let _ = std::fs::remove_file(&exe);
+    if let Some(line) = sanitizer {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let file = program.file_name().unwrap_or_default().to_string_lossy();
+        let at = format!("{file}:{line}");
+        let reported =
+            err.contains("ERROR: AddressSanitizer") || err.contains("ERROR: LeakSanitizer");
+        let leak = err.contains("ERROR: LeakSanitizer");
+        if !reported || (!leak && !err.contains(&at)) {
+            return Err(format!(
+                "the program built with -fsanitize=address and its harness should stop with a sanitizer's report at {at}\n{}--- harness\n{}",
+                describe(&out),
+                harness_text()
+            ));
+        }
+        return Ok(());
+    }
     if out.status.code() != Some(101) {
         return Err(format!(
             "the program compiled with its harness should exit 101 (error reached)\n{}--- harness\n{}",

@@ -307,6 +307,33 @@ fn list(
             }
         }
         match &item.node.initializer.node {
+            // A row of `char`s from a string: `char m[2][4] = {"abc", "de"}`.
+            ast::Initializer::Expression(e)
+                if depth + 2 == obj.dims.len()
+                    && matches!(e.node, ast::Expression::StringLiteral(_)) =>
+            {
+                let ast::Expression::StringLiteral(lit) = &e.node else {
+                    unreachable!("matched above")
+                };
+                let start = k.div_ceil(stride) * stride;
+                let text = super::strings::bytes(&lit.node).ok_or_else(|| {
+                    f.u.unsupported(e.span, "wide string literals and malformed escapes")
+                })?;
+                if text.len() as u64 > stride {
+                    return Err(Diagnostic::new(
+                        f.span(e.span),
+                        "the string is longer than the row",
+                    ));
+                }
+                let span = f.span(e.span);
+                for (j, b) in text.iter().enumerate() {
+                    let at = base + start + j as u64;
+                    let v = Expr::int(obj.elem.ir(f.u.dm), Int::from(i64::from(*b as i8)));
+                    f.rb.store(obj.id, Expr::int(IntTy::U64, Int::from_u64(at)), v, span);
+                    written.insert(at);
+                }
+                k = start + stride;
+            }
             ast::Initializer::List(sub) if depth + 1 < obj.dims.len() => {
                 let start = k.div_ceil(stride) * stride;
                 let mut p = 0;
