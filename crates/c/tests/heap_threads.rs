@@ -123,11 +123,6 @@ fn outside_the_subset_is_an_error_at_its_place() {
             "struct st { int top; int data[]; }; int main(void){ struct st s; s.data[0] = 5; return 0; }",
             "arrays without a constant length inside structures",
         ),
-        (
-            // Was "`argv` is not declared".
-            "int main(int argc, char **argv){ if (argc > 1) return argv[1][0]; return 0; }",
-            "`argv`, the command-line arguments",
-        ),
     ];
     for (text, want) in cases {
         let err = lower(text).expect_err(text);

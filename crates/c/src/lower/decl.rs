@@ -424,8 +424,13 @@ fn new_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) 
             *i,
         )),
         CType::Array(elem, Len::Const(n))
-            if matches!(**elem, CType::Struct(_) | CType::Pointer(_))
-                || matches!(**elem, CType::Int(c) if c.rank == crate::types::Rank::Char) =>
+            if super::local_arrays::constant_rows(elem)
+                && (matches!(
+                    super::local_arrays::innermost(elem),
+                    CType::Struct(_) | CType::Pointer(_)
+                ) || matches!(super::local_arrays::innermost(elem), CType::Int(c) if c.rank == crate::types::Rank::Char)
+                    || (u.decays.contains(plain(name))
+                        && matches!(super::local_arrays::innermost(elem), CType::Int(_)))) =>
         {
             // Its elements live in an object the IR's main routine makes
             // and zeroes.
@@ -632,7 +637,7 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                     }
                 }
             }
-            CType::Array(elem, len) if super::local_arrays::block_elem(f, elem, init) => {
+            CType::Array(elem, len) if super::local_arrays::block_elem(f, &name, elem, init) => {
                 let var = super::local_arrays::local_block(f, &name, elem, len, init)?;
                 f.scopes
                     .last_mut()

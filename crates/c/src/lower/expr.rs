@@ -196,12 +196,6 @@ pub(super) fn pointer_as_int(f: &Fun, at: CSpan) -> Diagnostic {
 }
 
 pub(super) fn undeclared(f: &Fun, name: &str, at: CSpan) -> Diagnostic {
-    if f.unbound.iter().any(|n| n == name) {
-        return f.u.unsupported(
-            at,
-            &format!("`{name}`, the command-line arguments (strings)"),
-        );
-    }
     Diagnostic::new(f.span(at), format!("`{name}` is not declared"))
         .with_help("declare the variable before its use")
 }

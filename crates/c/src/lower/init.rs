@@ -243,6 +243,17 @@ fn fill(
                 _ => return Err(f.u.unsupported(item.span, "a list initialising a scalar")),
             },
             ast::Initializer::Expression(e) => match &cty {
+                // A `char` array member or row from a string.
+                CType::Array(elem, Len::Const(n))
+                    if matches!(**elem, CType::Int(c) if c.bits(f.u.dm) == 8)
+                        && matches!(e.node, ast::Expression::StringLiteral(_)) =>
+                {
+                    let ast::Expression::StringLiteral(lit) = &e.node else {
+                        unreachable!("matched above")
+                    };
+                    super::strings::fill_array(f, q, *n, &lit.node, e.span)?;
+                    *pos += 1;
+                }
                 CType::Struct(sid) if super::structs::struct_of(f, e) == Some(*sid) => {
                     let (src, _) = super::structs::object(f, e)?;
                     super::structs::copy(f, q, src, *sid, item.span)?;

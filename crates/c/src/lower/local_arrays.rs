@@ -15,13 +15,36 @@ use wiser_num::{CmpOp, Int, IntTy};
 /// of structures or pointers always (an initialiser list fills it); one
 /// of integers without an initialiser where its declaration can run more
 /// than once (an IR array of its own would be shared between runs).
-pub fn block_elem(f: &Fun, elem: &CType, init: &Node<ast::InitDeclarator>) -> bool {
-    match elem {
+pub fn block_elem(f: &Fun, name: &str, elem: &CType, init: &Node<ast::InitDeclarator>) -> bool {
+    if !constant_rows(elem) {
+        return false;
+    }
+    match innermost(elem) {
         CType::Struct(_) | CType::Pointer(_) => true,
         // Strings: `char *p = buf;`, `strlen(buf)`.
         CType::Int(c) if c.rank == Rank::Char => true,
+        // Used as a pointer somewhere (`p = a`, `&a[i]`).
+        CType::Int(_) if f.u.decays.contains(name) => true,
         CType::Int(_) => init.node.initializer.is_none() && !f.once(),
         _ => false,
+    }
+}
+
+/// The type of the elements of an array of arrays of ... `ty`.
+pub fn innermost(ty: &CType) -> &CType {
+    match ty {
+        CType::Array(elem, _) => innermost(elem),
+        other => other,
+    }
+}
+
+/// Are all of `ty`'s array dimensions constant (the rows of an array in
+/// an object have a size in slots)?
+pub fn constant_rows(ty: &CType) -> bool {
+    match ty {
+        CType::Array(elem, Len::Const(_)) => constant_rows(elem),
+        CType::Array(..) => false,
+        _ => true,
     }
 }
 
@@ -79,8 +102,8 @@ pub fn local_block(
         }
         _ => return Err(f.u.unsupported(init.span, "this array length")),
     };
-    if !matches!(elem, CType::Struct(_)) {
-        heap::cell_array(f, elem, init.span)?;
+    if !matches!(innermost(elem), CType::Struct(_)) {
+        heap::cell_array(f, innermost(elem), init.span)?;
     }
     let class = heap::class_for(f.u, f.rb.program(), elem);
     let place = f.rb.local(name.to_string(), ScalarTy::INT);

@@ -156,6 +156,9 @@ pub struct Unit<'a> {
     /// Names whose address is taken somewhere (`&x`): such variables live
     /// in heap cells.
     pub addressed: std::collections::HashSet<String>,
+    /// Names used as values other than through a subscript (see
+    /// `scan.rs`): an array of such a name lives in an object.
+    pub decays: std::collections::HashSet<String>,
     /// Names that `pthread_create(&t, ...)` stores thread ids into.
     pub thread_ids: std::collections::HashSet<String>,
     /// The spans of the `Havoc`s that are no input when no path reads
@@ -315,9 +318,6 @@ pub struct Fun<'u, 'a, 'b> {
     /// Is this a `__VERIFIER_atomic_*` function (an atomic section from
     /// entry to every return)?
     pub atomic: bool,
-    /// Parameters declared but bound to nothing (`main`'s `argv`): a use
-    /// is refused as outside the subset, not as an undeclared name.
-    pub unbound: Vec<String>,
     /// The places of the objects of this activation's local structures
     /// and address-taken variables: their lifetime ends when it returns
     /// ([`stmt::end_lifetimes`]), so a pointer to one that outlives the
@@ -438,12 +438,14 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         heap: Default::default(),
         threaded: false,
         addressed: Default::default(),
+        decays: Default::default(),
         thread_ids: Default::default(),
         droppable_havocs: Default::default(),
     };
     let found = scan::scan(unit);
     u.threaded = found.threaded;
     u.addressed = found.addressed;
+    u.decays = found.decays;
     u.thread_ids = found.thread_ids;
     let mut b = Builder::new();
     for ext in &unit.0 {
@@ -506,7 +508,6 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
             depth: 0,
             thread: false,
             atomic: false,
-            unbound: Vec::new(),
             objects: Vec::new(),
         };
         // String literals' objects are made first of all, by code at the

@@ -24,11 +24,64 @@ pub struct Found {
     /// its value from the call, so an uninitialised declaration of it is
     /// not an input (a witness would list it for nothing).
     pub thread_ids: HashSet<String>,
+    /// The names that are used as values other than through a subscript,
+    /// `sizeof` or as a call's argument (`p = a`, `&a[i]`, `a + 1`): an
+    /// array of such a name decays to a pointer somewhere, so it lives in
+    /// an object of the memory model. (By name, as `addressed`; the set
+    /// holds scalars' names too, which nothing asks about.)
+    pub decays: HashSet<String>,
+}
+
+impl Found {
+    /// Visits the subscripts of `a[i][j]` and returns the name at its
+    /// base, if it is a name.
+    fn subscripts<'ast>(
+        &mut self,
+        e: &'ast ast::Expression,
+        span: &'ast Span,
+    ) -> Option<&'ast str> {
+        match e {
+            E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
+                self.visit_expression(&b.node.rhs.node, &b.node.rhs.span);
+                self.subscripts(&b.node.lhs.node, &b.node.lhs.span)
+            }
+            E::Identifier(id) => Some(&id.node.name),
+            other => {
+                self.visit_expression(other, span);
+                None
+            }
+        }
+    }
 }
 
 impl<'ast> Visit<'ast> for Found {
+    fn visit_expression(&mut self, e: &'ast ast::Expression, span: &'ast Span) {
+        match e {
+            // `a[i]`: no decay of `a` (an array variable is indexed).
+            E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
+                self.subscripts(e, span);
+            }
+            E::Identifier(id) => {
+                self.decays.insert(id.node.name.clone());
+            }
+            E::SizeOfVal(_) => {}
+            _ => visit::visit_expression(self, e, span),
+        }
+    }
+
     fn visit_call_expression(&mut self, c: &'ast ast::CallExpression, span: &'ast Span) {
         if let E::Identifier(id) = &c.callee.node {
+            // An array passed to a function is bound to its parameter (an
+            // array parameter, or a pointer into its object).
+            if id.node.name != "pthread_create" {
+                for a in &c.arguments {
+                    match &a.node {
+                        E::Identifier(_) => {}
+                        other => self.visit_expression(other, &a.span),
+                    }
+                }
+                return;
+            }
             if id.node.name == "pthread_create" {
                 self.threaded = true;
                 // `&t`: the place of the thread id, not an address.
@@ -62,6 +115,11 @@ impl<'ast> Visit<'ast> for Found {
             if let E::Identifier(id) = &u.operand.node {
                 self.addressed.insert(id.node.name.clone());
             }
+            // `&a[i]`: the address of an element.
+            if let Some(base) = self.subscripts(&u.operand.node, &u.operand.span) {
+                self.decays.insert(base.to_string());
+            }
+            return;
         }
         visit::visit_unary_operator_expression(self, u, span);
     }

@@ -39,7 +39,6 @@ pub fn function_body(
         depth: 0,
         thread,
         atomic: super::thread::is_atomic_fn(name),
-        unbound: Vec::new(),
         objects: Vec::new(),
     };
     let (mut slot, mut arr) = (0u32, arrays.into_iter());
@@ -61,11 +60,14 @@ pub fn function_body(
                     slot += 1;
                     v
                 }
-                // `main`'s `argv`: nothing is bound to it.
-                None => {
-                    f.unbound.extend(pname.clone());
-                    continue;
-                }
+                // Every call (and `main`'s, `args.rs`) binds each array
+                // or pointer parameter.
+                None => return Err(Diagnostic::new(
+                    f.span(def.declarator.span),
+                    format!(
+                        "internal: `{name}` was lowered without a binding of each array parameter"
+                    ),
+                )),
             },
             // By value: a fresh object holding a copy of the caller's.
             CType::Struct(i) => {
