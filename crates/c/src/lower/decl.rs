@@ -2,7 +2,7 @@
 //! static locals, arrays (fixed and variable length) and initialisers.
 
 use super::{consts, heap, ArrObj, CSpan, Dim, Fun, FuncInfo, Res, Unit, Var};
-use crate::types::{CInt, CType, Len, Rank};
+use crate::types::{CInt, CType, FnSig, Len, Rank};
 use lang_c::ast::{self, DeclarationSpecifier as DS, TypeSpecifier as TS};
 use lang_c::span::Node;
 use wiser_ir::{ArrayTy, Builder, Diagnostic, Expr, Place, ScalarTy};
@@ -223,19 +223,44 @@ pub fn declarator(
     d: &ast::Declarator,
     scope: Option<Scope>,
 ) -> Res<(Option<String>, CType, Option<Params>)> {
+    let (name, ty, params) = declarator_at(u, base, d, scope)?;
+    // A name of function type (`int (f)(int)`, `op_fn g;` with `typedef
+    // int op_fn(int);`) declares a function.
+    match (ty, params) {
+        (CType::Func(sig), None) => {
+            let params = sig.params.into_iter().map(|t| (None, t)).collect();
+            Ok((name, sig.ret, Some(params)))
+        }
+        (ty, params) => Ok((name, ty, params)),
+    }
+}
+
+fn declarator_at(
+    u: &Unit,
+    base: CType,
+    d: &ast::Declarator,
+    scope: Option<Scope>,
+) -> Res<(Option<String>, CType, Option<Params>)> {
     let name = match &d.kind.node {
         ast::DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
         ast::DeclaratorKind::Abstract => None,
         ast::DeclaratorKind::Declarator(inner) => {
             if !inner.node.derived.is_empty() {
-                // `void (*f)(void)`, `int (*a)[4]`: declaring one is
-                // harmless (headers do), using one is an error.
+                // `int (*f)(int)`: the outer part makes the function type
+                // the inner declarator (`*f`, `*ops[3]`) derives from.
+                let (_, outer, params) = declarator_at(u, base, &strip(d), scope)?;
+                if let Some(params) = params {
+                    let sig = FnSig::new(outer, params.into_iter().map(|(_, t)| t));
+                    return declarator_at(u, CType::Func(Box::new(sig)), &inner.node, scope);
+                }
+                // `int (*a)[4]`: declaring one is harmless (headers do),
+                // using one is an error.
                 let name = match &inner.node.kind.node {
                     ast::DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
                     _ => None,
                 };
                 let what = CType::Opaque(
-                    "function pointers and complex declarators".into(),
+                    "pointers to arrays and complex declarators".into(),
                     Some((inner.span.start, inner.span.end)),
                 );
                 return Ok((name, what, None));
@@ -313,6 +338,25 @@ pub fn declarator(
     Ok((name, ty, None))
 }
 
+/// The type a typedef names: `ty`, or the function type of a function
+/// declarator (`typedef int op_fn(int);`).
+fn function_type(ty: CType, params: Option<Params>) -> CType {
+    match params {
+        Some(ps) => CType::Func(Box::new(FnSig::new(ty, ps.into_iter().map(|(_, t)| t)))),
+        None => ty,
+    }
+}
+
+/// `d` without its name: its derived declarators applied to nothing (the
+/// outer part of a parenthesised declarator).
+fn strip(d: &ast::Declarator) -> ast::Declarator {
+    ast::Declarator {
+        kind: Node::new(ast::DeclaratorKind::Abstract, d.kind.span),
+        derived: d.derived.clone(),
+        extensions: Vec::new(),
+    }
+}
+
 fn parameters(u: &Unit, f: &ast::FunctionDeclarator) -> Res<Params> {
     if f.ellipsis == ast::Ellipsis::Some {
         // Variadic prototypes (printf) are accepted; the functions are
@@ -327,9 +371,17 @@ fn parameters(u: &Unit, f: &ast::FunctionDeclarator) -> Res<Params> {
             }
         }
         let base = base_type_readonly(u, &ts, p.span)?;
-        let (name, ty, _) = match &p.node.declarator {
+        let (name, ty, params) = match &p.node.declarator {
             Some(d) => declarator(u, base, &d.node, None)?,
             None => (None, base, None),
+        };
+        // `int g(int)` as a parameter is a pointer to such a function.
+        let ty = match params {
+            Some(ps) => {
+                let sig = FnSig::new(ty, ps.into_iter().map(|(_, t)| t));
+                CType::Pointer(Box::new(CType::Func(Box::new(sig))))
+            }
+            None => ty,
         };
         if ty == CType::Void && name.is_none() {
             continue;
@@ -354,7 +406,7 @@ pub fn global_declaration<'a>(
             let ty = if name == "pthread_mutex_t" {
                 CType::Mutex
             } else {
-                ty
+                function_type(ty, params)
             };
             u.typedefs.insert(name, ty);
             continue;
@@ -373,6 +425,7 @@ pub fn global_declaration<'a>(
             has_init |= init.node.initializer.is_some();
             continue;
         }
+        let ty = super::fnptr::sized_by_list(ty, &init.node.initializer);
         let var = new_static(u, b, &name, &ty, init.span)?;
         u.globals.insert(name, var);
         has_init |= init.node.initializer.is_some();
@@ -397,7 +450,7 @@ fn new_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) 
             // Its elements live in an object the IR's main routine makes
             // and zeroes.
             let place = b.global(name, ScalarTy::INT, Some(Int::from(0)));
-            u.heap.global_pointers = true;
+            u.heap.global_pointers |= !super::fnptr::is_function_pointer(elem);
             let class = match &**elem {
                 CType::Struct(i) => heap::class_of(u, b, *i, at)?.id,
                 _ => heap::cell_class(u, b, ScalarTy::INT).id,
@@ -428,6 +481,7 @@ fn new_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) 
         CType::Opaque(what, span) => {
             Err(u.unsupported(span.map_or(at, |(a, b)| CSpan::span(a, b)), what))
         }
+        CType::Func(_) => Err(u.unsupported(at, "a variable of function type")),
         CType::Void => Err(Diagnostic::new(
             u.span(at),
             format!("`{name}` is declared `void`"),
@@ -447,7 +501,9 @@ fn heap_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan)
     let place = b.global(name, ScalarTy::INT, Some(Int::from(0)));
     // A pointer, a structure (whose members may be pointers) or a cell
     // holding a pointer can keep a heap object reachable after `main`.
-    u.heap.global_pointers |= matches!(ty, CType::Pointer(_) | CType::Struct(_));
+    // (A function pointer holds no object.)
+    u.heap.global_pointers |= matches!(ty, CType::Pointer(p) if !matches!(**p, CType::Func(_)))
+        || matches!(ty, CType::Struct(_));
     let (var, class) = match ty {
         CType::Pointer(p) if !u.addressed.contains(plain(name)) => {
             return Ok(Var::Ptr(place, (**p).clone()))
@@ -523,7 +579,7 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
         )?;
         let Some(name) = name else { continue };
         if specs.typedef {
-            f.u.typedefs.insert(name, ty);
+            f.u.typedefs.insert(name, function_type(ty, params));
             continue;
         }
         if params.is_some() || specs.is_extern {
@@ -540,6 +596,7 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
             continue;
         }
         let span = f.span(init.span);
+        let ty = super::fnptr::sized_by_list(ty, &init.node.initializer);
         if specs.is_static {
             let key = init.span.start;
             let var = match f.u.statics.get(&key) {
@@ -601,6 +658,23 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                     }
                 }
             }
+            // `int (*ops[3])(int) = {inc, dec, sq};`
+            CType::Array(elem, len)
+                if elem.is_pointer()
+                    && matches!(
+                        init.node.initializer.as_ref().map(|i| &i.node),
+                        Some(ast::Initializer::List(_))
+                    ) =>
+            {
+                let var = super::local_arrays::local_block(f, &name, elem, len, init)?;
+                f.scopes
+                    .last_mut()
+                    .expect("a scope")
+                    .insert(name, var.clone());
+                if let Some(i) = &init.node.initializer {
+                    initialise(f, &var, i, false)?;
+                }
+            }
             CType::Array(elem, len) if super::local_arrays::block_elem(f, elem, init) => {
                 let var = super::local_arrays::local_block(f, &name, elem, len, init)?;
                 f.scopes.last_mut().expect("a scope").insert(name, var);
@@ -631,6 +705,9 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                 return Err(f
                     .u
                     .unsupported(at.map_or(init.span, |(a, b)| CSpan::span(a, b)), what))
+            }
+            CType::Func(_) => {
+                return Err(f.u.unsupported(init.span, "a variable of function type"))
             }
             CType::Void => {
                 return Err(Diagnostic::new(

@@ -205,6 +205,7 @@ pub fn member_type(ty: CType) -> CType {
         CType::Array(..) => CType::Opaque("arrays inside structures".into(), None),
         CType::Struct(_) => CType::Opaque("structures nested in structures".into(), None),
         CType::Void => CType::Opaque("`void` members".into(), None),
+        CType::Func(_) => CType::Opaque("function members".into(), None),
     }
 }
 

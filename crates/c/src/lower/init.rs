@@ -103,6 +103,9 @@ pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed:
             let dst = f.rb.load(*place);
             super::structs::copy(f, dst, src, si, init.span)
         }
+        (Var::Block(_, CType::Pointer(_), _), ast::Initializer::List(items)) => {
+            super::fnptr::block_list(f, var, items, zeroed, init.span)
+        }
         // `PTHREAD_MUTEX_INITIALIZER`: the mutex object is made unlocked
         // where the variable is declared.
         (Var::Mutex(_), _) => Ok(()),

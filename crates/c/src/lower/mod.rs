@@ -14,13 +14,15 @@
 //! * `stmt.rs`: statements and control flow;
 //! * `call.rs`: calls, and SV-COMP's special functions;
 //! * `consts.rs`: constant expressions (array sizes, `case`, `enum`);
-//! * `static_type.rs`: the type of an expression without evaluating it.
+//! * `static_type.rs`: the type of an expression without evaluating it;
+//! * `fnptr.rs`: function pointers and calls through them.
 
 mod alloc;
 mod call;
 mod consts;
 mod decl;
 mod expr;
+mod fnptr;
 mod heap;
 mod init;
 mod local_arrays;
@@ -158,6 +160,10 @@ pub struct Unit<'a> {
     /// `__VERIFIER_nondet_*()` call is an input even when its value is
     /// dropped, as Test-Comp's tester feeds one value to each call.
     pub droppable_havocs: std::collections::HashSet<Span>,
+    /// The functions a function pointer may hold, by number: the defined
+    /// functions whose name is used as a value, in order of definition;
+    /// function `k` (from 0) is the value `k + 1` (0 is `NULL`).
+    pub fn_targets: Vec<String>,
 }
 
 impl<'a> Unit<'a> {
@@ -424,6 +430,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         addressed: Default::default(),
         thread_ids: Default::default(),
         droppable_havocs: Default::default(),
+        fn_targets: Vec::new(),
     };
     let found = scan::scan(unit);
     u.threaded = found.threaded;
@@ -441,6 +448,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
             }
         }
     }
+    u.fn_targets = fnptr::targets(unit, &found.values);
     let main_span = match u.funcs.get("main") {
         Some(f) if f.def.is_some() => f.span,
         _ => {

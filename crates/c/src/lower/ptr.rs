@@ -7,7 +7,7 @@
 //! guess.
 
 use super::expr::{self, LVal};
-use super::{call, consts, heap, CSpan, Fun, Res, Var};
+use super::{call, consts, fnptr, heap, CSpan, Fun, Res, Var};
 use crate::types::CType;
 use lang_c::ast::{self, Expression as E, MemberOperator, UnaryOperator as U};
 use lang_c::span::Node;
@@ -52,6 +52,9 @@ fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
     if depth > MAX_LOOK {
         return None;
     }
+    if let Some(t) = fnptr::designator_type(f.u, &|n: &str| f.lookup(n), e) {
+        return Some(t);
+    }
     match &e.node {
         E::Identifier(id) => match f.lookup(&id.node.name)? {
             Var::Ptr(_, t) | Var::Block(_, t, _) => Some(CType::Pointer(Box::new(t))),
@@ -63,6 +66,10 @@ fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
         E::Cast(c) => super::decl::type_name(f.u, &c.node.type_name.node).ok(),
         E::Call(_) => super::static_type::static_type(f.u, &|n: &str| f.lookup(n), e).ok(),
         E::UnaryOperator(u) => match u.node.operator.node {
+            // `&inc` and `&*p` of functions: the function pointer.
+            U::Address if designates_function(f, &u.node.operand) => {
+                type_of(f, &u.node.operand, depth + 1)
+            }
             U::Address => {
                 let inner = type_of(f, &u.node.operand, depth + 1).or_else(|| {
                     super::static_type::static_type(f.u, &|n: &str| f.lookup(n), &u.node.operand)
@@ -71,6 +78,9 @@ fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
                 Some(CType::Pointer(Box::new(inner)))
             }
             U::Indirection => match type_of(f, &u.node.operand, depth + 1)? {
+                // `*p` of a function pointer is the function, which is
+                // the pointer again as a value.
+                t if fnptr::is_function_pointer(&t) => Some(t),
                 CType::Pointer(t) => Some(*t),
                 _ => None,
             },
@@ -122,6 +132,18 @@ fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
     }
 }
 
+/// Does `e` designate a function (a function's name, `*p` of a function
+/// pointer `p`)?
+fn designates_function(f: &Fun, e: &Node<E>) -> bool {
+    match &e.node {
+        E::Identifier(_) => fnptr::function_name(f.u, &|n: &str| f.lookup(n), e).is_some(),
+        E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+            type_of(f, &u.node.operand, 0).is_some_and(|t| fnptr::is_function_pointer(&t))
+        }
+        _ => false,
+    }
+}
+
 /// Is `e` a null pointer constant (`0`, `(void *)0`, `NULL`)?
 pub fn is_null(f: &Fun, e: &Node<E>) -> bool {
     let mut e = e;
@@ -139,6 +161,11 @@ pub fn null() -> Expr {
 /// Pointee types that a pointer to `from` may be stored in a pointer to
 /// `to` without a cast: the same, or either is `void`.
 fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
+    if matches!(from, CType::Func(_)) || matches!(to, CType::Func(_)) {
+        // A function pointer is a function's number: never an object's
+        // pointer, not even through `void *`.
+        return from == to;
+    }
     from == to
         || *from == CType::Void
         || *to == CType::Void
@@ -152,13 +179,17 @@ fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
 /// `e` as a pointer to `to`: a null constant, or a pointer of a
 /// compatible type.
 pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
-    if !is_pointer(f, e) && is_null(f, e) {
+    // (`NULL` may be `(void *)0`, which converts to a function pointer.)
+    if (!is_pointer(f, e) || matches!(to, CType::Func(_))) && is_null(f, e) {
         return Ok(null());
     }
     if !is_pointer(f, e) {
         return Err(Diagnostic::new(
             f.span(e.span),
-            format!("an integer is used as a `{} *`", to.describe_in(f)),
+            format!(
+                "an integer is used as a `{}`",
+                CType::Pointer(Box::new(to.clone())).describe_in(f)
+            ),
         )
         .with_help("only `0` (`NULL`) converts to a pointer; casts between integers and pointers are not supported"));
     }
@@ -167,9 +198,9 @@ pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
         return Err(Diagnostic::new(
             f.span(e.span),
             format!(
-                "a `{} *` is used as a `{} *`",
-                from.describe_in(f),
-                to.describe_in(f)
+                "a `{}` is used as a `{}`",
+                CType::Pointer(Box::new(from)).describe_in(f),
+                CType::Pointer(Box::new(to.clone())).describe_in(f)
             ),
         )
         .with_help("wiser keeps objects of different types apart: pointers to other types are not supported"));
@@ -182,7 +213,10 @@ impl CType {
     pub fn describe_in(&self, f: &Fun) -> String {
         match self {
             CType::Struct(i) => heap::struct_name(f.u, *i),
-            CType::Pointer(p) => format!("{} *", p.describe_in(f)),
+            CType::Pointer(p) => match &**p {
+                CType::Func(sig) => sig.describe_pointer(|t| t.describe_in(f)),
+                p => format!("{} *", p.describe_in(f)),
+            },
             t => t.describe(),
         }
     }
@@ -198,11 +232,16 @@ pub fn pointer(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
 
 fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
     let span = f.span(e.span);
+    if let Some(name) = fnptr::function_name(f.u, &|n: &str| f.lookup(n), e) {
+        return fnptr::value(f, name, e.span);
+    }
     match &e.node {
         E::Identifier(_) | E::Member(_) => {
             let (lv, t) = plvalue(f, e)?;
             Ok((load(f, &lv, span), t))
         }
+        // `*p` of a function pointer: the function, as a pointer.
+        E::UnaryOperator(u) if designates_function(f, e) => pointer(f, &u.node.operand),
         E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
             let (lv, t) = plvalue(f, e)?;
             Ok((load(f, &lv, span), t))
@@ -363,6 +402,9 @@ fn moved(
     span: wiser_ir::Span,
     at: CSpan,
 ) -> Res<Expr> {
+    if matches!(t, CType::Func(_)) {
+        return Err(f.u.unsupported(at, "arithmetic on function pointers"));
+    }
     if matches!(t, CType::Void | CType::Opaque(..)) {
         return Err(f.u.unsupported(
             at,
@@ -420,7 +462,7 @@ pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             Some(Var::Array(_)) => Err(f.u.unsupported(e.span, "the address of an array")),
             Some(_) => Err(f.u.unsupported(e.span, "the address of this variable")),
             None => match f.u.funcs.get(&id.node.name) {
-                Some(_) => Err(f.u.unsupported(e.span, "function pointers")),
+                Some(_) => fnptr::value(f, &id.node.name, e.span),
                 None => Err(Diagnostic::new(
                     span,
                     format!("`{}` is not declared", id.node.name),
@@ -697,7 +739,9 @@ pub fn compare(f: &mut Fun, l: &Node<E>, r: &Node<E>, eq: bool) -> Res<Expr> {
     let b = pointer_to(f, r, &a.1)?;
     // Two pointers, neither `NULL`: once one object is freed, `malloc`
     // may give its address to another, and this IR never reuses one.
-    f.u.heap.compares_pointers |= !is_null(f, l) && !is_null(f, r);
+    // (A function pointer holds no object.)
+    f.u.heap.compares_pointers |=
+        !is_null(f, l) && !is_null(f, r) && !matches!(a.1, CType::Func(_));
     let op = if eq {
         wiser_num::CmpOp::Eq
     } else {

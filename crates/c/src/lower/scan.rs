@@ -1,9 +1,11 @@
-//! A pass over the whole unit before lowering, for two facts lowering
-//! needs before it reaches the code that decides them: does the program
-//! create threads (then every read of shared state becomes an instruction
-//! of its own, from the first function lowered on), and which variables
-//! have their address taken (those live in heap cells from their
-//! declaration on).
+//! A pass over the whole unit before lowering, for facts lowering needs
+//! before it reaches the code that decides them: does the program create
+//! threads (then every read of shared state becomes an instruction of its
+//! own, from the first function lowered on), which variables have their
+//! address taken (those live in heap cells from their declaration on),
+//! and which names are used as values other than by a call (the functions
+//! among them are the targets a call through a function pointer may
+//! reach).
 
 use lang_c::ast::{self, Expression as E, UnaryOperator as U};
 use lang_c::span::Span;
@@ -24,6 +26,9 @@ pub struct Found {
     /// its value from the call, so an uninitialised declaration of it is
     /// not an input (a witness would list it for nothing).
     pub thread_ids: HashSet<String>,
+    /// Every name used in an expression other than as the called
+    /// function of a call (`f = inc`, `&inc`, `apply(inc, 3)`).
+    pub values: HashSet<String>,
 }
 
 impl<'ast> Visit<'ast> for Found {
@@ -50,7 +55,21 @@ impl<'ast> Visit<'ast> for Found {
                 return;
             }
         }
+        if let E::Identifier(_) = &c.callee.node {
+            // A direct call: the name is not a value.
+            for a in &c.arguments {
+                self.visit_expression(&a.node, &a.span);
+            }
+            return;
+        }
         visit::visit_call_expression(self, c, span);
+    }
+
+    fn visit_expression(&mut self, e: &'ast E, span: &'ast Span) {
+        if let E::Identifier(id) = e {
+            self.values.insert(id.node.name.clone());
+        }
+        visit::visit_expression(self, e, span);
     }
 
     fn visit_unary_operator_expression(
