@@ -248,7 +248,7 @@ fn declarator_at(
             if !inner.node.derived.is_empty() {
                 // `int (*f)(int)`: the outer part makes the function type
                 // the inner declarator (`*f`, `*ops[3]`) derives from.
-                let (_, outer, params) = declarator_at(u, base, &strip(d), scope)?;
+                let (_, outer, params) = declarator_at(u, base, &super::fnptr::strip(d), scope)?;
                 if let Some(params) = params {
                     let sig = FnSig::new(outer, params.into_iter().map(|(_, t)| t));
                     return declarator_at(u, CType::Func(Box::new(sig)), &inner.node, scope);
@@ -338,25 +338,6 @@ fn declarator_at(
     Ok((name, ty, None))
 }
 
-/// The type a typedef names: `ty`, or the function type of a function
-/// declarator (`typedef int op_fn(int);`).
-fn function_type(ty: CType, params: Option<Params>) -> CType {
-    match params {
-        Some(ps) => CType::Func(Box::new(FnSig::new(ty, ps.into_iter().map(|(_, t)| t)))),
-        None => ty,
-    }
-}
-
-/// `d` without its name: its derived declarators applied to nothing (the
-/// outer part of a parenthesised declarator).
-fn strip(d: &ast::Declarator) -> ast::Declarator {
-    ast::Declarator {
-        kind: Node::new(ast::DeclaratorKind::Abstract, d.kind.span),
-        derived: d.derived.clone(),
-        extensions: Vec::new(),
-    }
-}
-
 fn parameters(u: &Unit, f: &ast::FunctionDeclarator) -> Res<Params> {
     if f.ellipsis == ast::Ellipsis::Some {
         // Variadic prototypes (printf) are accepted; the functions are
@@ -406,7 +387,7 @@ pub fn global_declaration<'a>(
             let ty = if name == "pthread_mutex_t" {
                 CType::Mutex
             } else {
-                function_type(ty, params)
+                super::fnptr::function_type(ty, params)
             };
             u.typedefs.insert(name, ty);
             continue;
@@ -579,7 +560,8 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
         )?;
         let Some(name) = name else { continue };
         if specs.typedef {
-            f.u.typedefs.insert(name, function_type(ty, params));
+            f.u.typedefs
+                .insert(name, super::fnptr::function_type(ty, params));
             continue;
         }
         if params.is_some() || specs.is_extern {
@@ -659,13 +641,7 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                 }
             }
             // `int (*ops[3])(int) = {inc, dec, sq};`
-            CType::Array(elem, len)
-                if elem.is_pointer()
-                    && matches!(
-                        init.node.initializer.as_ref().map(|i| &i.node),
-                        Some(ast::Initializer::List(_))
-                    ) =>
-            {
+            CType::Array(elem, len) if super::fnptr::listed_pointers(elem, init) => {
                 let var = super::local_arrays::local_block(f, &name, elem, len, init)?;
                 f.scopes
                     .last_mut()

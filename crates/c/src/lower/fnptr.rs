@@ -256,6 +256,35 @@ pub fn call(
     }))
 }
 
+/// The type a typedef names: `ty`, or the function type of a function
+/// declarator (`typedef int op_fn(int);`).
+pub fn function_type(ty: CType, params: Option<super::decl::Params>) -> CType {
+    match params {
+        Some(ps) => CType::Func(Box::new(FnSig::new(ty, ps.into_iter().map(|(_, t)| t)))),
+        None => ty,
+    }
+}
+
+/// `d` without its name: its derived declarators applied to nothing (the
+/// outer part of a parenthesised declarator).
+pub fn strip(d: &ast::Declarator) -> ast::Declarator {
+    ast::Declarator {
+        kind: Node::new(ast::DeclaratorKind::Abstract, d.kind.span),
+        derived: d.derived.clone(),
+        extensions: Vec::new(),
+    }
+}
+
+/// Is this a local array of pointers with an initialiser list (which
+/// lives in an object, like one without)?
+pub fn listed_pointers(elem: &CType, init: &Node<ast::InitDeclarator>) -> bool {
+    elem.is_pointer()
+        && matches!(
+            init.node.initializer.as_ref().map(|i| &i.node),
+            Some(ast::Initializer::List(_))
+        )
+}
+
 /// An array of pointers declared without a length (`int (*ops[])(int) =
 /// {inc, dec};`) has the length of its initialiser list.
 pub fn sized_by_list(ty: CType, init: &Option<Node<ast::Initializer>>) -> CType {
