@@ -150,7 +150,10 @@ pub enum CType {
     Struct(u32),
     /// `pthread_mutex_t`: a reference to a mutex object.
     Mutex,
-    /// A type outside the subset (a union, a function pointer, ...),
+    /// A function type: what a function pointer (`Pointer(Func(..))`,
+    /// held as the function's number, see `lower/fnptr.rs`) points to.
+    Func(Box<FnSig>),
+    /// A type outside the subset (a union, a pointer to an array, ...),
     /// named by what it is: declaring it in a header is harmless, using
     /// it is an error that says so.
     /// (The span of the specifier that made it, if any: errors point
@@ -185,7 +188,11 @@ impl CType {
                 DataModel::Lp64 => 8,
             }),
             CType::Array(elem, Len::Const(n)) => elem.size(dm).and_then(|s| s.checked_mul(*n)),
-            CType::Array(..) | CType::Struct(_) | CType::Mutex | CType::Opaque(..) => None,
+            CType::Array(..)
+            | CType::Struct(_)
+            | CType::Mutex
+            | CType::Func(_)
+            | CType::Opaque(..) => None,
         }
     }
 
@@ -218,10 +225,61 @@ impl CType {
             CType::Int(i) => i.c_name().into(),
             CType::Array(e, Len::Const(n)) => format!("{}[{n}]", e.describe()),
             CType::Array(e, _) => format!("{}[]", e.describe()),
-            CType::Pointer(e) => format!("{} *", e.describe()),
+            CType::Pointer(e) => match &**e {
+                CType::Func(sig) => sig.describe_pointer(CType::describe),
+                e => format!("{} *", e.describe()),
+            },
             CType::Struct(i) => format!("struct #{i}"),
             CType::Mutex => "pthread_mutex_t".into(),
+            CType::Func(sig) => sig.describe(CType::describe),
             CType::Opaque(what, _) => what.to_string(),
+        }
+    }
+}
+
+/// A function's type: its result and its parameters' types, each
+/// parameter as C adjusts it (an array or a function parameter is a
+/// pointer), so that two types compare equal when C calls them alike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnSig {
+    /// The result type.
+    pub ret: CType,
+    /// The parameters' types, adjusted.
+    pub params: Vec<CType>,
+}
+
+impl FnSig {
+    /// The type of a function returning `ret` with parameters `params`,
+    /// adjusted as C does (`int a[]` is `int *a`, `int g(int)` is
+    /// `int (*g)(int)`).
+    pub fn new(ret: CType, params: impl IntoIterator<Item = CType>) -> FnSig {
+        let params = params
+            .into_iter()
+            .map(|t| match t {
+                CType::Array(elem, _) => CType::Pointer(elem),
+                f @ CType::Func(_) => CType::Pointer(Box::new(f)),
+                t => t,
+            })
+            .collect();
+        FnSig { ret, params }
+    }
+
+    /// `int (int, char *)`, with `name` describing each type.
+    pub fn describe(&self, name: impl Fn(&CType) -> String) -> String {
+        format!("{} ({})", name(&self.ret), self.describe_params(&name))
+    }
+
+    /// The pointer to it: `int (*)(int, char *)`.
+    pub fn describe_pointer(&self, name: impl Fn(&CType) -> String) -> String {
+        format!("{} (*)({})", name(&self.ret), self.describe_params(&name))
+    }
+
+    fn describe_params(&self, name: &impl Fn(&CType) -> String) -> String {
+        let params: Vec<String> = self.params.iter().map(name).collect();
+        if params.is_empty() {
+            "void".to_string()
+        } else {
+            params.join(", ")
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Calls: of the program's functions (one procedure per binding of array
 //! parameters), of SV-COMP's special functions, and of functions defined
 //! nowhere (an arbitrary result, with a warning; C's output functions
-//! print, `output.rs`).
+//! print, `output.rs`); calls through function pointers are `fnptr.rs`'s.
 
 use super::expr::{self, Val};
 use super::ptr::{self, Value};
@@ -47,12 +47,10 @@ pub(super) type LibraryCall = Res<Option<Option<Value>>>;
 
 /// Lowers a call; its value, unless the function returns `void`.
 pub fn call(f: &mut Fun, c: &ast::CallExpression, at: CSpan) -> Res<Option<Value>> {
-    let E::Identifier(id) = &c.callee.node else {
-        return Err(f
-            .u
-            .unsupported(c.callee.span, "calls through function pointers"));
+    let name = match super::fnptr::callee(f, &c.callee)? {
+        super::fnptr::Callee::Named(name) => name,
+        super::fnptr::Callee::Pointer(pe, sig) => return super::fnptr::call(f, pe, &sig, c, at),
     };
-    let name = id.node.name.as_str();
     let defined = f.u.funcs.get(name).is_some_and(|fi| fi.def.is_some());
     if !defined {
         for library in [super::thread::call, super::alloc::call, super::memfns::call] {

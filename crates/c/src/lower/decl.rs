@@ -2,7 +2,7 @@
 //! static locals, arrays (fixed and variable length) and initialisers.
 
 use super::{consts, heap, ArrObj, CSpan, Dim, Fun, FuncInfo, Res, Unit, Var};
-use crate::types::{CInt, CType, Len, Rank};
+use crate::types::{CInt, CType, FnSig, Len, Rank};
 use lang_c::ast::{self, DeclarationSpecifier as DS, TypeSpecifier as TS};
 use lang_c::span::Node;
 use wiser_ir::{ArrayTy, Builder, Diagnostic, Expr, Place, ScalarTy};
@@ -223,19 +223,44 @@ pub fn declarator(
     d: &ast::Declarator,
     scope: Option<Scope>,
 ) -> Res<(Option<String>, CType, Option<Params>)> {
+    let (name, ty, params) = declarator_at(u, base, d, scope)?;
+    // A name of function type (`int (f)(int)`, `op_fn g;` with `typedef
+    // int op_fn(int);`) declares a function.
+    match (ty, params) {
+        (CType::Func(sig), None) => {
+            let params = sig.params.into_iter().map(|t| (None, t)).collect();
+            Ok((name, sig.ret, Some(params)))
+        }
+        (ty, params) => Ok((name, ty, params)),
+    }
+}
+
+fn declarator_at(
+    u: &Unit,
+    base: CType,
+    d: &ast::Declarator,
+    scope: Option<Scope>,
+) -> Res<(Option<String>, CType, Option<Params>)> {
     let name = match &d.kind.node {
         ast::DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
         ast::DeclaratorKind::Abstract => None,
         ast::DeclaratorKind::Declarator(inner) => {
             if !inner.node.derived.is_empty() {
-                // `void (*f)(void)`, `int (*a)[4]`: declaring one is
-                // harmless (headers do), using one is an error.
+                // `int (*f)(int)`: the outer part makes the function type
+                // the inner declarator (`*f`, `*ops[3]`) derives from.
+                let (_, outer, params) = declarator_at(u, base, &super::fnptr::strip(d), scope)?;
+                if let Some(params) = params {
+                    let sig = FnSig::new(outer, params.into_iter().map(|(_, t)| t));
+                    return declarator_at(u, CType::Func(Box::new(sig)), &inner.node, scope);
+                }
+                // `int (*a)[4]`: declaring one is harmless (headers do),
+                // using one is an error.
                 let name = match &inner.node.kind.node {
                     ast::DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
                     _ => None,
                 };
                 let what = CType::Opaque(
-                    "function pointers and complex declarators".into(),
+                    "pointers to arrays and complex declarators".into(),
                     Some((inner.span.start, inner.span.end)),
                 );
                 return Ok((name, what, None));
@@ -327,9 +352,17 @@ fn parameters(u: &Unit, f: &ast::FunctionDeclarator) -> Res<Params> {
             }
         }
         let base = base_type_readonly(u, &ts, p.span)?;
-        let (name, ty, _) = match &p.node.declarator {
+        let (name, ty, params) = match &p.node.declarator {
             Some(d) => declarator(u, base, &d.node, None)?,
             None => (None, base, None),
+        };
+        // `int g(int)` as a parameter is a pointer to such a function.
+        let ty = match params {
+            Some(ps) => {
+                let sig = FnSig::new(ty, ps.into_iter().map(|(_, t)| t));
+                CType::Pointer(Box::new(CType::Func(Box::new(sig))))
+            }
+            None => ty,
         };
         if ty == CType::Void && name.is_none() {
             continue;
@@ -354,7 +387,7 @@ pub fn global_declaration<'a>(
             let ty = if name == "pthread_mutex_t" {
                 CType::Mutex
             } else {
-                ty
+                super::fnptr::function_type(ty, params)
             };
             u.typedefs.insert(name, ty);
             continue;
@@ -373,7 +406,7 @@ pub fn global_declaration<'a>(
             has_init |= init.node.initializer.is_some();
             continue;
         }
-        let ty = listed_type(u, ty, init.node.initializer.as_ref())?;
+        let ty = super::local_arrays::listed_type(u, ty, init.node.initializer.as_ref())?;
         // An `extern` a system header declares (`stdin`) is the C
         // library's: its IR name is the front end's own, so that `wiser
         // run` does not show it among the program's globals.
@@ -391,28 +424,6 @@ pub fn global_declaration<'a>(
         u.global_inits.push(d);
     }
     Ok(())
-}
-
-/// `ty` with the length its initialiser gives an array declared without
-/// one (`int a[] = {1, 2};`, `char s[] = "abc";`).
-fn listed_type(u: &Unit, ty: CType, init: Option<&Node<ast::Initializer>>) -> Res<CType> {
-    let CType::Array(elem, Len::Unknown) = &ty else {
-        return Ok(ty);
-    };
-    let scope = |n: &str| u.globals.get(n).cloned();
-    let n = match init.map(|i| &i.node) {
-        Some(ast::Initializer::List(items)) => {
-            super::local_arrays::listed_len(u, &scope, elem, items)?
-        }
-        Some(ast::Initializer::Expression(e)) => match &e.node {
-            ast::Expression::StringLiteral(s) => {
-                super::strings::bytes(&s.node).map_or(0, |b| b.len() as u64 + 1)
-            }
-            _ => return Ok(ty),
-        },
-        None => return Ok(ty),
-    };
-    Ok(CType::Array(elem.clone(), Len::Const(n)))
 }
 
 /// Storage for a global or static local: zero-initialised.
@@ -435,7 +446,7 @@ fn new_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) 
             // Its elements live in an object the IR's main routine makes
             // and zeroes.
             let place = b.global(name, ScalarTy::INT, Some(Int::from(0)));
-            u.heap.global_pointers = true;
+            u.heap.global_pointers |= !super::fnptr::is_function_pointer(elem);
             let class = heap::class_for(u, b, elem);
             b.global_refers(place, class);
             u.heap.startup.push((place, (**elem).clone(), *n));
@@ -463,6 +474,7 @@ fn new_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) 
         CType::Opaque(what, span) => {
             Err(u.unsupported(span.map_or(at, |(a, b)| CSpan::span(a, b)), what))
         }
+        CType::Func(_) => Err(u.unsupported(at, "a variable of function type")),
         CType::Void => Err(Diagnostic::new(
             u.span(at),
             format!("`{name}` is declared `void`"),
@@ -482,7 +494,9 @@ fn heap_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan)
     let place = b.global(name, ScalarTy::INT, Some(Int::from(0)));
     // A pointer, a structure (whose members may be pointers) or a cell
     // holding a pointer can keep a heap object reachable after `main`.
-    u.heap.global_pointers |= matches!(ty, CType::Pointer(_) | CType::Struct(_));
+    // (A function pointer holds no object.)
+    u.heap.global_pointers |= matches!(ty, CType::Pointer(p) if !matches!(**p, CType::Func(_)))
+        || matches!(ty, CType::Struct(_));
     let var = match ty {
         CType::Pointer(p) if !u.addressed.contains(plain(name)) => {
             return Ok(Var::Ptr(place, (**p).clone()))
@@ -559,7 +573,8 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
         )?;
         let Some(name) = name else { continue };
         if specs.typedef {
-            f.u.typedefs.insert(name, ty);
+            f.u.typedefs
+                .insert(name, super::fnptr::function_type(ty, params));
             continue;
         }
         if params.is_some() || specs.is_extern {
@@ -576,6 +591,7 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
             continue;
         }
         let span = f.span(init.span);
+        let ty = super::local_arrays::listed_type(f.u, ty, init.node.initializer.as_ref())?;
         if specs.is_static {
             let key = init.span.start;
             let var = match f.u.statics.get(&key) {
@@ -673,6 +689,9 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                 return Err(f
                     .u
                     .unsupported(at.map_or(init.span, |(a, b)| CSpan::span(a, b)), what))
+            }
+            CType::Func(_) => {
+                return Err(f.u.unsupported(init.span, "a variable of function type"))
             }
             CType::Void => {
                 return Err(Diagnostic::new(

@@ -131,6 +131,7 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
                 span,
                 format!("`{}` is not an integer", id.node.name),
             )),
+            None if f.u.funcs.contains_key(&id.node.name) => Err(pointer_as_int(f, e.span)),
             None => Err(undeclared(f, &id.node.name, e.span)),
         },
         E::BinaryOperator(b) => binary(f, e, &b.node),

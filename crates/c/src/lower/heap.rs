@@ -216,6 +216,7 @@ pub fn member_type(ty: CType) -> CType {
             None,
         ),
         CType::Void => CType::Opaque("`void` members".into(), None),
+        CType::Func(_) => CType::Opaque("function members".into(), None),
     }
 }
 

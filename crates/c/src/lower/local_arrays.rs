@@ -113,6 +113,30 @@ pub fn local_block(
     Ok(Var::Block(place, elem.clone(), len.clone()))
 }
 
+/// `ty` with the length its initialiser gives an array declared without
+/// one (`int a[] = {1, 2};`, `char s[] = "abc";`).
+pub fn listed_type(
+    u: &super::Unit,
+    ty: CType,
+    init: Option<&Node<ast::Initializer>>,
+) -> Res<CType> {
+    let CType::Array(elem, Len::Unknown) = &ty else {
+        return Ok(ty);
+    };
+    let scope = |n: &str| u.globals.get(n).cloned();
+    let n = match init.map(|i| &i.node) {
+        Some(ast::Initializer::List(items)) => listed_len(u, &scope, elem, items)?,
+        Some(ast::Initializer::Expression(e)) => match &e.node {
+            ast::Expression::StringLiteral(s) => {
+                super::strings::bytes(&s.node).map_or(0, |b| b.len() as u64 + 1)
+            }
+            _ => return Ok(ty),
+        },
+        None => return Ok(ty),
+    };
+    Ok(CType::Array(elem.clone(), Len::Const(n)))
+}
+
 /// The length of an array of `elem`s whose length its initialiser list
 /// gives: one past the last element it initialises (`[k] =` moves to
 /// element `k`; items without braces for an element that is a structure

@@ -14,7 +14,8 @@
 //! * `stmt.rs`: statements and control flow;
 //! * `call.rs`: calls, and SV-COMP's special functions;
 //! * `consts.rs`: constant expressions (array sizes, `case`, `enum`);
-//! * `static_type.rs`: the type of an expression without evaluating it.
+//! * `static_type.rs`: the type of an expression without evaluating it;
+//! * `fnptr.rs`: function pointers and calls through them.
 
 mod alloc;
 mod args;
@@ -22,6 +23,7 @@ mod call;
 mod consts;
 mod decl;
 mod expr;
+mod fnptr;
 mod heap;
 mod init;
 mod layout;
@@ -30,6 +32,7 @@ mod lvalue;
 mod memfns;
 mod output;
 mod ptr;
+mod ptr_type;
 mod scan;
 mod static_type;
 mod stmt;
@@ -175,6 +178,10 @@ pub struct Unit<'a> {
     /// The string literals the program uses as values, and the globals
     /// that hold the pointers to their objects (see `strings.rs`).
     pub strings: Vec<(Vec<u8>, Place)>,
+    /// The functions a function pointer may hold, by number: the defined
+    /// functions whose name is used as a value, in order of definition;
+    /// function `k` (from 0) is the value `k + 1` (0 is `NULL`).
+    pub fn_targets: Vec<String>,
 }
 
 impl<'a> Unit<'a> {
@@ -441,6 +448,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
         decays: Default::default(),
         thread_ids: Default::default(),
         droppable_havocs: Default::default(),
+        fn_targets: Vec::new(),
     };
     let found = scan::scan(unit);
     u.threaded = found.threaded;
@@ -459,6 +467,7 @@ pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<C
             }
         }
     }
+    u.fn_targets = fnptr::targets(unit, &found.values);
     let main_span = match u.funcs.get("main") {
         Some(f) if f.def.is_some() => f.span,
         _ => {

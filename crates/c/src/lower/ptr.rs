@@ -7,9 +7,11 @@
 //! guess.
 
 use super::expr::{self, LVal};
-use super::{call, consts, heap, layout, structs, CSpan, Fun, Res, Var};
+use super::ptr_type::{designates_function, element_type, type_of};
+pub use super::ptr_type::{is_pointer, type_of_value};
+use super::{call, consts, fnptr, heap, layout, structs, CSpan, Fun, Res, Var};
 use crate::types::CType;
-use lang_c::ast::{self, Expression as E, MemberOperator, UnaryOperator as U};
+use lang_c::ast::{self, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
 use wiser_ir::{ArrayId, Diagnostic, Expr, Place, ScalarTy};
 
@@ -30,125 +32,6 @@ pub enum PLVal {
     Heap(ArrayId, Expr),
 }
 
-/// Does `e` have pointer type? Asked of the operands of most operators,
-/// so it looks only as deep as pointer-valued expressions go (a sum of
-/// sums is never a pointer value in the subset: pointer arithmetic is an
-/// error where its operator is lowered), and at most [`MAX_LOOK`] levels.
-pub fn is_pointer(f: &Fun, e: &Node<E>) -> bool {
-    matches!(type_of(f, e, 0).and_then(decayed), Some(CType::Pointer(_)))
-}
-
-/// The type of `e` where it may be a pointer, a structure or a mutex.
-pub fn type_of_value(f: &Fun, e: &Node<E>) -> Option<CType> {
-    type_of(f, e, 0)
-}
-
-/// How deep [`is_pointer`] looks.
-const MAX_LOOK: u32 = 64;
-
-/// The type of `e` where it may be a pointer, a structure or a mutex;
-/// `None` for everything else.
-fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
-    if depth > MAX_LOOK {
-        return None;
-    }
-    match &e.node {
-        E::Identifier(id) => match f.lookup(&id.node.name)? {
-            Var::Ptr(_, t) | Var::Block(_, t, _) => Some(CType::Pointer(Box::new(t))),
-            Var::Cell(_, t) => Some(t),
-            Var::Struct(_, i) => Some(CType::Struct(i)),
-            Var::Mutex(_) => Some(CType::Mutex),
-            _ => None,
-        },
-        E::Cast(c) => super::decl::type_name(f.u, &c.node.type_name.node).ok(),
-        E::StringLiteral(_) => Some(CType::Pointer(Box::new(CType::Int(super::strings::CHAR)))),
-        E::Call(_) => super::static_type::static_type(f.u, &|n: &str| f.lookup(n), e).ok(),
-        E::UnaryOperator(u) => match u.node.operator.node {
-            U::Address => {
-                let inner = type_of(f, &u.node.operand, depth + 1).or_else(|| {
-                    super::static_type::static_type(f.u, &|n: &str| f.lookup(n), &u.node.operand)
-                        .ok()
-                })?;
-                Some(CType::Pointer(Box::new(inner)))
-            }
-            U::Indirection => match type_of(f, &u.node.operand, depth + 1)? {
-                CType::Pointer(t) => Some(*t),
-                _ => None,
-            },
-            U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
-                type_of(f, &u.node.operand, depth + 1).filter(CType::is_pointer)
-            }
-            _ => None,
-        },
-        E::Member(m) => {
-            let base = type_of(f, &m.node.expression, depth + 1)?;
-            let sid = match (&m.node.operator.node, base) {
-                (MemberOperator::Indirect, CType::Pointer(t)) => *t,
-                (MemberOperator::Direct, t) => t,
-                _ => return None,
-            };
-            let CType::Struct(i) = sid else { return None };
-            let structs = f.u.heap.structs.borrow();
-            let fields = structs.get(i as usize)?.fields.as_ref()?;
-            fields
-                .iter()
-                .find(|(n, _)| *n == m.node.identifier.node.name)
-                .map(|(_, t)| t.clone())
-        }
-        E::BinaryOperator(b)
-            if b.node.operator.node == ast::BinaryOperator::Index
-                && matches!(element_type(f, b), Some(CType::Array(..))) =>
-        {
-            element_type(f, b)
-        }
-        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Assign => {
-            type_of(f, &b.node.lhs, depth + 1)
-        }
-        E::BinaryOperator(b) => {
-            use ast::BinaryOperator as B;
-            let (l, r) = (
-                type_of(f, &b.node.lhs, depth + 1).and_then(decayed),
-                type_of(f, &b.node.rhs, depth + 1).and_then(decayed),
-            );
-            match (&b.node.operator.node, l, r) {
-                // `p + i`, `i + p`, `p - i`, `p += i`: a pointer; `p - q`
-                // is an integer.
-                (B::Plus, Some(t), None) | (B::Plus, None, Some(t)) => Some(t),
-                (B::Minus | B::AssignPlus | B::AssignMinus, Some(t), None) => Some(t),
-                // `p[i]`: the element, when it may be a pointer or a
-                // structure.
-                (B::Index, Some(CType::Pointer(t)), None) if t.int().is_none() => Some(*t),
-                _ => None,
-            }
-        }
-        E::Conditional(c) => type_of(f, &c.node.then_expression, depth + 1)
-            .filter(CType::is_pointer)
-            .or_else(|| type_of(f, &c.node.else_expression, depth + 1)),
-        E::Comma(es) => type_of(f, es.last()?, depth + 1),
-        _ => None,
-    }
-}
-
-/// A pointer type, or an array type as the pointer to its first element
-/// (where C converts an array to one); `None` for other types.
-fn decayed(t: CType) -> Option<CType> {
-    match t {
-        CType::Array(elem, _) => Some(CType::Pointer(elem)),
-        CType::Pointer(_) => Some(t),
-        _ => None,
-    }
-}
-
-/// The type of the element `p[i]` (or `i[p]`) denotes, when one operand
-/// is a pointer or an array member.
-fn element_type(f: &Fun, b: &Node<ast::BinaryOperatorExpression>) -> Option<CType> {
-    let side = |e| type_of(f, e, 1).and_then(decayed);
-    match side(&b.node.lhs).or_else(|| side(&b.node.rhs))? {
-        CType::Pointer(t) => Some(*t),
-        _ => None,
-    }
-}
-
 /// Is `e` a null pointer constant (`0`, `(void *)0`, `NULL`)?
 pub fn is_null(f: &Fun, e: &Node<E>) -> bool {
     let mut e = e;
@@ -166,6 +49,11 @@ pub fn null() -> Expr {
 /// Pointee types that a pointer to `from` may be stored in a pointer to
 /// `to` without a cast: the same, or either is `void`.
 fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
+    if matches!(from, CType::Func(_)) || matches!(to, CType::Func(_)) {
+        // A function pointer is a function's number: never an object's
+        // pointer, not even through `void *`.
+        return from == to;
+    }
     from == to
         || *from == CType::Void
         || *to == CType::Void
@@ -182,13 +70,17 @@ fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
 /// `e` as a pointer to `to`: a null constant, or a pointer of a
 /// compatible type.
 pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
-    if !is_pointer(f, e) && is_null(f, e) {
+    // (`NULL` may be `(void *)0`, which converts to a function pointer.)
+    if (!is_pointer(f, e) || matches!(to, CType::Func(_))) && is_null(f, e) {
         return Ok(null());
     }
     if !is_pointer(f, e) {
         return Err(Diagnostic::new(
             f.span(e.span),
-            format!("an integer is used as a `{} *`", to.describe_in(f)),
+            format!(
+                "an integer is used as a `{}`",
+                CType::Pointer(Box::new(to.clone())).describe_in(f)
+            ),
         )
         .with_help("only `0` (`NULL`) converts to a pointer; casts between integers and pointers are not supported"));
     }
@@ -203,9 +95,9 @@ pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
         return Err(Diagnostic::new(
             f.span(e.span),
             format!(
-                "a `{} *` is used as a `{} *`",
-                from.describe_in(f),
-                to.describe_in(f)
+                "a `{}` is used as a `{}`",
+                CType::Pointer(Box::new(from)).describe_in(f),
+                CType::Pointer(Box::new(to.clone())).describe_in(f)
             ),
         )
         .with_help("wiser keeps objects of different types apart: pointers to other types are not supported"));
@@ -218,7 +110,10 @@ impl CType {
     pub fn describe_in(&self, f: &Fun) -> String {
         match self {
             CType::Struct(i) => heap::struct_name(f.u, *i),
-            CType::Pointer(p) => format!("{} *", p.describe_in(f)),
+            CType::Pointer(p) => match &**p {
+                CType::Func(sig) => sig.describe_pointer(|t| t.describe_in(f)),
+                p => format!("{} *", p.describe_in(f)),
+            },
             t => t.describe(),
         }
     }
@@ -234,6 +129,9 @@ pub fn pointer(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
 
 fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
     let span = f.span(e.span);
+    if let Some(name) = fnptr::function_name(f.u, &|n: &str| f.lookup(n), e) {
+        return fnptr::value(f, name, e.span);
+    }
     match &e.node {
         // An array member is the pointer to its first element.
         E::Member(m) if matches!(type_of(f, e, 0), Some(CType::Array(..))) => {
@@ -247,6 +145,8 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             let (lv, t) = plvalue(f, e)?;
             Ok((load(f, &lv, span), t))
         }
+        // `*p` of a function pointer: the function, as a pointer.
+        E::UnaryOperator(u) if designates_function(f, e) => pointer(f, &u.node.operand),
         E::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
             // `*pa` of a pointer to an array is the array: the pointer to
             // its first element, nothing read.
@@ -481,6 +381,9 @@ fn moved(
     span: wiser_ir::Span,
     at: CSpan,
 ) -> Res<Expr> {
+    if matches!(t, CType::Func(_)) {
+        return Err(f.u.unsupported(at, "arithmetic on function pointers"));
+    }
     if matches!(t, CType::Void | CType::Opaque(..)) {
         return Err(f.u.unsupported(
             at,
@@ -559,7 +462,7 @@ pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             Some(Var::Array(_)) => Err(f.u.unsupported(e.span, "the address of an array")),
             Some(_) => Err(f.u.unsupported(e.span, "the address of this variable")),
             None => match f.u.funcs.get(&id.node.name) {
-                Some(_) => Err(f.u.unsupported(e.span, "function pointers")),
+                Some(_) => fnptr::value(f, &id.node.name, e.span),
                 None => Err(Diagnostic::new(
                     span,
                     format!("`{}` is not declared", id.node.name),
@@ -776,7 +679,9 @@ pub fn compare(f: &mut Fun, l: &Node<E>, r: &Node<E>, eq: bool) -> Res<Expr> {
     let b = pointer_to(f, r, &a.1)?;
     // Two pointers, neither `NULL`: once one object is freed, `malloc`
     // may give its address to another, and this IR never reuses one.
-    f.u.heap.compares_pointers |= !is_null(f, l) && !is_null(f, r);
+    // (A function pointer holds no object.)
+    f.u.heap.compares_pointers |=
+        !is_null(f, l) && !is_null(f, r) && !matches!(a.1, CType::Func(_));
     let op = if eq {
         wiser_num::CmpOp::Eq
     } else {

@@ -1,9 +1,11 @@
-//! A pass over the whole unit before lowering, for two facts lowering
-//! needs before it reaches the code that decides them: does the program
-//! create threads (then every read of shared state becomes an instruction
-//! of its own, from the first function lowered on), and which variables
-//! have their address taken (those live in heap cells from their
-//! declaration on).
+//! A pass over the whole unit before lowering, for facts lowering needs
+//! before it reaches the code that decides them: does the program create
+//! threads (then every read of shared state becomes an instruction of its
+//! own, from the first function lowered on), which variables have their
+//! address taken (those live in heap cells from their declaration on),
+//! and which names are used as values other than by a call (the functions
+//! among them are the targets a call through a function pointer may
+//! reach).
 
 use lang_c::ast::{self, Expression as E, UnaryOperator as U};
 use lang_c::span::Span;
@@ -30,6 +32,10 @@ pub struct Found {
     /// an object of the memory model. (By name, as `addressed`; the set
     /// holds scalars' names too, which nothing asks about.)
     pub decays: HashSet<String>,
+    /// Every name used in an expression other than as the called
+    /// function of a call (`f = inc`, `&inc`, `apply(inc, 3)`): the
+    /// functions a function pointer may hold.
+    pub values: HashSet<String>,
 }
 
 impl Found {
@@ -45,7 +51,10 @@ impl Found {
                 self.visit_expression(&b.node.rhs.node, &b.node.rhs.span);
                 self.subscripts(&b.node.lhs.node, &b.node.lhs.span)
             }
-            E::Identifier(id) => Some(&id.node.name),
+            E::Identifier(id) => {
+                self.values.insert(id.node.name.clone());
+                Some(&id.node.name)
+            }
             other => {
                 self.visit_expression(other, span);
                 None
@@ -63,6 +72,7 @@ impl<'ast> Visit<'ast> for Found {
             }
             E::Identifier(id) => {
                 self.decays.insert(id.node.name.clone());
+                self.values.insert(id.node.name.clone());
             }
             E::SizeOfVal(_) => {}
             _ => visit::visit_expression(self, e, span),
@@ -73,10 +83,13 @@ impl<'ast> Visit<'ast> for Found {
         if let E::Identifier(id) = &c.callee.node {
             // An array passed to a function is bound to its parameter (an
             // array parameter, or a pointer into its object).
+            // A direct call: the name is not a value.
             if id.node.name != "pthread_create" {
                 for a in &c.arguments {
                     match &a.node {
-                        E::Identifier(_) => {}
+                        E::Identifier(id) => {
+                            self.values.insert(id.node.name.clone());
+                        }
                         other => self.visit_expression(other, &a.span),
                     }
                 }

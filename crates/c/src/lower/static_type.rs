@@ -3,7 +3,7 @@
 //! the same rules as [`super::expr`] through [`crate::types`].
 
 use super::expr::is_compound;
-use super::{call, consts, decl, Dim, Res, Unit, Var};
+use super::{call, consts, decl, fnptr, Dim, Res, Unit, Var};
 use crate::types::{CInt, CType, Len};
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
@@ -36,24 +36,39 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
                 }
                 Ok(t)
             }
-            None => Err(Diagnostic::new(
-                u.span(e.span),
-                format!("`{}` is not declared", id.node.name),
-            )),
+            None => fnptr::designator_type(u, scope, e).ok_or_else(|| {
+                Diagnostic::new(
+                    u.span(e.span),
+                    format!("`{}` is not declared", id.node.name),
+                )
+            }),
         },
         E::Cast(c) => decl::type_name(u, &c.node.type_name.node),
         E::Call(c) => match &c.node.callee.node {
-            E::Identifier(id) => Ok(match u.funcs.get(&id.node.name) {
-                Some(fi) if fi.def.is_some() => fi.ret.clone(),
-                _ if matches!(id.node.name.as_str(), "malloc" | "calloc") => {
-                    CType::Pointer(Box::new(CType::Void))
-                }
-                Some(fi) => fi.ret.clone(),
-                None => call::special_type(&id.node.name)
-                    .map(CType::Int)
-                    .unwrap_or(CType::INT),
-            }),
-            _ => Err(u.unsupported(e.span, "calls through function pointers")),
+            E::Identifier(id) if scope(&id.node.name).is_none() => {
+                Ok(match u.funcs.get(&id.node.name) {
+                    Some(fi) if fi.def.is_some() => fi.ret.clone(),
+                    _ if matches!(id.node.name.as_str(), "malloc" | "calloc") => {
+                        CType::Pointer(Box::new(CType::Void))
+                    }
+                    Some(fi) => fi.ret.clone(),
+                    None => call::special_type(&id.node.name)
+                        .map(CType::Int)
+                        .unwrap_or(CType::INT),
+                })
+            }
+            // `(*f)(x)` of a function `f`, or a call through a pointer.
+            E::UnaryOperator(un) if fnptr::function_name(u, scope, &un.node.operand).is_some() => {
+                let name = fnptr::function_name(u, scope, &un.node.operand).unwrap_or_default();
+                Ok(u.funcs[name].ret.clone())
+            }
+            _ => match static_type(u, scope, &c.node.callee)? {
+                CType::Pointer(p) => match *p {
+                    CType::Func(sig) => Ok(sig.ret),
+                    _ => Err(u.unsupported(e.span, "this call")),
+                },
+                _ => Err(u.unsupported(e.span, "this call")),
+            },
         },
         E::BinaryOperator(b) => {
             let op = &b.node.operator.node;
@@ -86,9 +101,13 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
                     .map(|t| CType::Int(t.promote()))
                     .ok_or_else(|| u.unsupported(e.span, "this operand")),
                 U::Indirection => match t {
+                    // `*p` of a function pointer: the function, a pointer
+                    // again as a value.
+                    t if fnptr::is_function_pointer(&t) => Ok(t),
                     CType::Array(elem, _) | CType::Pointer(elem) => Ok(*elem),
                     _ => Err(u.unsupported(e.span, "`*` on something that is not an array")),
                 },
+                U::Address if designates_function(u, scope, &un.node.operand) => Ok(t),
                 U::Address => Ok(CType::Pointer(Box::new(t))),
                 _ => Ok(t),
             }
@@ -132,5 +151,16 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
             })
         }
         _ => Err(u.unsupported(e.span, "`sizeof` of this expression")),
+    }
+}
+
+/// Does `e` designate a function: a function's name, or `*p` of a
+/// function pointer?
+fn designates_function(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> bool {
+    match &e.node {
+        E::UnaryOperator(un) if un.node.operator.node == U::Indirection => {
+            static_type(u, scope, &un.node.operand).is_ok_and(|t| fnptr::is_function_pointer(&t))
+        }
+        _ => fnptr::function_name(u, scope, e).is_some(),
     }
 }

@@ -62,12 +62,14 @@ pub fn function_body(
                 }
                 // Every call (and `main`'s, `args.rs`) binds each array
                 // or pointer parameter.
-                None => return Err(Diagnostic::new(
-                    f.span(def.declarator.span),
-                    format!(
+                None => {
+                    return Err(Diagnostic::new(
+                        f.span(def.declarator.span),
+                        format!(
                         "internal: `{name}` was lowered without a binding of each array parameter"
                     ),
-                )),
+                    ))
+                }
             },
             // By value: a fresh object holding a copy of the caller's.
             CType::Struct(i) => {
