@@ -308,6 +308,15 @@ fn effect_at(f: &mut Fun, e: &Node<E>) -> Res<()> {
                 |f| effect(f, &c.node.else_expression),
             )
         }
+        _ if super::structs::struct_of(f, e).is_some() => {
+            // A structure designated for nothing (`(*p, x)`): the checks of
+            // reaching it still run.
+            let span = f.span(e.span);
+            let (p, _) = super::structs::object(f, e)?;
+            let t = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(t, p, span);
+            Ok(())
+        }
         _ if ptr::is_pointer(f, e) => {
             // A pointer computed for nothing: its checks still run.
             let span = f.span(e.span);

@@ -57,6 +57,47 @@ fn place_of(f: &mut Fun, e: &Node<E>) -> Res<(Expr, bool, u32)> {
             Some(Value::Ptr(v, t)) => (v, false, t),
             _ => return Err(not_a_structure(f, e.span)),
         },
+        // `(x, s)`: the last operand, after the others' effects.
+        E::Comma(es) => {
+            let (last, init) = es
+                .split_last()
+                .ok_or_else(|| Diagnostic::new(span, "empty comma expression"))?;
+            for x in init {
+                super::expr::effect(f, x)?;
+            }
+            return place_of(f, last);
+        }
+        // `(s = t)`: the assignment, then `s`.
+        E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Assign => {
+            assign(f, &b.node.lhs, &b.node.rhs, e.span)?;
+            return place_of(f, &b.node.lhs);
+        }
+        // `c ? s : t`: the one the condition picks (copied from right
+        // after, as the value is).
+        E::Conditional(c) => {
+            let k = super::expr::cond(f, &c.node.condition)?;
+            let res = f.rb.temp(ScalarTy::INT);
+            let mut sid = None;
+            let (lt, le, end) = (f.rb.label(), f.rb.label(), f.rb.label());
+            f.rb.branch(k, lt, le, span);
+            for (label, arm) in [(lt, &c.node.then_expression), (le, &c.node.else_expression)] {
+                f.rb.bind(label);
+                let (p, checked, i) = place_of(f, arm)?;
+                if sid.is_some_and(|s| s != i) {
+                    return Err(not_a_structure(f, arm.span));
+                }
+                sid = Some(i);
+                let p = if checked {
+                    heap::checked(f, p, span)
+                } else {
+                    p
+                };
+                f.rb.assign(res, p, span);
+                f.rb.jump(end);
+            }
+            f.rb.bind(end);
+            return Ok((f.rb.load(res), false, sid.unwrap_or_default()));
+        }
         _ => return Err(f.u.unsupported(e.span, "this structure expression")),
     };
     match t {
