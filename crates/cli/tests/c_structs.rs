@@ -303,3 +303,40 @@ int main(void) {{
     assert_eq!(reads.last(), Some(&Value::from(7)), "{json}");
     assert_gcc_confirms(&dir, &prog);
 }
+
+#[test]
+fn a_pointer_to_a_structure_is_a_pointer_to_its_first_member() {
+    // C11 6.7.2.1:15, as list code uses it (`*(void **)node = next`).
+    let dir = folder("struct-first-member");
+    let prog = write(
+        &dir,
+        "first.c",
+        &format!(
+            "{PREAMBLE}
+struct node {{ struct node *next; int value; }};
+int main(void) {{
+    struct node a = {{ 0, 1 }}, b = {{ 0, 2 }};
+    *(void **)&a = &b;
+    int *v = (int *)&b.value;
+    struct node *back = (struct node *)&a.next;
+    if (a.next == &b && back == &a && *v == 2) reach_error();
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_gcc_confirms(&dir, &prog);
+    // A member other than the first is not the structure.
+    let wrong = write(
+        &dir,
+        "wrong.c",
+        "struct node { struct node *next; int value; };
+int main(void) { struct node a; int *v = (int *)&a; return *v; }
+",
+    );
+    let (code, _, err) = check(&wrong, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is used as"), "{err}");
+}

@@ -63,8 +63,25 @@ fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
             (CType::Int(a), CType::Int(b)) => a.bits(f.u.dm) == b.bits(f.u.dm),
             // Pointers of any two types: memory holds every pointer alike.
             (CType::Pointer(_), CType::Pointer(_)) => true,
+            // A pointer to a structure and a pointer to its first member
+            // (C11 6.7.2.1:15): the member's slot is the structure's first.
+            (CType::Struct(i), other) | (other, CType::Struct(i)) => {
+                !matches!(other, CType::Struct(_)) && first_member(f, *i, other)
+            }
             _ => false,
         }
+}
+
+/// Is the first slot of structure `sid` one a `ty` is held in (an
+/// integer of its width, or a pointer)?
+fn first_member(f: &Fun, sid: u32, ty: &CType) -> bool {
+    let first = layout::runs(f.u, &CType::Struct(sid))
+        .into_iter()
+        .find(|r| r.offset == 0);
+    match (first, heap::value_ty(f.u, ty)) {
+        (Some(run), Some(t)) => heap::value_ty(f.u, &run.ty) == Some(t),
+        _ => false,
+    }
 }
 
 /// `e` as a pointer to `to`: a null constant, or a pointer of a

@@ -42,7 +42,9 @@
 //! arithmetic (`*(a + i) = x`), so that the memory model of C's pointers
 //! is judged by the same enumeration as C's arrays. `assert c` fails through
 //! `__assert_fail` (an `assertion`), `fail` is `reach_error()` (a `fail`),
-//! `assume c` is `__VERIFIER_assume(c)`.
+//! `assume c` is `__VERIFIER_assume(c)`. Every other scalar of `main` is
+//! a member of a local structure, reached as `vp->x` or, every fourth,
+//! through a pointer to the member (`T *p_x = &vars.x;`, `(*p_x)`).
 
 use crate::domain::Domain;
 use crate::program::{lookup, Bound, Co, Env, Ex, Program, St, ARRAY_REACH};
@@ -148,6 +150,9 @@ struct Routine<'a> {
     p: &'a Program,
     /// The routine's scalars and their types.
     vars: &'a [(Name, IntTy)],
+    /// How the scalars that live in a structure are reached (`vp->x`,
+    /// `(*p_x)`), by name; the others are plain variables.
+    access: std::collections::HashMap<Name, String>,
     out: String,
     indent: usize,
 }
@@ -253,7 +258,7 @@ impl Routine<'_> {
         let signed = at.is_signed();
         Ok(match e {
             Ex::Num(v) => lit(*v, at)?,
-            Ex::Var(n) => n.to_string(),
+            Ex::Var(n) => self.var(n),
             Ex::Elem(a, i) => format!("{a}[{}]", self.index(i)?),
             Ex::Un(UnOp::Neg, a) if matches!(**a, Ex::Num(_)) => {
                 let Ex::Num(v) = **a else { unreachable!() };
@@ -403,6 +408,11 @@ impl Routine<'_> {
         })
     }
 
+    /// The C that reaches scalar `n`.
+    fn var(&self, n: &Name) -> String {
+        self.access.get(n).cloned().unwrap_or_else(|| n.to_string())
+    }
+
     /// `target = read; assume target in d`.
     fn read_into(&mut self, target: &str, ty: IntTy, d: &Domain) -> Result<(), Unsupported> {
         let (f, _) = nondet(ty)?;
@@ -423,12 +433,14 @@ impl Routine<'_> {
         match s {
             St::Assign(v, e) => {
                 let x = self.conv(e, self.var_ty(v)?)?;
+                let v = self.var(v);
                 self.line(&format!("{v} = {x};"));
             }
             St::Havoc(v) => {
                 let ty = self.var_ty(v)?;
                 let d = self.p.spec.read_domain(ScalarTy::Int(ty));
-                self.read_into(v, ty, &d)?;
+                let v = self.var(v);
+                self.read_into(&v, ty, &d)?;
             }
             St::Store(a, i, e) => {
                 let x = self.conv(e, self.elem_ty(a)?)?;
@@ -514,6 +526,7 @@ impl Routine<'_> {
                             return Err(Unsupported(format!("`{f}`'s result into `{t}`")));
                         }
                         let x = convert(call, callee.ret, tt)?;
+                        let t = self.var(t);
                         self.line(&format!("{t} = {x};"));
                     }
                     None => self.line(&format!("{call};")),
@@ -601,6 +614,7 @@ pub fn render_c(p: &Program) -> Result<CProgram, Unsupported> {
         let mut r = Routine {
             p,
             vars: &vars,
+            access: Default::default(),
             out: String::new(),
             indent: 1,
         };
@@ -616,6 +630,7 @@ pub fn render_c(p: &Program) -> Result<CProgram, Unsupported> {
     let mut r = Routine {
         p,
         vars: &p.types,
+        access: Default::default(),
         out: String::new(),
         indent: 1,
     };
@@ -625,13 +640,39 @@ pub fn render_c(p: &Program) -> Result<CProgram, Unsupported> {
             r.line(&format!("{a} = calloc({width}, sizeof({ct}));"));
         }
     }
-    for (n, t) in &p.types {
+    // Every other scalar of `main` is a member of a structure, reached
+    // through a pointer to it, and every fourth through a pointer to the
+    // member itself (`&s.x`), so that structures, `->` and pointers to
+    // members are judged by the same enumeration.
+    let (held, plain): (Vec<_>, Vec<_>) = p.types.iter().enumerate().partition(|(k, _)| k % 2 == 1);
+    for (_, (n, t)) in &plain {
         r.line(&format!("{} {n} = 0;", c_type(*t)?));
+    }
+    if !held.is_empty() {
+        let members: Result<Vec<String>, Unsupported> = held
+            .iter()
+            .map(|(_, (n, t))| Ok(format!("{} {n};", c_type(*t)?)))
+            .collect();
+        r.line(&format!(
+            "struct vars {{ {} }} vars = {{0}};",
+            members?.join(" ")
+        ));
+        r.line("struct vars *vp = &vars;");
+        for (k, (n, t)) in &held {
+            let access = if k % 4 == 3 {
+                r.line(&format!("{} *p_{n} = &vars.{n};", c_type(*t)?));
+                format!("(*p_{n})")
+            } else {
+                format!("vp->{n}")
+            };
+            r.access.insert(n.clone(), access);
+        }
     }
     let mut inputs = Vec::new();
     for (v, d) in &p.spec.inputs {
         let ty = r.var_ty(v)?;
-        r.read_into(v, ty, d)?;
+        let target = r.var(v);
+        r.read_into(&target, ty, d)?;
         inputs.push(InputRead::Var(v.clone()));
     }
     for (a, i, d) in &p.spec.cells {
