@@ -14,7 +14,8 @@ reach_error();`. Then:
   programs have no undefined behaviour);
 * `wiser run` on its mutant, which expects a checksum one bit off, must
   reach `reach_error` (or the check above proves nothing);
-* with --check, `wiser check` on it must not report a bug.
+* with --check, `wiser check --property unreach-call` on it must not
+  report a bug (a deterministic program: `safe` once every path is run).
 
 A program wiser refuses is counted by the first line of its error. The
 script prints one line per program and the totals; it is a benchmark to
@@ -141,7 +142,7 @@ def main():
                 disagreements.append((seed, "mutant", out[-400:] + err[-400:]))
         check_verdict = "-"
         if args.check and verdict == "agrees":
-            code, out, err = sh([args.wiser, "check", prog, "-j", "1", "--timeout", str(int(args.timeout))], args.timeout + 10, env)
+            code, out, err = sh([args.wiser, "check", prog, "--property", "unreach-call", "-j", "1", "--timeout", str(int(args.timeout))], args.timeout + 10, env)
             if code == 1:
                 totals["check disagrees"] += 1
                 check_verdict = "DISAGREES"
