@@ -6,7 +6,7 @@
 mod support;
 
 use serde_json::Value;
-use support::c::{assert_gcc_confirms, check, check_json, folder, PREAMBLE};
+use support::c::{assert_gcc_confirms, check, check_json, first_reads, folder, PREAMBLE};
 use support::write;
 
 #[test]
@@ -170,12 +170,7 @@ int main(void) {{
     );
     let (code, json) = check_json(&prog, &[]);
     assert_eq!(code, 1, "{json}");
-    let reads: Vec<i64> = json["bugs"][0]["reads"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_i64().unwrap())
-        .collect();
+    let reads = first_reads(&json);
     assert_eq!(&reads[..4], &[97, 98, reads[2], 0], "{json}");
     assert!((55..=57).contains(&reads[2]), "{json}");
     assert_gcc_confirms(&dir, &prog);
@@ -269,12 +264,7 @@ int main(int argc, char *argv[], char **envp) {
     assert_eq!(json["bugs"].as_array().unwrap().len(), 1, "{json}");
     assert_eq!(json["bugs"][0]["line"], 5, "{json}");
     // argc, then argv[1..=3] by 4 bytes each.
-    let reads: Vec<i64> = json["bugs"][0]["reads"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_i64().unwrap())
-        .collect();
+    let reads = first_reads(&json);
     assert_eq!(reads.len(), 13, "{json}");
     assert_eq!(
         (reads[0], reads[1], reads[5], reads[6], reads[7]),

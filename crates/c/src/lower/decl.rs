@@ -655,35 +655,17 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
             }
             CType::Array(elem, len) if super::local_arrays::block_elem(f, &name, elem, init) => {
                 let var = super::local_arrays::local_block(f, &name, elem, len, init)?;
-                f.scopes
-                    .last_mut()
-                    .expect("a scope")
-                    .insert(name, var.clone());
-                if let Some(i) = &init.node.initializer {
-                    initialise(f, &var, i, false)?;
-                }
+                declared(f, name, var, init, false)?;
             }
             CType::Array(..) => {
                 let obj = super::local_arrays::local_array(f, &name, &ty, init)?;
-                let var = Var::Array(obj);
-                f.scopes
-                    .last_mut()
-                    .expect("a scope")
-                    .insert(name, var.clone());
-                if let Some(i) = &init.node.initializer {
-                    initialise(f, &var, i, f.once())?;
-                }
+                let zeroed = f.once();
+                declared(f, name, Var::Array(obj), init, zeroed)?;
             }
             CType::Int(_) | CType::Pointer(_) | CType::Struct(_) | CType::Mutex => {
                 let initialised = init.node.initializer.is_some();
                 let var = local_object(f, &name, &ty, initialised, span)?;
-                f.scopes
-                    .last_mut()
-                    .expect("a scope")
-                    .insert(name, var.clone());
-                if let Some(i) = &init.node.initializer {
-                    initialise(f, &var, i, false)?;
-                }
+                declared(f, name, var, init, false)?;
             }
             CType::Opaque(what, at) => {
                 return Err(f
@@ -700,6 +682,25 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                 ))
             }
         }
+    }
+    Ok(())
+}
+
+/// Puts a local's variable in scope and runs its initialiser, if any
+/// (`zeroed`: its storage is known to hold zeros).
+fn declared(
+    f: &mut Fun,
+    name: String,
+    var: Var,
+    init: &Node<ast::InitDeclarator>,
+    zeroed: bool,
+) -> Res<()> {
+    f.scopes
+        .last_mut()
+        .expect("a scope")
+        .insert(name, var.clone());
+    if let Some(i) = &init.node.initializer {
+        initialise(f, &var, i, zeroed)?;
     }
     Ok(())
 }

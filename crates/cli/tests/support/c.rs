@@ -101,3 +101,11 @@ pub fn gcc_run(dir: &Path, flag: &str, prog: &Path) -> (i32, String, String) {
 pub fn run(file: &Path, args: &[&str]) -> (i32, String, String) {
     captured(command().arg("run").arg(file).args(args))
 }
+
+/// The reads of the first bug of a JSON report, as numbers.
+pub fn first_reads(json: &Value) -> Vec<i64> {
+    json["bugs"][0]["reads"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default()
+}
