@@ -464,3 +464,61 @@ int main(void) {
     assert_ne!(code, 0, "{json}");
     assert_eq!(json["unchecked"][0]["kind"], "out_of_bounds", "{json}");
 }
+
+#[test]
+fn realloc_moves_the_elements_to_a_new_object() {
+    let dir = folder("realloc");
+    let prog = write(
+        &dir,
+        "grow.c",
+        &format!(
+            "{PREAMBLE}#include <stdlib.h>
+int main(void) {{
+    int *a = realloc(0, 2 * sizeof(int));
+    if (!a) return 0;
+    a[0] = 5;
+    a[1] = __VERIFIER_nondet_int();
+    int *b = realloc(a, 4 * sizeof(int));
+    if (!b) return 0;
+    b[3] = 1;
+    if (b[0] == 5 && b[1] == 9 && b[3] == 1) reach_error();
+    int *c = realloc(b, sizeof(int));
+    free(c);
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&prog, &["--property", "unreach-call"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["reads"], Value::from(vec![9]), "{json}");
+    support::c::assert_gcc_confirms(&dir, &prog);
+    // Memory safe, every object freed once.
+    let text = std::fs::read_to_string(&prog)
+        .unwrap()
+        .replace("reach_error();", "{}");
+    let prog = write(&dir, "safe.c", &text);
+    let (code, out, err) = check(&prog, MEMSAFETY);
+    assert_eq!(code, 0, "{out}\n{err}");
+    // The old pointer dangles; the shrunk object ends sooner.
+    for (change, kind) in [
+        ("b[3] = 1;", "b[3] = 1; a[0] = 2;"),
+        ("free(c);", "c[1] = 0; free(c);"),
+    ] {
+        let bad = write(
+            &dir,
+            "bad.c",
+            &std::fs::read_to_string(&prog)
+                .unwrap()
+                .replace(change, kind),
+        );
+        let (code, json) = check_json(&bad, MEMSAFETY);
+        assert_eq!(code, 1, "{json}");
+        let want = if kind.contains("a[0]") {
+            "use_after_free"
+        } else {
+            "out_of_bounds"
+        };
+        assert_eq!(json["bugs"][0]["kind"], want, "{json}");
+    }
+}

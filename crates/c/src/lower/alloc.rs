@@ -1,4 +1,4 @@
-//! `malloc`, `calloc` and `free`: objects of one or more elements of a
+//! `malloc`, `calloc`, `realloc` and `free`: objects of one or more elements of a
 //! structure, integer or pointer type (`malloc(sizeof(T))`,
 //! `malloc(n * sizeof(T))`, `calloc(n, sizeof(T))`). A `malloc`'d object
 //! of one element has integer members that hold any value (C leaves them
@@ -198,39 +198,123 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
             // Any pointer type: what `free` knows of objects is indexed by
             // references, whatever their class.
             let (v, _) = ptr::pointer(f, p)?;
-            let mem = heap::mem(f.u, f.rb.program());
             let tmp = f.rb.temp(ScalarTy::INT);
             f.rb.assign(tmp, v, span);
             let (yes, end) = (f.rb.label(), f.rb.label());
             let nonnull = Expr::cmp(CmpOp::Ne, f.rb.load(tmp), ptr::null());
             f.rb.branch(nonnull, yes, end, span);
             f.rb.bind(yes);
-            let obj = pointer::object(f.rb.load(tmp), span);
-            // Only the start of an object `malloc` made may be freed.
-            let interior = Expr::cmp(
-                CmpOp::Ne,
-                pointer::offset(f.rb.load(tmp), span),
-                Expr::int(IntTy::INT, 0),
-            );
-            let flags = heap::FLAG_TY;
-            let not_malloced = Expr::logical_not(Expr::select(mem.malloced, flags, obj.clone()));
-            let invalid = Expr::or(interior, not_malloced);
-            let obj = obj
-                .fault_if(invalid, ErrorKind::InvalidFree, span)
-                .fault_if(
-                    Expr::select(mem.freed, flags, pointer::object(f.rb.load(tmp), span)),
-                    ErrorKind::DoubleFree,
-                    span,
-                );
-            f.rb.store(mem.freed, obj, Expr::bool(true), span);
-            let fewer = Expr::binary(BinOp::Sub, f.rb.load(mem.live), one(), span);
-            f.rb.assign(mem.live, fewer, span);
+            let obj = freeable(f, tmp, span);
+            release(f, obj, span);
             f.rb.bind(end);
             Ok(Some(None))
+        }
+        ("realloc", [p, size]) => {
+            let (ty, n) = match counted(f, size) {
+                Some((ty, n)) => (ty, n.map(|n| count(f, n)).transpose()?.unwrap_or_else(one)),
+                None => {
+                    f.u.heap.untyped = true;
+                    let uchar =
+                        CType::Int(crate::types::CInt::new(crate::types::Rank::Char, false));
+                    (uchar, count(f, size)?)
+                }
+            };
+            let old = f.rb.temp(ScalarTy::INT);
+            if ptr::is_null(f, p) && !ptr::is_pointer(f, p) {
+                f.rb.assign(old, ptr::null(), span);
+            } else {
+                let (v, _) = ptr::pointer(f, p)?;
+                f.rb.assign(old, v, span);
+            }
+            let n = {
+                let t = f.rb.temp(ScalarTy::INT);
+                f.rb.assign(t, n, span);
+                f.rb.load(t)
+            };
+            // The old object is checked as `free` checks it, before
+            // anything is made or copied.
+            let (yes, made) = (f.rb.label(), f.rb.label());
+            let nonnull = Expr::cmp(CmpOp::Ne, f.rb.load(old), ptr::null());
+            let obj = f.rb.temp(ScalarTy::INT);
+            f.rb.branch(nonnull, yes, made, span);
+            f.rb.bind(yes);
+            let o = freeable(f, old, span);
+            f.rb.assign(obj, o, span);
+            f.rb.bind(made);
+            let (v, t) = object(f, &ty, Some(n.clone()), false, at)?;
+            let new = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(new, v, span);
+            // The elements both objects have move to the new one; then the
+            // old one is freed.
+            let (copy, end) = (f.rb.label(), f.rb.label());
+            let nonnull = Expr::cmp(CmpOp::Ne, f.rb.load(old), ptr::null());
+            f.rb.branch(nonnull, copy, end, span);
+            f.rb.bind(copy);
+            let mem = heap::mem(f.u, f.rb.program());
+            let size = Expr::int(
+                IntTy::INT,
+                wiser_num::Int::from_u64(layout::slots(f.u, &ty)),
+            );
+            let old_len = Expr::select(mem.len, heap::field_ty(ScalarTy::INT), f.rb.load(obj));
+            let old_n = Expr::binary(BinOp::Div, old_len, size.clone(), span);
+            let fewer = Expr::cmp(CmpOp::Lt, old_n.clone(), n.clone());
+            let both = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(both, Expr::ite(fewer, old_n, n), span);
+            let i = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(i, Expr::int(IntTy::INT, 0), span);
+            let (head, body, done) = (f.rb.label(), f.rb.label(), f.rb.label());
+            f.rb.bind(head);
+            let more = Expr::cmp(CmpOp::Lt, f.rb.load(i), f.rb.load(both));
+            f.rb.branch(more, body, done, span);
+            f.rb.bind(body);
+            let at_i = Expr::binary(BinOp::Mul, f.rb.load(i), size, span);
+            let to = Expr::binary(BinOp::Add, f.rb.load(new), at_i.clone(), span);
+            let from = Expr::binary(BinOp::Add, f.rb.load(old), at_i, span);
+            layout::copy(f, &ty, to, from, span);
+            let next = Expr::binary(BinOp::Add, f.rb.load(i), one(), span);
+            f.rb.assign(i, next, span);
+            f.rb.jump(head);
+            f.rb.bind(done);
+            let o = f.rb.load(obj);
+            release(f, o, span);
+            f.rb.bind(end);
+            Ok(Some(Some(Value::Ptr(f.rb.load(new), t))))
         }
         ("malloc" | "calloc" | "free" | "realloc", _) => Err(unsupported(f, at)),
         _ => Ok(None),
     }
+}
+
+/// The object of the pointer in `p` (not `NULL`), checked as `free`
+/// checks it: `malloc` made it and `p` is its start (else an invalid
+/// free), and it is not freed yet (else a double free).
+fn freeable(f: &mut Fun, p: Place, span: wiser_ir::Span) -> Expr {
+    let mem = heap::mem(f.u, f.rb.program());
+    let obj = pointer::object(f.rb.load(p), span);
+    // Only the start of an object `malloc` made may be freed.
+    let interior = Expr::cmp(
+        CmpOp::Ne,
+        pointer::offset(f.rb.load(p), span),
+        Expr::int(IntTy::INT, 0),
+    );
+    let flags = heap::FLAG_TY;
+    let not_malloced = Expr::logical_not(Expr::select(mem.malloced, flags, obj.clone()));
+    let invalid = Expr::or(interior, not_malloced);
+    obj.fault_if(invalid, ErrorKind::InvalidFree, span)
+        .fault_if(
+            Expr::select(mem.freed, flags, pointer::object(f.rb.load(p), span)),
+            ErrorKind::DoubleFree,
+            span,
+        )
+}
+
+/// Frees the object `obj` ([`freeable`]): every later access through a
+/// pointer into it is a use after free, and it is no longer live.
+fn release(f: &mut Fun, obj: Expr, span: wiser_ir::Span) {
+    let mem = heap::mem(f.u, f.rb.program());
+    f.rb.store(mem.freed, obj, Expr::bool(true), span);
+    let fewer = Expr::binary(BinOp::Sub, f.rb.load(mem.live), one(), span);
+    f.rb.assign(mem.live, fewer, span);
 }
 
 /// The check, after `main` returns, that every object `malloc` made was
