@@ -193,7 +193,7 @@ impl<'a> Unit<'a> {
     /// An "unsupported" diagnostic.
     pub fn unsupported(&self, s: CSpan, what: &str) -> Diagnostic {
         Diagnostic::new(self.span(s), format!("{UNSUPPORTED}: {what}")).with_help(
-            "wiser reads integer C: integer types, arrays, functions and control flow (see docs/C.md)",
+            "docs/C.md says which C wiser reads (it has no floating point or unions yet)",
         )
     }
 
