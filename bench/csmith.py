@@ -41,10 +41,10 @@ CSMITH_INCLUDE = "/usr/include/csmith"
 DEFAULT_ARGS = "--no-argc --no-unions --no-bitfields --no-packed-struct --no-float"
 
 
-def sh(cmd, timeout, env=None):
+def sh(cmd, timeout, env=None, cwd=None):
     """Runs `cmd`: (exit code or 'timeout', stdout, stderr)."""
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd)
         return p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired:
         return "timeout", "", ""
@@ -82,7 +82,8 @@ def main():
     start = time.time()
     for seed in range(args.first_seed, args.first_seed + args.count):
         src = os.path.join(work, f"p{seed}.c")
-        code, _, err = sh(["csmith", "--seed", str(seed), *args.csmith_args.split(), "-o", src], 60)
+        # (Csmith writes `platform.info` where it runs.)
+        code, _, err = sh(["csmith", "--seed", str(seed), *args.csmith_args.split(), "-o", src], 60, cwd=work)
         if code != 0:
             totals["csmith failed"] += 1
             continue
