@@ -14,6 +14,7 @@ fn main() {
         } else {
             wiser_c::DataModel::Ilp32
         },
+        ..Default::default()
     };
     let mut sources = wiser_ir::Sources::new();
     let start = std::time::Instant::now();

@@ -65,8 +65,11 @@ impl LoadedProgram for CProgram {
                 let name = ir.globals.get(g as usize).map(|g| g.name.to_string());
                 // `main`'s arguments (`$argc`, `$argv[1][0]`) by their C
                 // names.
-                if let Some(arg) = name.as_deref().and_then(crate::lower::argument_name) {
-                    return ReadSite::Argument(arg.to_string());
+                if let Some(arg) = name
+                    .as_deref()
+                    .and_then(|n| crate::lower::argument_name(n, at))
+                {
+                    return ReadSite::Argument(arg);
                 }
                 name
             }
@@ -198,7 +201,10 @@ impl Frontend for C {
         }
         let mut sources = Sources::new();
         let data_model = request.data_model;
-        let options = Options { data_model };
+        let options = Options {
+            data_model,
+            malloc_may_fail: request.malloc_may_fail,
+        };
         // The front end must never panic; if it does, say so as an
         // internal error rather than a crash.
         let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

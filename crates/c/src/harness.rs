@@ -45,25 +45,37 @@ pub fn harness(
         reads,
         data_model,
     );
+    if args.fails.iter().any(|f| *f) {
+        write_failing_allocations(&mut text, &args.fails);
+    }
     if let Some(argc) = args.argc {
         write_main_args(&mut text, argc, &args.argv, program);
     }
     text
 }
 
-/// `main`'s command line in a witness: `argc` and the bytes of each
-/// argument (from the reads named `argc` and `argv[k][j]`).
+/// The program's environment in a witness: `main`'s command line (`argc`
+/// and the bytes of each argument, from the reads named `argc` and
+/// `argv[k][j]`) and, under `--malloc-may-fail`, which allocations fail
+/// (the reads named `malloc at 12:9 fails`, in the order of the calls).
 #[derive(Clone, Debug, Default)]
 pub struct MainArgs {
     /// `argc`, if the witness gives it.
     pub argc: Option<i64>,
     /// The bytes of `argv[1]`, `argv[2]`, ...
     pub argv: Vec<Vec<u8>>,
+    /// Whether each allocation the program makes fails, in order.
+    pub fails: Vec<bool>,
 }
 
 impl MainArgs {
-    /// Records the read named `name` (`argc`, `argv[k][j]`).
+    /// Records the read named `name` (`argc`, `argv[k][j]`, `malloc at
+    /// 12:9 fails`).
     pub fn set(&mut self, name: &str, v: &Int) {
+        if name.ends_with(" fails") {
+            self.fails.push(!v.is_zero());
+            return;
+        }
         if name == "argc" {
             self.argc = v.to_i64();
             return;
@@ -90,6 +102,60 @@ impl MainArgs {
         }
         arg[j] = v.low_bits(8) as u8;
     }
+}
+
+/// Replays the allocations that fail: the harness defines `malloc`,
+/// `calloc` and `realloc` over glibc's own (`__libc_malloc`, ...; under
+/// AddressSanitizer over its allocator, `__interceptor_malloc`), and a
+/// call from the program (its return address in the executable's text,
+/// between the linker's `__executable_start` and `etext`) takes the next
+/// outcome of the witness; glibc's own allocations (stdio's buffers)
+/// never fail and take none.
+fn write_failing_allocations(out: &mut String, fails: &[bool]) {
+    let list: Vec<&str> = fails.iter().map(|f| if *f { "1" } else { "0" }).collect();
+    let _ = writeln!(
+        out,
+        "
+#include <stddef.h>
+/* Whether each allocation of the program fails, in the order of its calls. */
+static const unsigned char wiser_fails[] = {{{}}};
+static unsigned long wiser_next_fail = 0;
+extern char __executable_start, etext;
+/* Under AddressSanitizer its allocator is the real one. */
+#if defined(__SANITIZE_ADDRESS__)
+#define WISER_REAL(f) __interceptor_##f
+#else
+#define WISER_REAL(f) __libc_##f
+#endif
+extern void *WISER_REAL(malloc)(size_t);
+extern void *WISER_REAL(calloc)(size_t, size_t);
+extern void *WISER_REAL(realloc)(void *, size_t);
+
+static int wiser_fails_now(void *caller)
+{{
+    if ((char *)caller < &__executable_start || (char *)caller >= &etext)
+        return 0;
+    if (wiser_next_fail < sizeof wiser_fails)
+        return wiser_fails[wiser_next_fail++];
+    return 0;
+}}
+
+void *malloc(size_t n)
+{{
+    return wiser_fails_now(__builtin_return_address(0)) ? NULL : WISER_REAL(malloc)(n);
+}}
+
+void *calloc(size_t k, size_t n)
+{{
+    return wiser_fails_now(__builtin_return_address(0)) ? NULL : WISER_REAL(calloc)(k, n);
+}}
+
+void *realloc(void *p, size_t n)
+{{
+    return wiser_fails_now(__builtin_return_address(0)) ? NULL : WISER_REAL(realloc)(p, n);
+}}",
+        list.join(", ")
+    );
 }
 
 /// Replays `main`'s command line: a constructor, run before `main`, calls

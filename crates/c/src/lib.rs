@@ -39,6 +39,9 @@ pub use wiser_frontend::DataModel;
 pub struct Options {
     /// Integer sizes.
     pub data_model: DataModel,
+    /// May `malloc`, `calloc` and `realloc` fail (return `NULL`)? Each
+    /// call then has both outcomes, a read of the witness.
+    pub malloc_may_fail: bool,
 }
 
 /// A function whose calls are input reads: `__VERIFIER_nondet_<type>`, or
@@ -139,7 +142,7 @@ pub fn compile_text(
             text.push_str(&lib);
             parsed = parse(text, &prepared.map)?;
         }
-        lower::lower(&parsed.unit, &prepared.map, options.data_model)
+        lower::lower(&parsed.unit, &prepared.map, options)
     })
 }
 

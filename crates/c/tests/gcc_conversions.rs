@@ -532,7 +532,10 @@ fn wiser_check(
 ) -> Vec<(Option<usize>, String)> {
     std::fs::write(path, text).expect("write the program");
     let mut sources = wiser_ir::Sources::new();
-    let options = Options { data_model: m };
+    let options = Options {
+        data_model: m,
+        ..Default::default()
+    };
     let compiled = match wiser_c::compile_file(&mut sources, path, &options) {
         Ok(c) => c,
         Err(d) => return vec![(None, format!("does not compile: {}", sources.render(&d)))],

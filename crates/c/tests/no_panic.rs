@@ -198,7 +198,10 @@ fn exercise(dir: &Path, name: &str, bytes: &[u8], ext: &str) -> Result<(), Strin
     let result = catch_unwind(AssertUnwindSafe(|| {
         let mut sources = wiser_ir::Sources::new();
         for model in [DataModel::Ilp32, DataModel::Lp64] {
-            let options = Options { data_model: model };
+            let options = Options {
+                data_model: model,
+                ..Default::default()
+            };
             match wiser_c::compile_file(&mut sources, &path, &options) {
                 Err(d) => {
                     let text = sources.render(&d);

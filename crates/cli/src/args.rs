@@ -156,6 +156,9 @@ pub struct LangArgs {
     /// C's integer sizes [default: the task's, else ilp32].
     #[arg(long, value_enum, value_name = "MODEL")]
     pub data_model: Option<DataModelArg>,
+    /// C: `malloc`, `calloc` and `realloc` may return NULL (each call has both outcomes) [default: they never fail].
+    #[arg(long)]
+    pub malloc_may_fail: bool,
     /// The front ends to choose from (set by [`crate::run`], not parsed).
     #[arg(skip)]
     pub frontends: Registry,
@@ -168,6 +171,7 @@ impl LangArgs {
             lang: self.lang.as_deref(),
             data_model: self.data_model.map(DataModelArg::data_model),
             assume,
+            malloc_may_fail: self.malloc_may_fail,
         }
     }
 }

@@ -27,6 +27,8 @@ pub struct LoadOptions<'a> {
     pub data_model: Option<DataModel>,
     /// An extra assumption on the inputs, where the language has them.
     pub assume: Option<&'a str>,
+    /// May allocation fail (`--malloc-may-fail`)?
+    pub malloc_may_fail: bool,
 }
 
 /// The registry of front ends, as options carry it.
@@ -138,6 +140,7 @@ pub fn load_any(path: &Path, options: &LoadOptions<'_>) -> Result<Program, CliEr
         path: &file,
         data_model,
         assume: options.assume,
+        malloc_may_fail: options.malloc_may_fail,
     })?;
     for w in &loaded.warnings {
         crate::out::err(&loaded.sources.render_warning(w));

@@ -522,3 +522,78 @@ int main(void) {{
         assert_eq!(json["bugs"][0]["kind"], want, "{json}");
     }
 }
+
+#[test]
+fn with_malloc_may_fail_a_missing_null_check_is_a_bug() {
+    let dir = folder("malloc-may-fail");
+    let prog = write(
+        &dir,
+        "nocheck.c",
+        "#include <stdlib.h>
+#include <stdio.h>
+struct node { int v; struct node *next; };
+int main(void) {
+    struct node *a = malloc(sizeof(struct node));
+    printf(\"allocated\\n\");
+    struct node *b = malloc(sizeof(struct node));
+    if (!a) return 1;
+    a->v = 1;
+    b->v = 2;
+    free(a);
+    free(b);
+    return 0;
+}
+",
+    );
+    // By default `malloc` never fails: safe.
+    let (code, out, err) = check(&prog, MEMSAFETY);
+    assert_eq!(code, 0, "{out}\n{err}");
+    // With failing allocations, the unchecked `b` is dereferenced.
+    let (code, json) = check_json(&prog, &["--malloc-may-fail"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "null_dereference", "{json}");
+    assert_eq!(json["bugs"][0]["line"], 10, "{json}");
+    let names: Vec<&str> = json["bugs"][0]["nondet"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["variable"].as_str())
+        .collect();
+    assert!(names.contains(&"malloc at 7:22 fails"), "{json}");
+    // The witness replays with `wiser run` under the same option.
+    let reads: Vec<String> = support::c::first_reads(&json)
+        .iter()
+        .map(i64::to_string)
+        .collect();
+    let (code, out, err) =
+        support::c::run(&prog, &["--malloc-may-fail", "--reads", &reads.join(",")]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("null dereference"), "{out}");
+    // gcc's build with the harness (which makes the second `malloc` of the
+    // program fail, and none of glibc's own) crashes at that line under
+    // AddressSanitizer.
+    if gcc_links("-m32", &dir) {
+        let harness = dir.join("harness.c");
+        let (code, _, err) = check(
+            &prog,
+            &["--malloc-may-fail", "--harness", harness.to_str().unwrap()],
+        );
+        assert_eq!(code, 1, "{err}");
+        let exe = dir.join("asan");
+        let built = std::process::Command::new("gcc")
+            .args(["-m32", "-g", "-w", "-fsanitize=address", "-o"])
+            .arg(&exe)
+            .arg(&prog)
+            .arg(&harness)
+            .status()
+            .unwrap();
+        if built.success() {
+            let out = std::process::Command::new(&exe).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("SEGV") && err.contains("nocheck.c:10"),
+                "{err}"
+            );
+        }
+    }
+}

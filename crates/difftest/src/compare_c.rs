@@ -89,7 +89,10 @@ pub fn compile_c(c: &CProgram, model: DataModel) -> Result<wiser_ir::Ir, String>
     let path = scratch_file(model);
     std::fs::write(&path, &c.text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let mut sources = wiser_ir::Sources::new();
-    let options = wiser_c::Options { data_model: model };
+    let options = wiser_c::Options {
+        data_model: model,
+        ..Default::default()
+    };
     let r = wiser_c::compile_file(&mut sources, &path, &options);
     let _ = std::fs::remove_file(&path);
     r.map(|c| c.ir).map_err(|d| sources.render(&d))

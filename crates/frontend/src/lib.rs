@@ -51,6 +51,9 @@ pub struct LoadRequest<'a> {
     /// An extra condition on the inputs (`--assume`), in the language's
     /// own syntax, where the front end supports it.
     pub assume: Option<&'a str>,
+    /// May allocation fail (C's `malloc` returning `NULL`), where the
+    /// language allocates that way?
+    pub malloc_may_fail: bool,
 }
 
 /// A loaded program.
@@ -164,8 +167,9 @@ pub enum ReadSite {
     },
     /// A variable read before it was written, by name.
     Uninitialised(String),
-    /// A part of the program's command line (C's `argc`, `argv[1][0]`),
-    /// by name.
+    /// A choice of the program's environment, by name: a part of its
+    /// command line (C's `argc`, `argv[1][0]`), or whether an allocation
+    /// fails (`malloc at 12:9 fails`).
     Argument(String),
     /// A read statement of its own (IMP's `x = *`).
     Statement,

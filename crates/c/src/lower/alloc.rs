@@ -168,7 +168,95 @@ fn unsupported(f: &Fun, at: CSpan) -> Diagnostic {
     )
 }
 
-/// Lowers `malloc`, `calloc` and `free`; `None` for other names.
+/// `realloc`'s work once it does not fail: the old object (the pointer in
+/// `old`, possibly `NULL`) checked as `free` checks it, a new object of
+/// `n` elements of `ty`, the elements both have moved, the old one freed.
+fn moved_to_new(f: &mut Fun, ty: &CType, old: Place, n: Expr, at: CSpan) -> Res<(Expr, CType)> {
+    let span = f.span(at);
+    // The old object is checked as `free` checks it, before
+    // anything is made or copied.
+    let (yes, made) = (f.rb.label(), f.rb.label());
+    let nonnull = Expr::cmp(CmpOp::Ne, f.rb.load(old), ptr::null());
+    let obj = f.rb.temp(ScalarTy::INT);
+    f.rb.branch(nonnull, yes, made, span);
+    f.rb.bind(yes);
+    let o = freeable(f, old, span);
+    f.rb.assign(obj, o, span);
+    f.rb.bind(made);
+    let (v, t) = object(f, ty, Some(n.clone()), false, at)?;
+    let new = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(new, v, span);
+    // The elements both objects have move to the new one; then the
+    // old one is freed.
+    let (copy, end) = (f.rb.label(), f.rb.label());
+    let nonnull = Expr::cmp(CmpOp::Ne, f.rb.load(old), ptr::null());
+    f.rb.branch(nonnull, copy, end, span);
+    f.rb.bind(copy);
+    let mem = heap::mem(f.u, f.rb.program());
+    let size = Expr::int(IntTy::INT, wiser_num::Int::from_u64(layout::slots(f.u, ty)));
+    let old_len = Expr::select(mem.len, heap::field_ty(ScalarTy::INT), f.rb.load(obj));
+    let old_n = Expr::binary(BinOp::Div, old_len, size.clone(), span);
+    let fewer = Expr::cmp(CmpOp::Lt, old_n.clone(), n.clone());
+    let both = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(both, Expr::ite(fewer, old_n, n), span);
+    let i = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(i, Expr::int(IntTy::INT, 0), span);
+    let (head, body, done) = (f.rb.label(), f.rb.label(), f.rb.label());
+    f.rb.bind(head);
+    let more = Expr::cmp(CmpOp::Lt, f.rb.load(i), f.rb.load(both));
+    f.rb.branch(more, body, done, span);
+    f.rb.bind(body);
+    let at_i = Expr::binary(BinOp::Mul, f.rb.load(i), size, span);
+    let to = Expr::binary(BinOp::Add, f.rb.load(new), at_i.clone(), span);
+    let from = Expr::binary(BinOp::Add, f.rb.load(old), at_i, span);
+    layout::copy(f, ty, to, from, span);
+    let next = Expr::binary(BinOp::Add, f.rb.load(i), one(), span);
+    f.rb.assign(i, next, span);
+    f.rb.jump(head);
+    f.rb.bind(done);
+    let o = f.rb.load(obj);
+    release(f, o, span);
+    f.rb.bind(end);
+    Ok((f.rb.load(new), t))
+}
+
+/// `make` an allocation; with `--malloc-may-fail`, first choose whether
+/// it fails (a read of the witness, named `malloc at 12:9 fails`): then
+/// the result is `NULL` and nothing is made.
+fn may_fail(
+    f: &mut Fun,
+    name: &str,
+    at: CSpan,
+    make: &mut dyn FnMut(&mut Fun) -> Res<(Expr, CType)>,
+) -> Res<(Expr, CType)> {
+    if !f.u.malloc_may_fail {
+        return make(f);
+    }
+    let span = f.span(at);
+    f.u.allocation_choices += 1;
+    let choice = f.rb.program().global(
+        format!("${name} fails #{}", f.u.allocation_choices),
+        ScalarTy::Int(IntTy::U8),
+        Some(wiser_num::Int::from(0)),
+    );
+    f.rb.havoc(choice, span);
+    let boolean = Expr::cmp(CmpOp::Le, f.rb.load(choice), Expr::int(IntTy::U8, 1));
+    f.rb.assume(boolean, span);
+    let res = f.rb.temp(ScalarTy::INT);
+    let (fails, works, end) = (f.rb.label(), f.rb.label(), f.rb.label());
+    let failed = Expr::cmp(CmpOp::Ne, f.rb.load(choice), Expr::int(IntTy::U8, 0));
+    f.rb.branch(failed, fails, works, span);
+    f.rb.bind(fails);
+    f.rb.assign(res, ptr::null(), span);
+    f.rb.jump(end);
+    f.rb.bind(works);
+    let (v, t) = make(f)?;
+    f.rb.assign(res, v, span);
+    f.rb.bind(end);
+    Ok((f.rb.load(res), t))
+}
+
+/// Lowers `malloc`, `calloc`, `realloc` and `free`; `None` for other names.
 pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> LibraryCall {
     let span = f.span(at);
     match (name, c.arguments.as_slice()) {
@@ -176,11 +264,13 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
             let Some((ty, n)) = counted(f, size) else {
                 // `malloc(16)`: `size` bytes of a type not known here.
                 let n = count(f, size)?;
-                let (v, _) = untyped(f, n, false, at)?;
+                let (v, _) = may_fail(f, "malloc", at, &mut |f| untyped(f, n.clone(), false, at))?;
                 return Ok(Some(Some(Value::Ptr(v, CType::Void))));
             };
             let n = n.map(|n| count(f, n)).transpose()?;
-            let (v, t) = object(f, &ty, n, false, at)?;
+            let (v, t) = may_fail(f, "malloc", at, &mut |f| {
+                object(f, &ty, n.clone(), false, at)
+            })?;
             Ok(Some(Some(Value::Ptr(v, t))))
         }
         ("calloc", [n, size]) => {
@@ -188,7 +278,9 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                 .is_ok_and(|(v, _)| v == wiser_num::Int::from(1));
             let ty = sized(f, size).ok_or_else(|| unsupported(f, at))?;
             let n = if one { None } else { Some(count(f, n)?) };
-            let (v, t) = object(f, &ty, n, true, at)?;
+            let (v, t) = may_fail(f, "calloc", at, &mut |f| {
+                object(f, &ty, n.clone(), true, at)
+            })?;
             Ok(Some(Some(Value::Ptr(v, t))))
         }
         ("free", [p]) => {
@@ -231,54 +323,12 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                 f.rb.assign(t, n, span);
                 f.rb.load(t)
             };
-            // The old object is checked as `free` checks it, before
-            // anything is made or copied.
-            let (yes, made) = (f.rb.label(), f.rb.label());
-            let nonnull = Expr::cmp(CmpOp::Ne, f.rb.load(old), ptr::null());
-            let obj = f.rb.temp(ScalarTy::INT);
-            f.rb.branch(nonnull, yes, made, span);
-            f.rb.bind(yes);
-            let o = freeable(f, old, span);
-            f.rb.assign(obj, o, span);
-            f.rb.bind(made);
-            let (v, t) = object(f, &ty, Some(n.clone()), false, at)?;
-            let new = f.rb.temp(ScalarTy::INT);
-            f.rb.assign(new, v, span);
-            // The elements both objects have move to the new one; then the
-            // old one is freed.
-            let (copy, end) = (f.rb.label(), f.rb.label());
-            let nonnull = Expr::cmp(CmpOp::Ne, f.rb.load(old), ptr::null());
-            f.rb.branch(nonnull, copy, end, span);
-            f.rb.bind(copy);
-            let mem = heap::mem(f.u, f.rb.program());
-            let size = Expr::int(
-                IntTy::INT,
-                wiser_num::Int::from_u64(layout::slots(f.u, &ty)),
-            );
-            let old_len = Expr::select(mem.len, heap::field_ty(ScalarTy::INT), f.rb.load(obj));
-            let old_n = Expr::binary(BinOp::Div, old_len, size.clone(), span);
-            let fewer = Expr::cmp(CmpOp::Lt, old_n.clone(), n.clone());
-            let both = f.rb.temp(ScalarTy::INT);
-            f.rb.assign(both, Expr::ite(fewer, old_n, n), span);
-            let i = f.rb.temp(ScalarTy::INT);
-            f.rb.assign(i, Expr::int(IntTy::INT, 0), span);
-            let (head, body, done) = (f.rb.label(), f.rb.label(), f.rb.label());
-            f.rb.bind(head);
-            let more = Expr::cmp(CmpOp::Lt, f.rb.load(i), f.rb.load(both));
-            f.rb.branch(more, body, done, span);
-            f.rb.bind(body);
-            let at_i = Expr::binary(BinOp::Mul, f.rb.load(i), size, span);
-            let to = Expr::binary(BinOp::Add, f.rb.load(new), at_i.clone(), span);
-            let from = Expr::binary(BinOp::Add, f.rb.load(old), at_i, span);
-            layout::copy(f, &ty, to, from, span);
-            let next = Expr::binary(BinOp::Add, f.rb.load(i), one(), span);
-            f.rb.assign(i, next, span);
-            f.rb.jump(head);
-            f.rb.bind(done);
-            let o = f.rb.load(obj);
-            release(f, o, span);
-            f.rb.bind(end);
-            Ok(Some(Some(Value::Ptr(f.rb.load(new), t))))
+            // With `--malloc-may-fail` it may fail: `NULL`, the old object
+            // as it was.
+            let (v, t) = may_fail(f, "realloc", at, &mut |f| {
+                moved_to_new(f, &ty, old, n.clone(), at)
+            })?;
+            Ok(Some(Some(Value::Ptr(v, t))))
         }
         ("malloc" | "calloc" | "free" | "realloc", _) => Err(unsupported(f, at)),
         _ => Ok(None),

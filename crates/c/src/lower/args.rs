@@ -26,11 +26,17 @@ fn read_name(k: u64, j: u64) -> String {
     format!("$argv[{k}][{j}]")
 }
 
-/// The C name of the part of the command line that the global `name`
-/// holds (`argc`, `argv[1][0]`), if it holds one.
-pub fn argument_name(name: &str) -> Option<&str> {
+/// The name of the choice of the environment that the global `name`
+/// holds, with `at` the place of the read: a part of the command line
+/// (`argc`, `argv[1][0]`), or whether an allocation fails (`malloc at 12:9
+/// fails`, see `alloc.rs`).
+pub fn argument_name(name: &str, at: impl std::fmt::Display) -> Option<String> {
     let arg = name.strip_prefix('$')?;
-    (arg == "argc" || arg.starts_with("argv[")).then_some(arg)
+    if arg == "argc" || arg.starts_with("argv[") {
+        return Some(arg.to_string());
+    }
+    let (function, _) = arg.split_once(" fails #")?;
+    Some(format!("{function} at {at} fails"))
 }
 
 /// The values `main` is called with, made by the IR's main routine: its

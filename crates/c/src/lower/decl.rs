@@ -416,7 +416,12 @@ pub fn global_declaration<'a>(
         } else {
             name.clone()
         };
+        let kept = u.heap.global_pointers;
         let var = new_static(u, b, &ir_name, &ty, init.span)?;
+        if specs.is_extern && from_header {
+            // (`stdout` holds no object of the program's.)
+            u.heap.global_pointers = kept;
+        }
         u.globals.insert(name, var);
         has_init |= init.node.initializer.is_some();
     }

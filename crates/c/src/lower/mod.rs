@@ -124,6 +124,10 @@ pub struct FuncInfo<'a> {
 /// What the whole unit knows while lowering.
 pub struct Unit<'a> {
     pub dm: DataModel,
+    /// May `malloc`, `calloc` and `realloc` fail (`--malloc-may-fail`)?
+    pub malloc_may_fail: bool,
+    /// How many allocations may fail (each has a global of its own).
+    pub allocation_choices: u32,
     pub map: &'a SpanMap,
     pub typedefs: HashMap<String, CType>,
     pub globals: HashMap<String, Var>,
@@ -421,9 +425,16 @@ impl<'u, 'a, 'b> Fun<'u, 'a, 'b> {
 }
 
 /// Lowers a parsed unit.
-pub fn lower(unit: &ast::TranslationUnit, map: &SpanMap, dm: DataModel) -> Res<Compiled> {
+pub fn lower(
+    unit: &ast::TranslationUnit,
+    map: &SpanMap,
+    options: &crate::Options,
+) -> Res<Compiled> {
+    let dm = options.data_model;
     let mut u = Unit {
         dm,
+        malloc_may_fail: options.malloc_may_fail,
+        allocation_choices: 0,
         map,
         typedefs: HashMap::new(),
         globals: HashMap::new(),

@@ -75,6 +75,9 @@ pub struct TestOptions {
     /// `--assume` (IMP): the run checks it first, as `check` did.
     #[serde(default)]
     pub assume: Option<String>,
+    /// `--malloc-may-fail` (C): each allocation's outcome is a read.
+    #[serde(default)]
+    pub malloc_may_fail: bool,
 }
 
 fn default_property() -> String {
@@ -359,6 +362,7 @@ mod tests {
                 data_model: Some(DataModelName::Lp64),
                 property: "unreach-call".into(),
                 assume: Some("x > 0".into()),
+                malloc_may_fail: true,
             },
             input: TestInput::from_input(&input),
             expected,

@@ -53,6 +53,8 @@ pub struct Suite<'a> {
     pub wrap_signed: bool,
     /// `--assume`.
     pub assume: Option<&'a str>,
+    /// `--malloc-may-fail`.
+    pub malloc_may_fail: bool,
 }
 
 /// One test to write: its input, the outcome claimed for it, and the
@@ -173,6 +175,7 @@ pub fn write_suite(
         data_model: data_model_name(program),
         property: s.property.name().to_string(),
         assume: s.assume.map(str::to_string),
+        malloc_may_fail: s.malloc_may_fail,
     };
     let producer = format!("wiser {}", env!("CARGO_PKG_VERSION"));
     let mut written = Vec::new();
@@ -338,6 +341,7 @@ pub fn write_for_check(
         property,
         wrap_signed: args.semantics.wrap_signed,
         assume: args.target.assume.as_deref(),
+        malloc_may_fail: args.target.lang.malloc_may_fail,
     };
     let written = write_suite(program, &suite, &cases)?;
     note_written(dir, &written, args.all_paths);

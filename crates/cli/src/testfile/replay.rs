@@ -88,6 +88,7 @@ impl Programs {
                     lang: lang.as_deref(),
                     data_model,
                     assume: assume.as_deref(),
+                    malloc_may_fail: test.options.malloc_may_fail,
                 };
                 let program = load::load_any(&path, &options).map_err(|e| {
                     if o.file.is_some() {
