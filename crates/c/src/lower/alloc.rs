@@ -135,30 +135,23 @@ fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> 
 /// with its bounds checked only as far as `n` slots go (a slot is at least
 /// a byte): then out-of-bounds accesses are not all checked, which the
 /// unit says ([`heap::Heap::unchecked`]).
-fn untyped(f: &mut Fun, n: Expr, zeroed: bool, at: CSpan) -> Res<(Expr, CType)> {
+fn untyped(f: &mut Fun, n: Expr, at: CSpan) -> Res<(Expr, CType)> {
     f.u.heap.untyped = true;
     let uchar = CType::Int(crate::types::CInt::new(crate::types::Rank::Char, false));
-    object(f, &uchar, Some(n), zeroed, at)
+    object(f, &uchar, Some(n), false, at)
 }
 
 /// Zeroes the `len` elements of type `ty` of the object `place` points
 /// to (a loop).
 pub fn zero_all(f: &mut Fun, ty: &CType, place: Place, len: Expr, span: wiser_ir::Span) {
     let size = Expr::int(IntTy::INT, wiser_num::Int::from_u64(layout::slots(f.u, ty)));
-    let i = f.rb.temp(ScalarTy::INT);
-    f.rb.assign(i, Expr::int(IntTy::INT, 0), span);
-    let (head, body, end) = (f.rb.label(), f.rb.label(), f.rb.label());
-    f.rb.bind(head);
-    let more = Expr::cmp(CmpOp::Lt, f.rb.load(i), len);
-    f.rb.branch(more, body, end, span);
-    f.rb.bind(body);
-    let at = Expr::binary(BinOp::Mul, f.rb.load(i), size, span);
-    let p = Expr::binary(BinOp::Add, f.rb.load(place), at, span);
-    layout::zero(f, ty, p, true, span);
-    let next = Expr::binary(BinOp::Add, f.rb.load(i), one(), span);
-    f.rb.assign(i, next, span);
-    f.rb.jump(head);
-    f.rb.bind(end);
+    // (The body never fails: nothing to pass on.)
+    let _ = layout::times(f, len, false, span, &mut |f, i| {
+        let at = Expr::binary(BinOp::Mul, i, size.clone(), span);
+        let p = Expr::binary(BinOp::Add, f.rb.load(place), at, span);
+        layout::zero(f, ty, p, true, span);
+        Ok(())
+    });
 }
 
 fn unsupported(f: &Fun, at: CSpan) -> Diagnostic {
@@ -199,21 +192,14 @@ fn moved_to_new(f: &mut Fun, ty: &CType, old: Place, n: Expr, at: CSpan) -> Res<
     let fewer = Expr::cmp(CmpOp::Lt, old_n.clone(), n.clone());
     let both = f.rb.temp(ScalarTy::INT);
     f.rb.assign(both, Expr::ite(fewer, old_n, n), span);
-    let i = f.rb.temp(ScalarTy::INT);
-    f.rb.assign(i, Expr::int(IntTy::INT, 0), span);
-    let (head, body, done) = (f.rb.label(), f.rb.label(), f.rb.label());
-    f.rb.bind(head);
-    let more = Expr::cmp(CmpOp::Lt, f.rb.load(i), f.rb.load(both));
-    f.rb.branch(more, body, done, span);
-    f.rb.bind(body);
-    let at_i = Expr::binary(BinOp::Mul, f.rb.load(i), size, span);
-    let to = Expr::binary(BinOp::Add, f.rb.load(new), at_i.clone(), span);
-    let from = Expr::binary(BinOp::Add, f.rb.load(old), at_i, span);
-    layout::copy(f, ty, to, from, span);
-    let next = Expr::binary(BinOp::Add, f.rb.load(i), one(), span);
-    f.rb.assign(i, next, span);
-    f.rb.jump(head);
-    f.rb.bind(done);
+    let both = f.rb.load(both);
+    layout::times(f, both, false, span, &mut |f, i| {
+        let at_i = Expr::binary(BinOp::Mul, i, size.clone(), span);
+        let to = Expr::binary(BinOp::Add, f.rb.load(new), at_i.clone(), span);
+        let from = Expr::binary(BinOp::Add, f.rb.load(old), at_i, span);
+        layout::copy(f, ty, to, from, span);
+        Ok(())
+    })?;
     let o = f.rb.load(obj);
     release(f, o, span);
     f.rb.bind(end);
@@ -264,7 +250,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
             let Some((ty, n)) = counted(f, size) else {
                 // `malloc(16)`: `size` bytes of a type not known here.
                 let n = count(f, size)?;
-                let (v, _) = may_fail(f, "malloc", at, &mut |f| untyped(f, n.clone(), false, at))?;
+                let (v, _) = may_fail(f, "malloc", at, &mut |f| untyped(f, n.clone(), at))?;
                 return Ok(Some(Some(Value::Ptr(v, CType::Void))));
             };
             let n = n.map(|n| count(f, n)).transpose()?;

@@ -253,23 +253,47 @@ pub fn each_slot(
         }
         return;
     }
-    let i = f.rb.temp(ScalarTy::INT);
+    let stride = Expr::int(IntTy::INT, Int::from_u64(run.stride));
+    let start = plus(p, run.offset, span);
+    let count = Expr::int(IntTy::INT, Int::from_u64(run.count));
+    // (The body never fails: nothing to pass on.)
+    let _ = times(f, count, false, span, &mut |f, i| {
+        let at = Expr::binary(BinOp::Mul, i, stride.clone(), span);
+        body(f, Expr::binary(BinOp::Add, start.clone(), at, span));
+        Ok(())
+    });
+}
+
+/// The loop `for (k = 0; k < n; k++) body(k)`, or with `down` the body
+/// of `n - 1 - k`; `n` is an `int`, evaluated before each iteration. Every
+/// loop the front end writes over elements or slots is this one.
+pub fn times(
+    f: &mut Fun,
+    n: Expr,
+    down: bool,
+    span: wiser_ir::Span,
+    body: &mut dyn FnMut(&mut Fun, Expr) -> super::Res<()>,
+) -> super::Res<()> {
     let int = |v: u64| Expr::int(IntTy::INT, Int::from_u64(v));
-    f.rb.assign(i, int(0), span);
+    let k = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(k, int(0), span);
     let (head, next, end) = (f.rb.label(), f.rb.label(), f.rb.label());
     f.rb.bind(head);
-    let more = Expr::cmp(CmpOp::Lt, f.rb.load(i), int(run.count));
+    let more = Expr::cmp(CmpOp::Lt, f.rb.load(k), n.clone());
     f.rb.branch(more, next, end, span);
     f.rb.bind(next);
-    let at = Expr::binary(BinOp::Mul, f.rb.load(i), int(run.stride), span);
-    body(
-        f,
-        Expr::binary(BinOp::Add, plus(p.clone(), run.offset, span), at, span),
-    );
-    let step = Expr::binary(BinOp::Add, f.rb.load(i), int(1), span);
-    f.rb.assign(i, step, span);
+    let i = if down {
+        let last = Expr::binary(BinOp::Sub, n, int(1), span);
+        Expr::binary(BinOp::Sub, last, f.rb.load(k), span)
+    } else {
+        f.rb.load(k)
+    };
+    body(f, i)?;
+    let step = Expr::binary(BinOp::Add, f.rb.load(k), int(1), span);
+    f.rb.assign(k, step, span);
     f.rb.jump(head);
     f.rb.bind(end);
+    Ok(())
 }
 
 /// The cell array and IR type of a run's slots.

@@ -97,37 +97,6 @@ fn count(f: &mut Fun, elem: &CType, n: &Node<E>) -> Res<Place> {
     Ok(tmp)
 }
 
-/// A loop `for (i = 0; i < n; i++) body(i)` (or from `n - 1` down with
-/// `down`).
-fn each(
-    f: &mut Fun,
-    n: Place,
-    down: bool,
-    span: wiser_ir::Span,
-    body: &mut dyn FnMut(&mut Fun, Expr) -> Res<()>,
-) -> Res<()> {
-    let int = |v: i64| Expr::int(IntTy::INT, Int::from(v));
-    let k = f.rb.temp(ScalarTy::INT);
-    f.rb.assign(k, int(0), span);
-    let (head, next, end) = (f.rb.label(), f.rb.label(), f.rb.label());
-    f.rb.bind(head);
-    let more = Expr::cmp(CmpOp::Lt, f.rb.load(k), f.rb.load(n));
-    f.rb.branch(more, next, end, span);
-    f.rb.bind(next);
-    let i = if down {
-        let last = Expr::binary(BinOp::Sub, f.rb.load(n), int(1), span);
-        Expr::binary(BinOp::Sub, last, f.rb.load(k), span)
-    } else {
-        f.rb.load(k)
-    };
-    body(f, i)?;
-    let step = Expr::binary(BinOp::Add, f.rb.load(k), int(1), span);
-    f.rb.assign(k, step, span);
-    f.rb.jump(head);
-    f.rb.bind(end);
-    Ok(())
-}
-
 /// The slot pointer of element `i` of a memory target, checked.
 fn slot(f: &mut Fun, p: &Expr, elem: &CType, i: Expr, offset: u64, span: wiser_ir::Span) -> Expr {
     let size = Expr::int(IntTy::INT, Int::from_u64(layout::slots(f.u, elem)));
@@ -203,7 +172,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                     .unsupported(byte.span, "`memset` of pointers to a byte other than 0"));
             }
             let n = count(f, &elem, n)?;
-            each(f, n, false, span, &mut |f, i| {
+            layout::times(f, f.rb.load(n), false, span, &mut |f, i| {
                 match &dst {
                     Target::Array(o) => {
                         let v = repeated(f, f.rb.load(bt), o.elem, span);
@@ -256,7 +225,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
             };
             let runs = layout::runs(f.u, &de);
             let copy = |f: &mut Fun, down: bool| {
-                each(f, n, down, span, &mut |f, i| {
+                layout::times(f, f.rb.load(n), down, span, &mut |f, i| {
                     for run in &runs {
                         for k in 0..run.count {
                             let off = run.offset + k * run.stride;
