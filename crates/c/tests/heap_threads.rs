@@ -111,8 +111,8 @@ fn outside_the_subset_is_an_error_at_its_place() {
             "casts of pointers to integers",
         ),
         (
-            "union u { int a; }; int main(void){ union u x; return 0; }",
-            "unions",
+            "union u { int a; char c[4]; }; int main(void){ union u x; int *p = &x.a; return 0; }",
+            "a pointer into a member of a union",
         ),
         (
             "int main(void){ double d = 1.0; return 0; }",

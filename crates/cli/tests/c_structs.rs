@@ -206,6 +206,8 @@ struct A { char c; long long x; short s; };
 struct B { char c[3]; struct A a; int *p; };
 struct C { char a; char b; };
 struct D { pthread_mutex_t m; char z; long l; };
+union E { char c[5]; int i; short s; };
+struct F { char a; union E e; long long z; union { char b; long long w; } g; };
 ";
     let exprs = [
         "sizeof(struct A)",
@@ -215,6 +217,11 @@ struct D { pthread_mutex_t m; char z; long l; };
         "offsetof(struct A, s)",
         "offsetof(struct B, p)",
         "offsetof(struct D, l)",
+        "sizeof(union E)",
+        "sizeof(struct F)",
+        "offsetof(struct F, z)",
+        "offsetof(struct F, g)",
+        "offsetof(union E, s)",
     ];
     for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
         if !support::c::gcc_links(flag, &dir) {

@@ -58,6 +58,9 @@ pub struct StructDef {
     pub tag: Option<String>,
     /// Its members (`None` while only declared: `struct node;`).
     pub fields: Option<Vec<(String, CType)>>,
+    /// Is it a `union` (members laid out one after the other like a
+    /// structure's, kept in step by [`super::unions`])?
+    pub union: bool,
 }
 
 /// The unit's arrays about objects (see the module's documentation),
@@ -133,19 +136,20 @@ pub struct Heap {
 pub type Members = dyn Fn(&Unit, &Node<ast::StructField>) -> Res<Vec<(String, CType)>>;
 
 /// The type of a `struct` or `union` specifier, declaring it when it has
-/// members. A union is opaque: declaring one (headers do) is harmless,
-/// using one is an error.
+/// members. A union is a structure whose members [`super::unions`] keeps
+/// in step.
 pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) -> Res<CType> {
-    if st.kind.node == ast::StructKind::Union {
-        return Ok(CType::Opaque("unions".into(), Some((at.start, at.end))));
-    }
+    let union = st.kind.node == ast::StructKind::Union;
     let tag = st.identifier.as_ref().map(|i| i.node.name.clone());
     let Some(decls) = &st.declarations else {
         // A use (or forward declaration) of a tag.
         let Some(tag) = tag else {
             return Err(Diagnostic::new(
                 u.span(at),
-                "a `struct` without a tag or members",
+                format!(
+                    "a `{}` without a tag or members",
+                    if union { "union" } else { "struct" }
+                ),
             ));
         };
         if let Some(i) = u.heap.tags.borrow().get(&tag) {
@@ -155,6 +159,7 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
         structs.push(StructDef {
             tag: Some(tag.clone()),
             fields: None,
+            union,
         });
         let i = structs.len() as u32 - 1;
         u.heap.tags.borrow_mut().insert(tag, i);
@@ -172,6 +177,7 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
             structs.push(StructDef {
                 tag: tag.clone(),
                 fields: None,
+                union,
             });
             let i = structs.len() as u32 - 1;
             if let Some(t) = &tag {
@@ -222,15 +228,16 @@ pub fn member_type(ty: CType) -> CType {
 
 /// A description of a structure type for messages.
 pub fn struct_name(u: &Unit, i: u32) -> String {
-    match u
+    let (tag, union) = u
         .heap
         .structs
         .borrow()
         .get(i as usize)
-        .and_then(|s| s.tag.clone())
-    {
-        Some(t) => format!("struct {t}"),
-        None => "an anonymous struct".into(),
+        .map_or((None, false), |s| (s.tag.clone(), s.union));
+    let kind = if union { "union" } else { "struct" };
+    match tag {
+        Some(t) => format!("{kind} {t}"),
+        None => format!("an anonymous {kind}"),
     }
 }
 

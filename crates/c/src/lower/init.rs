@@ -266,6 +266,14 @@ fn fill(
                 }
             },
         }
+        if let (CType::Struct(sid), Some(m)) = (ty, &members) {
+            if super::unions::is_union(f.u, *sid) {
+                // A union's list initialises one member; the others share
+                // its bytes.
+                let name = m[k as usize].0.clone();
+                return super::unions::after_member(f, p.clone(), *sid, &name, item.span);
+            }
+        }
         k += 1;
     }
     Ok(())

@@ -11,8 +11,8 @@
 //! a `struct S *` is `p + slots(struct S)`: a member's address is an
 //! addition, and a pointer to a member is a pointer like any other. What
 //! the model does not give: a slot written as one type and read as
-//! another reads another array's cell (type punning is outside it, see
-//! docs/C.md), and an access past an array member's end that stays inside
+//! another reads another array's cell (a union's members have slots of
+//! their own, which [`super::unions`] keeps in step), and an access past an array member's end that stays inside
 //! the structure is not an error (as for gcc's AddressSanitizer).
 
 use super::{heap, ptr, Fun, Unit};
@@ -75,16 +75,21 @@ fn bytes_at(u: &Unit, ty: &CType, depth: u32) -> Option<(u64, u64)> {
             Some((size.checked_mul(*n)?, align))
         }
         CType::Struct(i) => {
-            let fields = u
+            let (fields, union) = u
                 .heap
                 .structs
                 .borrow()
                 .get(*i as usize)
-                .and_then(|s| s.fields.clone())?;
+                .and_then(|s| Some((s.fields.clone()?, s.union)))?;
             let (mut size, mut align) = (0u64, 1u64);
             for (_, t) in &fields {
                 let (s, a) = bytes_at(u, t, depth + 1)?;
-                size = size.div_ceil(a) * a + s;
+                // A union's members all start at its first byte.
+                size = if union {
+                    size.max(s)
+                } else {
+                    size.div_ceil(a) * a + s
+                };
                 align = align.max(a);
             }
             Some((size.div_ceil(align) * align, align))
@@ -96,6 +101,7 @@ fn bytes_at(u: &Unit, ty: &CType, depth: u32) -> Option<(u64, u64)> {
 /// The byte offset of member `name` of structure `sid` (`offsetof`),
 /// with its slot offset and type.
 pub fn member_bytes(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType)> {
+    let union = super::unions::is_union(u, sid);
     let mut at = 0u64;
     for (n, slot, t) in members(u, sid) {
         let (size, align) = bytes(u, &t)?;
@@ -103,7 +109,9 @@ pub fn member_bytes(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType)>
         if n == name {
             return Some((at, slot, t));
         }
-        at += size;
+        if !union {
+            at += size;
+        }
     }
     None
 }

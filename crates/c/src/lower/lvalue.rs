@@ -102,6 +102,7 @@ pub(super) fn assign(f: &mut Fun, lhs: &Node<E>, rhs: &Node<E>, at: CSpan) -> Re
     let v = convert(f, v, lv.ty());
     let lv = stable(f, lv, span);
     store(f, &lv, v.clone(), span);
+    super::unions::after_store(f, lhs, at)?;
     Ok(assigned(f, &lv, v, span))
 }
 
@@ -133,6 +134,7 @@ pub(super) fn compound(
     };
     let v = convert(f, (res, rt), ty);
     store(f, &lv, v.clone(), span);
+    super::unions::after_store(f, &b.lhs, at)?;
     let _ = value;
     Ok(assigned(f, &lv, v, span))
 }
@@ -171,6 +173,7 @@ pub(super) fn step(
         convert(f, (new, pt), ty)
     };
     store(f, &lv, new.clone(), span);
+    super::unions::after_store(f, operand, at)?;
     Ok(Some(match saved {
         Some(t) => (f.rb.load(t), ty),
         None => assigned(f, &lv, new, span),

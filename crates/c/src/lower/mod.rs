@@ -39,6 +39,7 @@ mod stmt;
 mod strings;
 mod structs;
 mod thread;
+mod unions;
 
 use crate::preprocess::SpanMap;
 use crate::types::{CInt, CType};
@@ -196,9 +197,8 @@ impl<'a> Unit<'a> {
 
     /// An "unsupported" diagnostic.
     pub fn unsupported(&self, s: CSpan, what: &str) -> Diagnostic {
-        Diagnostic::new(self.span(s), format!("{UNSUPPORTED}: {what}")).with_help(
-            "docs/C.md says which C wiser reads (it has no floating point or unions yet)",
-        )
+        Diagnostic::new(self.span(s), format!("{UNSUPPORTED}: {what}"))
+            .with_help("docs/C.md says which C wiser reads (it has no floating point yet)")
     }
 
     /// A warning, once per message.

@@ -9,7 +9,7 @@
 use super::expr::{self, LVal};
 use super::ptr_type::{designates_function, element_type, type_of};
 pub use super::ptr_type::{is_pointer, type_of_value};
-use super::{call, consts, fnptr, heap, layout, structs, CSpan, Fun, Res, Var};
+use super::{call, consts, fnptr, heap, layout, structs, unions, CSpan, Fun, Res, Var};
 use crate::types::CType;
 use lang_c::ast::{self, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
@@ -75,6 +75,10 @@ fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
 /// Is the first slot of structure `sid` one a `ty` is held in (an
 /// integer of its width, or a pointer)?
 fn first_member(f: &Fun, sid: u32, ty: &CType) -> bool {
+    if unions::is_union(f.u, sid) {
+        // A pointer into a union's member would store past `unions.rs`.
+        return false;
+    }
     let first = layout::runs(f.u, &CType::Struct(sid))
         .into_iter()
         .find(|r| r.offset == 0);
@@ -152,6 +156,9 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
     match &e.node {
         // An array member is the pointer to its first element.
         E::Member(m) if matches!(type_of(f, e, 0), Some(CType::Array(..))) => {
+            if unions::inside(f, e) {
+                return Err(unions::pointer_into(f, e.span));
+            }
             let (p, _, ty) = structs::member_slot(f, &m.node, e.span)?;
             let CType::Array(elem, _) = ty else {
                 return Err(Diagnostic::new(span, "this member is not an array"));
@@ -204,6 +211,7 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             f.rb.assign(tmp, v, span);
             let v = f.rb.load(tmp);
             store(f, &lv, v.clone(), span);
+            unions::after_store(f, &b.node.lhs, e.span)?;
             Ok((v, t))
         }
         E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
@@ -254,6 +262,7 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             let tmp = f.rb.temp(ScalarTy::INT);
             f.rb.assign(tmp, new, span);
             store(f, &lv, f.rb.load(tmp), span);
+            unions::after_store(f, &b.node.lhs, e.span)?;
             Ok((f.rb.load(tmp), t))
         }
         E::UnaryOperator(u)
@@ -282,6 +291,7 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             let tmp = f.rb.temp(ScalarTy::INT);
             f.rb.assign(tmp, new, span);
             store(f, &lv, f.rb.load(tmp), span);
+            unions::after_store(f, &u.node.operand, e.span)?;
             Ok((f.rb.load(if post { old } else { tmp }), t))
         }
         E::Conditional(c) => {
@@ -466,6 +476,9 @@ pub fn arithmetic(f: &Fun, at: CSpan) -> Diagnostic {
 /// `&e`: the reference of a cell, a structure or a mutex.
 pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
     let span = f.span(e.span);
+    if unions::inside(f, e) {
+        return Err(unions::pointer_into(f, e.span));
+    }
     match &e.node {
         E::Identifier(id) => match f.lookup(&id.node.name) {
             // The places of objects are written once, before any use:
@@ -534,7 +547,18 @@ pub(super) fn element(
     } else {
         (&b.node.rhs, &b.node.lhs)
     };
-    let (p, t) = pointer(f, base)?;
+    let (p, t) = match &base.node {
+        // An array member of a union, subscripted: what is stored there
+        // is kept in step by the store (see `unions.rs`).
+        E::Member(m) if unions::inside(f, base) => {
+            let (p, _, ty) = structs::member_slot(f, &m.node, base.span)?;
+            let CType::Array(elem, _) = ty else {
+                return Err(Diagnostic::new(span, "this member is not an array"));
+            };
+            (p, *elem)
+        }
+        _ => pointer(f, base)?,
+    };
     let i = index(f, i)?;
     Ok((moved(f, p, &t, i, false, span, b.node.operator.span)?, t))
 }

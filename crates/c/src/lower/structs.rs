@@ -231,7 +231,8 @@ pub fn assign(f: &mut Fun, lhs: &Node<E>, rhs: &Node<E>, at: CSpan) -> Res<()> {
             ),
         ));
     }
-    copy(f, dst, src, si, at)
+    copy(f, dst, src, si, at)?;
+    super::unions::after_store(f, lhs, at)
 }
 
 /// A fresh object of structure `sid` in `place` holding a copy of the

@@ -1,0 +1,411 @@
+//! Unions. A union is laid out like a structure ([`super::layout`]): each
+//! member has slots of its own, in the memory of its type, so a member is
+//! read like a structure's. What makes it a union is that its members
+//! share their bytes: after every store into one member, the scalars of
+//! the other members that overlap the bytes stored are brought in step
+//! here, with the bytes gcc's x86 layout gives them (little-endian, the
+//! data model's sizes and offsets, [`layout::bytes`]). So `u.i = 0x1234;
+//! u.c[0]` reads `0x34`, `u.c[1] = 0; u.i` reads `0x34`, and a union of
+//! an `int` and an `unsigned` converts as C says.
+//!
+//! A pointer's bytes are no integer here (a pointer is an object and an
+//! offset, [`wiser_ir::pointer`]): an integer that overlaps a pointer
+//! stored through another member, or a pointer that overlaps integers
+//! stored, holds any value (an input, as uninitialised memory does); a
+//! pointer stored over a pointer at the same bytes is copied.
+//!
+//! Stores are kept in step where the program names the union (`u.m = …`,
+//! `p->s.a[i] = …`, `u = v`, an initialiser); a pointer into a union's
+//! member would write past that, so taking one (`&u.m`, `u.c` as a
+//! pointer, a cast of a union's pointer to a member's type) is refused
+//! with an error where it is written.
+
+use super::{heap, layout, ptr, structs, CSpan, Fun, Res, Unit};
+use crate::types::{CType, Len};
+use lang_c::ast::{BinaryOperator as B, Expression as E, MemberOperator, UnaryOperator as U};
+use lang_c::span::Node;
+use wiser_ir::{Diagnostic, Expr, ScalarTy};
+use wiser_num::{BinOp, Int, IntTy};
+
+/// How many scalars a union's member may have for its stores to be kept
+/// in step (each store of one emits an update of every overlapping
+/// scalar of the other members).
+const MAX_SCALARS: usize = 256;
+
+/// Is structure `sid` a union?
+pub fn is_union(u: &Unit, sid: u32) -> bool {
+    u.heap
+        .structs
+        .borrow()
+        .get(sid as usize)
+        .is_some_and(|s| s.union)
+}
+
+/// Does the program declare a union with members at all? (Lowering
+/// without one skips every look for stores into unions.)
+fn any(u: &Unit) -> bool {
+    u.heap
+        .structs
+        .borrow()
+        .iter()
+        .any(|s| s.union && s.fields.as_ref().is_some_and(|m| m.len() > 1))
+}
+
+/// One scalar of a value laid out in slots, from the value's start.
+#[derive(Clone, Debug)]
+struct Scalar {
+    slot: u64,
+    byte: u64,
+    size: u64,
+    ty: CType,
+}
+
+impl Scalar {
+    fn overlaps(&self, o: &Scalar) -> bool {
+        self.byte < o.byte + o.size && o.byte < self.byte + self.size
+    }
+}
+
+/// The scalars of a value of type `ty`, in slot order; `None` past
+/// [`MAX_SCALARS`] or for a type without a byte layout.
+fn scalars(u: &Unit, ty: &CType) -> Option<Vec<Scalar>> {
+    let mut out = Vec::new();
+    scalars_at(u, ty, 0, 0, 0, &mut out)?;
+    Some(out)
+}
+
+fn scalars_at(
+    u: &Unit,
+    ty: &CType,
+    slot: u64,
+    byte: u64,
+    depth: u32,
+    out: &mut Vec<Scalar>,
+) -> Option<()> {
+    if depth > 64 || out.len() > MAX_SCALARS {
+        return None;
+    }
+    match ty {
+        CType::Int(_) | CType::Pointer(_) | CType::Mutex => out.push(Scalar {
+            slot,
+            byte,
+            size: layout::bytes(u, ty)?.0,
+            ty: ty.clone(),
+        }),
+        CType::Struct(i) => {
+            for (name, mslot, mty) in layout::members(u, *i) {
+                let (mbyte, _, _) = layout::member_bytes(u, *i, &name)?;
+                scalars_at(u, &mty, slot + mslot, byte + mbyte, depth + 1, out)?;
+            }
+        }
+        CType::Array(elem, Len::Const(n)) => {
+            let (eslots, ebytes) = (layout::slots(u, elem), layout::bytes(u, elem)?.0);
+            for k in 0..*n {
+                scalars_at(
+                    u,
+                    elem,
+                    slot + k * eslots,
+                    byte + k * ebytes,
+                    depth + 1,
+                    out,
+                )?;
+            }
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// A store into a union's member, as an lvalue names it: the union (an
+/// expression of union type, or a pointer to one with `->`), the member,
+/// and the members and subscripts from the member to what is stored.
+struct Found<'e> {
+    base: &'e Node<E>,
+    arrow: bool,
+    sid: u32,
+    member: String,
+    rest: Vec<Step<'e>>,
+}
+
+/// A step from a union's member to the stored part of it.
+enum Step<'e> {
+    Member(String),
+    /// A subscript of an array member (`None`: `*a`, element 0).
+    Index(Option<&'e Node<E>>),
+}
+
+/// The union store `e` (an lvalue) names, if it names one.
+fn locate<'e>(f: &Fun, e: &'e Node<E>) -> Option<Found<'e>> {
+    let array = |e: &Node<E>| matches!(ptr::type_of_value(f, e), Some(CType::Array(..)));
+    match &e.node {
+        E::Member(m) => {
+            let arrow = m.node.operator.node == MemberOperator::Indirect;
+            let container = match ptr::type_of_value(f, &m.node.expression) {
+                Some(CType::Pointer(t)) if arrow => *t,
+                Some(t) if !arrow => t,
+                _ => return None,
+            };
+            let name = m.node.identifier.node.name.clone();
+            match container {
+                CType::Struct(sid) if is_union(f.u, sid) => Some(Found {
+                    base: &m.node.expression,
+                    arrow,
+                    sid,
+                    member: name,
+                    rest: Vec::new(),
+                }),
+                _ if arrow => None,
+                _ => {
+                    let mut found = locate(f, &m.node.expression)?;
+                    found.rest.push(Step::Member(name));
+                    Some(found)
+                }
+            }
+        }
+        E::BinaryOperator(b) if b.node.operator.node == B::Index && array(&b.node.lhs) => {
+            let mut found = locate(f, &b.node.lhs)?;
+            found.rest.push(Step::Index(Some(&b.node.rhs)));
+            Some(found)
+        }
+        E::UnaryOperator(o) if o.node.operator.node == U::Indirection && array(&o.node.operand) => {
+            let mut found = locate(f, &o.node.operand)?;
+            found.rest.push(Step::Index(None));
+            Some(found)
+        }
+        _ => None,
+    }
+}
+
+/// Is `e` (an lvalue or an array used as a pointer) part of a union's
+/// member?
+pub fn inside(f: &Fun, e: &Node<E>) -> bool {
+    any(f.u) && locate(f, e).is_some_and(|found| several_members(f.u, found.sid))
+}
+
+fn several_members(u: &Unit, sid: u32) -> bool {
+    layout::members(u, sid).len() > 1
+}
+
+/// The error for a pointer into a union's member.
+pub fn pointer_into(f: &Fun, at: CSpan) -> Diagnostic {
+    f.u.unsupported(at, "a pointer into a member of a union")
+        .with_help(
+            "wiser keeps a union's members in step on stores that name the union \
+             (`u.m = ...`, `p->m = ...`); store through the union instead",
+        )
+}
+
+/// After a store to the lvalue `lhs`: when it stored into a member of a
+/// union, brings the union's other members in step with the bytes stored.
+pub fn after_store(f: &mut Fun, lhs: &Node<E>, at: CSpan) -> Res<()> {
+    if !any(f.u) {
+        return Ok(());
+    }
+    let Some(found) = locate(f, lhs) else {
+        return Ok(());
+    };
+    if !several_members(f.u, found.sid) {
+        return Ok(());
+    }
+    let effects = !pure(f, found.base)
+        || found
+            .rest
+            .iter()
+            .any(|s| matches!(s, Step::Index(Some(i)) if !pure(f, i)));
+    if effects {
+        return Err(f.u.unsupported(
+            at,
+            "a store into a union's member through an expression with side effects",
+        ));
+    }
+    let span = f.span(at);
+    // The union, evaluated again (no effects: the same object; checked
+    // already by the store).
+    let union = if found.arrow {
+        ptr::pointer(f, found.base)?.0
+    } else {
+        structs::object(f, found.base)?.0
+    };
+    let (mut slot, mut ty) = layout::member(f.u, found.sid, &found.member)
+        .ok_or_else(|| Diagnostic::new(span, "no such member"))?;
+    let mut byte = 0u64;
+    // Follow the constant steps; a computed subscript keeps the whole
+    // array as what was stored.
+    for step in &found.rest {
+        match (step, &ty) {
+            (Step::Member(name), CType::Struct(i)) => {
+                let Some((b, s, t)) = layout::member_bytes(f.u, *i, name) else {
+                    return Err(Diagnostic::new(span, "no such member"));
+                };
+                (slot, byte, ty) = (slot + s, byte + b, t);
+            }
+            (Step::Index(i), CType::Array(elem, Len::Const(n))) => {
+                let k = match i {
+                    None => Some(0),
+                    Some(i) => super::consts::eval(f.u, &|n: &str| f.lookup(n), i)
+                        .ok()
+                        .and_then(|(v, _)| v.to_i64())
+                        .and_then(|v| u64::try_from(v).ok()),
+                };
+                let Some(k) = k.filter(|k| k < n) else { break };
+                let eb = layout::bytes(f.u, elem).map_or(0, |b| b.0);
+                (slot, byte, ty) = (
+                    slot + k * layout::slots(f.u, elem),
+                    byte + k * eb,
+                    (**elem).clone(),
+                );
+            }
+            _ => break,
+        }
+    }
+    let Some(stored) = scalars(f.u, &ty) else {
+        return Err(too_large(f, at));
+    };
+    let stored: Vec<Scalar> = stored
+        .into_iter()
+        .map(|s| Scalar {
+            slot: s.slot + slot,
+            byte: s.byte + byte,
+            ..s
+        })
+        .collect();
+    let member = found.member.clone();
+    in_step(f, union, found.sid, &member, &stored, at)
+}
+
+/// Does evaluating `e` again give the same value (no effects, members
+/// and `*` read nothing the store changed)?
+fn pure(f: &Fun, e: &Node<E>) -> bool {
+    match &e.node {
+        E::Member(m) => pure(f, &m.node.expression),
+        E::UnaryOperator(o) if matches!(o.node.operator.node, U::Indirection | U::Address) => {
+            pure(f, &o.node.operand)
+        }
+        E::BinaryOperator(b) if b.node.operator.node == B::Index => {
+            pure(f, &b.node.lhs) && pure(f, &b.node.rhs)
+        }
+        _ => !f.effects(e),
+    }
+}
+
+/// After member `member` of the union `sid` at `union` was written
+/// whole (an initialiser), brings the other members in step.
+pub fn after_member(f: &mut Fun, union: Expr, sid: u32, member: &str, at: CSpan) -> Res<()> {
+    let Some((slot, ty)) = layout::member(f.u, sid, member) else {
+        return Ok(());
+    };
+    let Some(stored) = scalars(f.u, &ty) else {
+        return Err(too_large(f, at));
+    };
+    let stored: Vec<Scalar> = stored
+        .into_iter()
+        .map(|s| Scalar {
+            slot: s.slot + slot,
+            ..s
+        })
+        .collect();
+    in_step(f, union, sid, member, &stored, at)
+}
+
+fn too_large(f: &Fun, at: CSpan) -> Diagnostic {
+    f.u.unsupported(
+        at,
+        &format!("a store into a union's member of more than {MAX_SCALARS} scalars"),
+    )
+}
+
+/// Updates every scalar of the members of union `sid` (at `union`) other
+/// than `member` that overlaps a scalar of `stored` (slots and bytes from
+/// the union's start).
+fn in_step(
+    f: &mut Fun,
+    union: Expr,
+    sid: u32,
+    member: &str,
+    stored: &[Scalar],
+    at: CSpan,
+) -> Res<()> {
+    let span = f.span(at);
+    // The union's pointer, read once.
+    let base = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(base, union, span);
+    for (name, mslot, mty) in layout::members(f.u, sid) {
+        if name == member {
+            continue;
+        }
+        let Some(others) = scalars(f.u, &mty) else {
+            return Err(too_large(f, at));
+        };
+        for y in others {
+            let y = Scalar {
+                slot: y.slot + mslot,
+                ..y
+            };
+            for x in stored.iter().filter(|x| x.overlaps(&y)) {
+                let (xp, yp) = (
+                    layout::plus(f.rb.load(base), x.slot, span),
+                    layout::plus(f.rb.load(base), y.slot, span),
+                );
+                update(f, x, xp, &y, yp, at)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Sets the scalar `y` at `yp` from the bytes the scalar `x` at `xp`
+/// shares with it.
+fn update(f: &mut Fun, x: &Scalar, xp: Expr, y: &Scalar, yp: Expr, at: CSpan) -> Res<()> {
+    let span = f.span(at);
+    let (Some(xt), Some(yt)) = (heap::value_ty(f.u, &x.ty), heap::value_ty(f.u, &y.ty)) else {
+        return Err(f.u.unsupported(at, "a union with a mutex"));
+    };
+    let (xa, _) = heap::cell_array(f, &x.ty, at)?;
+    let (ya, _) = heap::cell_array(f, &y.ty, at)?;
+    match (&x.ty, &y.ty) {
+        (CType::Mutex, _) | (_, CType::Mutex) => {
+            return Err(f.u.unsupported(at, "a union with a mutex"))
+        }
+        (CType::Int(_), CType::Int(_)) => {
+            let (ScalarTy::Int(xh), ScalarTy::Int(yh)) = (xt, yt) else {
+                return Ok(());
+            };
+            let lo = x.byte.max(y.byte);
+            let hi = (x.byte + x.size).min(y.byte + y.size);
+            let bits = |n: u64| Expr::int(IntTy::U64, Int::from_u64(n));
+            let mask = if hi - lo >= 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * (hi - lo))) - 1
+            };
+            let shift_y = 8 * (lo - y.byte);
+            let _ = xh;
+            let xv = ptr::shared_select(f, xa, xt, xp, span).cast(IntTy::U64);
+            let part = Expr::binary(BinOp::Shr, xv, bits(8 * (lo - x.byte)), span);
+            let v = if lo == y.byte && hi == y.byte + y.size {
+                // `y` lies inside `x`: its old value is not read.
+                part.cast(yh)
+            } else {
+                let yv = ptr::shared_select(f, ya, yt, yp.clone(), span).cast(IntTy::U64);
+                let part = Expr::binary(BinOp::BitAnd, part, bits(mask), span);
+                let part = Expr::binary(BinOp::Shl, part, bits(shift_y), span);
+                let kept = Expr::binary(BinOp::BitAnd, yv, bits(!(mask << shift_y)), span);
+                Expr::binary(BinOp::BitOr, kept, part, span).cast(yh)
+            };
+            f.rb.store(ya, yp, v, span);
+        }
+        (CType::Pointer(_), CType::Pointer(_)) if x.byte == y.byte && x.size == y.size => {
+            let v = ptr::shared_select(f, xa, xt, xp, span);
+            f.rb.store(ya, yp, v, span);
+        }
+        // A pointer's bytes as an integer, or integers' bytes as a
+        // pointer: any value.
+        _ => {
+            let tmp = f.rb.temp(yt);
+            f.rb.havoc(tmp, span);
+            let v = f.rb.load(tmp);
+            f.rb.store(ya, yp, v, span);
+        }
+    }
+    Ok(())
+}

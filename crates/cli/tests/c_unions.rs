@@ -1,0 +1,199 @@
+//! Unions: members that share their bytes, kept in step on every store
+//! through the union (`unions.rs`), judged against gcc under both data
+//! models; pointers' bytes; what is refused.
+
+mod support;
+
+use support::c::{assert_gcc_confirms, check, check_json, folder, gcc_links, gcc_run};
+use support::write;
+
+/// Facts about unions, each an `assert` that gcc's build passes.
+const FACTS: &str = r#"union word { unsigned int u; int i; unsigned char b[4]; unsigned short h[2]; };
+struct tagged { int kind; union { long long l; char c[8]; } v; int after; };
+union shapes { struct { short x, y; } pt; int whole; };
+union word flip(union word w) { w.h[0] = 0xbeef; return w; }
+int main(void) {
+  union word w;
+  w.i = -1;
+  assert(w.u == 0xffffffffu);
+  assert(w.b[2] == 255);
+  w.b[3] = 0x7f;
+  assert(w.i == 0x7fffffff);
+  w.h[1] = 0x0102;
+  assert(w.b[2] == 2 && w.b[3] == 1);
+  w.b[0]++;
+  assert(w.u == 0x0102ff00u);
+  w.u -= 1;
+  assert(w.b[0] == 0xff && w.b[1] == 0xfe);
+  union word z = flip(w);
+  assert(z.b[0] == 0xef && z.b[1] == 0xbe && z.h[1] == 0x0102);
+  assert(w.h[0] == 0xfeff);
+  struct tagged t = {1, {.c = {1, 2, 3, 4, 5, 6, 7, 8}}, 9};
+  assert(t.v.l == 0x0807060504030201LL);
+  t.v.l = 0x1122334455667788LL;
+  assert((unsigned char)t.v.c[0] == 0x88 && t.v.c[7] == 0x11 && t.after == 9);
+  struct tagged *p = &t;
+  p->v.c[1] = 0;
+  assert(p->v.l == 0x1122334455660088LL);
+  union shapes s;
+  s.pt.x = 1; s.pt.y = 2;
+  assert(s.whole == 0x00020001);
+  s.whole = 0x7fff8000;
+  assert(s.pt.x == -32768 && s.pt.y == 32767);
+  union shapes *q = malloc(sizeof *q);
+  if (!q) return 0;
+  q->whole = __VERIFIER_nondet_int();
+  if (q->pt.x == 3) assert((q->whole & 0xffff) == 3);
+  union shapes r = *q;
+  assert(r.pt.y == q->pt.y);
+  free(q);
+  int k = __VERIFIER_nondet_int();
+  if (k >= 0 && k < 4) { w.u = 0; w.b[k] = 1; assert(w.u == 1u << (8 * k)); }
+  assert(sizeof(union word) == 4 && sizeof(union shapes) == 4);
+  return 0;
+}
+"#;
+
+/// The facts as a C file: `nondet` is the definition of
+/// `__VERIFIER_nondet_int` (empty: an external function, an input).
+fn facts(nondet: &str) -> String {
+    format!("#include <assert.h>\n#include <stdlib.h>\n{nondet}\n{FACTS}")
+}
+
+#[test]
+fn type_punning_through_a_union_gives_gccs_bytes() {
+    let dir = folder("union-facts");
+    let prog = write(
+        &dir,
+        "facts.c",
+        &facts("extern int __VERIFIER_nondet_int(void);"),
+    );
+    for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
+        let (code, out, err) = check(&prog, &["--data-model", model]);
+        assert_eq!(code, 0, "{model}: wiser finds no bug\n{out}\n{err}");
+        if gcc_links(flag, &dir) {
+            let native = write(
+                &dir,
+                &format!("native{model}.c"),
+                &facts("int __VERIFIER_nondet_int(void) { static int n; return n++ ? 2 : 3; }"),
+            );
+            let (code, _, err) = gcc_run(&dir, flag, &native);
+            assert_eq!(code, 0, "{model}: gcc's build passes every assert\n{err}");
+        }
+    }
+    // A fact made false is a bug gcc's build confirms.
+    for (k, (fact, wrong)) in [
+        ("w.b[2] == 255", "w.b[2] == 254"),
+        ("w.i == 0x7fffffff", "w.i == 0x7ffffffe"),
+        ("z.b[0] == 0xef", "z.b[0] == 0xee"),
+        ("s.pt.x == -32768", "s.pt.x == 32768"),
+        ("w.u == 1u << (8 * k)", "w.u == 1u << (8 * k) && k != 2"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let text = facts("extern int __VERIFIER_nondet_int(void);");
+        assert!(text.contains(fact), "{fact}");
+        let prog = write(&dir, &format!("wrong{k}.c"), &text.replacen(fact, wrong, 1));
+        assert_gcc_confirms(&dir, &prog);
+    }
+}
+
+#[test]
+fn a_symbolic_word_is_read_through_its_bytes() {
+    let dir = folder("union-symbolic");
+    let prog = write(
+        &dir,
+        "bytes.c",
+        "#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+union U { int i; unsigned char c[4]; };
+int main(void) {
+    union U u;
+    u.i = __VERIFIER_nondet_int();
+    if (u.c[0] == 0x42 && u.c[2] == 0x10 && u.c[1] == 0x42 && u.c[3] == 0)
+        assert(0);
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "assertion");
+    let reads: Vec<i64> = json["bugs"][0]["reads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(serde_json::Value::as_i64)
+        .collect();
+    assert!(reads.contains(&0x0010_4242), "{json}");
+    assert_gcc_confirms(&dir, &prog);
+}
+
+#[test]
+fn pointers_in_a_union_are_copied_at_the_same_bytes() {
+    // SV-COMP's test-0158: a pointer member and a structure whose third
+    // member lies beyond it; the pointer survives the store into the
+    // structure and is freed.
+    let dir = folder("union-pointers");
+    let text = "#include <stdlib.h>
+union data {
+    void *p0;
+    struct { char c[2]; void *p1; void *p2; } str;
+};
+int main(void) {
+    union data d;
+    d.p0 = malloc(37U);
+    d.str.p2 = &d;
+    FREE
+    return 0;
+}
+";
+    let safe = write(&dir, "safe.c", &text.replace("FREE", "free(d.p0);"));
+    let memsafety = ["--property", "valid-memsafety"];
+    let (code, out, err) = check(&safe, &memsafety);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let leak = write(&dir, "leak.c", &text.replace("FREE", ""));
+    let (code, json) = check_json(&leak, &memsafety);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "memory_leak");
+    // Two pointer members at the same bytes are one pointer.
+    let same = write(
+        &dir,
+        "same.c",
+        "#include <stdlib.h>
+union two { int *a; char *b; };
+int main(void) {
+    union two t;
+    t.a = malloc(sizeof(int));
+    free(t.b);
+    return 0;
+}
+",
+    );
+    let (code, out, err) = check(&same, &memsafety);
+    assert_eq!(code, 0, "{out}\n{err}");
+}
+
+#[test]
+fn a_pointer_into_a_union_is_refused_where_it_is_written() {
+    let dir = folder("union-refused");
+    for (name, text, at) in [
+        (
+            "address.c",
+            "union U { int i; char c[4]; };\nint main(void) { union U u; int *p = &u.i; *p = 1; return u.c[0]; }\n",
+            "address.c:2:39",
+        ),
+        (
+            "decay.c",
+            "#include <string.h>\nunion U { int i; char c[4]; };\nint main(void) { union U u; strcpy(u.c, \"ab\"); return u.i; }\n",
+            "decay.c:3:36",
+        ),
+    ] {
+        let prog = write(&dir, name, text);
+        let (code, _, err) = check(&prog, &[]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("a pointer into a member of a union"), "{err}");
+        assert!(err.contains(at), "{err}");
+    }
+}
