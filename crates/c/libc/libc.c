@@ -228,3 +228,101 @@ long atol(const char *s) { return strtol(s, 0, 10); }
 
 /* wiser-libc: atoi */
 int atoi(const char *s) { return (int)strtol(s, 0, 10); }
+
+/* wiser-libc: sprintf (lowered by crates/c/src/lower/sprintf.rs, which
+   reads the format and writes each piece through __wiser_put) */
+
+/* wiser-libc: snprintf (likewise, through __wiser_put) */
+
+/* wiser-libc: __wiser_put and the functions after it: what `sprintf`
+   and `snprintf` write, one call per piece of their
+   format. Each function takes the buffer `d`, its size `room` (snprintf's
+   bound; the largest size_t for sprintf) and the position `pos` of the
+   next character, and returns the position after what it wrote: a
+   character is stored only below `room - 1` and counted always, as
+   snprintf counts. Conversions are glibc's for integers, characters and
+   strings; their flags come as bits: 1 `-`, 2 `0`, 4 `+`, 8 space, 16
+   `#`, 32 upper-case digits; a precision below 0 is none. The values come
+   converted to the conversion's type, an integer as its sign and
+   magnitude. */
+__wiser_size_t __wiser_put(char *d, __wiser_size_t room, __wiser_size_t pos, int c) {
+  if (pos + 1 < room) d[pos] = (char)c;
+  return pos + 1;
+}
+
+__wiser_size_t __wiser_pad(char *d, __wiser_size_t room, __wiser_size_t pos, int c, int n) {
+  for (; n > 0; n--) pos = __wiser_put(d, room, pos, c);
+  return pos;
+}
+
+__wiser_size_t __wiser_put_int(char *d, __wiser_size_t room, __wiser_size_t pos,
+                               unsigned long long mag, int neg, int base, int flags,
+                               int width, int prec) {
+  char digits[24];
+  int n = 0, zeros = 0, len, i;
+  int sign = neg ? '-' : (flags & 4) ? '+' : (flags & 8) ? ' ' : 0;
+  int prefix = (flags & 16) && base == 16 && mag != 0;
+  if (mag <= 4294967295ULL) {
+    /* The digits of a value of 32 bits, by 32-bit division: the
+       solver's work for a symbolic `int` (most values) is a quarter. */
+    unsigned int m = (unsigned int)mag;
+    if (!(m == 0 && prec == 0)) {
+      do {
+        int v = (int)(m % (unsigned int)base);
+        digits[n++] = (char)(v < 10 ? '0' + v : ((flags & 32) ? 'A' : 'a') + v - 10);
+        m /= (unsigned int)base;
+      } while (m);
+    }
+  } else {
+    do {
+      int v = (int)(mag % (unsigned long long)base);
+      digits[n++] = (char)(v < 10 ? '0' + v : ((flags & 32) ? 'A' : 'a') + v - 10);
+      mag /= (unsigned long long)base;
+    } while (mag);
+  }
+  if (prec > n) zeros = prec - n;
+  if ((flags & 16) && base == 8 && zeros == 0 && (n == 0 || digits[n - 1] != '0')) zeros = 1;
+  len = (sign != 0) + 2 * prefix + zeros + n;
+  if ((flags & 2) && !(flags & 1) && prec < 0 && width > len) {
+    zeros += width - len;
+    len = width;
+  }
+  if (!(flags & 1)) pos = __wiser_pad(d, room, pos, ' ', width - len);
+  if (sign) pos = __wiser_put(d, room, pos, sign);
+  if (prefix) {
+    pos = __wiser_put(d, room, pos, '0');
+    pos = __wiser_put(d, room, pos, (flags & 32) ? 'X' : 'x');
+  }
+  pos = __wiser_pad(d, room, pos, '0', zeros);
+  for (i = n - 1; i >= 0; i--) pos = __wiser_put(d, room, pos, digits[i]);
+  if (flags & 1) pos = __wiser_pad(d, room, pos, ' ', width - len);
+  return pos;
+}
+
+__wiser_size_t __wiser_put_str(char *d, __wiser_size_t room, __wiser_size_t pos,
+                               const char *s, int flags, int width, int prec) {
+  int n = 0, i;
+  if (!s) {
+    /* glibc's: "(null)", or nothing under a shorter precision. */
+    s = "(null)";
+    if (prec >= 0 && prec < 6) prec = 0;
+  }
+  while ((prec < 0 || n < prec) && s[n]) n++;
+  if (!(flags & 1)) pos = __wiser_pad(d, room, pos, ' ', width - n);
+  for (i = 0; i < n; i++) pos = __wiser_put(d, room, pos, s[i]);
+  if (flags & 1) pos = __wiser_pad(d, room, pos, ' ', width - n);
+  return pos;
+}
+
+__wiser_size_t __wiser_put_chr(char *d, __wiser_size_t room, __wiser_size_t pos, int c,
+                               int flags, int width) {
+  if (!(flags & 1)) pos = __wiser_pad(d, room, pos, ' ', width - 1);
+  pos = __wiser_put(d, room, pos, c);
+  if (flags & 1) pos = __wiser_pad(d, room, pos, ' ', width - 1);
+  return pos;
+}
+
+int __wiser_put_end(char *d, __wiser_size_t room, __wiser_size_t pos) {
+  if (room > 0) d[pos < room ? pos : room - 1] = 0;
+  return (int)pos;
+}

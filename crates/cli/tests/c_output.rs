@@ -170,3 +170,111 @@ int main(void) {
     assert!(err.contains("2 conversions"), "{err}");
     assert!(err.contains("not a string literal"), "{err}");
 }
+
+/// `sprintf` and `snprintf` with the conversions above, each buffer then
+/// printed with the count it returned.
+const SPRINTF: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+char buf[64];
+void show(int n) { printf("%d:%s|%d\n", n, buf, (int)strlen(buf)); }
+int main(void) {
+    int n = 105, neg = -42;
+    unsigned u = 3000000000u;
+    long long big = -1234567890123LL;
+    char word[6] = {'h', 'e', 'l', 'l', 'o', 0};
+    char *p = malloc(4 * sizeof(char));
+    char *none = 0;
+    p[0] = 'a';
+    p[1] = 'b';
+    p[2] = 'c';
+    p[3] = 0;
+    show(sprintf(buf, "n = %d", n));
+    show(sprintf(buf, "[%5d] [%-5d] [%05d] [%+d] [% d] [%+05d]", n, n, neg, n, n, neg));
+    show(sprintf(buf, "%x %X %#x %#X %o %#o %02x %#o %#x", 255, 255, 255, 171, 8, 8, 5, 0, 0));
+    show(sprintf(buf, "%u %u %d %d", -1, u, neg, -2147483647 - 1));
+    show(sprintf(buf, "%i%% %c%c %3c|%-3c|", 50, 'w', 65, 'z', 'y'));
+    show(sprintf(buf, "%lld %llu %lld", big, 18446744073709551615ULL, -9223372036854775807LL - 1));
+    show(sprintf(buf, "%hd %hhd %hhu %lu", 70000, 300, -1, 7ul));
+    show(sprintf(buf, "%.3d|%.0d|%8.3x|%-8.3o|%#.0o", 7, 0, 10, 9, 0));
+    show(sprintf(buf, "%s, %5s|%-7s|%.2s|%.9s", "lit", "ab", word, word, p));
+    show(sprintf(buf, "%s %s|%s|%.3s|", p, p + 1, none, none));
+    show(sprintf(buf, "plain text"));
+    show(sprintf(buf, ""));
+    show(snprintf(buf, 5, "%04d", 123456));
+    show(snprintf(buf, 1, "%s", word));
+    show(snprintf(buf, 6, "%s-%d", word, n));
+    show(snprintf(buf, sizeof buf, "%s-%x", p, 48879));
+    buf[0] = 'Z';
+    show(snprintf(buf, 0, "%d", n) + (buf[0] == 'Z'));
+    free(p);
+    return 0;
+}
+"#;
+
+#[test]
+fn sprintf_and_snprintf_write_what_gcc_writes() {
+    let dir = folder("output-sprintf");
+    let prog = write(&dir, "sprintf.c", SPRINTF);
+    for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
+        let (code, out, err) = run(&prog, &["--data-model", model]);
+        assert_eq!(code, 0, "{model}: {out}\n{err}");
+        assert!(!err.contains("warning"), "{err}");
+        if !gcc_links(flag, &dir) {
+            continue;
+        }
+        let (gcc_code, native, _) = gcc_run(&dir, flag, &prog);
+        assert_eq!(gcc_code, 0);
+        // The report (the globals' final values) follows the output.
+        assert!(
+            out.starts_with(&native),
+            "{model}: wiser printed\n{out}\ngcc's build printed\n{native}"
+        );
+    }
+}
+
+#[test]
+fn sprintf_past_its_buffer_is_out_of_bounds_and_a_symbolic_number_has_digits() {
+    let dir = folder("output-sprintf-bugs");
+    let over = write(
+        &dir,
+        "over.c",
+        "#include <stdio.h>
+#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    char *b = malloc(4);
+    if (!b) return 0;
+    int k = __VERIFIER_nondet_int();
+    sprintf(b, \"%d\", k);
+    free(b);
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&over, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "out_of_bounds");
+    // At least four digits (or a sign and three), the fifth byte the 0.
+    let k = json["bugs"][0]["reads"][0].as_i64().unwrap();
+    assert!(k >= 1000 || k <= -100, "{json}");
+    let digits = write(
+        &dir,
+        "digits.c",
+        "#include <stdio.h>
+#include <string.h>
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+    char b[16];
+    int k = __VERIFIER_nondet_int();
+    int n = snprintf(b, sizeof b, \"<%x>\", k);
+    if (n == 4 && strcmp(b, \"<2a>\") == 0) reach_error();
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&digits, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["reads"][0].as_i64(), Some(42), "{json}");
+}

@@ -53,7 +53,12 @@ pub fn call(f: &mut Fun, c: &ast::CallExpression, at: CSpan) -> Res<Option<Value
     };
     let defined = f.u.funcs.get(name).is_some_and(|fi| fi.def.is_some());
     if !defined {
-        for library in [super::thread::call, super::alloc::call, super::memfns::call] {
+        for library in [
+            super::thread::call,
+            super::alloc::call,
+            super::memfns::call,
+            super::sprintf::call,
+        ] {
             if let Some(v) = library(f, name, c, at)? {
                 return Ok(v);
             }

@@ -34,6 +34,7 @@ mod output;
 mod ptr;
 mod ptr_type;
 mod scan;
+mod sprintf;
 mod static_type;
 mod stmt;
 mod strings;

@@ -46,31 +46,53 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res<
         return Ok(false);
     };
     let (fmt, values) = rest;
+    match parts(f, name, fmt, values, at)? {
+        Ok(parts) => {
+            let span = f.span(at);
+            f.rb.output(stream, parts, span);
+            Ok(true)
+        }
+        Err((span, why)) => {
+            f.u.warn(span, format!("{why}: wiser does not print it"));
+            Ok(false)
+        }
+    }
+}
+
+/// Why a call's output cannot be read: where, and what.
+pub type Unreadable = (CSpan, String);
+
+/// What a call of `name` with the format `fmt` and the arguments `values`
+/// writes, as output parts (its arguments evaluated, with their checks, in
+/// order; those past the conversions evaluated and ignored, as C does);
+/// `Err` (nothing evaluated) when the format is not a literal this module
+/// reads or an argument does not fit its conversion.
+pub fn parts(
+    f: &mut Fun,
+    name: &str,
+    fmt: &Node<E>,
+    values: &[Node<E>],
+    at: CSpan,
+) -> Res<Result<Vec<Part>, Unreadable>> {
     let E::StringLiteral(lit) = &fmt.node else {
-        f.u.warn(
+        return Ok(Err((
             fmt.span,
-            format!("the format of `{name}` is not a string literal: wiser does not print it"),
-        );
-        return Ok(false);
+            format!("the format of `{name}` is not a string literal"),
+        )));
     };
     let Some(bytes) = super::strings::bytes(&lit.node) else {
-        f.u.warn(
+        return Ok(Err((
             fmt.span,
-            format!("a wide or unreadable format string: wiser does not print this `{name}`"),
-        );
-        return Ok(false);
+            format!("a wide or unreadable format string in `{name}`"),
+        )));
     };
     let pieces = match printf::parse(&bytes) {
         Ok(p) => p,
         Err(e) => {
-            f.u.warn(
+            return Ok(Err((
                 fmt.span,
-                format!(
-                    "{} in the format of `{name}`: wiser does not print it",
-                    e.message
-                ),
-            );
-            return Ok(false);
+                format!("{} in the format of `{name}`", e.message),
+            )))
         }
     };
     let wanted = pieces
@@ -78,11 +100,13 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res<
         .filter(|p| matches!(p, Piece::Conv(_)))
         .count();
     if values.len() < wanted {
-        f.u.warn(
+        return Ok(Err((
             at,
-            format!("the format of `{name}` has {wanted} conversions and the call {} arguments for them: wiser does not print it", values.len()),
-        );
-        return Ok(false);
+            format!(
+                "the format of `{name}` has {wanted} conversions and the call {} arguments for them",
+                values.len()
+            ),
+        )));
     }
     let directives: Vec<Directive> = pieces
         .iter()
@@ -92,11 +116,10 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res<
         })
         .collect();
     if let Some((_, a)) = directives.iter().zip(values).find(|(d, a)| !fits(f, d, a)) {
-        f.u.warn(
+        return Ok(Err((
             a.span,
-            format!("this argument does not match its conversion in the format of `{name}`: wiser does not print the call"),
-        );
-        return Ok(false);
+            format!("this argument does not match its conversion in the format of `{name}`"),
+        )));
     }
     let mut parts = Vec::new();
     let mut values_left = values.iter();
@@ -111,14 +134,10 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Res<
             }
         }
     }
-    // Arguments past the conversions are evaluated and ignored, as C
-    // does.
     for a in values_left {
         expr::effect(f, a)?;
     }
-    let span = f.span(at);
-    f.rb.output(stream, parts, span);
-    Ok(true)
+    Ok(Ok(parts))
 }
 
 /// `stdout` or `stderr`, as a stream argument names it.
