@@ -197,3 +197,56 @@ fn a_pointer_into_a_union_is_refused_where_it_is_written() {
         assert!(err.contains(at), "{err}");
     }
 }
+
+/// Anonymous members (C11): a union and structures without a name inside
+/// a structure, their members the structure's.
+const ANONYMOUS: &str = r#"#include <assert.h>
+struct msg {
+  int kind;
+  union { int num; unsigned char bytes[4]; struct { short lo, hi; }; };
+  struct { int x, y; };
+};
+int main(void) {
+  struct msg m = {1};
+  m.num = 0x01020304;
+  assert(m.bytes[0] == 4 && m.lo == 0x0304 && m.hi == 0x0102);
+  m.hi = 0;
+  assert(m.num == 0x0304);
+  m.x = 5; m.y = m.x + 1;
+  assert(m.y == 6 && m.kind == 1);
+  struct msg *p = &m;
+  p->bytes[3] = 0x7f;
+  assert(p->num == 0x7f000304 && p->hi == 0x7f00);
+  assert(sizeof(struct msg) == 16);
+  return 0;
+}
+"#;
+
+#[test]
+fn anonymous_unions_and_structures_are_their_containers_members() {
+    let dir = folder("union-anonymous");
+    let prog = write(&dir, "anon.c", ANONYMOUS);
+    for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
+        let (code, out, err) = check(&prog, &["--data-model", model]);
+        assert_eq!(code, 0, "{model}\n{out}\n{err}");
+        if gcc_links(flag, &dir) {
+            let (code, _, err) = gcc_run(&dir, flag, &prog);
+            assert_eq!(code, 0, "{model}: {err}");
+        }
+    }
+    for (k, (fact, wrong)) in [
+        ("p->hi == 0x7f00", "p->hi == 0x7f01"),
+        ("m.y == 6", "m.y == 7"),
+        ("m.bytes[0] == 4", "m.bytes[0] == 3"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let prog = write(
+            &dir,
+            &format!("wrong{k}.c"),
+            &ANONYMOUS.replacen(fact, wrong, 1),
+        );
+        assert_gcc_confirms(&dir, &prog);
+    }
+}

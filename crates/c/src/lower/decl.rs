@@ -107,6 +107,13 @@ fn members(u: &Unit, fd: &Node<ast::StructField>) -> Res<Vec<(String, CType)>> {
     }
     let base = base_type_readonly(u, &ts, fd.span)?;
     let mut out = Vec::new();
+    if fd.node.declarators.is_empty() {
+        // C11's anonymous structure or union: its members are the
+        // containing structure's (`layout::member` finds them).
+        if let Some(anonymous) = super::layout::anonymous_member(u, &base) {
+            out.push((anonymous, base.clone()));
+        }
+    }
     for d in &fd.node.declarators {
         let Some(decl) = &d.node.declarator else {
             continue;

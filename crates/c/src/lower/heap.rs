@@ -102,6 +102,9 @@ pub struct Heap {
     pub structs: RefCell<Vec<StructDef>>,
     /// Structure tags in scope.
     pub tags: RefCell<HashMap<String, u32>>,
+    /// How many anonymous members have been named
+    /// ([`super::layout::anonymous_member`]).
+    pub anonymous: std::cell::Cell<usize>,
     /// Classes of structures, by structure index.
     pub classes: HashMap<u32, ClassId>,
     /// Cell classes, by the IR type of their value, and their value

@@ -101,6 +101,21 @@ fn bytes_at(u: &Unit, ty: &CType, depth: u32) -> Option<(u64, u64)> {
 /// The byte offset of member `name` of structure `sid` (`offsetof`),
 /// with its slot offset and type.
 pub fn member_bytes(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType)> {
+    let path = anonymous_path(u, sid, name)?;
+    let (mut bytes, mut slots, mut at) = (0u64, 0u64, sid);
+    for step in path.iter().map(String::as_str).chain([name]) {
+        let (b, s, t) = own_member_bytes(u, at, step)?;
+        (bytes, slots) = (bytes + b, slots + s);
+        match t {
+            CType::Struct(j) if step != name => at = j,
+            t => return Some((bytes, slots, t)),
+        }
+    }
+    None
+}
+
+/// [`member_bytes`] of a member of `sid` itself.
+fn own_member_bytes(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType)> {
     let union = super::unions::is_union(u, sid);
     let mut at = 0u64;
     for (n, slot, t) in members(u, sid) {
@@ -145,12 +160,76 @@ pub fn members(u: &Unit, sid: u32) -> Vec<(String, u64, CType)> {
     out
 }
 
-/// The offset and type of member `name` of structure `sid`.
+/// The name an anonymous structure or union member (C11's `struct {
+/// union { int a; char b; }; }`) has here: no identifier has it. Its
+/// members are found as the containing structure's ([`member`]).
+fn anonymous_name(k: usize) -> String {
+    format!("$anon{k}")
+}
+
+/// The name of a member declared by a type alone (`struct { union {
+/// ... }; }`): a fresh [`anonymous_name`] (unique in the unit, so never
+/// declared twice in one structure) for a structure or union without a
+/// tag; `None` for anything else (which declares nothing).
+pub fn anonymous_member(u: &Unit, ty: &CType) -> Option<String> {
+    let CType::Struct(i) = ty else { return None };
+    let untagged = u
+        .heap
+        .structs
+        .borrow()
+        .get(*i as usize)
+        .is_some_and(|s| s.tag.is_none());
+    untagged.then(|| {
+        let k = u.heap.anonymous.get();
+        u.heap.anonymous.set(k + 1);
+        anonymous_name(k)
+    })
+}
+
+/// Is `name` an anonymous member's ([`anonymous_name`])?
+pub fn is_anonymous(name: &str) -> bool {
+    name.starts_with("$anon")
+}
+
+/// The anonymous members from structure `sid` down to the one that has
+/// member `name` itself (none when `sid` has it); `None` when no such
+/// member is there.
+pub fn anonymous_path(u: &Unit, sid: u32, name: &str) -> Option<Vec<String>> {
+    anonymous_path_at(u, sid, name, 0)
+}
+
+fn anonymous_path_at(u: &Unit, sid: u32, name: &str, depth: u32) -> Option<Vec<String>> {
+    if depth > MAX_NESTING {
+        return None;
+    }
+    let ms = members(u, sid);
+    if ms.iter().any(|(n, _, _)| n == name) {
+        return Some(Vec::new());
+    }
+    ms.into_iter().find_map(|(n, _, t)| match t {
+        CType::Struct(j) if is_anonymous(&n) => {
+            let mut path = anonymous_path_at(u, j, name, depth + 1)?;
+            path.insert(0, n);
+            Some(path)
+        }
+        _ => None,
+    })
+}
+
+/// The offset and type of member `name` of structure `sid` (a member of
+/// an anonymous member too).
 pub fn member(u: &Unit, sid: u32, name: &str) -> Option<(u64, CType)> {
-    members(u, sid)
-        .into_iter()
-        .find(|(n, _, _)| n == name)
-        .map(|(_, o, t)| (o, t))
+    let path = anonymous_path(u, sid, name)?;
+    let (mut offset, mut at) = (0u64, sid);
+    for step in path.iter().map(String::as_str).chain([name]) {
+        let (_, o, t) = members(u, at).into_iter().find(|(n, _, _)| n == step)?;
+        offset += o;
+        match t {
+            CType::Struct(j) if step != name => at = j,
+            t => return Some((offset, t)),
+        }
+    }
+    None
 }
 
 /// Slots of one scalar type at regular distances in an object: `count`
@@ -194,7 +273,9 @@ fn runs_at(u: &Unit, ty: &CType, depth: u32, out: &mut Vec<Run>) {
                 let mut inner = Vec::new();
                 runs_at(u, &t, depth + 1, &mut inner);
                 for r in inner {
-                    let path = if r.path.is_empty() || r.path.starts_with('[') {
+                    let path = if is_anonymous(&name) {
+                        r.path.clone()
+                    } else if r.path.is_empty() || r.path.starts_with('[') {
                         format!("{name}{}", r.path)
                     } else {
                         format!("{name}.{}", r.path)

@@ -75,12 +75,7 @@ pub(super) fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
                 _ => return None,
             };
             let CType::Struct(i) = sid else { return None };
-            let structs = f.u.heap.structs.borrow();
-            let fields = structs.get(i as usize)?.fields.as_ref()?;
-            fields
-                .iter()
-                .find(|(n, _)| *n == m.node.identifier.node.name)
-                .map(|(_, t)| t.clone())
+            super::layout::member(f.u, i, &m.node.identifier.node.name).map(|(_, t)| t)
         }
         E::BinaryOperator(b)
             if b.node.operator.node == ast::BinaryOperator::Index

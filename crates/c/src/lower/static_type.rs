@@ -137,12 +137,7 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
             let CType::Struct(i) = sid else {
                 return Err(u.unsupported(e.span, "a member of something that is not a structure"));
             };
-            let structs = u.heap.structs.borrow();
-            let field = structs[i as usize].fields.as_ref().and_then(|fs| {
-                fs.iter()
-                    .find(|(n, _)| *n == m.node.identifier.node.name)
-                    .map(|(_, t)| t.clone())
-            });
+            let field = super::layout::member(u, i, &m.node.identifier.node.name).map(|(_, t)| t);
             field.ok_or_else(|| {
                 Diagnostic::new(
                     u.span(m.node.identifier.span),

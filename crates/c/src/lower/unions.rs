@@ -122,6 +122,9 @@ fn scalars_at(
 struct Found<'e> {
     base: &'e Node<E>,
     arrow: bool,
+    /// The anonymous members from `base` to the union (C11's `struct {
+    /// union { ... }; }`).
+    through: Vec<String>,
     sid: u32,
     member: String,
     rest: Vec<Step<'e>>,
@@ -146,21 +149,36 @@ fn locate<'e>(f: &Fun, e: &'e Node<E>) -> Option<Found<'e>> {
                 _ => return None,
             };
             let name = m.node.identifier.node.name.clone();
-            match container {
-                CType::Struct(sid) if is_union(f.u, sid) => Some(Found {
-                    base: &m.node.expression,
-                    arrow,
-                    sid,
-                    member: name,
-                    rest: Vec::new(),
-                }),
-                _ if arrow => None,
-                _ => {
-                    let mut found = locate(f, &m.node.expression)?;
-                    found.rest.push(Step::Member(name));
-                    Some(found)
+            let CType::Struct(outer) = container else {
+                return None;
+            };
+            // The member as a path of members, through anonymous ones:
+            // the first union on it is the union stored into.
+            let mut path = layout::anonymous_path(f.u, outer, &name)?;
+            path.push(name);
+            let mut at = outer;
+            for (k, step) in path.iter().enumerate() {
+                if is_union(f.u, at) {
+                    return Some(Found {
+                        base: &m.node.expression,
+                        arrow,
+                        through: path[..k].to_vec(),
+                        sid: at,
+                        member: step.clone(),
+                        rest: path[k + 1..].iter().cloned().map(Step::Member).collect(),
+                    });
+                }
+                match layout::member(f.u, at, step) {
+                    Some((_, CType::Struct(j))) => at = j,
+                    _ => break,
                 }
             }
+            if arrow {
+                return None;
+            }
+            let mut found = locate(f, &m.node.expression)?;
+            found.rest.extend(path.into_iter().map(Step::Member));
+            Some(found)
         }
         E::BinaryOperator(b) if b.node.operator.node == B::Index && array(&b.node.lhs) => {
             let mut found = locate(f, &b.node.lhs)?;
@@ -221,11 +239,24 @@ pub fn after_store(f: &mut Fun, lhs: &Node<E>, at: CSpan) -> Res<()> {
     let span = f.span(at);
     // The union, evaluated again (no effects: the same object; checked
     // already by the store).
-    let union = if found.arrow {
+    let mut union = if found.arrow {
         ptr::pointer(f, found.base)?.0
     } else {
         structs::object(f, found.base)?.0
     };
+    let mut container = match ptr::type_of_value(f, found.base) {
+        Some(CType::Pointer(t)) if found.arrow => *t,
+        Some(t) => t,
+        None => CType::Void,
+    };
+    for anon in &found.through {
+        let CType::Struct(i) = container else { break };
+        let Some((slot, t)) = layout::member(f.u, i, anon) else {
+            break;
+        };
+        union = layout::plus(union, slot, span);
+        container = t;
+    }
     let (mut slot, mut ty) = layout::member(f.u, found.sid, &found.member)
         .ok_or_else(|| Diagnostic::new(span, "no such member"))?;
     let mut byte = 0u64;
