@@ -431,7 +431,8 @@ pub fn write_harness(
         format!("it exits with code {} at the error", harness.exit_at_error)
     } else {
         format!(
-            "the bug is a {}, which a compiled program does not detect",
+            "a compiled program does not stop at this error ({}): build it with gcc's \
+             `-fsanitize=address` or `-fsanitize=undefined` to see it reported",
             program.describe(bug.kind)
         )
     };
