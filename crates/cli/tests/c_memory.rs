@@ -597,3 +597,73 @@ int main(void) {
         }
     }
 }
+
+#[test]
+fn a_freed_address_may_be_reused_by_a_later_malloc() {
+    let dir = folder("address-reuse");
+    // SV-COMP's cmp-freed-ptr: `x` may get `y`'s freed address, and then
+    // `x` is freed twice.
+    let reused = write(
+        &dir,
+        "reused.c",
+        "#include <stdlib.h>
+struct T { struct T *next; };
+int main(void) {
+    struct T *y = malloc(sizeof *y);
+    free(y);
+    struct T *x = malloc(sizeof *x);
+    if (x == y)
+        free(x);
+    free(x);
+    return 0;
+}
+",
+    );
+    let harness = dir.join("harness.c");
+    let mut args = MEMSAFETY.to_vec();
+    args.extend(["--harness", harness.to_str().unwrap()]);
+    let (code, json) = check_json(&reused, &args);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "double_free");
+    assert_eq!(
+        json["bugs"][0]["nondet"][0]["variable"],
+        "a freed object's address is reused at 7:9"
+    );
+    assert_eq!(
+        json["unchecked"],
+        Value::from(Vec::<Value>::new()),
+        "{json}"
+    );
+    // glibc's malloc gives `y`'s block to `x` at once, and its own check
+    // stops the second `free` (AddressSanitizer's quarantine never
+    // reuses an address).
+    if gcc_links("-m32", &dir) {
+        let (code, err) = gcc_replay(&dir, "-m32", &reused, &harness);
+        assert_ne!(code, 0, "{err}");
+        assert!(err.contains("double free"), "{err}");
+    }
+    // An object alive when the other was freed never has its address.
+    let alive = write(
+        &dir,
+        "alive.c",
+        &format!(
+            "{PREAMBLE}#include <stdlib.h>
+int main(void) {{
+    int *p = malloc(sizeof(int));
+    int *q = malloc(sizeof(int));
+    free(q);
+    if (p == q) reach_error();
+    int *r = malloc(sizeof(int));
+    if (r != q) {{ free(r); free(p); return 0; }}
+    free(p);
+    free(r);
+    return 0;
+}}
+"
+        ),
+    );
+    let (code, json) = check_json(&alive, MEMSAFETY);
+    assert_eq!(code, 0, "{json}");
+    let (code, json) = check_json(&alive, &[]);
+    assert_eq!(code, 0, "{json}");
+}

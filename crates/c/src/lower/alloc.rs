@@ -124,7 +124,8 @@ fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> 
     }
     let mem = heap::mem(f.u, f.rb.program());
     let obj = pointer::object(f.rb.load(place), span);
-    f.rb.store(mem.malloced, obj, Expr::bool(true), span);
+    f.rb.store(mem.malloced, obj.clone(), Expr::bool(true), span);
+    f.rb.assign(mem.last_malloc, obj, span);
     let more = Expr::binary(BinOp::Add, f.rb.load(mem.live), one(), span);
     f.rb.assign(mem.live, more, span);
     Ok((f.rb.load(place), ty.clone()))
@@ -348,6 +349,8 @@ fn freeable(f: &mut Fun, p: Place, span: wiser_ir::Span) -> Expr {
 /// pointer into it is a use after free, and it is no longer live.
 fn release(f: &mut Fun, obj: Expr, span: wiser_ir::Span) {
     let mem = heap::mem(f.u, f.rb.program());
+    let last = f.rb.load(mem.last_malloc);
+    f.rb.store(mem.freed_after, obj.clone(), last, span);
     f.rb.store(mem.freed, obj, Expr::bool(true), span);
     let fewer = Expr::binary(BinOp::Sub, f.rb.load(mem.live), one(), span);
     f.rb.assign(mem.live, fewer, span);
@@ -368,4 +371,78 @@ pub fn leak_check(f: &mut Fun, span: wiser_ir::Span) -> Option<&'static str> {
         span,
     );
     None
+}
+
+/// `a == b` for two pointers (neither a `NULL` constant), with the reuse
+/// of addresses `malloc` may make: once an object is freed, an object
+/// `malloc` makes later may have its address, so a pointer into the freed
+/// one and one at the same offset into the new one may be equal — a
+/// choice of the environment, an input (`the freed object's address is
+/// reused at 12:9`; glibc reuses a freed block of the same size at once).
+/// Two pointers into live objects, or into objects that never coexisted
+/// in that order, compare as their values do.
+pub fn equal_addresses(f: &mut Fun, a: Expr, b: Expr, at: CSpan) -> Expr {
+    let span = f.span(at);
+    let mem = heap::mem(f.u, f.rb.program());
+    let (pa, pb) = (f.rb.temp(ScalarTy::INT), f.rb.temp(ScalarTy::INT));
+    f.rb.assign(pa, a, span);
+    f.rb.assign(pb, b, span);
+    let (a, b) = (f.rb.load(pa), f.rb.load(pb));
+    let (oa, ob) = (
+        pointer::object(a.clone(), span),
+        pointer::object(b.clone(), span),
+    );
+    let flags = heap::FLAG_TY;
+    let field = heap::field_ty(ScalarTy::INT);
+    // `y` was made by `malloc` after `x`, made by `malloc`, was freed
+    // (references count down: a later object's is smaller).
+    let reusable = |x: &Expr, y: &Expr| {
+        Expr::and(
+            Expr::and(
+                Expr::select(mem.freed, flags, x.clone()),
+                Expr::select(mem.malloced, flags, x.clone()),
+            ),
+            Expr::and(
+                Expr::select(mem.malloced, flags, y.clone()),
+                Expr::cmp(
+                    CmpOp::Lt,
+                    y.clone(),
+                    Expr::select(mem.freed_after, field, x.clone()),
+                ),
+            ),
+        )
+    };
+    let same_offset = Expr::cmp(
+        CmpOp::Eq,
+        pointer::offset(a.clone(), span),
+        pointer::offset(b.clone(), span),
+    );
+    let may_reuse = Expr::and(
+        Expr::and(Expr::cmp(CmpOp::Ne, oa.clone(), ob.clone()), same_offset),
+        Expr::or(reusable(&oa, &ob), reusable(&ob, &oa)),
+    );
+    let res = f.rb.temp(ScalarTy::Int(IntTy::U8));
+    let (reused, plain, end) = (f.rb.label(), f.rb.label(), f.rb.label());
+    f.rb.branch(may_reuse, reused, plain, span);
+    f.rb.bind(reused);
+    f.u.address_choices += 1;
+    let choice = f.rb.program().global(
+        format!("$address reused #{}", f.u.address_choices),
+        ScalarTy::Int(IntTy::U8),
+        Some(wiser_num::Int::from(0)),
+    );
+    f.rb.havoc(choice, span);
+    let boolean = Expr::cmp(CmpOp::Le, f.rb.load(choice), Expr::int(IntTy::U8, 1));
+    f.rb.assume(boolean, span);
+    f.rb.assign(res, f.rb.load(choice), span);
+    f.rb.jump(end);
+    f.rb.bind(plain);
+    let equal = Expr::ite(
+        Expr::cmp(CmpOp::Eq, a, b),
+        Expr::int(IntTy::U8, 1),
+        Expr::int(IntTy::U8, 0),
+    );
+    f.rb.assign(res, equal, span);
+    f.rb.bind(end);
+    Expr::cmp(CmpOp::Ne, f.rb.load(res), Expr::int(IntTy::U8, 0))
 }

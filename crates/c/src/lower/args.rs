@@ -28,12 +28,16 @@ fn read_name(k: u64, j: u64) -> String {
 
 /// The name of the choice of the environment that the global `name`
 /// holds, with `at` the place of the read: a part of the command line
-/// (`argc`, `argv[1][0]`), or whether an allocation fails (`malloc at 12:9
-/// fails`, see `alloc.rs`).
+/// (`argc`, `argv[1][0]`), whether an allocation fails (`malloc at 12:9
+/// fails`), or whether a freed object's address is another's (`a freed
+/// object's address is reused at 12:9`; see `alloc.rs`).
 pub fn argument_name(name: &str, at: impl std::fmt::Display) -> Option<String> {
     let arg = name.strip_prefix('$')?;
     if arg == "argc" || arg.starts_with("argv[") {
         return Some(arg.to_string());
+    }
+    if arg.starts_with("address reused #") {
+        return Some(format!("a freed object's address is reused at {at}"));
     }
     let (function, _) = arg.split_once(" fails #")?;
     Some(format!("{function} at {at} fails"))

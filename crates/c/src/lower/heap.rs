@@ -42,11 +42,6 @@ impl Heap {
         if self.untyped && self.from_void {
             out.push((ErrorKind::OutOfBounds, "the program allocates bytes of a type `malloc` is not told (`malloc(16)`) and converts `void *` to wider types: wiser checks an access to such an object against its size in bytes, not in elements".to_string()));
         }
-        if self.compares_pointers {
-            for kind in [ErrorKind::DoubleFree, ErrorKind::UseAfterFree] {
-                out.push((kind, "the program compares pointers, and wiser never gives a freed object's address to a new one as `malloc` may".to_string()));
-            }
-        }
         out
     }
 }
@@ -76,6 +71,12 @@ pub struct Mem {
     pub malloced: ArrayId,
     /// `$live`: how many of those are not freed.
     pub live: Place,
+    /// `$freed after`: for a freed object, the last object `malloc` had
+    /// made when it was freed; the objects made later may have its
+    /// address ([`super::alloc::equal_addresses`]).
+    pub freed_after: ArrayId,
+    /// `$last malloc`: the last object `malloc` made.
+    pub last_malloc: Place,
 }
 
 /// The unit's [`Mem`], made on first use.
@@ -88,7 +89,9 @@ pub fn mem(u: &mut Unit, b: &mut Builder) -> Mem {
         len: b.array("$len", field_ty(ScalarTy::INT), zero.clone()),
         freed: b.array("$freed", FLAG_TY, zero.clone()),
         malloced: b.array("$malloced", FLAG_TY, zero.clone()),
-        live: b.global("$live", ScalarTy::INT, zero),
+        live: b.global("$live", ScalarTy::INT, zero.clone()),
+        freed_after: b.array("$freed after", field_ty(ScalarTy::INT), zero.clone()),
+        last_malloc: b.global("$last malloc", ScalarTy::INT, zero),
     };
     u.heap.mem = Some(m);
     m
@@ -122,8 +125,6 @@ pub struct Heap {
     /// Can a global (or static local) hold a pointer: is a heap object
     /// that no local points to still reachable when `main` returns?
     pub global_pointers: bool,
-    /// Does the program compare two pointers, neither `NULL`?
-    pub compares_pointers: bool,
     /// Does the program call `exit` or `abort` (which end it with its
     /// locals still pointing to what they point to)?
     pub exits: bool,

@@ -130,6 +130,9 @@ pub struct Unit<'a> {
     pub malloc_may_fail: bool,
     /// How many allocations may fail (each has a global of its own).
     pub allocation_choices: u32,
+    /// How many pointer comparisons may see a freed object's address
+    /// reused (each has a global of its own, `alloc::equal_addresses`).
+    pub address_choices: u32,
     pub map: &'a SpanMap,
     pub typedefs: HashMap<String, CType>,
     pub globals: HashMap<String, Var>,
@@ -436,6 +439,7 @@ pub fn lower(
         dm,
         malloc_may_fail: options.malloc_may_fail,
         allocation_choices: 0,
+        address_choices: 0,
         map,
         typedefs: HashMap::new(),
         globals: HashMap::new(),

@@ -719,10 +719,12 @@ pub fn compare(f: &mut Fun, l: &Node<E>, r: &Node<E>, eq: bool) -> Res<Expr> {
     };
     let b = pointer_to(f, r, &a.1)?;
     // Two pointers, neither `NULL`: once one object is freed, `malloc`
-    // may give its address to another, and this IR never reuses one.
-    // (A function pointer holds no object.)
-    f.u.heap.compares_pointers |=
-        !is_null(f, l) && !is_null(f, r) && !matches!(a.1, CType::Func(_));
+    // may give its address to another. (A function pointer holds no
+    // object.)
+    if !is_null(f, l) && !is_null(f, r) && !matches!(a.1, CType::Func(_)) {
+        let equal = super::alloc::equal_addresses(f, a.0, b, l.span);
+        return Ok(if eq { equal } else { Expr::logical_not(equal) });
+    }
     let op = if eq {
         wiser_num::CmpOp::Eq
     } else {
