@@ -131,12 +131,13 @@ fn element(f: &Fun, o: &super::ArrObj, i: Expr, span: wiser_ir::Span) -> (wiser_
 }
 
 /// The value of `byte` repeated in every byte of an integer of type `t`.
-fn repeated(f: &Fun, byte: Expr, t: CInt, span: wiser_ir::Span) -> Expr {
+pub(super) fn repeated(f: &Fun, byte: Expr, t: CInt, span: wiser_ir::Span) -> Expr {
     let it = t.ir(f.u.dm);
+    // In 64 unsigned bits: `0xff << 56` is no signed overflow.
     let b = Expr::binary(
         BinOp::BitAnd,
-        byte.cast(IntTy::I64),
-        Expr::int(IntTy::I64, 255),
+        byte.cast(IntTy::U64),
+        Expr::int(IntTy::U64, 255),
         span,
     );
     let mut v = b.clone();
@@ -144,7 +145,7 @@ fn repeated(f: &Fun, byte: Expr, t: CInt, span: wiser_ir::Span) -> Expr {
         let shifted = Expr::binary(
             BinOp::Shl,
             b.clone(),
-            Expr::int(IntTy::I64, Int::from(8 * i64::from(k))),
+            Expr::int(IntTy::U64, Int::from(8 * i64::from(k))),
             span,
         );
         v = Expr::binary(BinOp::BitOr, v, shifted, span);
