@@ -667,3 +667,78 @@ int main(void) {{
     let (code, json) = check_json(&alive, &[]);
     assert_eq!(code, 0, "{json}");
 }
+
+/// A generic allocator and byte functions on `void *`s: what the bytes
+/// cover is learnt from the object when the program runs.
+const GENERIC: &str = r#"#include <stdlib.h>
+#include <string.h>
+#include <assert.h>
+struct node { struct node *next; int v; long long w; };
+static void *zalloc(size_t n) { void *p = malloc(n); if (!p) abort(); return memset(p, 0, n); }
+static void wipe(void *p, size_t n) { memset(p, 0xff, n); }
+long long big[2];
+int main(void) {
+    struct node *a = zalloc(sizeof *a);
+    assert(a->next == 0 && a->v == 0 && a->w == 0);
+    int *xs = zalloc(4 * sizeof(int));
+    assert(xs[3] == 0);
+    struct node b;
+    b.v = 3; b.next = a;
+    wipe(&b, sizeof b);
+    assert(b.v == -1 && b.w == -1);
+    struct node c;
+    void *vc = &c;
+    memcpy(vc, (void *)a, sizeof c);
+    assert(c.next == 0 && c.v == 0);
+    char *s = zalloc(8);
+    memset(s, 'a', 3);
+    assert(strlen(s) == 3);
+    memset(big, 0xff, sizeof big);
+    assert(big[1] == -1);
+    free(s); free(xs); free(a);
+    return 0;
+}
+"#;
+
+#[test]
+fn byte_functions_on_void_pointers_learn_the_objects_layout() {
+    let dir = folder("generic-bytes");
+    let prog = write(&dir, "generic.c", GENERIC);
+    let (code, json) = check_json(&prog, &[]);
+    assert_ne!(code, 1, "{json}");
+    assert_eq!(json["bugs"], Value::from(Vec::<Value>::new()), "{json}");
+    if gcc_links("-m32", &dir) {
+        let (code, _, err) = support::c::gcc_run(&dir, "-m32", &prog);
+        assert_eq!(code, 0, "{err}");
+    }
+    for (k, (fact, wrong)) in [
+        ("a->w == 0", "a->w == 1"),
+        ("b.w == -1", "b.w == 0"),
+        ("c.v == 0", "c.v == 2"),
+        ("strlen(s) == 3", "strlen(s) == 8"),
+        ("big[1] == -1", "big[1] == 255"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let prog = write(
+            &dir,
+            &format!("wrong{k}.c"),
+            &GENERIC.replacen(fact, wrong, 1),
+        );
+        support::c::assert_gcc_confirms(&dir, &prog);
+    }
+    // Past the object: each store is checked.
+    let over = write(
+        &dir,
+        "over.c",
+        "#include <stdlib.h>
+#include <string.h>
+static void clear(void *p, size_t n) { memset(p, 0, n); }
+int main(void) { char *p = malloc(4); if (!p) return 0; clear(p, 5); free(p); return 0; }
+",
+    );
+    let (code, json) = check_json(&over, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "out_of_bounds");
+}

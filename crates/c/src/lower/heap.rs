@@ -77,6 +77,11 @@ pub struct Mem {
     pub freed_after: ArrayId,
     /// `$last malloc`: the last object `malloc` made.
     pub last_malloc: Place,
+    /// `$elem bytes` and `$elem slots`: the size in bytes and in slots of
+    /// each object's element, kept in a program that calls a byte
+    /// function (`memset` on a `void *` learns there what it points to,
+    /// `bytes.rs`).
+    pub elem: Option<(ArrayId, ArrayId)>,
 }
 
 /// The unit's [`Mem`], made on first use.
@@ -91,7 +96,13 @@ pub fn mem(u: &mut Unit, b: &mut Builder) -> Mem {
         malloced: b.array("$malloced", FLAG_TY, zero.clone()),
         live: b.global("$live", ScalarTy::INT, zero.clone()),
         freed_after: b.array("$freed after", field_ty(ScalarTy::INT), zero.clone()),
-        last_malloc: b.global("$last malloc", ScalarTy::INT, zero),
+        last_malloc: b.global("$last malloc", ScalarTy::INT, zero.clone()),
+        elem: u.byte_functions.then(|| {
+            (
+                b.array("$elem bytes", field_ty(ScalarTy::INT), zero.clone()),
+                b.array("$elem slots", field_ty(ScalarTy::INT), zero.clone()),
+            )
+        }),
     };
     u.heap.mem = Some(m);
     m
@@ -409,6 +420,13 @@ pub fn allocate(
         )
     };
     f.rb.store(mem.len, reference.clone(), len, span);
+    if let Some((bytes, slots)) = mem.elem {
+        // An element's size: gcc's where it has one, else a byte a slot.
+        let b = super::layout::bytes(f.u, ty).map_or(size, |(b, _)| b);
+        let int = |v: u64| Expr::int(IntTy::INT, wiser_num::Int::from_u64(v));
+        f.rb.store(bytes, reference.clone(), int(b), span);
+        f.rb.store(slots, reference.clone(), int(size), span);
+    }
     f.rb.assign(place, pointer::base(reference, span), span);
     if zero_first {
         super::layout::zero(f, ty, f.rb.load(place), true, span);

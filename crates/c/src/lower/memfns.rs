@@ -7,7 +7,9 @@
 //! an `out_of_bounds`). A byte count that is no whole number of elements
 //! is an error, and so are bytes that typed memory cannot hold: a nonzero
 //! byte into a pointer, or the bytes of a structure compared by
-//! `memcmp` (its padding has no value here).
+//! `memcmp` (its padding has no value here). A `void *` all the way (a
+//! generic allocator's) is `bytes.rs`'s: its object's layout is learnt
+//! when the program runs.
 
 use super::call::LibraryCall;
 use super::expr;
@@ -24,6 +26,9 @@ use wiser_num::{BinOp, CmpOp, Int, IntTy};
 enum Target {
     Memory(Expr, CType),
     Array(super::ArrObj),
+    /// A `void *` all the way: its object's layout is learnt when the
+    /// program runs (`bytes.rs`).
+    Untyped(Expr),
 }
 
 /// The target of argument `e` (evaluated once, into a temporary).
@@ -34,15 +39,12 @@ fn target(f: &mut Fun, e: &Node<E>) -> Res<Target> {
         }
     }
     let (p, t) = ptr::pointer(f, e)?;
-    if matches!(t, CType::Void | CType::Opaque(..)) {
-        return Err(f.u.unsupported(
-            e.span,
-            "a byte function on a `void *` whose object's type is not known here (pass a typed pointer)",
-        ));
-    }
     let span = f.span(e.span);
     let tmp = f.rb.temp(ScalarTy::INT);
     f.rb.assign(tmp, p, span);
+    if matches!(t, CType::Void | CType::Opaque(..)) {
+        return Ok(Target::Untyped(f.rb.load(tmp)));
+    }
     Ok(Target::Memory(f.rb.load(tmp), t))
 }
 
@@ -52,6 +54,16 @@ impl Target {
         match self {
             Target::Memory(_, t) => t.clone(),
             Target::Array(o) => CType::Int(o.elem),
+            Target::Untyped(_) => CType::Void,
+        }
+    }
+
+    /// The pointer of a target in the memory model (an array variable
+    /// has none).
+    fn pointer(&self) -> Option<Expr> {
+        match self {
+            Target::Memory(p, _) | Target::Untyped(p) => Some(p.clone()),
+            Target::Array(_) => None,
         }
     }
 }
@@ -160,6 +172,12 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
     match (name, c.arguments.as_slice()) {
         ("memset", [d, byte, n]) => {
             let dst = target(f, d)?;
+            if let Target::Untyped(p) = &dst {
+                let (b, _) = expr::rvalue(f, byte)?;
+                let (n, _) = expr::rvalue(f, n)?;
+                super::bytes::set(f, p.clone(), b, n.cast(IntTy::INT), at)?;
+                return Ok(Some(result(&dst)));
+            }
             let elem = dst.elem();
             let (b, _) = expr::rvalue(f, byte)?;
             let zero =
@@ -180,6 +198,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                         let (a, i) = element(f, o, i, span);
                         f.rb.store(a, i, v, span);
                     }
+                    Target::Untyped(_) => return Err(untyped_here(f, span)),
                     Target::Memory(p, t) => {
                         for run in &runs {
                             for k in 0..run.count {
@@ -200,6 +219,17 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
         ("memcpy" | "memmove", [d, s, n]) => {
             let dst = target(f, d)?;
             let src = target(f, s)?;
+            if matches!(dst, Target::Untyped(_)) || matches!(src, Target::Untyped(_)) {
+                let (Some(dp), Some(sp)) = (dst.pointer(), src.pointer()) else {
+                    return Err(f.u.unsupported(
+                        at,
+                        &format!("`{name}` between an array variable and a `void *`"),
+                    ));
+                };
+                let (n, _) = expr::rvalue(f, n)?;
+                super::bytes::copy(f, dp, sp, n.cast(IntTy::INT), name == "memmove", at)?;
+                return Ok(Some(result(&dst)));
+            }
             let (de, se) = (dst.elem(), src.elem());
             let same = match (&de, &se) {
                 (CType::Int(a), CType::Int(b)) => a.bits(f.u.dm) == b.bits(f.u.dm),
@@ -240,6 +270,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                                     let ty = super::decl::array_ty(f.u, o.elem);
                                     f.shared(Expr::select(a, ty, i), span)
                                 }
+                                Target::Untyped(_) => return Err(untyped_here(f, span)),
                             };
                             match &dst {
                                 Target::Memory(p, t) => {
@@ -250,6 +281,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                                     let (a, i) = element(f, o, i.clone(), span);
                                     f.rb.store(a, i, v, span);
                                 }
+                                Target::Untyped(_) => return Err(untyped_here(f, span)),
                             }
                         }
                     }
@@ -297,6 +329,7 @@ fn load(f: &mut Fun, ty: &CType, q: Expr, span: wiser_ir::Span) -> Res<Expr> {
 fn result(dst: &Target) -> Option<Value> {
     match dst {
         Target::Memory(p, t) => Some(Value::Ptr(p.clone(), t.clone())),
+        Target::Untyped(p) => Some(Value::Ptr(p.clone(), CType::Void)),
         Target::Array(_) => None,
     }
 }
@@ -311,7 +344,7 @@ fn memcmp(f: &mut Fun, a: &Node<E>, b: &Node<E>, n: &Node<E>, at: CSpan) -> Res<
     if !byte(&l.elem()) || !byte(&r.elem()) {
         return Err(f.u.unsupported(
             at,
-            "`memcmp` of other than `char`s (the bytes of wider values have no order here)",
+            "`memcmp` of other than `char`s (the bytes of wider values, or of what a `void *` points to, have no order here)",
         ));
     }
     let uchar = CInt::new(crate::types::Rank::Char, false);
@@ -340,6 +373,7 @@ fn memcmp(f: &mut Fun, a: &Node<E>, b: &Node<E>, n: &Node<E>, at: CSpan) -> Res<
                 let ty = super::decl::array_ty(f.u, o.elem);
                 f.shared(Expr::select(arr, ty, i), span).cast(IntTy::U8)
             }
+            Target::Untyped(_) => return Err(untyped_here(f, span)),
         })
     };
     let x = byte_at(f, &l)?.cast(IntTy::I32);
@@ -355,4 +389,14 @@ fn memcmp(f: &mut Fun, a: &Node<E>, b: &Node<E>, n: &Node<E>, at: CSpan) -> Res<
     f.rb.jump(head);
     f.rb.bind(end);
     Ok(f.rb.load(res))
+}
+
+/// The error of a typed lowering reached with a `void *` target (which
+/// `bytes.rs` lowers before).
+fn untyped_here(f: &Fun, span: wiser_ir::Span) -> Diagnostic {
+    let _ = f;
+    Diagnostic::new(
+        span,
+        "a byte function's typed lowering got a `void *` (an internal error: please report it)",
+    )
 }

@@ -19,6 +19,7 @@
 
 mod alloc;
 mod args;
+mod bytes;
 mod call;
 mod consts;
 mod decl;
@@ -165,6 +166,8 @@ pub struct Unit<'a> {
     /// Does the program create threads (`pthread_create`)? Then every
     /// read of shared state is an instruction of its own.
     pub threaded: bool,
+    /// Does the program call a byte function (`scan::Found::byte_functions`)?
+    pub byte_functions: bool,
     /// Names whose address is taken somewhere (`&x`): such variables live
     /// in heap cells.
     pub addressed: std::collections::HashSet<String>,
@@ -460,6 +463,7 @@ pub fn lower(
         warned: Default::default(),
         heap: Default::default(),
         threaded: false,
+        byte_functions: false,
         addressed: Default::default(),
         decays: Default::default(),
         thread_ids: Default::default(),
@@ -468,6 +472,7 @@ pub fn lower(
     };
     let found = scan::scan(unit);
     u.threaded = found.threaded;
+    u.byte_functions = found.byte_functions;
     u.addressed = found.addressed;
     u.decays = found.decays;
     u.thread_ids = found.thread_ids;

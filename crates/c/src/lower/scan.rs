@@ -36,6 +36,10 @@ pub struct Found {
     /// function of a call (`f = inc`, `&inc`, `apply(inc, 3)`): the
     /// functions a function pointer may hold.
     pub values: HashSet<String>,
+    /// Is `memset`, `memcpy` or `memmove` called anywhere? (Then every
+    /// object records its element's layout for a call on a `void *`,
+    /// `bytes.rs`.)
+    pub byte_functions: bool,
 }
 
 impl Found {
@@ -84,6 +88,7 @@ impl<'ast> Visit<'ast> for Found {
             // An array passed to a function is bound to its parameter (an
             // array parameter, or a pointer into its object).
             // A direct call: the name is not a value.
+            self.byte_functions |= matches!(id.node.name.as_str(), "memset" | "memcpy" | "memmove");
             if id.node.name != "pthread_create" {
                 for a in &c.arguments {
                     match &a.node {
