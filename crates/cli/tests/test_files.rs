@@ -725,3 +725,40 @@ fn replay_takes_the_assumption_from_each_test() {
     assert_eq!(code, 2);
     assert!(err.contains("--assume"), "{err}");
 }
+
+#[test]
+fn testcomp_test_cases_hold_the_nondet_calls_values_only() {
+    // An uninitialised local read before the nondet call: its value is a
+    // read of the JSON test, but Test-Comp's tester gives values to
+    // `__VERIFIER_nondet_*` calls only, in order.
+    let dir = folder("testcomp-calls-only");
+    std::fs::create_dir_all(&dir).unwrap();
+    let prog = dir.join("prog.c");
+    std::fs::write(
+        &prog,
+        "extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+    int u;
+    int k = __VERIFIER_nondet_int();
+    if (u == 3 && k == 7) reach_error();
+    return 0;
+}
+",
+    )
+    .unwrap();
+    let t = dir.join("t");
+    let (code, out, err) = check(&[
+        prog.to_str().unwrap(),
+        "--tests",
+        t.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(err.contains("`testcase-1.xml` leaves them out"), "{err}");
+    let xml = std::fs::read_to_string(t.join("testcase-1.xml")).unwrap();
+    assert_eq!(xml.matches("<input").count(), 1, "{xml}");
+    assert!(xml.contains("<input type=\"int\">7</input>"), "{xml}");
+    // The JSON test holds both: `u`'s value, then the call's.
+    let test = assert_valid(&t.join(&json_tests(&t)[0]));
+    assert_eq!(test["input"]["reads"], serde_json::json!([3, 7]), "{test}");
+}

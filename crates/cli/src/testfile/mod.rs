@@ -222,28 +222,35 @@ pub fn write_suite(
         std::fs::write(&path, test.to_text()).map_err(|e| cannot(&path, e))?;
         written.push(path);
         if program.language.writes_testcomp() {
+            // Test-Comp's tester gives the inputs to the program's
+            // `__VERIFIER_nondet_*` calls in order: a value of anything
+            // else (uninitialised memory, the command line, a failing
+            // allocation) would shift every later one, so it stays in the
+            // JSON test.
+            let mut left_out = 0usize;
             let inputs = run
                 .read_pcs
                 .iter()
                 .zip(&case.input.reads)
-                .map(|(&pc, v)| match program.read_site(pc) {
-                    ReadSite::Call { type_name, .. } => testcomp::Value {
+                .filter_map(|(&pc, v)| match program.read_site(pc) {
+                    ReadSite::Call { type_name, .. } => Some(testcomp::Value {
                         value: v.clone(),
                         c_type: Some(type_name),
                         variable: None,
-                    },
-                    ReadSite::Uninitialised(name) | ReadSite::Argument(name) => testcomp::Value {
-                        value: v.clone(),
-                        c_type: None,
-                        variable: Some(name),
-                    },
-                    ReadSite::Statement => testcomp::Value {
-                        value: v.clone(),
-                        c_type: None,
-                        variable: None,
-                    },
+                    }),
+                    ReadSite::Uninitialised(_) | ReadSite::Argument(_) | ReadSite::Statement => {
+                        left_out += 1;
+                        None
+                    }
                 })
                 .collect::<Vec<_>>();
+            if left_out > 0 {
+                crate::out::errln!(
+                    "note: test {} reads {left_out} value(s) that no `__VERIFIER_nondet_*` call gives (uninitialised memory, the command line, an allocation that fails): Test-Comp's tester gives values to those calls only, in order, so `testcase-{}.xml` leaves them out; its JSON test holds all",
+                    i + 1,
+                    i + 1
+                );
+            }
             if !case.input.vars.is_empty() || !case.input.arrays.is_empty() {
                 crate::out::errln!(
                     "note: test {} gives inputs other than reads (globals or arrays), which Test-Comp's format cannot carry: `testcase-{}.xml` holds its reads only; its JSON test holds all",
