@@ -347,3 +347,53 @@ int main(void) { struct node a; int *v = (int *)&a; return *v; }
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is used as"), "{err}");
 }
+
+/// Nested designators (`.a.y`, `.b[1].x`) and designators naming the
+/// members of an anonymous union.
+const DESIGNATORS: &str = r#"#include <assert.h>
+struct in { int x, y; };
+struct out { int k; struct in a; struct in b[2]; union { int num; unsigned char bytes[4]; }; };
+int main(void) {
+  struct out o = { .a.y = 5, .b[1].x = 7, .num = 0x0102, .k = 1 };
+  assert(o.k == 1 && o.a.x == 0 && o.a.y == 5 && o.b[1].x == 7 && o.b[0].y == 0);
+  assert(o.bytes[0] == 2 && o.bytes[1] == 1);
+  struct out p = { .bytes = {9, 0, 0, 1} };
+  assert(p.num == 0x01000009);
+  struct out q = { .bytes[2] = 1 };
+  assert(q.num == 0x10000);
+  return 0;
+}
+"#;
+
+#[test]
+fn nested_designators_and_members_of_anonymous_unions_initialise() {
+    let dir = folder("struct-designators");
+    let prog = write(&dir, "designators.c", DESIGNATORS);
+    let (code, out, err) = check(&prog, &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    if support::c::gcc_links("-m32", &dir) {
+        let (code, _, err) = support::c::gcc_run(&dir, "-m32", &prog);
+        assert_eq!(code, 0, "{err}");
+    }
+    for (k, (fact, wrong)) in [
+        ("o.a.y == 5", "o.a.y == 6"),
+        ("o.b[0].y == 0", "o.b[0].y == 7"),
+        ("o.bytes[1] == 1", "o.bytes[1] == 0"),
+        ("p.num == 0x01000009", "p.num == 9"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let prog = write(&dir, &format!("wrong{k}.c"), &DESIGNATORS.replacen(fact, wrong, 1));
+        assert_gcc_confirms(&dir, &prog);
+    }
+    // C would go on inside `a` after `.a.x`: refused, not misplaced.
+    let after = write(
+        &dir,
+        "after.c",
+        "struct in { int x, y; };\nstruct out { struct in a; int z; };\nint main(void) { struct out o = { .a.x = 1, 2 }; return o.z; }\n",
+    );
+    let (code, _, err) = check(&after, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("after a nested designator"), "{err}");
+}

@@ -748,11 +748,7 @@ int main(void) {
     )
     .unwrap();
     let t = dir.join("t");
-    let (code, out, err) = check(&[
-        prog.to_str().unwrap(),
-        "--tests",
-        t.to_str().unwrap(),
-    ]);
+    let (code, out, err) = check(&[prog.to_str().unwrap(), "--tests", t.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}\n{err}");
     assert!(err.contains("`testcase-1.xml` leaves them out"), "{err}");
     let xml = std::fs::read_to_string(t.join("testcase-1.xml")).unwrap();

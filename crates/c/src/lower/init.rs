@@ -187,22 +187,38 @@ fn fill(
     };
     let mut k = 0u64;
     while let Some(item) = items.get(*pos) {
+        // The designators after the first, for the member or element the
+        // first names (`.a.b = 1` is `.a = { .b = 1 }`), with the
+        // anonymous members a member name is reached through.
+        let mut deeper: Vec<Node<ast::Designator>> = Vec::new();
         if let Some(d) = item.node.designation.first() {
             if !braced {
                 // A designator belongs to the list around this member.
                 return Ok(());
             }
-            k = match (&d.node, &members) {
-                (ast::Designator::Member(id), Some(m)) => m
-                    .iter()
-                    .position(|(n, _, _)| *n == id.node.name)
-                    .ok_or_else(|| {
+            k = match (&d.node, &members, ty) {
+                (ast::Designator::Member(id), Some(m), CType::Struct(sid)) => {
+                    let name = &id.node.name;
+                    let path = layout::anonymous_path(f.u, *sid, name).ok_or_else(|| {
                         Diagnostic::new(
                             f.span(id.span),
-                            format!("the structure has no member `{}`", id.node.name),
+                            format!("the structure has no member `{name}`"),
                         )
-                    })? as u64,
-                (ast::Designator::Index(e), None) => {
+                    })?;
+                    let first = path.first().unwrap_or(name);
+                    for step in path.iter().skip(1).chain(std::iter::once(name)) {
+                        if path.is_empty() {
+                            break;
+                        }
+                        let ident = ast::Identifier { name: step.clone() };
+                        deeper.push(Node::new(
+                            ast::Designator::Member(Node::new(ident, id.span)),
+                            d.span,
+                        ));
+                    }
+                    m.iter().position(|(n, _, _)| n == first).unwrap_or(0) as u64
+                }
+                (ast::Designator::Index(e), None, _) => {
                     let (v, _) = consts::eval(f.u, &|n: &str| f.lookup(n), e)?;
                     v.to_i64().filter(|v| *v >= 0).ok_or_else(|| {
                         Diagnostic::new(f.span(e.span), "a negative array index in a designator")
@@ -210,9 +226,7 @@ fn fill(
                 }
                 _ => return Err(f.u.unsupported(d.span, "this designator")),
             };
-            if item.node.designation.len() > 1 {
-                return Err(f.u.unsupported(d.span, "nested designators"));
-            }
+            deeper.extend(item.node.designation.iter().skip(1).cloned());
         }
         if k >= count {
             if !braced {
@@ -227,44 +241,64 @@ fn fill(
         let span = f.span(item.span);
         let q = layout::plus(p.clone(), offset, span);
         let aggregate = matches!(cty, CType::Struct(_) | CType::Array(..));
-        match &item.node.initializer.node {
-            ast::Initializer::List(sub) if aggregate => {
-                fill(f, &q, &cty, sub, &mut 0, true)?;
-                *pos += 1;
+        if !deeper.is_empty() {
+            // C goes on after the member the designators reached, inside
+            // the one the first names: a positional item after that is
+            // refused rather than put elsewhere.
+            if let Some(next) = items.get(*pos + 1) {
+                if next.node.designation.is_empty() {
+                    return Err(f.u.unsupported(
+                        next.span,
+                        "an item without a designator after a nested designator",
+                    ));
+                }
             }
-            ast::Initializer::List(sub) => match sub.as_slice() {
-                [one] if one.node.designation.is_empty() => {
-                    let ast::Initializer::Expression(e) = &one.node.initializer.node else {
-                        return Err(f.u.unsupported(one.span, "this initialiser"));
-                    };
-                    store_slot(f, q, &cty, e, item.span)?;
+            let inner = ast::InitializerListItem {
+                designation: deeper,
+                initializer: item.node.initializer.clone(),
+            };
+            fill(f, &q, &cty, &[Node::new(inner, item.span)], &mut 0, true)?;
+            *pos += 1;
+        } else {
+            match &item.node.initializer.node {
+                ast::Initializer::List(sub) if aggregate => {
+                    fill(f, &q, &cty, sub, &mut 0, true)?;
                     *pos += 1;
                 }
-                _ => return Err(f.u.unsupported(item.span, "a list initialising a scalar")),
-            },
-            ast::Initializer::Expression(e) => match &cty {
-                // A `char` array member or row from a string.
-                CType::Array(elem, Len::Const(n))
-                    if matches!(**elem, CType::Int(c) if c.bits(f.u.dm) == 8)
-                        && matches!(e.node, ast::Expression::StringLiteral(_)) =>
-                {
-                    let ast::Expression::StringLiteral(lit) = &e.node else {
-                        unreachable!("matched above")
-                    };
-                    super::strings::fill_array(f, q, *n, &lit.node, e.span)?;
-                    *pos += 1;
-                }
-                CType::Struct(sid) if super::structs::struct_of(f, e) == Some(*sid) => {
-                    let (src, _) = super::structs::object(f, e)?;
-                    super::structs::copy(f, q, src, *sid, item.span)?;
-                    *pos += 1;
-                }
-                CType::Struct(_) | CType::Array(..) => fill(f, &q, &cty, items, pos, false)?,
-                _ => {
-                    store_slot(f, q, &cty, e, item.span)?;
-                    *pos += 1;
-                }
-            },
+                ast::Initializer::List(sub) => match sub.as_slice() {
+                    [one] if one.node.designation.is_empty() => {
+                        let ast::Initializer::Expression(e) = &one.node.initializer.node else {
+                            return Err(f.u.unsupported(one.span, "this initialiser"));
+                        };
+                        store_slot(f, q, &cty, e, item.span)?;
+                        *pos += 1;
+                    }
+                    _ => return Err(f.u.unsupported(item.span, "a list initialising a scalar")),
+                },
+                ast::Initializer::Expression(e) => match &cty {
+                    // A `char` array member or row from a string.
+                    CType::Array(elem, Len::Const(n))
+                        if matches!(**elem, CType::Int(c) if c.bits(f.u.dm) == 8)
+                            && matches!(e.node, ast::Expression::StringLiteral(_)) =>
+                    {
+                        let ast::Expression::StringLiteral(lit) = &e.node else {
+                            unreachable!("matched above")
+                        };
+                        super::strings::fill_array(f, q, *n, &lit.node, e.span)?;
+                        *pos += 1;
+                    }
+                    CType::Struct(sid) if super::structs::struct_of(f, e) == Some(*sid) => {
+                        let (src, _) = super::structs::object(f, e)?;
+                        super::structs::copy(f, q, src, *sid, item.span)?;
+                        *pos += 1;
+                    }
+                    CType::Struct(_) | CType::Array(..) => fill(f, &q, &cty, items, pos, false)?,
+                    _ => {
+                        store_slot(f, q, &cty, e, item.span)?;
+                        *pos += 1;
+                    }
+                },
+            }
         }
         if let (CType::Struct(sid), Some(m)) = (ty, &members) {
             if super::unions::is_union(f.u, *sid) {
