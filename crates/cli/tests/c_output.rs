@@ -50,6 +50,8 @@ int main(void) {
     printf("%.3d|%.0d|%8.3x|\n", 7, 0, 10);
     printf("%s, %5s|%-7s|%.2s\n", "lit", "ab", word, word);
     printf("%s %s\n", p, p + 1);
+    char *none = 0;
+    printf("[%s|%.3s|%-8s]\n", none, none, none);
     printf("%p\n", (void *)0);
     puts("a line");
     puts(word);

@@ -384,7 +384,11 @@ fn nested_designators_and_members_of_anonymous_unions_initialise() {
     .iter()
     .enumerate()
     {
-        let prog = write(&dir, &format!("wrong{k}.c"), &DESIGNATORS.replacen(fact, wrong, 1));
+        let prog = write(
+            &dir,
+            &format!("wrong{k}.c"),
+            &DESIGNATORS.replacen(fact, wrong, 1),
+        );
         assert_gcc_confirms(&dir, &prog);
     }
     // C would go on inside `a` after `.a.x`: refused, not misplaced.

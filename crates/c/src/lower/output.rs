@@ -15,7 +15,7 @@ use lang_c::ast::{self, Expression as E};
 use lang_c::span::Node;
 use wiser_ir::{Expr, Part, ScalarTy, Stream};
 use wiser_num::printf::{self, Conv, Directive, Length, Piece, Spec};
-use wiser_num::IntTy;
+use wiser_num::{CmpOp, IntTy};
 
 /// Lowers a call of an output function of the C library: `true` when it
 /// is one and was lowered (its arguments evaluated, its output
@@ -300,6 +300,15 @@ fn string(f: &mut Fun, spec: &Spec, a: &Node<E>, hold: bool) -> Res<Part> {
     let span = f.span(a.span);
     let (p, pointee) = ptr::pointer(f, a)?;
     let (array, _) = heap::cell_array(f, &pointee, a.span)?;
+    // glibc's `(null)` for a `NULL` (nothing under a shorter precision),
+    // from a string object of its own.
+    let null_text: &[u8] = match spec.precision {
+        Some(p) if p < 6 => b"",
+        _ => b"(null)",
+    };
+    let text = super::strings::object(f, null_text.to_vec());
+    let p = held(f, p, ScalarTy::INT, true, span);
+    let p = Expr::ite(Expr::cmp(CmpOp::Eq, p.clone(), ptr::null()), text, p);
     let p = held(f, p, ScalarTy::INT, hold, span);
     Ok(Part::Str(array, p, *spec))
 }
