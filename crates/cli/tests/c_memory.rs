@@ -703,31 +703,21 @@ int main(void) {
 #[test]
 fn byte_functions_on_void_pointers_learn_the_objects_layout() {
     let dir = folder("generic-bytes");
-    let prog = write(&dir, "generic.c", GENERIC);
-    let (code, json) = check_json(&prog, &[]);
-    assert_ne!(code, 1, "{json}");
-    assert_eq!(json["bugs"], Value::from(Vec::<Value>::new()), "{json}");
-    if gcc_links("-m32", &dir) {
-        let (code, _, err) = support::c::gcc_run(&dir, "-m32", &prog);
-        assert_eq!(code, 0, "{err}");
-    }
-    for (k, (fact, wrong)) in [
-        ("a->w == 0", "a->w == 1"),
-        ("b.w == -1", "b.w == 0"),
-        ("c.v == 0", "c.v == 2"),
-        ("strlen(s) == 3", "strlen(s) == 8"),
-        ("big[1] == -1", "big[1] == 255"),
-    ]
-    .iter()
-    .enumerate()
-    {
-        let prog = write(
-            &dir,
-            &format!("wrong{k}.c"),
-            &GENERIC.replacen(fact, wrong, 1),
-        );
-        support::c::assert_gcc_confirms(&dir, &prog);
-    }
+    // No bug, and not `safe`: `malloc(n)` of bytes used as a structure
+    // leaves its bounds unchecked (the report says so).
+    support::c::assert_facts(
+        &dir,
+        GENERIC,
+        support::c::Facts::NoBug,
+        0,
+        &[
+            ("a->w == 0", "a->w == 1"),
+            ("b.w == -1", "b.w == 0"),
+            ("c.v == 0", "c.v == 2"),
+            ("strlen(s) == 3", "strlen(s) == 8"),
+            ("big[1] == -1", "big[1] == 255"),
+        ],
+    );
     // Past the object: each store is checked.
     let over = write(
         &dir,

@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::c::{assert_gcc_confirms, check, check_json, folder, gcc_links, gcc_run};
+use support::c::{assert_facts, assert_gcc_confirms, check, check_json, folder, Facts};
 use support::write;
 
 /// Facts about unions, each an `assert` that gcc's build passes.
@@ -54,49 +54,24 @@ int main(void) {
 }
 "#;
 
-/// The facts as a C file: `nondet` is the definition of
-/// `__VERIFIER_nondet_int` (empty: an external function, an input).
-fn facts(nondet: &str) -> String {
-    format!("#include <assert.h>\n#include <stdlib.h>\n{nondet}\n{FACTS}")
-}
-
 #[test]
 fn type_punning_through_a_union_gives_gccs_bytes() {
-    let dir = folder("union-facts");
-    let prog = write(
-        &dir,
-        "facts.c",
-        &facts("extern int __VERIFIER_nondet_int(void);"),
+    let text = format!(
+        "#include <assert.h>\n#include <stdlib.h>\nextern int __VERIFIER_nondet_int(void);\n{FACTS}"
     );
-    for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
-        let (code, out, err) = check(&prog, &["--data-model", model]);
-        assert_eq!(code, 0, "{model}: wiser finds no bug\n{out}\n{err}");
-        if gcc_links(flag, &dir) {
-            let native = write(
-                &dir,
-                &format!("native{model}.c"),
-                &facts("int __VERIFIER_nondet_int(void) { static int n; return n++ ? 2 : 3; }"),
-            );
-            let (code, _, err) = gcc_run(&dir, flag, &native);
-            assert_eq!(code, 0, "{model}: gcc's build passes every assert\n{err}");
-        }
-    }
-    // A fact made false is a bug gcc's build confirms.
-    for (k, (fact, wrong)) in [
-        ("w.b[2] == 255", "w.b[2] == 254"),
-        ("w.i == 0x7fffffff", "w.i == 0x7ffffffe"),
-        ("z.b[0] == 0xef", "z.b[0] == 0xee"),
-        ("s.pt.x == -32768", "s.pt.x == 32768"),
-        ("w.u == 1u << (8 * k)", "w.u == 1u << (8 * k) && k != 2"),
-    ]
-    .iter()
-    .enumerate()
-    {
-        let text = facts("extern int __VERIFIER_nondet_int(void);");
-        assert!(text.contains(fact), "{fact}");
-        let prog = write(&dir, &format!("wrong{k}.c"), &text.replacen(fact, wrong, 1));
-        assert_gcc_confirms(&dir, &prog);
-    }
+    assert_facts(
+        &folder("union-facts"),
+        &text,
+        Facts::Safe,
+        2,
+        &[
+            ("w.b[2] == 255", "w.b[2] == 254"),
+            ("w.i == 0x7fffffff", "w.i == 0x7ffffffe"),
+            ("z.b[0] == 0xef", "z.b[0] == 0xee"),
+            ("s.pt.x == -32768", "s.pt.x == 32768"),
+            ("w.u == 1u << (8 * k)", "w.u == 1u << (8 * k) && k != 2"),
+        ],
+    );
 }
 
 #[test]
@@ -224,29 +199,15 @@ int main(void) {
 
 #[test]
 fn anonymous_unions_and_structures_are_their_containers_members() {
-    let dir = folder("union-anonymous");
-    let prog = write(&dir, "anon.c", ANONYMOUS);
-    for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
-        let (code, out, err) = check(&prog, &["--data-model", model]);
-        assert_eq!(code, 0, "{model}\n{out}\n{err}");
-        if gcc_links(flag, &dir) {
-            let (code, _, err) = gcc_run(&dir, flag, &prog);
-            assert_eq!(code, 0, "{model}: {err}");
-        }
-    }
-    for (k, (fact, wrong)) in [
-        ("p->hi == 0x7f00", "p->hi == 0x7f01"),
-        ("m.y == 6", "m.y == 7"),
-        ("m.bytes[0] == 4", "m.bytes[0] == 3"),
-    ]
-    .iter()
-    .enumerate()
-    {
-        let prog = write(
-            &dir,
-            &format!("wrong{k}.c"),
-            &ANONYMOUS.replacen(fact, wrong, 1),
-        );
-        assert_gcc_confirms(&dir, &prog);
-    }
+    assert_facts(
+        &folder("union-anonymous"),
+        ANONYMOUS,
+        Facts::Safe,
+        0,
+        &[
+            ("p->hi == 0x7f00", "p->hi == 0x7f01"),
+            ("m.y == 6", "m.y == 7"),
+            ("m.bytes[0] == 4", "m.bytes[0] == 3"),
+        ],
+    );
 }

@@ -221,14 +221,11 @@ fn may_fail(
     }
     let span = f.span(at);
     f.u.allocation_choices += 1;
-    let choice = f.rb.program().global(
+    let choice = environment_choice(
+        f,
         format!("${name} fails #{}", f.u.allocation_choices),
-        ScalarTy::Int(IntTy::U8),
-        Some(wiser_num::Int::from(0)),
+        span,
     );
-    f.rb.havoc(choice, span);
-    let boolean = Expr::cmp(CmpOp::Le, f.rb.load(choice), Expr::int(IntTy::U8, 1));
-    f.rb.assume(boolean, span);
     let res = f.rb.temp(ScalarTy::INT);
     let (fails, works, end) = (f.rb.label(), f.rb.label(), f.rb.label());
     let failed = Expr::cmp(CmpOp::Ne, f.rb.load(choice), Expr::int(IntTy::U8, 0));
@@ -426,14 +423,7 @@ pub fn equal_addresses(f: &mut Fun, a: Expr, b: Expr, at: CSpan) -> Expr {
     f.rb.branch(may_reuse, reused, plain, span);
     f.rb.bind(reused);
     f.u.address_choices += 1;
-    let choice = f.rb.program().global(
-        format!("$address reused #{}", f.u.address_choices),
-        ScalarTy::Int(IntTy::U8),
-        Some(wiser_num::Int::from(0)),
-    );
-    f.rb.havoc(choice, span);
-    let boolean = Expr::cmp(CmpOp::Le, f.rb.load(choice), Expr::int(IntTy::U8, 1));
-    f.rb.assume(boolean, span);
+    let choice = environment_choice(f, format!("$address reused #{}", f.u.address_choices), span);
     f.rb.assign(res, f.rb.load(choice), span);
     f.rb.jump(end);
     f.rb.bind(plain);
@@ -445,4 +435,19 @@ pub fn equal_addresses(f: &mut Fun, a: Expr, b: Expr, at: CSpan) -> Expr {
     f.rb.assign(res, equal, span);
     f.rb.bind(end);
     Expr::cmp(CmpOp::Ne, f.rb.load(res), Expr::int(IntTy::U8, 0))
+}
+
+/// A yes-or-no choice of the program's environment (0 or 1): a global of
+/// its own, named for witnesses (`args::argument_name` reads the name),
+/// read where the choice is made.
+fn environment_choice(f: &mut Fun, name: String, span: wiser_ir::Span) -> Place {
+    let choice = f.rb.program().global(
+        name,
+        ScalarTy::Int(IntTy::U8),
+        Some(wiser_num::Int::from(0)),
+    );
+    f.rb.havoc(choice, span);
+    let boolean = Expr::cmp(CmpOp::Le, f.rb.load(choice), Expr::int(IntTy::U8, 1));
+    f.rb.assume(boolean, span);
+    choice
 }

@@ -289,19 +289,24 @@ pub fn after_store(f: &mut Fun, lhs: &Node<E>, at: CSpan) -> Res<()> {
             _ => break,
         }
     }
-    let Some(stored) = scalars(f.u, &ty) else {
+    let stored = scalars_from(f, &ty, slot, byte, at)?;
+    let member = found.member.clone();
+    in_step(f, union, found.sid, &member, &stored, at)
+}
+
+/// The scalars of a value of type `ty` at `slot` and `byte` of a union.
+fn scalars_from(f: &Fun, ty: &CType, slot: u64, byte: u64, at: CSpan) -> Res<Vec<Scalar>> {
+    let Some(stored) = scalars(f.u, ty) else {
         return Err(too_large(f, at));
     };
-    let stored: Vec<Scalar> = stored
+    Ok(stored
         .into_iter()
         .map(|s| Scalar {
             slot: s.slot + slot,
             byte: s.byte + byte,
             ..s
         })
-        .collect();
-    let member = found.member.clone();
-    in_step(f, union, found.sid, &member, &stored, at)
+        .collect())
 }
 
 /// Does evaluating `e` again give the same value (no effects, members
@@ -325,16 +330,7 @@ pub fn after_member(f: &mut Fun, union: Expr, sid: u32, member: &str, at: CSpan)
     let Some((slot, ty)) = layout::member(f.u, sid, member) else {
         return Ok(());
     };
-    let Some(stored) = scalars(f.u, &ty) else {
-        return Err(too_large(f, at));
-    };
-    let stored: Vec<Scalar> = stored
-        .into_iter()
-        .map(|s| Scalar {
-            slot: s.slot + slot,
-            ..s
-        })
-        .collect();
+    let stored = scalars_from(f, &ty, slot, 0, at)?;
     in_step(f, union, sid, member, &stored, at)
 }
 

@@ -109,3 +109,57 @@ pub fn first_reads(json: &Value) -> Vec<i64> {
         .map(|a| a.iter().filter_map(Value::as_i64).collect())
         .unwrap_or_default()
 }
+
+/// What [`assert_facts`] requires of wiser on the true facts.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Facts {
+    /// `safe`: every path explored, no bug.
+    Safe,
+    /// No bug (the verdict may be `unknown` where the report lists what
+    /// it does not check).
+    NoBug,
+}
+
+/// Asserts a program of facts, `assert`s that gcc's build passes: wiser
+/// finds no bug in it under both data models (`Facts::Safe`: proves it),
+/// gcc's builds (`-m32`, `-m64`, where gcc links them) run clean — with
+/// `__VERIFIER_nondet_int` returning `nondet` there — and each fact of
+/// `wrong` replaced by its false twin is a bug gcc's build confirms.
+pub fn assert_facts(dir: &Path, text: &str, expect: Facts, nondet: i32, wrong: &[(&str, &str)]) {
+    let prog = write(dir, "facts.c", text);
+    for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
+        let (code, json) = check_json(&prog, &["--data-model", model]);
+        assert_eq!(json["bugs"], Value::Array(vec![]), "{model}: {json}");
+        if expect == Facts::Safe {
+            assert_eq!(code, 0, "{model}: {json}");
+        }
+        if gcc_links(flag, dir) {
+            let stub = write(
+                dir,
+                "nondet.c",
+                &format!("int __VERIFIER_nondet_int(void) {{ return {nondet}; }}\n"),
+            );
+            let exe = dir.join(format!("native{model}"));
+            let (code, _, err) = captured(
+                Command::new("gcc")
+                    .args([flag, "-w"])
+                    .arg(&prog)
+                    .arg(&stub)
+                    .arg("-o")
+                    .arg(&exe),
+            );
+            assert_eq!(code, 0, "gcc failed:\n{err}");
+            let (code, _, err) = captured(&mut Command::new(&exe));
+            assert_eq!(code, 0, "{model}: gcc's build fails a fact\n{err}");
+        }
+    }
+    for (k, (fact, false_twin)) in wrong.iter().enumerate() {
+        assert!(text.contains(fact), "no fact `{fact}`");
+        let prog = write(
+            dir,
+            &format!("wrong{k}.c"),
+            &text.replacen(fact, false_twin, 1),
+        );
+        assert_gcc_confirms(dir, &prog);
+    }
+}
