@@ -33,6 +33,18 @@ fn functions() -> Vec<(&'static str, std::ops::Range<usize>)> {
         .collect()
 }
 
+/// Does the library's `function` only read through its parameter `k`
+/// (a pointer)? Then a pointer into a union's member may be passed there
+/// (see `lower/unions.rs`): `strlen(u.name)`, `strcpy(buf, u.name)`.
+pub fn reads_only(function: &str, k: usize) -> bool {
+    match function {
+        "strlen" | "strnlen" | "atoi" | "atol" | "isdigit" => k == 0,
+        "strcmp" | "strncmp" | "strspn" | "strcspn" => k <= 1,
+        "strcpy" | "strncpy" | "strcat" | "strncat" => k == 1,
+        _ => false,
+    }
+}
+
 /// The identifiers of a text (words of letters, digits and `_`).
 fn identifiers(text: &str) -> HashSet<&str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

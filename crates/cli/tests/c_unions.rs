@@ -211,3 +211,82 @@ fn anonymous_unions_and_structures_are_their_containers_members() {
         ],
     );
 }
+
+#[test]
+fn a_unions_string_is_read_by_the_c_library_and_printf() {
+    // Reading through a pointer into a member stores nothing past the
+    // union: `strlen`, `strcmp` and `printf`'s `%s` take one.
+    let dir = folder("union-read-only");
+    let prog = write(
+        &dir,
+        "names.c",
+        "#include <stdio.h>
+#include <string.h>
+#include <assert.h>
+union name { char text[8]; unsigned long long bits; };
+int main(void) {
+    union name n;
+    n.bits = 0;
+    n.text[0] = 'o';
+    n.text[1] = 'k';
+    assert(strlen(n.text) == 2 && strcmp(n.text, \"ok\") == 0);
+    printf(\"[%s]\\n\", n.text);
+    char copy[8];
+    strcpy(copy, n.text);
+    assert(copy[1] == 'k' && n.bits == 0x6b6f);
+    return 0;
+}
+",
+    );
+    let (code, out, err) = check(&prog, &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, out, _) = support::c::run(&prog, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("[ok]\n"), "{out}");
+}
+
+#[test]
+fn a_pointers_bytes_and_integers_bytes_across_a_union() {
+    let dir = folder("union-pointer-bytes");
+    // Integers' bytes as a pointer: not `NULL`, an address in no object.
+    let deref = write(
+        &dir,
+        "deref.c",
+        "union u { int *p; unsigned n; };
+int main(void) {
+    union u v;
+    v.n = 16;
+    return *v.p;
+}
+",
+    );
+    let (code, json) = check_json(&deref, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "null_dereference");
+    // Zero bytes are `NULL`, and a pointer stored makes the integer any
+    // value, without a read of the witness: only the nondet call is one
+    // (the value is memory's, in the report's `arrays`).
+    let any = write(
+        &dir,
+        "any.c",
+        "extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+union u { int *p; unsigned n; };
+int main(void) {
+    union u v = {0};
+    int x = 1;
+    v.n = 0;
+    if (v.p != 0) reach_error();
+    v.p = &x;
+    int k = __VERIFIER_nondet_int();
+    if (k == 5 && v.n == 7) reach_error();
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&any, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["line"], 11, "{json}");
+    assert_eq!(json["bugs"][0]["reads"], serde_json::json!([5]), "{json}");
+    assert!(json["bugs"][0]["arrays"]["$cell_i32.v"].is_object(), "{json}");
+}

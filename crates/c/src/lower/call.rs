@@ -148,9 +148,12 @@ fn int_call(
             ),
         ));
     }
+    // A function of wiser's C library (not in the user's file) that only
+    // reads through a parameter may get a pointer into a union's member.
+    let library = info.span.file != wiser_ir::FileId(0);
     let mut args = Vec::new();
     let mut arrays = Vec::new();
-    for ((_, pty), a) in params.iter().zip(&c.arguments) {
+    for (k, ((_, pty), a)) in params.iter().zip(&c.arguments).enumerate() {
         match pty {
             CType::Int(t) => {
                 let v = expr::rvalue(f, a)?;
@@ -165,7 +168,11 @@ fn int_call(
             }
             CType::Array(elem, _) | CType::Pointer(elem) => {
                 // A pointer passed as a value (a reference).
-                let v = ptr::pointer_to(f, a, elem)?;
+                let v = if library && crate::libc::reads_only(name, k) {
+                    ptr::pointer_to_read(f, a, elem)?
+                } else {
+                    ptr::pointer_to(f, a, elem)?
+                };
                 arrays.push(None);
                 args.push((v, None));
             }

@@ -77,6 +77,9 @@ pub struct Mem {
     pub freed_after: ArrayId,
     /// `$last malloc`: the last object `malloc` made.
     pub last_malloc: Place,
+    /// `$junk`: how many cells of memory's arbitrary contents have been
+    /// read as any value (`unions.rs`), the index of the next.
+    pub junk: Place,
     /// `$elem bytes` and `$elem slots`: the size in bytes and in slots of
     /// each object's element, kept in a program that calls a byte
     /// function (`memset` on a `void *` learns there what it points to,
@@ -97,6 +100,7 @@ pub fn mem(u: &mut Unit, b: &mut Builder) -> Mem {
         live: b.global("$live", ScalarTy::INT, zero.clone()),
         freed_after: b.array("$freed after", field_ty(ScalarTy::INT), zero.clone()),
         last_malloc: b.global("$last malloc", ScalarTy::INT, zero.clone()),
+        junk: b.global("$junk", ScalarTy::INT, zero.clone()),
         elem: u.byte_functions.then(|| {
             (
                 b.array("$elem bytes", field_ty(ScalarTy::INT), zero.clone()),

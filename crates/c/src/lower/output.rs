@@ -225,9 +225,11 @@ fn fits(f: &Fun, d: &Directive, a: &Node<E>) -> bool {
                     return obj.dims.len() == 1 && obj.elem.rank == Rank::Char;
                 }
             }
+            // A `char *`, or a `char` array member (`s.name`).
             matches!(
                 ptr::type_of_value(f, a),
-                Some(CType::Pointer(t)) if matches!(*t, CType::Int(CInt { rank: Rank::Char, .. }))
+                Some(CType::Pointer(t) | CType::Array(t, _))
+                    if matches!(*t, CType::Int(CInt { rank: Rank::Char, .. }))
             )
         }
         Conv::Pointer => !literal && (ptr::is_pointer(f, a) || ptr::is_null(f, a)),
@@ -298,7 +300,11 @@ fn string(f: &mut Fun, spec: &Spec, a: &Node<E>, hold: bool) -> Res<Part> {
         }
     }
     let span = f.span(a.span);
-    let (p, pointee) = ptr::pointer(f, a)?;
+    // Only read: a `char` array member of a union may be printed.
+    let (p, pointee) = match super::unions::read_only_pointer(f, a)? {
+        Some(read) => read,
+        None => ptr::pointer(f, a)?,
+    };
     let (array, _) = heap::cell_array(f, &pointee, a.span)?;
     // glibc's `(null)` for a `NULL` (nothing under a shorter precision),
     // from a string object of its own.

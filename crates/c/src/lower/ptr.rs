@@ -88,6 +88,15 @@ fn first_member(f: &Fun, sid: u32, ty: &CType) -> bool {
     }
 }
 
+/// [`pointer_to`] for a use that only reads through the pointer: a
+/// pointer into a union's member is one too ([`unions::read_only_pointer`]).
+pub fn pointer_to_read(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
+    match unions::read_only_pointer(f, e)? {
+        Some((p, from)) if compatible(f, &from, to) => Ok(p),
+        _ => pointer_to(f, e, to),
+    }
+}
+
 /// `e` as a pointer to `to`: a null constant, or a pointer of a
 /// compatible type.
 pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {

@@ -10,9 +10,10 @@
 //!
 //! A pointer's bytes are no integer here (a pointer is an object and an
 //! offset, [`wiser_ir::pointer`]): an integer that overlaps a pointer
-//! stored through another member, or a pointer that overlaps integers
-//! stored, holds any value (an input, as uninitialised memory does); a
-//! pointer stored over a pointer at the same bytes is copied.
+//! stored through another member holds any value (memory's arbitrary
+//! contents, [`unknown`]); a pointer that overlaps integers stored is
+//! `NULL` for zero bytes and otherwise an address in no object; a pointer
+//! stored over a pointer at the same bytes is copied.
 //!
 //! Stores are kept in step where the program names the union (`u.m = …`,
 //! `p->s.a[i] = …`, `u = v`, an initialiser); a pointer into a union's
@@ -204,6 +205,30 @@ fn several_members(u: &Unit, sid: u32) -> bool {
     layout::members(u, sid).len() > 1
 }
 
+/// A pointer into a union's member for a use that only reads through it
+/// (a `%s` argument, a C library parameter that is read): the array
+/// member `u.c` as a pointer, or `&u.m`; `None` for any other expression.
+/// Nothing stores through it, so nothing gets past the union's keeping
+/// in step.
+pub fn read_only_pointer(f: &mut Fun, e: &Node<E>) -> Res<Option<(Expr, CType)>> {
+    let member = match &e.node {
+        E::Member(m) if inside(f, e) => m,
+        E::UnaryOperator(o) if o.node.operator.node == U::Address && inside(f, &o.node.operand) => {
+            let E::Member(m) = &o.node.operand.node else {
+                return Ok(None);
+            };
+            let (p, _, ty) = structs::member_slot(f, &m.node, o.node.operand.span)?;
+            return Ok(Some((p, ty)));
+        }
+        _ => return Ok(None),
+    };
+    let (p, _, ty) = structs::member_slot(f, &member.node, e.span)?;
+    Ok(match ty {
+        CType::Array(elem, _) => Some((p, *elem)),
+        _ => None,
+    })
+}
+
 /// The error for a pointer into a union's member.
 pub fn pointer_into(f: &Fun, at: CSpan) -> Diagnostic {
     f.u.unsupported(at, "a pointer into a member of a union")
@@ -368,71 +393,100 @@ fn in_step(
                 slot: y.slot + mslot,
                 ..y
             };
-            for x in stored.iter().filter(|x| x.overlaps(&y)) {
-                let (xp, yp) = (
-                    layout::plus(f.rb.load(base), x.slot, span),
-                    layout::plus(f.rb.load(base), y.slot, span),
-                );
-                update(f, x, xp, &y, yp, at)?;
+            let over: Vec<&Scalar> = stored.iter().filter(|x| x.overlaps(&y)).collect();
+            if over.is_empty() {
+                continue;
+            }
+            let yp = layout::plus(f.rb.load(base), y.slot, span);
+            let pointer_bytes = over.iter().any(|x| {
+                matches!(x.ty, CType::Pointer(_))
+                    && !(matches!(y.ty, CType::Pointer(_)) && x.byte == y.byte && x.size == y.size)
+            });
+            if pointer_bytes {
+                // A pointer's bytes are no integer here: what shares
+                // them holds any value (one input, whatever else overlaps).
+                unknown(f, &y, yp, at)?;
+                continue;
+            }
+            for x in over {
+                let xp = layout::plus(f.rb.load(base), x.slot, span);
+                update(f, x, xp, &y, yp.clone(), at)?;
             }
         }
     }
     Ok(())
 }
 
-/// Sets the scalar `y` at `yp` from the bytes the scalar `x` at `xp`
-/// shares with it.
+/// Sets the scalar `y` at `yp` from the bytes the integer, or the
+/// pointer at the same bytes, `x` at `xp` shares with it. A pointer `y`
+/// made of integers' bytes is `NULL` when they are all 0 and otherwise an
+/// address in no object (a dereference of it is a `null_dereference`,
+/// where gcc's build crashes).
 fn update(f: &mut Fun, x: &Scalar, xp: Expr, y: &Scalar, yp: Expr, at: CSpan) -> Res<()> {
     let span = f.span(at);
     let (Some(xt), Some(yt)) = (heap::value_ty(f.u, &x.ty), heap::value_ty(f.u, &y.ty)) else {
         return Err(f.u.unsupported(at, "a union with a mutex"));
     };
+    if matches!(x.ty, CType::Mutex) || matches!(y.ty, CType::Mutex) {
+        return Err(f.u.unsupported(at, "a union with a mutex"));
+    }
     let (xa, _) = heap::cell_array(f, &x.ty, at)?;
     let (ya, _) = heap::cell_array(f, &y.ty, at)?;
-    match (&x.ty, &y.ty) {
-        (CType::Mutex, _) | (_, CType::Mutex) => {
-            return Err(f.u.unsupported(at, "a union with a mutex"))
-        }
-        (CType::Int(_), CType::Int(_)) => {
-            let (ScalarTy::Int(xh), ScalarTy::Int(yh)) = (xt, yt) else {
-                return Ok(());
-            };
-            let lo = x.byte.max(y.byte);
-            let hi = (x.byte + x.size).min(y.byte + y.size);
-            let bits = |n: u64| Expr::int(IntTy::U64, Int::from_u64(n));
-            let mask = if hi - lo >= 8 {
-                u64::MAX
-            } else {
-                (1u64 << (8 * (hi - lo))) - 1
-            };
-            let shift_y = 8 * (lo - y.byte);
-            let _ = xh;
-            let xv = ptr::shared_select(f, xa, xt, xp, span).cast(IntTy::U64);
-            let part = Expr::binary(BinOp::Shr, xv, bits(8 * (lo - x.byte)), span);
-            let v = if lo == y.byte && hi == y.byte + y.size {
-                // `y` lies inside `x`: its old value is not read.
-                part.cast(yh)
-            } else {
-                let yv = ptr::shared_select(f, ya, yt, yp.clone(), span).cast(IntTy::U64);
-                let part = Expr::binary(BinOp::BitAnd, part, bits(mask), span);
-                let part = Expr::binary(BinOp::Shl, part, bits(shift_y), span);
-                let kept = Expr::binary(BinOp::BitAnd, yv, bits(!(mask << shift_y)), span);
-                Expr::binary(BinOp::BitOr, kept, part, span).cast(yh)
-            };
-            f.rb.store(ya, yp, v, span);
-        }
-        (CType::Pointer(_), CType::Pointer(_)) if x.byte == y.byte && x.size == y.size => {
-            let v = ptr::shared_select(f, xa, xt, xp, span);
-            f.rb.store(ya, yp, v, span);
-        }
-        // A pointer's bytes as an integer, or integers' bytes as a
-        // pointer: any value.
-        _ => {
-            let tmp = f.rb.temp(yt);
-            f.rb.havoc(tmp, span);
-            let v = f.rb.load(tmp);
-            f.rb.store(ya, yp, v, span);
-        }
+    if matches!(x.ty, CType::Pointer(_)) {
+        // The same pointer at the same bytes (`in_step` sends no other).
+        let v = ptr::shared_select(f, xa, xt, xp, span);
+        f.rb.store(ya, yp, v, span);
+        return Ok(());
     }
+    let ScalarTy::Int(yh) = yt else {
+        return Ok(());
+    };
+    let lo = x.byte.max(y.byte);
+    let hi = (x.byte + x.size).min(y.byte + y.size);
+    let bits = |n: u64| Expr::int(IntTy::U64, Int::from_u64(n));
+    let mask = if hi - lo >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * (hi - lo))) - 1
+    };
+    let shift_y = 8 * (lo - y.byte);
+    let xv = ptr::shared_select(f, xa, xt, xp, span).cast(IntTy::U64);
+    let part = Expr::binary(BinOp::Shr, xv, bits(8 * (lo - x.byte)), span);
+    let v = if lo == y.byte && hi == y.byte + y.size {
+        // `y` lies inside `x`: its old value is not read.
+        part.cast(yh)
+    } else {
+        let yv = ptr::shared_select(f, ya, yt, yp.clone(), span).cast(IntTy::U64);
+        let part = Expr::binary(BinOp::BitAnd, part, bits(mask), span);
+        let part = Expr::binary(BinOp::Shl, part, bits(shift_y), span);
+        let kept = Expr::binary(BinOp::BitAnd, yv, bits(!(mask << shift_y)), span);
+        Expr::binary(BinOp::BitOr, kept, part, span).cast(yh)
+    };
+    f.rb.store(ya, yp, v, span);
+    Ok(())
+}
+
+/// Sets the scalar `y` at `yp` to any value: memory's own arbitrary
+/// contents, from a cell no object has (of object 1: objects are -1, -2,
+/// ...), a fresh one each time. No read of the witness, so a union whose
+/// pointer member is set and whose integers are never read lists
+/// nothing.
+fn unknown(f: &mut Fun, y: &Scalar, yp: Expr, at: CSpan) -> Res<()> {
+    let span = f.span(at);
+    let Some(yt) = heap::value_ty(f.u, &y.ty) else {
+        return Err(f.u.unsupported(at, "a union with a mutex"));
+    };
+    let (ya, _) = heap::cell_array(f, &y.ty, at)?;
+    let junk = heap::mem(f.u, f.rb.program()).junk;
+    let cell = Expr::binary(
+        BinOp::Add,
+        wiser_ir::pointer::base(Expr::int(IntTy::INT, 1), span),
+        f.rb.load(junk),
+        span,
+    );
+    let v = ptr::shared_select(f, ya, yt, cell, span);
+    f.rb.store(ya, yp, v, span);
+    let next = Expr::binary(BinOp::Add, f.rb.load(junk), Expr::int(IntTy::INT, 1), span);
+    f.rb.assign(junk, next, span);
     Ok(())
 }
