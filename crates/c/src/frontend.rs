@@ -142,8 +142,10 @@ fn stored_into(
         return None;
     };
     let offset = match &index[..] {
+        // A variable whose address is taken (its cell), unless the
+        // allocation recorded a member at offset 0 (a structure's first).
         [wiser_ir::Op::Load(Place::Local(slot))] => {
-            if let Some(name) = slot_name(*slot) {
+            if let Some(name) = slot_name(*slot).filter(|_| !members.contains_key(&(span, 0))) {
                 return Some(name);
             }
             0

@@ -283,6 +283,26 @@ int main(void) {
         assert!(out.contains(name), "no `{name}` in {out}");
     }
     assert!(!out.contains("the local at"), "{out}");
+    // A local structure's first member is the member, not the variable
+    // whose object holds it.
+    let local = write(
+        &dir,
+        "local.c",
+        "extern void reach_error(void);
+struct S { int a; int b; };
+int main(void) {
+    struct S v;
+    if (v.a == 4) reach_error();
+    return 0;
+}
+",
+    );
+    let (code, out, err) = check(&local, &[]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        out.contains("member `a` of the object allocated at 4:14 (uninitialised) = 4"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -288,5 +288,8 @@ int main(void) {
     assert_eq!(code, 1, "{json}");
     assert_eq!(json["bugs"][0]["line"], 11, "{json}");
     assert_eq!(json["bugs"][0]["reads"], serde_json::json!([5]), "{json}");
-    assert!(json["bugs"][0]["arrays"]["$cell_i32.v"].is_object(), "{json}");
+    assert!(
+        json["bugs"][0]["arrays"]["$cell_i32.v"].is_object(),
+        "{json}"
+    );
 }
