@@ -293,3 +293,44 @@ int main(void) {
         "{json}"
     );
 }
+
+#[test]
+fn a_large_union_is_kept_in_step_store_by_store() {
+    let dir = folder("union-large");
+    let prog = write(
+        &dir,
+        "large.c",
+        "#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+union buffer { int words[300]; unsigned char bytes[1200]; };
+union buffer b;
+int main(void) {
+    b.words[299] = 0x01020304;
+    assert(b.bytes[1196] == 4 && b.bytes[1199] == 1);
+    b.bytes[0] = 0xff;
+    assert(b.words[0] == 255);
+    int i = __VERIFIER_nondet_int();
+    if (i >= 0 && i < 1200) b.bytes[i] = 1;
+    return 0;
+}
+",
+    );
+    // Constant subscripts update what they share bytes with; a computed
+    // one into the long array would update all 300 words at each store.
+    let (code, _, err) = check(&prog, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("more than 256 scalars of its other members"),
+        "{err}"
+    );
+    assert!(err.contains("large.c:11:29"), "{err}");
+    let fixed = write(
+        &dir,
+        "fixed.c",
+        &std::fs::read_to_string(&prog)
+            .unwrap()
+            .replace("b.bytes[i] = 1;", "b.bytes[5] = 1;"),
+    );
+    let (code, out, err) = check(&fixed, &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+}

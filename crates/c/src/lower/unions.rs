@@ -29,9 +29,12 @@ use wiser_ir::{Diagnostic, Expr, ScalarTy};
 use wiser_num::{BinOp, Int, IntTy};
 
 /// How many scalars a union's member may have for its stores to be kept
-/// in step (each store of one emits an update of every overlapping
-/// scalar of the other members).
-const MAX_SCALARS: usize = 256;
+/// in step.
+const MAX_SCALARS: usize = 4096;
+
+/// How many updates one store may emit (a store at a computed subscript
+/// of an array member updates every scalar the array overlaps).
+const MAX_UPDATES: usize = 256;
 
 /// Is structure `sid` a union?
 pub fn is_union(u: &Unit, sid: u32) -> bool {
@@ -359,10 +362,14 @@ pub fn after_member(f: &mut Fun, union: Expr, sid: u32, member: &str, at: CSpan)
     in_step(f, union, sid, member, &stored, at)
 }
 
+/// The error for a union whose members' bytes are not all known here:
+/// too many scalars, or a member without gcc's layout (a bit-field).
 fn too_large(f: &Fun, at: CSpan) -> Diagnostic {
     f.u.unsupported(
         at,
-        &format!("a store into a union's member of more than {MAX_SCALARS} scalars"),
+        &format!(
+            "a store into a union whose members have more than {MAX_SCALARS} scalars or a layout not known here (bit-fields)"
+        ),
     )
 }
 
@@ -378,10 +385,32 @@ fn in_step(
     at: CSpan,
 ) -> Res<()> {
     let span = f.span(at);
+    let members = layout::members(f.u, sid);
+    let mut updates = 0usize;
+    for (name, _, mty) in &members {
+        if name == member {
+            continue;
+        }
+        let Some(others) = scalars(f.u, mty) else {
+            return Err(too_large(f, at));
+        };
+        updates += others
+            .iter()
+            .map(|y| stored.iter().filter(|x| x.overlaps(y)).count())
+            .sum::<usize>();
+    }
+    if updates > MAX_UPDATES {
+        return Err(f.u.unsupported(
+            at,
+            &format!(
+                "a store into a union that shares bytes with more than {MAX_UPDATES} scalars of its other members (a computed subscript of a long array member)"
+            ),
+        ));
+    }
     // The union's pointer, read once.
     let base = f.rb.temp(ScalarTy::INT);
     f.rb.assign(base, union, span);
-    for (name, mslot, mty) in layout::members(f.u, sid) {
+    for (name, mslot, mty) in members {
         if name == member {
             continue;
         }
