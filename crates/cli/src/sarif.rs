@@ -272,15 +272,35 @@ fn kinds_of(s: &TraceStep) -> Vec<&'static str> {
 /// One result: a bug with its witness, its place and its trace.
 pub fn result(program: &Program, bug: &Bug, semantics: Options) -> Value {
     let trace = trace_render::witness_trace(program, &bug.input, semantics);
+    // A bug inside a file that is not the program's (wiser's C library)
+    // is placed at the program's innermost call that leads there, where
+    // a code-scanning view can show it; the error's own place is related.
+    let program_file = wiser_ir::FileId(0);
+    let at = if bug.span.file == program_file {
+        bug.span
+    } else {
+        bug.stack
+            .iter()
+            .map(|c| c.call_site)
+            .find(|s| !s.is_dummy() && s.file == program_file)
+            .unwrap_or(bug.span)
+    };
     let mut r = json!({
         "ruleId": rule_id(bug.kind),
         "ruleIndex": rule_index(bug.kind),
         "level": "error",
         "message": {"text": render::bug_message(program, bug)},
-        "locations": [{"physicalLocation": physical(program, bug.span)}],
+        "locations": [{"physicalLocation": physical(program, at)}],
         "codeFlows": [code_flow(program, &trace)],
         "properties": {"witness": render::witness_line(program, bug)},
     });
+    if at != bug.span {
+        r["relatedLocations"] = json!([{
+            "id": 0,
+            "physicalLocation": physical(program, bug.span),
+            "message": {"text": "where the error happens, inside the library"},
+        }]);
+    }
     let frames: Vec<Value> = bug
         .stack
         .iter()
