@@ -120,6 +120,9 @@ pub struct Heap {
     pub structs: RefCell<Vec<StructDef>>,
     /// Structure tags in scope.
     pub tags: RefCell<HashMap<String, u32>>,
+    /// Has a union with more than one member been defined (whose stores
+    /// `super::unions` keeps in step)?
+    pub unions: std::cell::Cell<bool>,
     /// How many anonymous members have been named
     /// ([`super::layout::anonymous_member`]).
     pub anonymous: std::cell::Cell<usize>,
@@ -218,6 +221,9 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
                 fields.push((name, ty));
             }
         }
+    }
+    if union && fields.len() > 1 {
+        u.heap.unions.set(true);
     }
     u.heap.structs.borrow_mut()[index as usize].fields = Some(fields);
     Ok(CType::Struct(index))

@@ -19,7 +19,8 @@
 //! `p->s.a[i] = …`, `u = v`, an initialiser); a pointer into a union's
 //! member would write past that, so taking one (`&u.m`, `u.c` as a
 //! pointer, a cast of a union's pointer to a member's type) is refused
-//! with an error where it is written.
+//! with an error where it is written — unless the use only reads through
+//! it ([`read_only_pointer`]: `printf`'s `%s`, `strlen`'s parameter).
 
 use super::{heap, layout, ptr, structs, CSpan, Fun, Res, Unit};
 use crate::types::{CType, Len};
@@ -45,14 +46,10 @@ pub fn is_union(u: &Unit, sid: u32) -> bool {
         .is_some_and(|s| s.union)
 }
 
-/// Does the program declare a union with members at all? (Lowering
+/// Does the program define a union of several members at all? (Lowering
 /// without one skips every look for stores into unions.)
 fn any(u: &Unit) -> bool {
-    u.heap
-        .structs
-        .borrow()
-        .iter()
-        .any(|s| s.union && s.fields.as_ref().is_some_and(|m| m.len() > 1))
+    u.heap.unions.get()
 }
 
 /// One scalar of a value laid out in slots, from the value's start.
