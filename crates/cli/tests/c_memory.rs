@@ -732,3 +732,30 @@ int main(void) { char *p = malloc(4); if (!p) return 0; clear(p, 5); free(p); re
     assert_eq!(code, 1, "{json}");
     assert_eq!(json["bugs"][0]["kind"], "out_of_bounds");
 }
+
+#[test]
+fn a_pointer_to_a_structure_never_defined_converts_like_void() {
+    // SV-COMP's test-0237: the object behind `struct hidden *` is bytes
+    // `malloc` made, used through a `void **`.
+    let dir = folder("incomplete-struct");
+    let text = "extern void reach_error(void);
+#include <stdlib.h>
+struct hidden;
+struct node { struct hidden *blob; };
+int main(void) {
+    struct node n;
+    n.blob = malloc(16);
+    if (!n.blob) return 0;
+    *((void **)n.blob) = &n;
+    void *back = *((void **)n.blob);
+    if (back COND (void *)&n) reach_error();
+    free(n.blob);
+    return 0;
+}
+";
+    let safe = write(&dir, "safe.c", &text.replace("COND", "!="));
+    let (code, out, err) = check(&safe, &["--property", "unreach-call"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let bug = write(&dir, "bug.c", &text.replace("COND", "=="));
+    support::c::assert_gcc_confirms(&dir, &bug);
+}

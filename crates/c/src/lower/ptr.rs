@@ -48,6 +48,19 @@ pub fn null() -> Expr {
 
 /// Pointee types that a pointer to `from` may be stored in a pointer to
 /// `to` without a cast: the same, or either is `void`.
+/// Is `ty` a structure declared and never defined (`struct L5;` of a
+/// header, or a tag used only through pointers)? Its objects are made as
+/// something else (bytes `malloc` made), so a pointer to it converts like
+/// a `void *`.
+fn incomplete(f: &Fun, ty: &CType) -> bool {
+    let CType::Struct(i) = ty else { return false };
+    f.u.heap
+        .structs
+        .borrow()
+        .get(*i as usize)
+        .is_some_and(|s| s.fields.is_none())
+}
+
 fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
     if matches!(from, CType::Func(_)) || matches!(to, CType::Func(_)) {
         // A function pointer is a function's number: never an object's
@@ -57,6 +70,8 @@ fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
     from == to
         || *from == CType::Void
         || *to == CType::Void
+        || incomplete(f, from)
+        || incomplete(f, to)
         || match (from, to) {
             // `int *` and `unsigned *`, `char *` and `unsigned char *`:
             // memory holds integers by width ([`heap::value_ty`]).
@@ -115,7 +130,7 @@ pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
         .with_help("only `0` (`NULL`) converts to a pointer; casts between integers and pointers are not supported"));
     }
     let (v, from) = pointer(f, e)?;
-    if from == CType::Void
+    if (from == CType::Void || incomplete(f, &from))
         && *to != CType::Void
         && layout::bytes(f.u, to).is_none_or(|(n, _)| n > 1)
     {
