@@ -125,7 +125,9 @@ fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> 
     let mem = heap::mem(f.u, f.rb.program());
     let obj = pointer::object(f.rb.load(place), span);
     f.rb.store(mem.malloced, obj.clone(), Expr::bool(true), span);
-    f.rb.assign(mem.last_malloc, obj, span);
+    if let Some((_, last_malloc)) = mem.reuse {
+        f.rb.assign(last_malloc, obj, span);
+    }
     let more = Expr::binary(BinOp::Add, f.rb.load(mem.live), one(), span);
     f.rb.assign(mem.live, more, span);
     Ok((f.rb.load(place), ty.clone()))
@@ -346,8 +348,10 @@ fn freeable(f: &mut Fun, p: Place, span: wiser_ir::Span) -> Expr {
 /// pointer into it is a use after free, and it is no longer live.
 fn release(f: &mut Fun, obj: Expr, span: wiser_ir::Span) {
     let mem = heap::mem(f.u, f.rb.program());
-    let last = f.rb.load(mem.last_malloc);
-    f.rb.store(mem.freed_after, obj.clone(), last, span);
+    if let Some((freed_after, last_malloc)) = mem.reuse {
+        let last = f.rb.load(last_malloc);
+        f.rb.store(freed_after, obj.clone(), last, span);
+    }
     f.rb.store(mem.freed, obj, Expr::bool(true), span);
     let fewer = Expr::binary(BinOp::Sub, f.rb.load(mem.live), one(), span);
     f.rb.assign(mem.live, fewer, span);
@@ -377,10 +381,18 @@ pub fn leak_check(f: &mut Fun, span: wiser_ir::Span) -> Option<&'static str> {
 /// choice of the environment, an input (`the freed object's address is
 /// reused at 12:9`; glibc reuses a freed block of the same size at once).
 /// Two pointers into live objects, or into objects that never coexisted
-/// in that order, compare as their values do.
+/// in that order, compare as their values do — and so do all pointers of
+/// a program that never frees (no branch, no choice: the common case
+/// costs one comparison).
 pub fn equal_addresses(f: &mut Fun, a: Expr, b: Expr, at: CSpan) -> Expr {
+    if !f.u.frees {
+        return Expr::cmp(CmpOp::Eq, a, b);
+    }
     let span = f.span(at);
     let mem = heap::mem(f.u, f.rb.program());
+    let Some((freed_after, _)) = mem.reuse else {
+        return Expr::cmp(CmpOp::Eq, a, b);
+    };
     let (pa, pb) = (f.rb.temp(ScalarTy::INT), f.rb.temp(ScalarTy::INT));
     f.rb.assign(pa, a, span);
     f.rb.assign(pb, b, span);
@@ -404,7 +416,7 @@ pub fn equal_addresses(f: &mut Fun, a: Expr, b: Expr, at: CSpan) -> Expr {
                 Expr::cmp(
                     CmpOp::Lt,
                     y.clone(),
-                    Expr::select(mem.freed_after, field, x.clone()),
+                    Expr::select(freed_after, field, x.clone()),
                 ),
             ),
         )

@@ -71,12 +71,11 @@ pub struct Mem {
     pub malloced: ArrayId,
     /// `$live`: how many of those are not freed.
     pub live: Place,
-    /// `$freed after`: for a freed object, the last object `malloc` had
-    /// made when it was freed; the objects made later may have its
-    /// address ([`super::alloc::equal_addresses`]).
-    pub freed_after: ArrayId,
-    /// `$last malloc`: the last object `malloc` made.
-    pub last_malloc: Place,
+    /// `$freed after` and `$last malloc`, in a program that frees: for a
+    /// freed object, the last object `malloc` had made when it was freed
+    /// (the objects made later may have its address,
+    /// [`super::alloc::equal_addresses`]); the last object `malloc` made.
+    pub reuse: Option<(ArrayId, Place)>,
     /// `$junk`: how many cells of memory's arbitrary contents have been
     /// read as any value (`unions.rs`), the index of the next.
     pub junk: Place,
@@ -98,8 +97,12 @@ pub fn mem(u: &mut Unit, b: &mut Builder) -> Mem {
         freed: b.array("$freed", FLAG_TY, zero.clone()),
         malloced: b.array("$malloced", FLAG_TY, zero.clone()),
         live: b.global("$live", ScalarTy::INT, zero.clone()),
-        freed_after: b.array("$freed after", field_ty(ScalarTy::INT), zero.clone()),
-        last_malloc: b.global("$last malloc", ScalarTy::INT, zero.clone()),
+        reuse: u.frees.then(|| {
+            (
+                b.array("$freed after", field_ty(ScalarTy::INT), zero.clone()),
+                b.global("$last malloc", ScalarTy::INT, zero.clone()),
+            )
+        }),
         junk: b.global("$junk", ScalarTy::INT, zero.clone()),
         elem: u.byte_functions.then(|| {
             (

@@ -168,6 +168,8 @@ pub struct Unit<'a> {
     pub threaded: bool,
     /// Does the program call a byte function (`scan::Found::byte_functions`)?
     pub byte_functions: bool,
+    /// Does the program free memory (`scan::Found::frees`)?
+    pub frees: bool,
     /// Names whose address is taken somewhere (`&x`): such variables live
     /// in heap cells.
     pub addressed: std::collections::HashSet<String>,
@@ -464,6 +466,7 @@ pub fn lower(
         heap: Default::default(),
         threaded: false,
         byte_functions: false,
+        frees: false,
         addressed: Default::default(),
         decays: Default::default(),
         thread_ids: Default::default(),
@@ -473,6 +476,7 @@ pub fn lower(
     let found = scan::scan(unit);
     u.threaded = found.threaded;
     u.byte_functions = found.byte_functions;
+    u.frees = found.frees;
     u.addressed = found.addressed;
     u.decays = found.decays;
     u.thread_ids = found.thread_ids;

@@ -40,6 +40,9 @@ pub struct Found {
     /// object records its element's layout for a call on a `void *`,
     /// `bytes.rs`.)
     pub byte_functions: bool,
+    /// Is `free` or `realloc` called anywhere? (Only then may `malloc`
+    /// give a freed object's address again, `alloc::equal_addresses`.)
+    pub frees: bool,
 }
 
 impl Found {
@@ -89,6 +92,7 @@ impl<'ast> Visit<'ast> for Found {
             // array parameter, or a pointer into its object).
             // A direct call: the name is not a value.
             self.byte_functions |= matches!(id.node.name.as_str(), "memset" | "memcpy" | "memmove");
+            self.frees |= matches!(id.node.name.as_str(), "free" | "realloc");
             if id.node.name != "pthread_create" {
                 for a in &c.arguments {
                     match &a.node {
