@@ -302,11 +302,7 @@ __wiser_size_t __wiser_put_int(char *d, __wiser_size_t room, __wiser_size_t pos,
 __wiser_size_t __wiser_put_str(char *d, __wiser_size_t room, __wiser_size_t pos,
                                const char *s, int flags, int width, int prec) {
   int n = 0, i;
-  if (!s) {
-    /* glibc's: "(null)", or nothing under a shorter precision. */
-    s = "(null)";
-    if (prec >= 0 && prec < 6) prec = 0;
-  }
+  /* (A NULL `s` never comes: output.rs passes glibc's "(null)" for it.) */
   while ((prec < 0 || n < prec) && s[n]) n++;
   if (!(flags & 1)) pos = __wiser_pad(d, room, pos, ' ', width - n);
   for (i = 0; i < n; i++) pos = __wiser_put(d, room, pos, s[i]);

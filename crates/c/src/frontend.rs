@@ -79,8 +79,9 @@ impl LoadedProgram for CProgram {
     }
 
     fn harness(&self, file: &str, reads: &[HarnessRead<'_>]) -> Option<Harness> {
-        // `main`'s command line: `argc`, then the bytes of each argument.
-        let mut args = harness::MainArgs::default();
+        // The program's environment: `main`'s command line and the
+        // allocations that fail.
+        let mut args = harness::Environment::default();
         for (v, site) in reads {
             if let ReadSite::Argument(name) = site {
                 args.set(name, v);

@@ -32,7 +32,7 @@ pub fn harness(
     compiled: &Compiled,
     program: &str,
     reads: &[Read<'_>],
-    args: &MainArgs,
+    args: &Environment,
     data_model: DataModel,
 ) -> String {
     if compiled.ir.threaded {
@@ -59,7 +59,7 @@ pub fn harness(
 /// `argv[k][j]`) and, under `--malloc-may-fail`, which allocations fail
 /// (the reads named `malloc at 12:9 fails`, in the order of the calls).
 #[derive(Clone, Debug, Default)]
-pub struct MainArgs {
+pub struct Environment {
     /// `argc`, if the witness gives it.
     pub argc: Option<i64>,
     /// The bytes of `argv[1]`, `argv[2]`, ...
@@ -68,7 +68,7 @@ pub struct MainArgs {
     pub fails: Vec<bool>,
 }
 
-impl MainArgs {
+impl Environment {
     /// Records the read named `name` (`argc`, `argv[k][j]`, `malloc at
     /// 12:9 fails`).
     pub fn set(&mut self, name: &str, v: &Int) {

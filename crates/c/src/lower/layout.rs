@@ -12,8 +12,9 @@
 //! addition, and a pointer to a member is a pointer like any other. What
 //! the model does not give: a slot written as one type and read as
 //! another reads another array's cell (a union's members have slots of
-//! their own, which [`super::unions`] keeps in step), and an access past an array member's end that stays inside
-//! the structure is not an error (as for gcc's AddressSanitizer).
+//! their own, which [`super::unions`] keeps in step), and an access past
+//! an array member's end that stays inside the structure is not an error
+//! (as for gcc's AddressSanitizer).
 
 use super::{heap, ptr, Fun, Unit};
 use crate::types::{CType, Len};
@@ -101,17 +102,12 @@ fn bytes_at(u: &Unit, ty: &CType, depth: u32) -> Option<(u64, u64)> {
 /// The byte offset of member `name` of structure `sid` (`offsetof`),
 /// with its slot offset and type.
 pub fn member_bytes(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType)> {
-    let path = anonymous_path(u, sid, name)?;
-    let (mut bytes, mut slots, mut at) = (0u64, 0u64, sid);
-    for step in path.iter().map(String::as_str).chain([name]) {
-        let (b, s, t) = own_member_bytes(u, at, step)?;
-        (bytes, slots) = (bytes + b, slots + s);
-        match t {
-            CType::Struct(j) if step != name => at = j,
-            t => return Some((bytes, slots, t)),
-        }
+    let (mut bytes, mut slots, mut ty) = (0u64, 0u64, None);
+    for (at, step) in member_path(u, sid, name)? {
+        let (b, s, t) = own_member_bytes(u, at, &step)?;
+        (bytes, slots, ty) = (bytes + b, slots + s, Some(t));
     }
-    None
+    Some((bytes, slots, ty?))
 }
 
 /// [`member_bytes`] of a member of `sid` itself.
@@ -219,17 +215,29 @@ fn anonymous_path_at(u: &Unit, sid: u32, name: &str, depth: u32) -> Option<Vec<S
 /// The offset and type of member `name` of structure `sid` (a member of
 /// an anonymous member too).
 pub fn member(u: &Unit, sid: u32, name: &str) -> Option<(u64, CType)> {
-    let path = anonymous_path(u, sid, name)?;
-    let (mut offset, mut at) = (0u64, sid);
-    for step in path.iter().map(String::as_str).chain([name]) {
-        let (_, o, t) = members(u, at).into_iter().find(|(n, _, _)| n == step)?;
-        offset += o;
-        match t {
-            CType::Struct(j) if step != name => at = j,
-            t => return Some((offset, t)),
-        }
+    let (mut offset, mut ty) = (0u64, None);
+    for (at, step) in member_path(u, sid, name)? {
+        let (_, o, t) = members(u, at).into_iter().find(|(n, _, _)| *n == step)?;
+        (offset, ty) = (offset + o, Some(t));
     }
-    None
+    Some((offset, ty?))
+}
+
+/// The steps from structure `sid` to its member `name`: each structure
+/// and the member of it taken, through anonymous members.
+fn member_path(u: &Unit, sid: u32, name: &str) -> Option<Vec<(u32, String)>> {
+    let mut steps = Vec::new();
+    let mut at = sid;
+    for step in anonymous_path(u, sid, name)? {
+        let next = match members(u, at).into_iter().find(|(n, _, _)| *n == step)? {
+            (_, _, CType::Struct(j)) => j,
+            _ => return None,
+        };
+        steps.push((at, step));
+        at = next;
+    }
+    steps.push((at, name.to_string()));
+    Some(steps)
 }
 
 /// Slots of one scalar type at regular distances in an object: `count`

@@ -198,7 +198,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                         let (a, i) = element(f, o, i, span);
                         f.rb.store(a, i, v, span);
                     }
-                    Target::Untyped(_) => return Err(untyped_here(f, span)),
+                    Target::Untyped(_) => return Err(untyped_here(span)),
                     Target::Memory(p, t) => {
                         for run in &runs {
                             for k in 0..run.count {
@@ -270,7 +270,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                                     let ty = super::decl::array_ty(f.u, o.elem);
                                     f.shared(Expr::select(a, ty, i), span)
                                 }
-                                Target::Untyped(_) => return Err(untyped_here(f, span)),
+                                Target::Untyped(_) => return Err(untyped_here(span)),
                             };
                             match &dst {
                                 Target::Memory(p, t) => {
@@ -281,7 +281,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                                     let (a, i) = element(f, o, i.clone(), span);
                                     f.rb.store(a, i, v, span);
                                 }
-                                Target::Untyped(_) => return Err(untyped_here(f, span)),
+                                Target::Untyped(_) => return Err(untyped_here(span)),
                             }
                         }
                     }
@@ -373,7 +373,7 @@ fn memcmp(f: &mut Fun, a: &Node<E>, b: &Node<E>, n: &Node<E>, at: CSpan) -> Res<
                 let ty = super::decl::array_ty(f.u, o.elem);
                 f.shared(Expr::select(arr, ty, i), span).cast(IntTy::U8)
             }
-            Target::Untyped(_) => return Err(untyped_here(f, span)),
+            Target::Untyped(_) => return Err(untyped_here(span)),
         })
     };
     let x = byte_at(f, &l)?.cast(IntTy::I32);
@@ -393,8 +393,7 @@ fn memcmp(f: &mut Fun, a: &Node<E>, b: &Node<E>, n: &Node<E>, at: CSpan) -> Res<
 
 /// The error of a typed lowering reached with a `void *` target (which
 /// `bytes.rs` lowers before).
-fn untyped_here(f: &Fun, span: wiser_ir::Span) -> Diagnostic {
-    let _ = f;
+fn untyped_here(span: wiser_ir::Span) -> Diagnostic {
     Diagnostic::new(
         span,
         "a byte function's typed lowering got a `void *` (an internal error: please report it)",

@@ -275,7 +275,7 @@ fn argument(f: &mut Fun, d: &Directive, a: &Node<E>, hold: bool) -> Res<Part> {
 
 /// `e` in a temporary when later arguments have effects that could
 /// change what it reads.
-fn held(f: &mut Fun, e: Expr, ty: ScalarTy, hold: bool, span: wiser_ir::Span) -> Expr {
+pub(super) fn held(f: &mut Fun, e: Expr, ty: ScalarTy, hold: bool, span: wiser_ir::Span) -> Expr {
     if !hold {
         return e;
     }

@@ -46,8 +46,6 @@ pub fn null() -> Expr {
     Expr::int(wiser_num::IntTy::INT, 0)
 }
 
-/// Pointee types that a pointer to `from` may be stored in a pointer to
-/// `to` without a cast: the same, or either is `void`.
 /// Is `ty` a structure declared and never defined (`struct L5;` of a
 /// header, or a tag used only through pointers)? Its objects are made as
 /// something else (bytes `malloc` made), so a pointer to it converts like
@@ -61,6 +59,9 @@ fn incomplete(f: &Fun, ty: &CType) -> bool {
         .is_some_and(|s| s.fields.is_none())
 }
 
+/// Pointee types that a pointer to `from` may be stored in a pointer to
+/// `to` without a cast: the same, or either is `void` (or a structure
+/// never defined), or as the arms below say.
 fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
     if matches!(from, CType::Func(_)) || matches!(to, CType::Func(_)) {
         // A function pointer is a function's number: never an object's

@@ -14,6 +14,7 @@
 
 use super::call::LibraryCall;
 use super::expr::{self, Val};
+use super::output::held;
 use super::ptr::{self, Value};
 use super::{heap, CSpan, Fun, Res};
 use crate::types::{CInt, CType, Rank};
@@ -48,13 +49,13 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
             ),
         ));
     }
-    let buf = held(f, buf, ScalarTy::INT, span);
+    let buf = held(f, buf, ScalarTy::INT, true, span);
     let size_t = CInt::new(Rank::Long, false);
     let room = match room {
         Some(n) => {
             let v = expr::rvalue(f, n)?;
             let v = expr::convert(f, v, size_t);
-            held(f, v, ScalarTy::Int(size_t.ir(f.u.dm)), span)
+            held(f, v, ScalarTy::Int(size_t.ir(f.u.dm)), true, span)
         }
         None => {
             let ty = size_t.ir(f.u.dm);
@@ -81,7 +82,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
             }
             Part::Str(array, s, spec) if array == char_cells => {
                 args.extend([Arg::Ptr(s)]);
-                args.extend(layout_of(&spec, true));
+                args.extend(layout_of(&spec, false));
                 "__wiser_put_str"
             }
             Part::Str(..) => {
@@ -135,13 +136,6 @@ fn int(v: i64) -> Arg {
     Arg::Int((Expr::int(IntTy::I32, v), int_t()))
 }
 
-/// `e` in a temporary (evaluated once, before the pieces that use it).
-fn held(f: &mut Fun, e: Expr, ty: ScalarTy, span: wiser_ir::Span) -> Expr {
-    let t = f.rb.temp(ty);
-    f.rb.assign(t, e, span);
-    f.rb.load(t)
-}
-
 /// The flags (as `libc.c`'s bits), the width and the precision of a
 /// conversion, as `int` arguments.
 fn layout_of(spec: &Spec, upper: bool) -> Vec<Arg> {
@@ -160,7 +154,7 @@ fn layout_of(spec: &Spec, upper: bool) -> Vec<Arg> {
 /// The magnitude (an `unsigned long long`) and the sign (`int`, 1 when
 /// negative) of an integer of the conversion's type.
 fn sign_and_magnitude(f: &mut Fun, v: Expr, span: wiser_ir::Span) -> (Expr, Expr) {
-    let v = held(f, v.clone(), v.ty(), span);
+    let v = held(f, v.clone(), v.ty(), true, span);
     let signed = v.int_ty().is_some_and(|t| t.is_signed());
     if !signed {
         return (v.cast(IntTy::U64), Expr::int(IntTy::I32, 0));
