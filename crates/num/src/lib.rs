@@ -21,9 +21,11 @@
 #![warn(missing_docs)]
 
 pub mod bv;
+mod float;
 pub mod printf;
 mod ty;
 
+pub use float::{FBinOp, FClass, FUnOp, FloatOp, FloatOperand, FloatResult, FloatTy};
 pub use ty::{BinOp, CmpOp, IntTy, UnOp};
 
 use num_bigint::BigInt;
