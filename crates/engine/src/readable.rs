@@ -395,6 +395,7 @@ fn rebuild(t: &Term, c: &[Term]) -> Term {
         Kind::BvToInt { signed, .. } => Term::bv_to_int(&c[0], *signed),
         Kind::IntToBv { width, .. } => Term::int_to_bv(&c[0], *width),
         Kind::SOvf(op, ..) => Term::signed_overflow(*op, &c[0], &c[1]),
+        Kind::Fp(op, _) => Term::fp(*op, c),
         Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) | Kind::Bv { .. } => t.clone(),
     }
 }

@@ -282,7 +282,7 @@ impl FloatTy {
     }
 
     /// The integer `v` of type `from` rounded to this type.
-    fn from_int(self, v: &Int) -> Int {
+    fn round_int(self, v: &Int) -> Int {
         // Rust's integer-to-float conversions round to nearest, ties to
         // even; so does `BigInt`'s (for values beyond 64 bits).
         match (self, v.to_i64()) {
@@ -508,7 +508,7 @@ impl FloatOp {
                     FClass::Negative => !x.is_nan() && x.is_sign_negative(),
                 })
             }
-            FloatOp::FromInt(from, t) => t.from_int(&from.wrap(&args[0])),
+            FloatOp::FromInt(from, t) => t.round_int(&from.wrap(&args[0])),
             FloatOp::ToInt(t, to) => t.to_int(to, &args[0]).unwrap_or(Int::ZERO),
             FloatOp::ToIntOverflows(t, to) => b(t.to_int(to, &args[0]).is_none()),
             FloatOp::Convert(from, to) => to.from_f64(from.to_f64(&args[0])),

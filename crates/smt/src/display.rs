@@ -3,6 +3,9 @@
 //! syntax with C's precedences: `x + 1`, `(a & b) == 0`, `a >>s 3` (the
 //! `s` marks the signed operators: `/s %s >>s <s <=s`), with constants
 //! shown as signed numbers under signed operators and unsigned otherwise.
+//! Float operations print as calls (`fp.add32(x, 1.5)`, `fp.lt64(a, b)`,
+//! `fp.f64_to_i32(d)`; see [`crate::fp`]), their constant float operands
+//! as decimals.
 //!
 //! Terms are DAGs: a merged path condition shares its subterms, and its
 //! tree can be exponentially larger than the term. Printing never walks
@@ -17,7 +20,7 @@
 use crate::term::{BvOp, BvPred, Kind, OvfOp, Term};
 use rustc_hash::FxHashMap;
 use std::fmt::{self, Write};
-use wiser_num::{bv, Int};
+use wiser_num::{bv, FloatOp, FloatOperand, Int};
 
 const MAX_PRINT_DEPTH: u32 = 200;
 
@@ -393,6 +396,7 @@ impl Writer<'_> {
                 self.binary(a, sym, b, if *op == OvfOp::Mul { 10 } else { 9 }, true, d)?;
                 self.out.push(')');
             }
+            Kind::Fp(op, xs) => self.float(*op, xs, d)?,
         }
         if paren {
             self.out.push(')');
@@ -446,6 +450,26 @@ impl Writer<'_> {
     fn call(&mut self, name: impl fmt::Display, a: &Term, signed: bool, d: u32) -> fmt::Result {
         write!(self.out, "{name}(")?;
         self.term(a, 0, signed, d)?;
+        self.out.push(')');
+        Ok(())
+    }
+
+    /// A float operation as a call, `fp.add32(x, 1.5)`: constant float
+    /// operands as decimals, constant integers signed or not as their type.
+    fn float(&mut self, op: FloatOp, xs: &[Term], d: u32) -> fmt::Result {
+        write!(self.out, "{}(", crate::fp::name(op))?;
+        for (i, (x, o)) in xs.iter().zip(op.operands()).enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            match (o, x.as_bv()) {
+                (FloatOperand::Float(t), Some((_, bits))) => {
+                    self.out.push_str(&t.display(&Int::from_u64(bits)))
+                }
+                (FloatOperand::Int(i), _) => self.term(x, 0, i.is_signed(), d)?,
+                _ => self.term(x, 0, false, d)?,
+            }
+        }
         self.out.push(')');
         Ok(())
     }

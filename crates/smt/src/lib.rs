@@ -35,6 +35,7 @@ mod build;
 mod bv_build;
 mod child;
 mod display;
+mod fp;
 mod model;
 mod process;
 mod protocol;
@@ -42,6 +43,7 @@ mod server;
 mod solver;
 mod term;
 mod z3_backend;
+mod z3_backend_float;
 mod z3_backend_watchdog;
 
 pub use display::{SharedPrinter, MAX_TEXT, MIN_SHARED, PLAIN_NODES};

@@ -342,6 +342,13 @@ impl Model {
             } => bv(bits(a)),
             Kind::IntToBv { width: w, t: a } => bv(int(a).low_bits(u32::from(*w))),
             Kind::SOvf(op, a, b) => Value::Bool(op.overflows(width(a), bits(a), bits(b))),
+            // Operands as terms hold them: patterns and unbounded values.
+            Kind::Fp(op, xs) => {
+                match crate::fp::apply(*op, &xs.iter().map(int).collect::<Vec<_>>()) {
+                    crate::fp::FpValue::Int(v) => Value::Int(v),
+                    crate::fp::FpValue::Bool(b) => Value::Bool(b),
+                }
+            }
         }
     }
 }

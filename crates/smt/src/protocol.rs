@@ -12,7 +12,8 @@
 //! * `N` (nodes): term nodes until the end of the frame, each its id (the
 //!   next free one: ids are dense from 0), a kind tag (the position of the
 //!   variant in [`Kind`]), the payload (constants, names and sorts, widths,
-//!   operators) and the ids of its children. A node is sent once per child
+//!   operators; a float operation's as `put_float_op` writes it) and the
+//!   ids of its children. A node is sent once per child
 //!   process, after its children, so each frame refers only to nodes the
 //!   child already has.
 //! * `Q` (query): a budget (`0u8`, or `1u8` and milliseconds as `u64`),
@@ -34,17 +35,18 @@
 //! Z3 translation and the evaluator assume well-sorted terms, and a child
 //! must answer malformed input with an error, never with a panic.
 
+use crate::fp::{FBIN_OPS, FCLASSES, FUN_OPS};
 use crate::model::Model;
 use crate::solver::{Answer, SolverStats};
 use crate::term::{BvOp, BvPred, Kind, OvfOp, Scalar, Sort, Term};
 use rustc_hash::FxHashMap;
 use std::io::{self, Read};
 use std::time::Duration;
-use wiser_num::Int;
+use wiser_num::{CmpOp, FloatOp, FloatTy, Int, IntTy};
 
 /// Bumped whenever the format changes: a `wiser` binary that re-executes
 /// itself always matches, but a test or a stale server might not.
-pub(crate) const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 2;
 
 /// No frame is longer: a length beyond it is malformed input, not a
 /// request to allocate gigabytes.
@@ -311,6 +313,10 @@ fn put_node(out: &mut Vec<u8>, id: u32, t: &Term, ids: &FxHashMap<Term, u32>) ->
             let op = OVF_OPS.iter().position(|o| o == op).unwrap_or(0) as u8;
             out.extend_from_slice(&[26, op]);
         }
+        Kind::Fp(op, _) => {
+            out.push(27);
+            put_float_op(out, *op);
+        }
     }
     let mut sent = Ok(());
     t.each_child(&mut |c| {
@@ -319,6 +325,52 @@ fn put_node(out: &mut Vec<u8>, id: u32, t: &Term, ids: &FxHashMap<Term, u32>) ->
         }
     });
     sent
+}
+
+/// A float type's code: 0 `f32`, 1 `f64`.
+fn float_ty_tag(t: FloatTy) -> u8 {
+    match t {
+        FloatTy::F32 => 0,
+        FloatTy::F64 => 1,
+    }
+}
+
+/// An integer type: its width (0 unbounded) and whether it is signed.
+fn put_int_ty(out: &mut Vec<u8>, i: IntTy) {
+    out.extend_from_slice(&[i.width().unwrap_or(0) as u8, u8::from(i.is_signed())]);
+}
+
+/// The position of `x` in `all`.
+fn pos<T: PartialEq>(all: &[T], x: T) -> u8 {
+    all.iter().position(|y| *y == x).unwrap_or(0) as u8
+}
+
+/// A float operation: the variant's position in [`FloatOp`], then its
+/// fields in order (operators by their position in `fp.rs`'s tables or
+/// in [`CmpOp::ALL`], types as [`float_ty_tag`] and [`put_int_ty`]).
+fn put_float_op(out: &mut Vec<u8>, op: FloatOp) {
+    match op {
+        FloatOp::Binary(o, t) => out.extend_from_slice(&[0, pos(&FBIN_OPS, o), float_ty_tag(t)]),
+        FloatOp::Unary(o, t) => out.extend_from_slice(&[1, pos(&FUN_OPS, o), float_ty_tag(t)]),
+        FloatOp::Fma(t) => out.extend_from_slice(&[2, float_ty_tag(t)]),
+        FloatOp::Cmp(o, t) => out.extend_from_slice(&[3, pos(&CmpOp::ALL, o), float_ty_tag(t)]),
+        FloatOp::Class(c, t) => out.extend_from_slice(&[4, pos(&FCLASSES, c), float_ty_tag(t)]),
+        FloatOp::FromInt(i, t) => {
+            out.push(5);
+            put_int_ty(out, i);
+            out.push(float_ty_tag(t));
+        }
+        FloatOp::ToInt(t, i) | FloatOp::ToIntOverflows(t, i) => {
+            let tag = if matches!(op, FloatOp::ToInt(..)) {
+                6
+            } else {
+                7
+            };
+            out.extend_from_slice(&[tag, float_ty_tag(t)]);
+            put_int_ty(out, i);
+        }
+        FloatOp::Convert(a, b) => out.extend_from_slice(&[8, float_ty_tag(a), float_ty_tag(b)]),
+    }
 }
 
 /// How many nodes a query encodes between two looks at `cancelled`.

@@ -2,12 +2,13 @@
 //! never panicking, whatever the input.
 
 use super::{error, Query, Response, Result, ANSWER, ERROR, NODES, OVF_OPS, PREDS, QUERY, READY};
+use crate::fp::{FBIN_OPS, FCLASSES, FUN_OPS};
 use crate::model::{ArrayValue, Model};
 use crate::solver::{Answer, SolverStats};
 use crate::term::{BvOp, Kind, Scalar, Sort, Term};
 use std::sync::Arc;
 use std::time::Duration;
-use wiser_num::Int;
+use wiser_num::{CmpOp, FloatOp, FloatTy, Int, IntTy};
 
 /// A cursor over one frame's body. Every read checks the bounds.
 struct Reader<'a> {
@@ -148,6 +149,40 @@ fn pick<T: Copy>(all: &[T], tag: u8) -> Result<T> {
     }
 }
 
+fn float_ty(r: &mut Reader) -> Result<FloatTy> {
+    pick(&FloatTy::ALL, r.u8()?)
+}
+
+fn int_ty(r: &mut Reader) -> Result<IntTy> {
+    let (width, signed) = (r.u8()?, r.flag()?);
+    match width {
+        0 if signed => Ok(IntTy::INT),
+        _ => match IntTy::fixed(u32::from(width), signed) {
+            Some(t) if width != 0 => Ok(t),
+            _ => error(format!("bad integer type {width} {signed}")),
+        },
+    }
+}
+
+/// A float operation, as `put_float_op` writes it.
+fn float_op(r: &mut Reader) -> Result<FloatOp> {
+    Ok(match r.u8()? {
+        0 => FloatOp::Binary(pick(&FBIN_OPS, r.u8()?)?, float_ty(r)?),
+        1 => FloatOp::Unary(pick(&FUN_OPS, r.u8()?)?, float_ty(r)?),
+        2 => FloatOp::Fma(float_ty(r)?),
+        3 => FloatOp::Cmp(pick(&CmpOp::ALL, r.u8()?)?, float_ty(r)?),
+        4 => FloatOp::Class(pick(&FCLASSES, r.u8()?)?, float_ty(r)?),
+        5 => {
+            let i = int_ty(r)?;
+            FloatOp::FromInt(i, float_ty(r)?)
+        }
+        6 => FloatOp::ToInt(float_ty(r)?, int_ty(r)?),
+        7 => FloatOp::ToIntOverflows(float_ty(r)?, int_ty(r)?),
+        8 => FloatOp::Convert(float_ty(r)?, float_ty(r)?),
+        t => return error(format!("bad float operation {t}")),
+    })
+}
+
 /// Reads one node (after its id) and builds it exactly as sent.
 fn read_node(r: &mut Reader, table: &[Term]) -> Result<Term> {
     let kind = match r.u8()? {
@@ -279,6 +314,14 @@ fn read_node(r: &mut Reader, table: &[Term]) -> Result<Term> {
             let op = pick(&OVF_OPS, r.u8()?)?;
             let (a, b) = bv_pair(r, table)?;
             Kind::SOvf(op, a, b)
+        }
+        27 => {
+            let op = float_op(r)?;
+            let mut xs = Vec::with_capacity(op.arity());
+            for o in op.operands() {
+                xs.push(sorted(r, table, crate::fp::operand_sort(o))?);
+            }
+            Kind::Fp(op, xs.into_boxed_slice())
         }
         t => return error(format!("bad node tag {t}")),
     };

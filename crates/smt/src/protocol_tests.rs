@@ -113,10 +113,32 @@ impl Pool {
         Sort::Array(i, e)
     }
 
-    /// Adds one random node of a random kind (all 27 come up).
+    /// A random float operation, with integer types of any width.
+    fn float_op(&mut self) -> FloatOp {
+        use crate::fp::{FBIN_OPS, FCLASSES, FUN_OPS};
+        let t = FloatTy::ALL[self.rng.below(2)];
+        let u = FloatTy::ALL[self.rng.below(2)];
+        let i = match self.rng.below(3) {
+            0 => IntTy::INT,
+            _ => IntTy::fixed(1 + self.rng.below(64) as u32, self.rng.below(2) == 0).unwrap(),
+        };
+        match self.rng.below(9) {
+            0 => FloatOp::Binary(FBIN_OPS[self.rng.below(6)], t),
+            1 => FloatOp::Unary(FUN_OPS[self.rng.below(8)], t),
+            2 => FloatOp::Fma(t),
+            3 => FloatOp::Cmp(CmpOp::ALL[self.rng.below(6)], t),
+            4 => FloatOp::Class(FCLASSES[self.rng.below(6)], t),
+            5 => FloatOp::FromInt(i, t),
+            6 => FloatOp::ToInt(t, i),
+            7 => FloatOp::ToIntOverflows(t, i),
+            _ => FloatOp::Convert(t, u),
+        }
+    }
+
+    /// Adds one random node of a random kind (all 28 come up).
     fn grow(&mut self) -> Term {
         let int = Sort::Int;
-        let kind = match self.rng.below(27) {
+        let kind = match self.rng.below(28) {
             0 => Kind::Int(self.rng.int()),
             1 => Kind::Bool(self.rng.below(2) == 1),
             2 => {
@@ -235,10 +257,19 @@ impl Pool {
                     t: self.of(int),
                 }
             }
-            _ => {
+            26 => {
                 let w = Sort::Bv(self.width());
                 let op = OVF_OPS[self.rng.below(3)];
                 Kind::SOvf(op, self.of(w), self.of(w))
+            }
+            _ => {
+                let op = self.float_op();
+                let args = op
+                    .operands()
+                    .into_iter()
+                    .map(|o| self.of(crate::fp::operand_sort(o)))
+                    .collect();
+                Kind::Fp(op, args)
             }
         };
         self.add(kind)
@@ -443,6 +474,13 @@ fn malformed_nodes_are_rejected() {
         (node(&[99]), "bad node tag"),
         (node(&[3, 255, 255, 255, 255]), "exceeds the frame"),
         (node(&[0, 1, 1, 0, 0, 0, b'x']), "malformed integer"),
+        (node(&[27, 9]), "bad float operation"),
+        (node(&[27, 0, 6, 0, 2, 0, 0, 0, 2, 0, 0, 0]), "operator"),
+        (node(&[27, 8, 0, 2, 2, 0, 0, 0]), "operator"),
+        (node(&[27, 5, 0, 0, 0, 0, 0, 0, 0]), "integer type"),
+        (node(&[27, 6, 0, 65, 1, 2, 0, 0, 0]), "integer type"),
+        (node(&[27, 4, 0, 0, 2, 0, 0, 0]), "expected sort Bv(32)"),
+        (node(&[27, 5, 0, 1, 0, 2, 0, 0, 0]), "expected sort Int"),
     ];
     for (frame, expected) in cases {
         let err = read_request(&frame, &mut table).expect_err(expected);
@@ -459,6 +497,49 @@ fn malformed_nodes_are_rejected() {
     f.extend_from_slice(&id(0));
     assert!(read_request(&f, &mut table).is_err());
     assert_eq!(table.len(), 3);
+}
+
+/// Every float operation, on both types and integer types of several
+/// widths and both signs, arrives as sent.
+#[test]
+fn every_float_operation_round_trips() {
+    use crate::fp::{FBIN_OPS, FCLASSES, FUN_OPS};
+    let mut ops = Vec::new();
+    for t in FloatTy::ALL {
+        ops.extend(FBIN_OPS.map(|o| FloatOp::Binary(o, t)));
+        ops.extend(FUN_OPS.map(|o| FloatOp::Unary(o, t)));
+        ops.push(FloatOp::Fma(t));
+        ops.extend(CmpOp::ALL.map(|o| FloatOp::Cmp(o, t)));
+        ops.extend(FCLASSES.map(|c| FloatOp::Class(c, t)));
+        ops.extend(FloatTy::ALL.map(|u| FloatOp::Convert(t, u)));
+        for i in IntTy::NAMED.into_iter().chain(IntTy::fixed(3, true)) {
+            ops.extend([
+                FloatOp::FromInt(i, t),
+                FloatOp::ToInt(t, i),
+                FloatOp::ToIntOverflows(t, i),
+            ]);
+        }
+    }
+    let roots: Vec<Term> = ops
+        .iter()
+        .enumerate()
+        .map(|(k, &op)| {
+            let args: Vec<Term> = op
+                .operands()
+                .into_iter()
+                .enumerate()
+                .map(|(j, o)| Term::var(format!("f{k}_{j}"), crate::fp::operand_sort(o)))
+                .collect();
+            Term::fp(op, &args)
+        })
+        .collect();
+    let (mut sent, mut table) = (FxHashMap::default(), Vec::new());
+    round_trip(&roots, &mut sent, &mut table);
+    for t in &roots {
+        let back = &table[sent[t] as usize];
+        assert_eq!(back.kind(), t.kind());
+        assert_eq!(back.to_string(), t.to_string());
+    }
 }
 
 #[test]

@@ -12,8 +12,9 @@
 //! makes caches hit and turns many branch conditions into constants.
 //!
 //! Sorts: booleans, mathematical integers, bit-vectors of 1 to 64 bits
-//! (machine integers: the operators say whether they are signed), and
-//! arrays between any two of those.
+//! (machine integers: the operators say whether they are signed; IEEE 754
+//! floats too, as their bit patterns, see [`Kind::Fp`]), and arrays
+//! between any two of those.
 
 use rustc_hash::FxHasher;
 use std::cmp::Ordering;
@@ -320,6 +321,10 @@ pub enum Kind {
     },
     /// Does the signed operation overflow the operands' width?
     SOvf(OvfOp, Term, Term),
+    /// A float operation (see [`Term::fp`]): floats are bit-vector
+    /// patterns, integers bit-vectors of their width or (unbounded) `Int`s,
+    /// and the meaning is [`wiser_num::FloatOp::apply`].
+    Fp(wiser_num::FloatOp, Box<[Term]>),
 }
 
 pub(crate) struct Node {
@@ -515,7 +520,7 @@ fn each_child<'a>(kind: &'a Kind, f: &mut impl FnMut(&'a Term)) {
         | Kind::BvToInt { t: a, .. }
         | Kind::IntToBv { t: a, .. }
         | Kind::ConstArray(_, a) => f(a),
-        Kind::And(xs) | Kind::Or(xs) => xs.iter().for_each(f),
+        Kind::And(xs) | Kind::Or(xs) | Kind::Fp(_, xs) => xs.iter().for_each(f),
     }
 }
 
@@ -557,6 +562,7 @@ fn sort_and_depth(kind: &Kind) -> (Sort, u32) {
         },
         Kind::Store(a, ..) => a.sort(),
         Kind::ConstArray(s, _) => *s,
+        Kind::Fp(op, _) => crate::fp::result_sort(*op),
     };
     (sort, depth)
 }

@@ -22,7 +22,8 @@
 //!
 //! Bit-vectors map to Z3's `BV` sort operator for operator: our terms have
 //! SMT-LIB's `QF_BV` semantics (see [`wiser_num::bv`]), so no operator
-//! needs guarding here.
+//! needs guarding here. Floats are bit-vector patterns in terms; their
+//! operations are translated in `z3_backend_float.rs`.
 
 use crate::model::Model;
 use crate::solver::{Answer, Solver, SolverStats};
@@ -326,6 +327,10 @@ impl Z3Solver {
                     OvfOp::Mul => smul_fits(&a, &b, w),
                 };
                 Dynamic::from_ast(&fits.not())
+            }
+            Kind::Fp(op, xs) => {
+                let args: Vec<Dynamic> = xs.iter().map(|x| self.cache[x].clone()).collect();
+                crate::z3_backend_float::translate(*op, &args)
             }
         }
     }
