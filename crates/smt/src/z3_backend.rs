@@ -49,6 +49,12 @@ pub struct Z3Solver {
     timeout: Option<Duration>,
     deadline: Option<Instant>,
     cache: FxHashMap<Term, Dynamic>,
+    /// The floating-point value of each translated float operation whose
+    /// result is a float, before it became a pattern: an operation on
+    /// its result takes it directly, so a chain of float operations is
+    /// one FP term, not a round trip through bits at every step (which
+    /// made Z3 an order of magnitude slower).
+    floats: FxHashMap<Term, z3::ast::Float>,
     /// For each constraint asserted since the last reset, the literal that
     /// switches it on.
     guards: FxHashMap<Term, Bool>,
@@ -84,6 +90,7 @@ impl Z3Solver {
             timeout,
             deadline: None,
             cache: FxHashMap::default(),
+            floats: FxHashMap::default(),
             guards: FxHashMap::default(),
             stats: SolverStats::default(),
         }
@@ -180,6 +187,7 @@ impl Z3Solver {
         }
         if self.cache.len() > MAX_CACHE {
             self.cache.clear();
+            self.floats.clear();
         }
         let mut stack: Vec<(Term, bool)> = vec![(root.clone(), false)];
         while let Some((t, expanded)) = stack.pop() {
@@ -221,7 +229,7 @@ impl Z3Solver {
         self.cache[t].as_bv().expect("bit-vector-sorted term")
     }
 
-    fn node(&self, t: &Term) -> Dynamic {
+    fn node(&mut self, t: &Term) -> Dynamic {
         match t.kind() {
             Kind::Int(n) => Dynamic::from_ast(&z3_int(n)),
             Kind::Bool(b) => Dynamic::from_ast(&Bool::from_bool(*b)),
@@ -329,8 +337,15 @@ impl Z3Solver {
                 Dynamic::from_ast(&fits.not())
             }
             Kind::Fp(op, xs) => {
-                let args: Vec<Dynamic> = xs.iter().map(|x| self.cache[x].clone()).collect();
-                crate::z3_backend_float::translate(*op, &args)
+                let args: Vec<(Dynamic, Option<z3::ast::Float>)> = xs
+                    .iter()
+                    .map(|x| (self.cache[x].clone(), self.floats.get(x).cloned()))
+                    .collect();
+                let (pattern, value) = crate::z3_backend_float::translate(*op, &args);
+                if let Some(v) = value {
+                    self.floats.insert(t.clone(), v);
+                }
+                pattern
             }
         }
     }

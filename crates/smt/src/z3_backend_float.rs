@@ -142,12 +142,22 @@ fn min_max(min: bool, a: &Float, b: &Float) -> Float {
 }
 
 /// The translation of `op` applied to `args` (translated operands:
-/// bit-vector patterns for floats, bit-vectors or integers for integers),
-/// of the sort [`crate::Term::fp`] gives the node.
-pub(crate) fn translate(op: FloatOp, args: &[Dynamic]) -> Dynamic {
-    let float = |i: usize, t: FloatTy| {
-        from_bits(t, &args[i].as_bv().expect("a float operand is a pattern"))
+/// bit-vector patterns for floats, bit-vectors or integers for integers;
+/// with a float operand, its FP value when it is the result of another
+/// float operation), of the sort [`crate::Term::fp`] gives the node, and
+/// for a float result its FP value. An operand's FP value `r` may stand
+/// for `to_fp` of its pattern because they are equal: the pattern is
+/// `r`'s IEEE bits, or the canonical NaN when `r` is a NaN.
+pub(crate) fn translate(
+    op: FloatOp,
+    args: &[(Dynamic, Option<Float>)],
+) -> (Dynamic, Option<Float>) {
+    let float = |i: usize, t: FloatTy| match &args[i].1 {
+        Some(v) => v.clone(),
+        None => from_bits(t, &args[i].0.as_bv().expect("a float operand is a pattern")),
     };
+    let result = |t: FloatTy, r: Float| (Dynamic::from_ast(&to_bits(t, &r)), Some(r));
+    let value = |d: Dynamic| (d, None);
     let rne = RoundingMode::round_nearest_ties_to_even;
     let rtz = RoundingMode::round_towards_zero;
     match op {
@@ -161,7 +171,7 @@ pub(crate) fn translate(op: FloatOp, args: &[Dynamic]) -> Dynamic {
                 FBinOp::Min => min_max(true, &a, &b),
                 FBinOp::Max => min_max(false, &a, &b),
             };
-            Dynamic::from_ast(&to_bits(t, &r))
+            result(t, r)
         }
         FloatOp::Unary(o, t) => {
             let a = float(0, t);
@@ -176,36 +186,36 @@ pub(crate) fn translate(op: FloatOp, args: &[Dynamic]) -> Dynamic {
                 FUnOp::Round => round(RoundingMode::round_nearest_ties_to_away()),
                 FUnOp::RoundEven => round(rne()),
             };
-            Dynamic::from_ast(&to_bits(t, &r))
+            result(t, r)
         }
         FloatOp::Fma(t) => {
             let (a, b, c) = (float(0, t), float(1, t), float(2, t));
             let r = a.fma_with_rounding_mode(&b, &c, &rne());
-            Dynamic::from_ast(&to_bits(t, &r))
+            result(t, r)
         }
         FloatOp::Cmp(o, t) => {
             let (a, b) = (float(0, t), float(1, t));
-            Dynamic::from_ast(&match o {
+            value(Dynamic::from_ast(&match o {
                 CmpOp::Eq => a.eq_fpa(&b),
                 CmpOp::Ne => a.eq_fpa(&b).not(),
                 CmpOp::Lt => a.lt(&b),
                 CmpOp::Le => a.le(&b),
                 CmpOp::Gt => a.gt(&b),
                 CmpOp::Ge => a.ge(&b),
-            })
+            }))
         }
         FloatOp::Class(c, t) => {
             let a = float(0, t);
-            Dynamic::from_ast(&match c {
+            value(Dynamic::from_ast(&match c {
                 FClass::Nan => a.is_nan(),
                 FClass::Infinite => a.is_infinite(),
                 FClass::Zero => a.is_zero(),
                 FClass::Normal => a.is_normal(),
                 FClass::Subnormal => a.is_subnormal(),
                 FClass::Negative => Bool::and(&[a.is_negative(), a.is_nan().not()]),
-            })
+            }))
         }
-        FloatOp::FromInt(from, t) => Dynamic::from_ast(&to_bits(t, &from_int(from, t, &args[0]))),
+        FloatOp::FromInt(from, t) => result(t, from_int(from, t, &args[0].0)),
         FloatOp::ToInt(t, to) => {
             let x = float(0, t);
             let y = x.round_to_integral_with_rounding_mode(&rtz());
@@ -217,23 +227,23 @@ pub(crate) fn translate(op: FloatOp, args: &[Dynamic]) -> Dynamic {
                     } else {
                         x.to_ubv_with_rounding_mode(&rtz(), w)
                     };
-                    Dynamic::from_ast(&over.ite(&BV::from_u64(0, w), &v))
+                    value(Dynamic::from_ast(&over.ite(&BV::from_u64(0, w), &v)))
                 }
                 None => {
                     // `y` is an integer: its real's floor is itself.
                     let v = y.to_real().to_int();
-                    Dynamic::from_ast(&over.ite(&ZInt::from_i64(0), &v))
+                    value(Dynamic::from_ast(&over.ite(&ZInt::from_i64(0), &v)))
                 }
             }
         }
         FloatOp::ToIntOverflows(t, to) => {
             let x = float(0, t);
             let y = x.round_to_integral_with_rounding_mode(&rtz());
-            Dynamic::from_ast(&to_int_overflows(&x, &y, t, to))
+            value(Dynamic::from_ast(&to_int_overflows(&x, &y, t, to)))
         }
         FloatOp::Convert(from, to) => {
             let r = float(0, from).to_fp_with_rounding_mode(&rne(), &sort(to));
-            Dynamic::from_ast(&to_bits(to, &r))
+            result(to, r)
         }
     }
 }

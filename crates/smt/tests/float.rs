@@ -484,6 +484,72 @@ fn symbolic_queries() {
     assert_eq!(Z3Solver::new(None).solve(&c), Answer::Unsat);
 }
 
+/// Chains of float operations: Z3 takes an operation's FP value straight
+/// into the next operation (no round trip through its pattern), which
+/// must mean what the patterns mean — a NaN in the middle of a chain
+/// included. Each chain is evaluated on fixed operands, as variables, and
+/// compared with `apply` step by step.
+#[test]
+fn chained_operations_agree_with_apply() {
+    let t = FloatTy::F64;
+    let (add, mul, div) = (
+        FloatOp::Binary(FBinOp::Add, t),
+        FloatOp::Binary(FBinOp::Mul, t),
+        FloatOp::Binary(FBinOp::Div, t),
+    );
+    let bits = |x: f64| Int::from_u64(x.to_bits());
+    for (a, b, c) in [
+        (f64::INFINITY, 0.0f64, 1.0f64),
+        (0.1, 0.2, 0.3),
+        (-0.0, 5.0, -0.0),
+        (1e308, 10.0, -1e308),
+        (f64::NAN, 1.0, 2.0),
+    ] {
+        let (x, y, z) = (
+            Term::var("x", Sort::Bv(64)),
+            Term::var("y", Sort::Bv(64)),
+            Term::var("z", Sort::Bv(64)),
+        );
+        // ((x * y) + z) / z, then compared, classified and converted.
+        let p = Term::fp(mul, &[x.clone(), y.clone()]);
+        let s = Term::fp(add, &[p, z.clone()]);
+        let q = Term::fp(div, &[s, z.clone()]);
+        let lt = Term::fp(FloatOp::Cmp(CmpOp::Lt, t), &[q.clone(), x.clone()]);
+        let nan = Term::fp(FloatOp::Class(FClass::Nan, t), std::slice::from_ref(&q));
+        let f = Term::fp(FloatOp::Convert(t, FloatTy::F32), std::slice::from_ref(&q));
+        let r = Term::var("r", Sort::Bv(64));
+        let g = Term::var("g", Sort::Bv(32));
+        let c_ = [
+            Term::bv_eq(&x, &Term::bv(64, a.to_bits())),
+            Term::bv_eq(&y, &Term::bv(64, b.to_bits())),
+            Term::bv_eq(&z, &Term::bv(64, c.to_bits())),
+            Term::bv_eq(&r, &q),
+            Term::bv_eq(&g, &f),
+        ];
+        let pv = mul.apply(&[bits(a), bits(b)]);
+        let sv = add.apply(&[pv, bits(c)]);
+        let qv = div.apply(&[sv, bits(c)]);
+        let ltv = FloatOp::Cmp(CmpOp::Lt, t).apply(&[qv.clone(), bits(a)]);
+        let nanv = FloatOp::Class(FClass::Nan, t).apply(std::slice::from_ref(&qv));
+        let fv = FloatOp::Convert(t, FloatTy::F32).apply(std::slice::from_ref(&qv));
+        for (cond, want) in [(lt, ltv), (nan, nanv)] {
+            let mut with = c_.to_vec();
+            with.push(if want.is_zero() {
+                Term::not(&cond)
+            } else {
+                cond
+            });
+            match Z3Solver::new(None).solve(&with) {
+                Answer::Sat(m) => {
+                    assert_eq!(m.int("r"), qv, "({a} * {b} + {c}) / {c}");
+                    assert_eq!(m.int("g"), fv, "({a} * {b} + {c}) / {c} as f32");
+                }
+                other => panic!("({a} * {b} + {c}) / {c}: {other:?}"),
+            }
+        }
+    }
+}
+
 /// A solver that gives up after a while rather than hang a test.
 fn solver() -> Z3Solver {
     Z3Solver::new(Some(std::time::Duration::from_secs(20)))
