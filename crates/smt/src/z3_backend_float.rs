@@ -7,8 +7,8 @@
 //! The translation must equal [`wiser_num::FloatOp::apply`] on every
 //! input, so each case SMT-LIB leaves unspecified is forced here with an
 //! `ite`: a NaN result becomes the canonical pattern (Z3's `fp.to_ieee_bv`
-//! of a NaN is unspecified), `fmin`/`fmax` of two zeros take the sign
-//! `apply` gives, and a conversion to an integer that does not fit (NaN,
+//! of a NaN is unspecified), `fmin`/`fmax` of two zeros give the second
+//! as `apply` does, and a conversion to an integer that does not fit (NaN,
 //! infinite or out of range, where `fp.to_sbv`/`fp.to_ubv` are
 //! unspecified) gives 0. Rounding is to nearest, ties to even, except for
 //! the rounding functions (`floor` is `roundToIntegral` toward negative,
@@ -127,18 +127,13 @@ fn to_int_overflows(x: &Float, y: &Float, t: FloatTy, to: IntTy) -> Bool {
 }
 
 /// C's `fmin`/`fmax` as [`FloatOp::apply`] defines them: a NaN operand
-/// ignored, and of two zeros `fmin` the negative one if either is, `fmax`
-/// the positive one if either is (SMT-LIB's `fp.min`/`fp.max` may give
-/// either zero).
+/// ignored, and of two zeros the second, as glibc on x86 (SMT-LIB's
+/// `fp.min`/`fp.max` may give either zero).
 fn min_max(min: bool, a: &Float, b: &Float) -> Float {
     let both_zero = Bool::and(&[a.is_zero(), b.is_zero()]);
-    let (zeros, general) = if min {
-        (a.is_negative().ite(a, b), a.min(b))
-    } else {
-        (a.is_negative().ite(b, a), a.max(b))
-    };
+    let general = if min { a.min(b) } else { a.max(b) };
     let general = a.is_nan().ite(b, &b.is_nan().ite(a, &general));
-    both_zero.ite(&zeros, &general)
+    both_zero.ite(b, &general)
 }
 
 /// The translation of `op` applied to `args` (translated operands:
