@@ -105,6 +105,11 @@ fn rule_text(kind: ErrorKind) -> (&'static str, &'static str, &'static str) {
             "An array subscript can lie outside the array.",
             "Check the subscript against the array's length before the access.",
         ),
+        ErrorKind::FloatConversion => (
+            "FloatToIntegerOverflow",
+            "A floating value converted to an integer type can be NaN, infinite, or, truncated, outside the type (undefined behaviour in C).",
+            "Compare the value with the type's limits (and test `isnan`) before converting, or convert to a wider type.",
+        ),
     }
 }
 

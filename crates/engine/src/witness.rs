@@ -138,7 +138,7 @@ pub fn small_model<S: Solver + ?Sized>(
     let mut unsigned: Vec<String> = Vec::new();
     let mut note = |name: &str, ty: ScalarTy, order: &mut Vec<String>| {
         order.push(name.to_string());
-        if matches!(ty, ScalarTy::Int(t) if !t.is_signed()) {
+        if matches!(ty, ScalarTy::Int(t) if !t.is_signed()) || ty.float().is_some() {
             unsigned.push(name.to_string());
         }
     };
@@ -271,7 +271,7 @@ fn typed(ty: ScalarTy, v: Int) -> Int {
 pub fn input_from_model(ir: &Ir, model: &Model, reads: u32) -> Input {
     let scalar = |name: &str, ty: ScalarTy| match ty {
         ScalarTy::Bool => Int::from(i64::from(model.boolean(name))),
-        ScalarTy::Int(_) => typed(ty, model.int(name)),
+        ScalarTy::Int(_) | ScalarTy::Float(_) => typed(ty, model.int(name)),
     };
     let mut vars: Vec<(std::sync::Arc<str>, Int)> = ir
         .inputs
@@ -325,6 +325,7 @@ pub fn input_to_model(ir: &Ir, input: &Input) -> Model {
     let scalar = |model: &mut Model, name: &Arc<str>, ty: ScalarTy, v: &Int| match ty {
         ScalarTy::Bool => model.set_bool(name.clone(), !v.is_zero()),
         ScalarTy::Int(t) => model.set_int(name.clone(), pattern(t, v)),
+        ScalarTy::Float(t) => model.set_int(name.clone(), pattern(t.bits_ty(), v)),
     };
     for (name, v) in &input.vars {
         if let Some(ty) = ir.input_type(name) {
@@ -348,6 +349,7 @@ pub fn input_to_model(ir: &Ir, input: &Input) -> Model {
         let cell = |ty: ScalarTy, v: &Int| match ty {
             ScalarTy::Bool => Int::from(i64::from(!v.is_zero())),
             ScalarTy::Int(t) => pattern(t, v),
+            ScalarTy::Float(t) => pattern(t.bits_ty(), v),
         };
         let mut value = ArrayValue {
             default: cell(elem, &a.default),

@@ -632,13 +632,7 @@ impl<'b> RoutineBuilder<'b> {
             };
             match (self.proc, self.ret) {
                 (None, _) => self.halt(end),
-                (Some(_), Some(t)) => {
-                    let zero = match t {
-                        ScalarTy::Bool => Expr::bool(false),
-                        ScalarTy::Int(i) => Expr::int(i, 0),
-                    };
-                    self.ret(Some(zero), end)
-                }
+                (Some(_), Some(t)) => self.ret(Some(Expr::zero(t)), end),
                 (Some(_), None) => self.ret(None, end),
             }
         }

@@ -14,7 +14,7 @@
 use crate::ir::{ArrayId, Check, Code, ErrorKind, Op, Place};
 use crate::source::Span;
 use crate::types::{ArrayTy, ScalarTy};
-use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
+use wiser_num::{BinOp, CmpOp, FloatOp, FloatOperand, FloatResult, FloatTy, Int, IntTy, UnOp};
 
 /// An operator whose evaluation may be a runtime error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,6 +113,66 @@ impl Expr {
         Expr::leaf(Op::Bool(b), ScalarTy::Bool)
     }
 
+    /// A float constant: the pattern `bits` of type `ty` (see
+    /// [`FloatTy::from_f64`]).
+    pub fn float(ty: FloatTy, bits: Int) -> Expr {
+        let bits = ty.bits_ty().wrap(&bits);
+        Expr::leaf(Op::FloatConst(ty, bits), ScalarTy::Float(ty))
+    }
+
+    /// The zero of a type: `false`, `0`, `+0.0`.
+    pub fn zero(ty: ScalarTy) -> Expr {
+        match ty {
+            ScalarTy::Bool => Expr::bool(false),
+            ScalarTy::Int(i) => Expr::int(i, 0),
+            ScalarTy::Float(f) => Expr::float(f, Int::ZERO),
+        }
+    }
+
+    /// The float operation `op` on `args` (its operands in order), with
+    /// the check a conversion to an integer needs
+    /// ([`ErrorKind::FloatConversion`] when the value does not fit) at
+    /// `span`.
+    pub fn float_op(op: FloatOp, args: Vec<Expr>, span: Span) -> Expr {
+        let mut args = args.into_iter();
+        let Some(mut e) = args.next() else {
+            return Expr::bool(false).invalid(format!("`{op}` needs operands"));
+        };
+        let mut tys = vec![e.ty];
+        for a in args {
+            tys.push(a.ty);
+            let (code, checks, error) = a.into_parts();
+            e.code.extend(code.iter().cloned());
+            e.checks.extend(checks);
+            if e.error.is_none() {
+                e.error = error;
+            }
+        }
+        let want: Vec<ScalarTy> = op
+            .operands()
+            .into_iter()
+            .map(|o| match o {
+                FloatOperand::Float(t) => ScalarTy::Float(t),
+                FloatOperand::Int(t) => ScalarTy::Int(t),
+            })
+            .collect();
+        if tys != want {
+            return e.invalid(format!("`{op}` on operands of types {tys:?}"));
+        }
+        if let FloatOp::ToInt(from, to) = op {
+            let mut cond = e.code.clone();
+            cond.push(Op::Float(FloatOp::ToIntOverflows(from, to)));
+            e.check(ErrorKind::FloatConversion, cond, span);
+        }
+        e.code.push(Op::Float(op));
+        e.ty = match op.result() {
+            FloatResult::Float(t) => ScalarTy::Float(t),
+            FloatResult::Int(t) => ScalarTy::Int(t),
+            FloatResult::Bool => ScalarTy::Bool,
+        };
+        e
+    }
+
     /// The value of a place of type `ty`.
     pub fn load(place: Place, ty: ScalarTy) -> Expr {
         Expr::leaf(Op::Load(place), ty)
@@ -124,7 +184,9 @@ impl Expr {
         let mut e = match index.ty {
             ScalarTy::Int(t) if t != ty.index => index.cast(ty.index),
             ScalarTy::Int(_) => index,
-            ScalarTy::Bool => index.invalid("an array subscript must be an integer".into()),
+            ScalarTy::Bool | ScalarTy::Float(_) => {
+                index.invalid("an array subscript must be an integer".into())
+            }
         };
         e.code.push(Op::Select(array));
         e.ty = ty.elem;
@@ -171,12 +233,16 @@ impl Expr {
         let index = match index.ty {
             ScalarTy::Int(t) if t != it => index.cast(it),
             ScalarTy::Int(_) => index,
-            ScalarTy::Bool => return index.invalid("an array subscript must be an integer".into()),
+            ScalarTy::Bool | ScalarTy::Float(_) => {
+                return index.invalid("an array subscript must be an integer".into())
+            }
         };
         let len = match len.ty {
             ScalarTy::Int(t) if t != it => len.cast(it),
             ScalarTy::Int(_) => len,
-            ScalarTy::Bool => return index.invalid("an array length must be an integer".into()),
+            ScalarTy::Bool | ScalarTy::Float(_) => {
+                return index.invalid("an array length must be an integer".into())
+            }
         };
         // A constant subscript within a constant length needs no check.
         if let (Some(i), Some(n)) = (index.as_const(), len.as_const()) {
@@ -399,10 +465,18 @@ impl Expr {
         e
     }
 
-    /// The comparison `a op b` of two integers of the same type, or `==`
-    /// and `!=` of two booleans.
+    /// The comparison `a op b` of two integers of the same type, of two
+    /// floats of the same type (IEEE's rules: see [`FloatOp::Cmp`]), or
+    /// `==` and `!=` of two booleans.
     pub fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
         match (a.ty, b.ty) {
+            (ScalarTy::Float(t), ScalarTy::Float(u)) if t == u => {
+                let mut e = a;
+                e.append(b);
+                e.code.push(Op::Float(FloatOp::Cmp(op, t)));
+                e.ty = ScalarTy::Bool;
+                e
+            }
             (ScalarTy::Int(t), ScalarTy::Int(u)) if t == u => {
                 let mut e = a;
                 e.append(b);
@@ -461,12 +535,13 @@ impl Expr {
         Expr::ite(self, Expr::int(ty, 1), Expr::int(ty, 0))
     }
 
-    /// An integer as a boolean: `a != 0`.
+    /// An integer or a float as a boolean: `a != 0` (a NaN is true, as
+    /// in C).
     pub fn int_to_bool(self) -> Expr {
-        let Some(ty) = self.int_ty() else {
-            return self;
-        };
-        Expr::cmp(CmpOp::Ne, self, Expr::int(ty, 0))
+        match self.ty {
+            ScalarTy::Bool => self,
+            ty => Expr::cmp(CmpOp::Ne, self, Expr::zero(ty)),
+        }
     }
 
     /// `not a`.

@@ -19,7 +19,7 @@ use crate::source::Span;
 use crate::types::{ArrayTy, ScalarTy};
 use std::fmt;
 use std::sync::Arc;
-use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
+use wiser_num::{BinOp, CmpOp, FloatOp, FloatTy, Int, IntTy, UnOp};
 
 /// Index of an instruction in [`Ir::code`].
 pub type Pc = u32;
@@ -78,6 +78,11 @@ pub enum Op {
     Or,
     /// Pop `else`, `then` and a boolean `cond`; push `cond ? then : else`.
     Ite(ScalarTy),
+    /// Push a float constant of a type: its bit pattern.
+    FloatConst(FloatTy, Int),
+    /// Pop the operation's operands (the last one on top), push its result
+    /// (total; see [`FloatOp::apply`]).
+    Float(FloatOp),
 }
 
 /// Postfix code for one expression.
@@ -116,11 +121,15 @@ pub enum ErrorKind {
     MemoryLeak,
     /// No thread can take a step and some thread has not finished.
     Deadlock,
+    /// A conversion of a float to an integer type whose truncated value
+    /// does not fit the type (or of a NaN or an infinity): undefined in C
+    /// (C11 §6.3.1.4:1).
+    FloatConversion,
 }
 
 impl ErrorKind {
     /// Every kind, in a fixed order.
-    pub const ALL: [ErrorKind; 13] = [
+    pub const ALL: [ErrorKind; 14] = [
         ErrorKind::Assertion,
         ErrorKind::Fail,
         ErrorKind::DivisionByZero,
@@ -134,6 +143,7 @@ impl ErrorKind {
         ErrorKind::InvalidFree,
         ErrorKind::MemoryLeak,
         ErrorKind::Deadlock,
+        ErrorKind::FloatConversion,
     ];
 
     /// Is it found only once the program has ended (a memory leak, when
@@ -160,6 +170,7 @@ impl ErrorKind {
             ErrorKind::InvalidFree => "invalid_free",
             ErrorKind::MemoryLeak => "memory_leak",
             ErrorKind::Deadlock => "deadlock",
+            ErrorKind::FloatConversion => "float_conversion",
         }
     }
 
@@ -181,6 +192,9 @@ impl ErrorKind {
                 "memory leak: allocated memory is unreachable and not freed when `main` returns"
             }
             ErrorKind::Deadlock => "deadlock: no thread can run and some have not finished",
+            ErrorKind::FloatConversion => {
+                "conversion of a float to an integer type that cannot hold its value"
+            }
         }
     }
 }

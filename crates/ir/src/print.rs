@@ -5,6 +5,7 @@
 use crate::ir::{Code, Instr, Ir, Op, Place, Routine};
 use crate::output::OutPart;
 use std::fmt::{self, Write};
+use wiser_num::FloatOp;
 
 impl fmt::Display for Ir {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -237,6 +238,20 @@ pub fn show(code: &Code, r: &Routine, ir: &Ir) -> String {
                 let t = pop(&mut stack);
                 let c = pop(&mut stack);
                 format!("ite({c}, {t}, {e})")
+            }
+            Op::FloatConst(t, v) => format!("{}:{t}", t.display(v)),
+            Op::Float(fop) => {
+                let mut args: Vec<String> = (0..fop.arity()).map(|_| pop(&mut stack)).collect();
+                args.reverse();
+                match fop {
+                    FloatOp::Binary(op, t) if args.len() == 2 && op.symbol().len() == 1 => {
+                        format!("({} {}:{t} {})", args[0], op.symbol(), args[1])
+                    }
+                    FloatOp::Cmp(op, t) => {
+                        format!("({} {}:{t} {})", args[0], op.symbol(), args[1])
+                    }
+                    _ => format!("{fop}({})", args.join(", ")),
+                }
             }
         };
         stack.push(s);

@@ -1,16 +1,20 @@
 //! The types of IR values.
 
 use std::fmt;
-use wiser_num::{Int, IntTy};
+use wiser_num::{FloatTy, Int, IntTy};
 
-/// The type of a scalar value: a boolean or an integer of some
-/// [`IntTy`].
+/// The type of a scalar value: a boolean, an integer of some [`IntTy`],
+/// or a float of some [`FloatTy`] (held as its bit pattern: see
+/// [`wiser_num::FloatTy`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ScalarTy {
     /// Booleans. The concrete semantics represents them as 0 and 1.
     Bool,
     /// Integers of a type.
     Int(IntTy),
+    /// Floats of a type, whose values are their bit patterns (unsigned
+    /// integers of [`FloatTy::bits_ty`]).
+    Float(FloatTy),
 }
 
 impl ScalarTy {
@@ -21,6 +25,24 @@ impl ScalarTy {
     pub fn int(self) -> Option<IntTy> {
         match self {
             ScalarTy::Int(t) => Some(t),
+            ScalarTy::Bool | ScalarTy::Float(_) => None,
+        }
+    }
+
+    /// The float type, if this is one.
+    pub fn float(self) -> Option<FloatTy> {
+        match self {
+            ScalarTy::Float(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The integer type values of this type are held in: the type itself
+    /// for integers, the pattern's unsigned type for floats.
+    pub fn repr(self) -> Option<IntTy> {
+        match self {
+            ScalarTy::Int(t) => Some(t),
+            ScalarTy::Float(t) => Some(t.bits_ty()),
             ScalarTy::Bool => None,
         }
     }
@@ -30,15 +52,17 @@ impl ScalarTy {
         match self {
             ScalarTy::Bool => v.is_zero() || *v == Int::ONE,
             ScalarTy::Int(t) => t.contains(v),
+            ScalarTy::Float(t) => t.bits_ty().contains(v),
         }
     }
 
     /// The value of this type nearest in meaning to `v`: wrapped for
-    /// integers, `v != 0` for booleans.
+    /// integers (and float patterns), `v != 0` for booleans.
     pub fn wrap(self, v: &Int) -> Int {
         match self {
             ScalarTy::Bool => Int::from(i64::from(!v.is_zero())),
             ScalarTy::Int(t) => t.wrap(v),
+            ScalarTy::Float(t) => t.bits_ty().wrap(v),
         }
     }
 }
@@ -48,6 +72,7 @@ impl fmt::Display for ScalarTy {
         match self {
             ScalarTy::Bool => f.write_str("bool"),
             ScalarTy::Int(t) => write!(f, "{t}"),
+            ScalarTy::Float(t) => write!(f, "{t}"),
         }
     }
 }

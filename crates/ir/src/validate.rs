@@ -6,7 +6,7 @@ use crate::ir::{Code, Instr, Ir, Op, Pc, Place, Routine};
 use crate::output::OutPart;
 use crate::types::ScalarTy;
 use std::collections::VecDeque;
-use wiser_num::{BinOp, IntTy};
+use wiser_num::{BinOp, FloatOperand, FloatResult, IntTy};
 
 /// Checks `ir`; the error says what is wrong where.
 pub fn validate(ir: &Ir) -> Result<(), String> {
@@ -299,6 +299,34 @@ impl Cx<'_> {
                         ));
                     }
                     stack.push(*t);
+                }
+                Op::FloatConst(t, v) => {
+                    if !t.bits_ty().contains(v) {
+                        return Err(format!("constant {v} is not a pattern of `{t}`"));
+                    }
+                    stack.push(ScalarTy::Float(*t));
+                }
+                Op::Float(fop) => {
+                    let mut args = Vec::with_capacity(fop.arity());
+                    for _ in 0..fop.arity() {
+                        args.push(pop(&mut stack)?);
+                    }
+                    for (want, got) in fop.operands().into_iter().zip(args.into_iter().rev()) {
+                        let want = match want {
+                            FloatOperand::Float(t) => ScalarTy::Float(t),
+                            FloatOperand::Int(t) => ScalarTy::Int(t),
+                        };
+                        if got != want {
+                            return Err(format!(
+                                "an operand of `{fop}` has type `{got}`, expected `{want}`"
+                            ));
+                        }
+                    }
+                    stack.push(match fop.result() {
+                        FloatResult::Float(t) => ScalarTy::Float(t),
+                        FloatResult::Int(t) => ScalarTy::Int(t),
+                        FloatResult::Bool => ScalarTy::Bool,
+                    });
                 }
             }
         }

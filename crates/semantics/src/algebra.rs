@@ -14,9 +14,10 @@
 //! condition *before* the operation, so the value is never observed.
 
 use wiser_ir::{ArrayTy, ScalarTy};
-use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
+use wiser_num::{BinOp, CmpOp, FloatOp, Int, IntTy, UnOp};
 
-/// A value algebra. Booleans and integers of every type are `Value`s.
+/// A value algebra. Booleans, integers of every type and floats (as their
+/// bit patterns) are `Value`s.
 pub trait Algebra {
     /// Scalar values (booleans and integers of every type).
     type Value: Clone + PartialEq;
@@ -35,6 +36,10 @@ pub trait Algebra {
     fn compare(&mut self, op: CmpOp, ty: IntTy, a: Self::Value, b: Self::Value) -> Self::Value;
     /// The conversion of `a` from type `from` to type `to`.
     fn cast(&mut self, from: IntTy, to: IntTy, a: Self::Value) -> Self::Value;
+    /// The float operation `op` on `args` (its operands in order; floats
+    /// are bit patterns, see [`wiser_num::FloatTy`]): [`FloatOp::apply`]
+    /// on values.
+    fn float(&mut self, op: FloatOp, args: &[Self::Value]) -> Self::Value;
     /// Whether `a op b` overflows `ty` ([`IntTy::overflows`]).
     fn overflows(&mut self, op: BinOp, ty: IntTy, a: Self::Value, b: Self::Value) -> Self::Value;
     /// Whether `-a` overflows `ty`.
@@ -86,12 +91,23 @@ pub trait Algebra {
         true
     }
 
+    /// The constant `v` of a scalar type: `v != 0` for booleans, the
+    /// pattern `v` for floats.
+    fn scalar(&mut self, ty: ScalarTy, v: &Int) -> Self::Value {
+        match ty {
+            ScalarTy::Bool => self.bool(!v.is_zero()),
+            ScalarTy::Int(t) => self.int(t, v),
+            ScalarTy::Float(t) => self.int(t.bits_ty(), v),
+        }
+    }
+
     /// The zero of a type (`false` for booleans): the value of a slot not
     /// yet written.
     fn zero(&mut self, ty: ScalarTy) -> Self::Value {
         match ty {
             ScalarTy::Bool => self.bool(false),
             ScalarTy::Int(t) => self.int(t, &Int::ZERO),
+            ScalarTy::Float(t) => self.int(t.bits_ty(), &Int::ZERO),
         }
     }
 }

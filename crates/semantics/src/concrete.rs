@@ -16,7 +16,7 @@ use rpds::RedBlackTreeMapSync;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use wiser_ir::{ArrayTy, ErrorKind, Instr, Ir, Pc, ScalarTy, Site, Span};
-use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
+use wiser_num::{BinOp, CmpOp, FloatOp, Int, IntTy, UnOp};
 
 /// The initial contents of an input array: `default` everywhere except at
 /// the listed entries.
@@ -124,6 +124,10 @@ impl Algebra for Concrete<'_> {
 
     fn cast(&mut self, from: IntTy, to: IntTy, a: Int) -> Int {
         from.cast(to, &a)
+    }
+
+    fn float(&mut self, op: FloatOp, args: &[Int]) -> Int {
+        op.apply(args)
     }
 
     fn overflows(&mut self, op: BinOp, ty: IntTy, a: Int, b: Int) -> Int {

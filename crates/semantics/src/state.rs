@@ -195,8 +195,7 @@ impl<A: Algebra, P> State<A, P> {
             .iter()
             .map(|g| match (&g.init, g.ty) {
                 (None, ty) => alg.input(&g.name, ty),
-                (Some(v), wiser_ir::ScalarTy::Bool) => alg.bool(!v.is_zero()),
-                (Some(v), wiser_ir::ScalarTy::Int(t)) => alg.int(t, v),
+                (Some(v), ty) => alg.scalar(ty, v),
             })
             .collect();
         let arrays = ir

@@ -643,8 +643,5 @@ pub(crate) fn holder<A: Algebra>(alg: &mut A, t: u32) -> A::Value {
 
 /// The scalar type of thread ids stored by `spawn` into `ty`.
 pub(crate) fn thread_id<A: Algebra>(alg: &mut A, ty: ScalarTy, t: u32) -> A::Value {
-    match ty {
-        ScalarTy::Int(it) => alg.int(it, &Int::from(i64::from(t))),
-        ScalarTy::Bool => alg.bool(t != 0),
-    }
+    alg.scalar(ty, &Int::from(i64::from(t)))
 }

@@ -91,6 +91,8 @@ impl Spec {
                 .find(|(u, _)| *u == t)
                 .map(|(_, d)| d.clone())
                 .unwrap_or_else(|| self.reads.restrict(t)),
+            // Float reads range over bit patterns.
+            ScalarTy::Float(t) => self.reads.restrict(t.bits_ty()),
         }
     }
 

@@ -8,7 +8,7 @@
 //! and needs no decision.
 
 use wiser_ir::{ArrayTy, ScalarTy};
-use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
+use wiser_num::{BinOp, CmpOp, FloatOp, Int, IntTy, UnOp};
 use wiser_semantics::Algebra;
 use wiser_smt::{BvOp, BvPred, OvfOp, Scalar, Sort, Term};
 
@@ -23,6 +23,8 @@ pub fn sort_of(ty: ScalarTy) -> Sort {
 pub fn scalar_of(ty: ScalarTy) -> Scalar {
     match ty {
         ScalarTy::Bool => Scalar::Bool,
+        // A float is its bit pattern (see `wiser_num::FloatTy`).
+        ScalarTy::Float(t) => Scalar::Bv(t.bits() as u8),
         ScalarTy::Int(t) => match t.width() {
             None => Scalar::Int,
             Some(w) => Scalar::Bv(w as u8),
@@ -134,6 +136,10 @@ impl Algebra for Symbolic {
         Term::bv_bin(bv_op(op, ty.is_signed()), &a, &b)
     }
 
+    fn float(&mut self, op: FloatOp, args: &[Term]) -> Term {
+        Term::fp(op, args)
+    }
+
     fn compare(&mut self, op: CmpOp, ty: IntTy, a: Term, b: Term) -> Term {
         if ty.is_unbounded() {
             return match op {
@@ -219,6 +225,7 @@ impl Algebra for Symbolic {
         let elem = match ty.elem {
             ScalarTy::Bool => Term::bool(!v.is_zero()),
             ScalarTy::Int(t) => self.constant(t, v),
+            ScalarTy::Float(t) => self.constant(t.bits_ty(), v),
         };
         SymArray::new(Term::const_array(array_sort(ty), &elem))
     }

@@ -74,6 +74,13 @@ impl<A: Algebra> Machine<'_, A> {
                     let c = pop(stack);
                     alg.ite(*t, c, th, e)
                 }
+                Op::FloatConst(t, bits) => alg.int(t.bits_ty(), bits),
+                Op::Float(fop) => {
+                    let n = stack.len() - fop.arity();
+                    let v = alg.float(*fop, &stack[n..]);
+                    stack.truncate(n);
+                    v
+                }
             };
             stack.push(v);
         }
