@@ -120,6 +120,27 @@ impl Expr {
         Expr::leaf(Op::FloatConst(ty, bits), ScalarTy::Float(ty))
     }
 
+    /// The float of type `ty` whose pattern is the integer `bits` (of any
+    /// fixed-width type of `ty`'s width: converted to the unsigned one,
+    /// keeping the bits).
+    pub fn as_float(bits: Expr, ty: FloatTy) -> Expr {
+        let mut e = bits.cast(ty.bits_ty());
+        e.code.push(Op::AsFloat(ty));
+        e.ty = ScalarTy::Float(ty);
+        e
+    }
+
+    /// The pattern of a float, as the unsigned integer of its width.
+    pub fn as_bits(self) -> Expr {
+        let ScalarTy::Float(t) = self.ty else {
+            return self.invalid("the pattern of a value that is not a float".into());
+        };
+        let mut e = self;
+        e.code.push(Op::AsBits(t));
+        e.ty = ScalarTy::Int(t.bits_ty());
+        e
+    }
+
     /// The zero of a type: `false`, `0`, `+0.0`.
     pub fn zero(ty: ScalarTy) -> Expr {
         match ty {

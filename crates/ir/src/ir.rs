@@ -83,6 +83,12 @@ pub enum Op {
     /// Pop the operation's operands (the last one on top), push its result
     /// (total; see [`FloatOp::apply`]).
     Float(FloatOp),
+    /// Pop an unsigned integer of [`FloatTy::bits_ty`], push the float
+    /// whose pattern it is (memory holds floats as integers of their
+    /// width). The value is unchanged: a float is its pattern.
+    AsFloat(FloatTy),
+    /// Pop a float, push its pattern as an unsigned integer.
+    AsBits(FloatTy),
 }
 
 /// Postfix code for one expression.

@@ -1,5 +1,5 @@
-//! Program output ([`crate::Instr::Output`]): text, integers under a
-//! conversion and strings read from memory, written to a stream. Output
+//! Program output ([`crate::Instr::Output`]): text, integers and floats
+//! under a conversion and strings read from memory, written to a stream. Output
 //! changes nothing a program can read back, so it has no effect on any
 //! verification; the concrete interpreter writes it (`wiser run`). The
 //! conversions are `wiser_num::printf`'s.
@@ -10,7 +10,7 @@ use crate::ir::{ArrayId, Code, Instr};
 use crate::source::Span;
 use crate::types::ScalarTy;
 use wiser_num::printf::Spec;
-use wiser_num::IntTy;
+use wiser_num::{FloatTy, IntTy};
 
 /// Where output goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,6 +32,16 @@ pub enum OutPart {
         value: Code,
         /// Its type.
         ty: IntTy,
+        /// The conversion.
+        spec: Spec,
+    },
+    /// A float of type `ty` under a floating conversion (`%f`, `%e`,
+    /// `%g`).
+    Float {
+        /// The value.
+        value: Code,
+        /// Its type.
+        ty: FloatTy,
         /// The conversion.
         spec: Spec,
     },
@@ -59,6 +69,8 @@ pub enum Part {
     /// An integer expression under a conversion (its type is the
     /// expression's).
     Int(Expr, Spec),
+    /// A float expression under a floating conversion.
+    Float(Expr, Spec),
     /// The string in an array from an index (see [`OutPart::Str`]).
     Str(ArrayId, Expr, Spec),
 }
@@ -86,6 +98,14 @@ impl RoutineBuilder<'_> {
                     let (value, more) = self.parts(e, span, None, "an output value");
                     checks.extend(more);
                     out.push(OutPart::Int { value, ty, spec });
+                }
+                Part::Float(e, spec) => {
+                    let ScalarTy::Float(ty) = e.ty() else {
+                        return self.error("an output value is not a float".into());
+                    };
+                    let (value, more) = self.parts(e, span, None, "an output value");
+                    checks.extend(more);
+                    out.push(OutPart::Float { value, ty, spec });
                 }
                 Part::Str(array, start, spec) => {
                     let Some(decl) = self.b.arrays.get(array.0 as usize) else {
@@ -116,7 +136,7 @@ impl RoutineBuilder<'_> {
 pub fn codes(parts: &[OutPart]) -> impl Iterator<Item = &Code> {
     parts.iter().filter_map(|p| match p {
         OutPart::Text(_) => None,
-        OutPart::Int { value, .. } => Some(value),
+        OutPart::Int { value, .. } | OutPart::Float { value, .. } => Some(value),
         OutPart::Str { start, .. } => Some(start),
     })
 }

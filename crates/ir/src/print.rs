@@ -147,7 +147,8 @@ impl Ir {
                         .iter()
                         .map(|p| match p {
                             OutPart::Text(t) => format!("{:?}", String::from_utf8_lossy(t)),
-                            OutPart::Int { value, spec, .. } => {
+                            OutPart::Int { value, spec, .. }
+                            | OutPart::Float { value, spec, .. } => {
                                 format!("{:?}({})", spec.conv, c(value))
                             }
                             OutPart::Str { array, start, .. } => format!(
@@ -240,6 +241,8 @@ pub fn show(code: &Code, r: &Routine, ir: &Ir) -> String {
                 format!("ite({c}, {t}, {e})")
             }
             Op::FloatConst(t, v) => format!("{}:{t}", t.display(v)),
+            Op::AsFloat(t) => format!("as_{t}({})", pop(&mut stack)),
+            Op::AsBits(t) => format!("bits_{t}({})", pop(&mut stack)),
             Op::Float(fop) => {
                 let mut args: Vec<String> = (0..fop.arity()).map(|_| pop(&mut stack)).collect();
                 args.reverse();

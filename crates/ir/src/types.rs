@@ -47,6 +47,16 @@ impl ScalarTy {
         }
     }
 
+    /// A value of this type as people read it: a float by the shortest
+    /// decimal that reads back as its pattern ([`FloatTy::display`]),
+    /// anything else as the integer it is.
+    pub fn show(self, v: &Int) -> String {
+        match self {
+            ScalarTy::Float(t) => t.display(v),
+            _ => v.to_string(),
+        }
+    }
+
     /// Is `v` a value of this type (0 or 1 for booleans)?
     pub fn contains(self, v: &Int) -> bool {
         match self {

@@ -116,6 +116,9 @@ impl Cx<'_> {
                         OutPart::Int { value, ty, .. } => {
                             self.expect(value, ScalarTy::Int(*ty), "an output value")?
                         }
+                        OutPart::Float { value, ty, .. } => {
+                            self.expect(value, ScalarTy::Float(*ty), "an output value")?
+                        }
                         OutPart::Str { array, start, .. } => {
                             let decl = self.ir.arrays.get(array.0 as usize).ok_or_else(|| {
                                 self.err(format!("array {} is not declared", array.0))
@@ -305,6 +308,17 @@ impl Cx<'_> {
                         return Err(format!("constant {v} is not a pattern of `{t}`"));
                     }
                     stack.push(ScalarTy::Float(*t));
+                }
+                Op::AsFloat(t) => {
+                    int(pop(&mut stack)?, t.bits_ty())?;
+                    stack.push(ScalarTy::Float(*t));
+                }
+                Op::AsBits(t) => {
+                    let got = pop(&mut stack)?;
+                    if got != ScalarTy::Float(*t) {
+                        return Err(format!("an operand has type `{got}`, expected `{t}`"));
+                    }
+                    stack.push(ScalarTy::Int(t.bits_ty()));
                 }
                 Op::Float(fop) => {
                     let mut args = Vec::with_capacity(fop.arity());

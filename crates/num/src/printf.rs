@@ -61,6 +61,20 @@ pub enum Conv {
     Str,
     /// `%p`: a pointer (`(nil)` for null, else as `%#x`).
     Pointer,
+    /// `%f`, `%e`, `%g` (upper case: `%F`, `%E`, `%G`): a `double`.
+    Float(FloatStyle, bool),
+}
+
+/// How a floating conversion writes its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatStyle {
+    /// `%f`: `[-]ddd.dddddd`.
+    Fixed,
+    /// `%e`: `[-]d.dddddde±dd`.
+    Exp,
+    /// `%g`: `%e` or `%f`, whichever C's rule picks, without trailing
+    /// zeros.
+    General,
 }
 
 /// A conversion with its flags, width and precision.
@@ -108,6 +122,8 @@ pub enum Length {
     Max,
     /// `t`: `ptrdiff_t`.
     Ptrdiff,
+    /// `L`: `long double` (of a floating conversion).
+    LongDouble,
 }
 
 /// A conversion of a format string: its spec and its argument's length.
@@ -208,6 +224,7 @@ fn directive(format: &[u8], start: usize) -> Result<(Directive, usize), FormatEr
         (Some(b'z'), _) => (Length::Size, i + 1),
         (Some(b'j'), _) => (Length::Max, i + 1),
         (Some(b't'), _) => (Length::Ptrdiff, i + 1),
+        (Some(b'L'), _) => (Length::LongDouble, i + 1),
         _ => (Length::Default, i),
     };
     i = j;
@@ -223,6 +240,9 @@ fn directive(format: &[u8], start: usize) -> Result<(Directive, usize), FormatEr
         b'c' => Conv::Char,
         b's' => Conv::Str,
         b'p' => Conv::Pointer,
+        b'f' | b'F' => Conv::Float(FloatStyle::Fixed, c == b'F'),
+        b'e' | b'E' => Conv::Float(FloatStyle::Exp, c == b'E'),
+        b'g' | b'G' => Conv::Float(FloatStyle::General, c == b'G'),
         other => {
             let shown = char::from(other);
             return Err(err(if other.is_ascii_graphic() {
@@ -237,6 +257,16 @@ fn directive(format: &[u8], start: usize) -> Result<(Directive, usize), FormatEr
             "a length modifier on `%{}` (wide characters)",
             char::from(c)
         )));
+    }
+    let floating = matches!(conv, Conv::Float(..));
+    if floating && !matches!(length, Length::Default | Length::Long | Length::LongDouble) {
+        return Err(err(format!(
+            "an integer length modifier on `%{}`",
+            char::from(c)
+        )));
+    }
+    if !floating && length == Length::LongDouble {
+        return Err(err(format!("`L` on `%{}`", char::from(c))));
     }
     let spec = Spec {
         flags,
@@ -315,7 +345,7 @@ pub fn format_int(spec: &Spec, v: &Int, out: &mut Vec<u8>) {
             };
             return format_bytes(&nil, b"(nil)", out);
         }
-        Conv::Signed | Conv::Unsigned | Conv::Str => 10,
+        Conv::Signed | Conv::Unsigned | Conv::Str | Conv::Float(..) => 10,
         Conv::Octal => 8,
         Conv::Hex | Conv::HexUpper | Conv::Pointer => 16,
     };
@@ -359,6 +389,95 @@ pub fn format_int(spec: &Spec, v: &Int, out: &mut Vec<u8>) {
     }
     let zeros = spec.flags.zero && !spec.flags.left && spec.precision.is_none();
     pad(spec, &prefix, &digits, zeros, out);
+}
+
+/// Writes the `double` `x` under a floating conversion, as glibc does:
+/// exactly rounded decimal digits (ties of the exact binary value to
+/// even), `inf` and `nan` (`-nan` for a NaN whose sign bit is set), the
+/// flags, the width and the precision (6 by default).
+pub fn format_float(spec: &Spec, x: f64, out: &mut Vec<u8>) {
+    let Conv::Float(style, upper) = spec.conv else {
+        return format_int(spec, &Int::from(x as i64), out);
+    };
+    let precision = clamp(spec.precision).unwrap_or(6);
+    let alt = spec.flags.alt;
+    let mut body = if x.is_nan() {
+        "nan".to_string()
+    } else if x.is_infinite() {
+        "inf".to_string()
+    } else {
+        let a = x.abs();
+        match style {
+            FloatStyle::Fixed => fixed(a, precision, alt),
+            FloatStyle::Exp => exponential(a, precision, alt),
+            FloatStyle::General => general(a, precision, alt),
+        }
+    };
+    if upper {
+        body.make_ascii_uppercase();
+    }
+    let prefix: &[u8] = if x.is_sign_negative() {
+        b"-"
+    } else if spec.flags.plus {
+        b"+"
+    } else if spec.flags.space {
+        b" "
+    } else {
+        b""
+    };
+    let zeros = spec.flags.zero && !spec.flags.left && x.is_finite();
+    pad(spec, prefix, body.as_bytes(), zeros, out);
+}
+
+/// `%f` of a non-negative finite `a`.
+fn fixed(a: f64, precision: usize, alt: bool) -> String {
+    let mut s = format!("{a:.precision$}");
+    if precision == 0 && alt {
+        s.push('.');
+    }
+    s
+}
+
+/// `%e` of a non-negative finite `a`: Rust writes `1.5e-7`, C
+/// `1.5e-07` (a sign and at least two digits).
+fn exponential(a: f64, precision: usize, alt: bool) -> String {
+    let s = format!("{a:.precision$e}");
+    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let dot = if precision == 0 && alt { "." } else { "" };
+    let sign = if exp < 0 { '-' } else { '+' };
+    format!("{mantissa}{dot}e{sign}{:02}", exp.abs())
+}
+
+/// `%g` of a non-negative finite `a` (C11 §7.21.6.1:8): with `P` the
+/// precision (1 if 0) and `X` the exponent `%e` would write, `%f` with
+/// precision `P - 1 - X` if `P > X >= -4`, else `%e` with `P - 1`; then,
+/// without `#`, no trailing zeros and no trailing point.
+fn general(a: f64, precision: usize, alt: bool) -> String {
+    let p = precision.max(1);
+    let e = format!("{a:.prec$e}", prec = p - 1);
+    let x: i64 = e
+        .split_once('e')
+        .and_then(|(_, x)| x.parse().ok())
+        .unwrap_or(0);
+    let mut s = if (p as i64) > x && x >= -4 {
+        fixed(a, (p as i64 - 1 - x) as usize, alt)
+    } else {
+        exponential(a, p - 1, alt)
+    };
+    if !alt {
+        let (num, exp) = match s.find('e') {
+            Some(i) => (s[..i].to_string(), s[i..].to_string()),
+            None => (s.clone(), String::new()),
+        };
+        let num = if num.contains('.') {
+            num.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            num
+        };
+        s = num + &exp;
+    }
+    s
 }
 
 /// Writes the bytes `s` under `%s` (at most the precision's count of
@@ -467,7 +586,9 @@ mod tests {
             [Length::LongLong, Length::Char, Length::Size, Length::Long]
         );
         for bad in [
-            "%f",
+            "%a",
+            "%hf",
+            "%Ld",
             "%n",
             "%",
             "%5",
@@ -480,5 +601,53 @@ mod tests {
             assert!(parse(bad.as_bytes()).is_err(), "{bad} was read");
         }
         assert_eq!(parse(b"").expect("empty"), []);
+    }
+
+    /// `format` with one `double`, as glibc's printf writes it (each
+    /// expectation printed by glibc 2.36).
+    fn float(format: &str, x: f64) -> String {
+        let pieces = parse(format.as_bytes()).expect("a format");
+        let mut out = Vec::new();
+        for p in pieces {
+            match p {
+                Piece::Text(t) => out.extend(t),
+                Piece::Conv(d) => format_float(&d.spec, x, &mut out),
+            }
+        }
+        String::from_utf8(out).expect("ASCII")
+    }
+
+    #[test]
+    fn floats_as_glibc_writes_them() {
+        assert_eq!(float("%f", 4.1), "4.100000");
+        assert_eq!(float("%.3f", 3.5), "3.500");
+        assert_eq!(float("%.0f", 0.5), "0");
+        assert_eq!(float("%.0f", 2.5), "2");
+        assert_eq!(float("%#.0f", 3.0), "3.");
+        assert_eq!(float("%e", 2.0), "2.000000e+00");
+        assert_eq!(float("%.2e", 12345.678), "1.23e+04");
+        assert_eq!(float("%E", 1e-300), "1.000000E-300");
+        assert_eq!(float("%g", 3.0), "3");
+        assert_eq!(float("%g", 0.0001), "0.0001");
+        assert_eq!(float("%g", 0.00001), "1e-05");
+        assert_eq!(float("%g", 123456789.0), "1.23457e+08");
+        assert_eq!(float("%g", 100000.0), "100000");
+        assert_eq!(float("%g", 1e6), "1e+06");
+        assert_eq!(float("%#g", 3.0), "3.00000");
+        assert_eq!(float("%G", 1e-10), "1E-10");
+        assert_eq!(float("%8.2f|", -1.5), "   -1.50|");
+        assert_eq!(float("%-8.2f|", 1.5), "1.50    |");
+        assert_eq!(float("%08.2f", -1.5), "-0001.50");
+        assert_eq!(float("%+f", 1.0), "+1.000000");
+        assert_eq!(float("% f", 1.0), " 1.000000");
+        assert_eq!(float("%f", -0.0), "-0.000000");
+        assert_eq!(float("%f", f64::INFINITY), "inf");
+        assert_eq!(float("%05f", f64::NEG_INFINITY), " -inf");
+        assert_eq!(float("%F", f64::NAN), "NAN");
+        assert_eq!(float("%g", f64::NAN), "nan");
+        assert_eq!(float("%.1f", 0.25), "0.2");
+        assert_eq!(float("%.1f", 0.35), "0.3");
+        assert_eq!(float("%f", 1e20), "100000000000000000000.000000");
+        assert_eq!(float("%lf", 1.0), "1.000000");
     }
 }

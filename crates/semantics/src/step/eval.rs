@@ -75,6 +75,8 @@ impl<A: Algebra> Machine<'_, A> {
                     alg.ite(*t, c, th, e)
                 }
                 Op::FloatConst(t, bits) => alg.int(t.bits_ty(), bits),
+                // A float is its pattern: the value stays, its type changes.
+                Op::AsFloat(_) | Op::AsBits(_) => pop(stack),
                 Op::Float(fop) => {
                     let n = stack.len() - fop.arity();
                     let v = alg.float(*fop, &stack[n..]);

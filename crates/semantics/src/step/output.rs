@@ -8,7 +8,7 @@ use crate::algebra::Algebra;
 use crate::state::State;
 use wiser_ir::output::MAX_STRING;
 use wiser_ir::{OutPart, ScalarTy, Stream};
-use wiser_num::printf::{format_bytes, format_int};
+use wiser_num::printf::{format_bytes, format_float, format_int};
 use wiser_num::Int;
 
 /// The most bytes of output a run keeps (the rest is dropped and
@@ -76,6 +76,11 @@ impl<A: Algebra> Machine<'_, A> {
                     let v = self.eval(alg, value, state);
                     let Some(v) = alg.as_int(&v) else { return };
                     format_int(spec, &v, &mut text);
+                }
+                OutPart::Float { value, ty, spec } => {
+                    let v = self.eval(alg, value, state);
+                    let Some(v) = alg.as_int(&v) else { return };
+                    format_float(spec, ty.to_f64(&v), &mut text);
                 }
                 OutPart::Str { array, start, spec } => {
                     let v = self.eval(alg, start, state);
