@@ -13,13 +13,27 @@ pub(crate) fn named_reads(program: &Program, bug: &Bug) -> Vec<String> {
         .reads
         .iter()
         .zip(&bug.read_pcs)
-        .map(|(v, &pc)| match program.read_site(pc) {
+        .map(|(v, &pc)| (read_value(program, pc, v), pc))
+        .map(|(v, pc)| match program.read_site(pc) {
             ReadSite::Call { function, .. } => format!("{function}() = {v}"),
             ReadSite::Uninitialised(name) => format!("{name} (uninitialised) = {v}"),
             ReadSite::Argument(name) => format!("{name} = {v}"),
             ReadSite::Statement => format!("* = {v}"),
         })
         .collect()
+}
+
+/// A read's value as the program's type has it: a float by the shortest
+/// decimal that reads back as its bit pattern (`0.1`, `nan`, `-inf`), any
+/// other value as the integer it is.
+pub(crate) fn read_value(program: &Program, pc: wiser_ir::Pc, v: &wiser_num::Int) -> String {
+    match &program.ir.at(pc).instr {
+        wiser_ir::Instr::Havoc {
+            ty: wiser_ir::ScalarTy::Float(t),
+            ..
+        } => t.display(v),
+        _ => v.to_string(),
+    }
 }
 
 /// The program's arguments that a witness gives (reads named `argc` and

@@ -541,43 +541,79 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
 }
 
 fn store_lines(program: &Program, run: &concrete::Run) -> Vec<(String, String)> {
-    scope_lines(program, run, run.final_store(&program.ir))
+    scope_lines(program, run, &program.ir.main, run.final_store(&program.ir))
 }
 
 /// The values where a run stopped early (a runtime error, an interrupt):
 /// the running routine's variables, then the globals and arrays.
 fn stopped_lines(program: &Program, run: &concrete::Run) -> (String, Vec<(String, String)>) {
     let (routine, values) = run.current_store(&program.ir);
-    (routine.to_string(), scope_lines(program, run, values))
+    let code = program
+        .ir
+        .procs
+        .iter()
+        .find(|p| p.name == routine)
+        .unwrap_or(&program.ir.main);
+    (routine.to_string(), scope_lines(program, run, code, values))
 }
 
+/// The lines of `values` (the variables of `routine`, then the globals
+/// and arrays), each value as its type has it (floats as decimals).
 fn scope_lines(
     program: &Program,
     run: &concrete::Run,
+    routine: &wiser_ir::Routine,
     values: Vec<(std::sync::Arc<str>, wiser_num::Int)>,
 ) -> Vec<(String, String)> {
+    let ir = &program.ir;
+    // A variable's own type (a cell's value, whose type the IR does not
+    // record, shows as its integer).
+    let local_ty = |name: &str| {
+        routine
+            .slots
+            .iter()
+            .find(|s| &*s.name == name && s.refers.is_none())
+            .map(|s| s.ty)
+    };
+    let global_ty = |name: &str| {
+        ir.globals
+            .iter()
+            .find(|g| &*g.name == name && g.refers.is_none())
+            .map(|g| g.ty)
+    };
+    let shown = |ty: Option<wiser_ir::ScalarTy>, v: &wiser_num::Int| match ty {
+        Some(t) => t.show(v),
+        None => v.to_string(),
+    };
     // Locks (`C.$lock`), C's string literals (`$string0`) and the other
     // variables and arrays the front ends made are theirs.
     let hidden = |name: &str| name.contains('$');
-    let mut lines: Vec<(String, String)> = values
+    let locals = values
         .into_iter()
-        .chain(run.final_globals(&program.ir))
-        .filter(|(n, _)| !hidden(n))
-        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .map(|(n, v)| (shown(local_ty(&n), &v), n));
+    let globals = run
+        .final_globals(ir)
+        .into_iter()
+        .map(|(n, v)| (shown(global_ty(&n), &v), n));
+    let mut lines: Vec<(String, String)> = locals
+        .chain(globals)
+        .filter(|(_, n)| !hidden(n))
+        .map(|(v, n)| (n.to_string(), v))
         .collect();
-    for (name, a) in run.final_arrays(&program.ir) {
+    for (decl, (name, a)) in ir.arrays.iter().zip(run.final_arrays(ir)) {
         if hidden(&name) {
             continue;
         }
+        let elem = Some(decl.ty.elem);
         let entries: Vec<String> = a
             .elems
             .iter()
-            .map(|(i, v)| format!("[{i}] = {v}"))
+            .map(|(i, v)| format!("[{i}] = {}", shown(elem, v)))
             .collect();
         let text = if entries.is_empty() {
-            format!("all {}", a.default)
+            format!("all {}", shown(elem, &a.default))
         } else {
-            format!("{}, others {}", entries.join(", "), a.default)
+            format!("{}, others {}", entries.join(", "), shown(elem, &a.default))
         };
         lines.push((name.to_string(), text));
     }

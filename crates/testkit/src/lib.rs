@@ -50,6 +50,7 @@ pub use size::{full_size, sized};
 pub mod domain;
 pub mod enumerate;
 mod external;
+pub mod gcc;
 pub mod gen;
 pub mod objects;
 pub mod program;
