@@ -544,7 +544,9 @@ def confirm(task, harness, workdir, prop="unreach-call", bug=None):
         "no-overflow": ["-fsanitize=signed-integer-overflow", "-fno-sanitize-recover=all"],
         "valid-memsafety": ["-fsanitize=address", "-g"],
     }.get(prop, [])
-    cmd = [gcc, flag, "-w", *sanitize, str(task.input), str(harness), "-o", str(exe)]
+    # IEEE binary32/64 without x87 excess precision, as wiser computes.
+    fp = ["-msse2", "-mfpmath=sse"] if flag == "-m32" else []
+    cmd = [gcc, flag, *fp, "-w", *sanitize, str(task.input), str(harness), "-o", str(exe)]
     code, _out, err, _secs = run_group(cmd, 120.0, cwd=workdir)
     if code != 0:
         return f"NOT CONFIRMED (gcc failed: {first_line(err)})"

@@ -114,7 +114,10 @@ impl LoadedProgram for CProgram {
             text: harness::harness(&self.compiled, file, &reads, &args, self.data_model),
             command: format!(
                 "gcc {} {{program}} {{harness}} -o replay && ./replay",
-                self.data_model.gcc_flag()
+                std::iter::once(self.data_model.gcc_flag())
+                    .chain(self.data_model.gcc_float_flags().iter().copied())
+                    .collect::<Vec<_>>()
+                    .join(" ")
             ),
             exit_at_error: harness::EXIT_ERROR_REACHED,
         })

@@ -232,7 +232,10 @@ fn write_harness(
     data_model: DataModel,
 ) -> String {
     let defined = |name: &str| defines.iter().any(|d| d == name);
-    let flag = data_model.gcc_flag();
+    let flag = std::iter::once(data_model.gcc_flag())
+        .chain(data_model.gcc_float_flags().iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
     let model = match data_model {
         DataModel::Ilp32 => "ILP32",
         DataModel::Lp64 => "LP64",
@@ -252,7 +255,8 @@ fn write_harness(
  * program's domain). Any other end: the witness did not reach the error.
  *
  * Each nondeterministic function returns, call after call, the values the
- * witness gives its calls (bit patterns converted to its return type), and
+ * witness gives its calls (bit patterns converted to its return type; a
+ * float's pattern is copied: it is the float's bits), and
  * 0 after them."
     );
     if skipped > 0 {
@@ -338,6 +342,12 @@ void __VERIFIER_assume(int cond)
             let _ = writeln!(out, "\n{ty} {name}(void)\n{{\n    return 0;\n}}");
             continue;
         }
+        // A float's value is its bit pattern, copied, not converted.
+        let body = match ty.trim() {
+            "float" => " {\n        unsigned int w = (unsigned int)values[next++];\n        float v;\n        __builtin_memcpy(&v, &w, sizeof v);\n        return v;\n    }".to_string(),
+            "double" | "long double" => " {\n        double v;\n        __builtin_memcpy(&v, &values[next++], sizeof v);\n        return v;\n    }".to_string(),
+            _ => format!("\n        return ({ty})values[next++];"),
+        };
         let _ = writeln!(
             out,
             "
@@ -345,8 +355,7 @@ void __VERIFIER_assume(int cond)
 {{
     static const unsigned long long values[] = {{{}}};
     static unsigned long next = 0;
-    if (next < sizeof values / sizeof values[0])
-        return ({ty})values[next++];
+    if (next < sizeof values / sizeof values[0]){body}
     return 0;
 }}",
             wrap_list(&values)

@@ -1,10 +1,18 @@
-//! C's integer types under a data model, and the conversion rules of
+//! C's arithmetic types under a data model, and the conversion rules of
 //! C11 §6.3: integer promotions and the usual arithmetic conversions.
 //! Every rule is written here once; lowering only asks.
+//!
+//! The real floating types ride on the same [`CInt`] (an *arithmetic*
+//! type: the name stayed from when C had only integers here), with ranks
+//! above every integer rank, as the usual arithmetic conversions order
+//! them. `float` is IEEE binary32 and `double` binary64, as gcc has them
+//! on x86 with SSE; `long double` is computed as binary64 too (gcc's is
+//! x87's 80-bit format: docs/C.md says where that differs), with gcc's
+//! size and alignment.
 
 use crate::DataModel;
 use wiser_ir::ScalarTy;
-use wiser_num::IntTy;
+use wiser_num::{FloatTy, IntTy};
 
 /// The integer kinds of C, in order of conversion rank (C11 §6.3.1.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -21,6 +29,12 @@ pub enum Rank {
     Long,
     /// `long long`.
     LongLong,
+    /// `float` (a real floating type: above every integer rank).
+    Float,
+    /// `double`.
+    Double,
+    /// `long double`.
+    LongDouble,
 }
 
 /// A C integer type.
@@ -47,6 +61,33 @@ impl CInt {
     pub const BOOL: CInt = CInt::new(Rank::Bool, false);
     /// `unsigned long` (`size_t` on both data models).
     pub const ULONG: CInt = CInt::new(Rank::Long, false);
+    /// `float`.
+    pub const FLOAT: CInt = CInt::new(Rank::Float, true);
+    /// `double`.
+    pub const DOUBLE: CInt = CInt::new(Rank::Double, true);
+
+    /// The IEEE format of a real floating type; `None` for integers.
+    pub fn float(self) -> Option<FloatTy> {
+        match self.rank {
+            Rank::Float => Some(FloatTy::F32),
+            Rank::Double | Rank::LongDouble => Some(FloatTy::F64),
+            _ => None,
+        }
+    }
+
+    /// Is it an integer type (not a floating one)?
+    pub fn is_integer(self) -> bool {
+        self.float().is_none()
+    }
+
+    /// The IR type values of this type are computed in: a float type or
+    /// [`CInt::ir`].
+    pub fn scalar(self, dm: DataModel) -> ScalarTy {
+        match self.float() {
+            Some(t) => ScalarTy::Float(t),
+            None => ScalarTy::Int(self.ir(dm)),
+        }
+    }
 
     /// Its width in bits under `dm`.
     pub fn bits(self, dm: DataModel) -> u32 {
@@ -59,13 +100,24 @@ impl CInt {
                 DataModel::Lp64 => 64,
             },
             Rank::LongLong => 64,
+            Rank::Float => 32,
+            Rank::Double => 64,
+            // gcc's x87 format, padded: 12 bytes on i386, 16 on x86-64.
+            Rank::LongDouble => match dm {
+                DataModel::Ilp32 => 96,
+                DataModel::Lp64 => 128,
+            },
         }
     }
 
     /// The IR type its values are computed in. `_Bool` is an 8-bit
     /// unsigned integer that holds only 0 and 1 (conversion to it is
-    /// `!= 0`, see [`crate::lower`]).
+    /// `!= 0`, see [`crate::lower`]). For a floating type, the unsigned
+    /// type of its bit patterns (use [`CInt::scalar`] for its values).
     pub fn ir(self, dm: DataModel) -> IntTy {
+        if let Some(t) = self.float() {
+            return t.bits_ty();
+        }
         IntTy::fixed(self.bits(dm), self.signed).unwrap_or(IntTy::I32)
     }
 
@@ -82,6 +134,18 @@ impl CInt {
     /// The usual arithmetic conversions (C11 §6.3.1.8) of two operand
     /// types: the common type both are converted to.
     pub fn common(a: CInt, b: CInt, dm: DataModel) -> CInt {
+        // A floating operand makes the common type the greater floating
+        // type (C11 §6.3.1.8:1).
+        if a.float().is_some() || b.float().is_some() {
+            let f = |t: CInt| {
+                if t.float().is_some() {
+                    t.rank
+                } else {
+                    Rank::Bool
+                }
+            };
+            return CInt::new(f(a).max(f(b)), true);
+        }
         let (a, b) = (a.promote(), b.promote());
         if a == b {
             return a;
@@ -116,6 +180,9 @@ impl CInt {
             (Rank::Long, false) => "unsigned long",
             (Rank::LongLong, true) => "long long",
             (Rank::LongLong, false) => "unsigned long long",
+            (Rank::Float, _) => "float",
+            (Rank::Double, _) => "double",
+            (Rank::LongDouble, _) => "long double",
         }
     }
 }
@@ -175,7 +242,7 @@ impl CType {
 
     /// The IR scalar type of an integer type.
     pub fn scalar(&self, dm: DataModel) -> Option<ScalarTy> {
-        self.int().map(|i| ScalarTy::Int(i.ir(dm)))
+        self.int().map(|i| i.scalar(dm))
     }
 
     /// Its size in bytes, if known at compile time.

@@ -14,7 +14,6 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 use wiser_c::{DataModel, Options};
 use wiser_engine::{symex, Config, Verdict};
@@ -354,12 +353,10 @@ fn ub_probe(e: &str) -> Option<String> {
 }
 
 fn scratch_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wiser-gcc-conv-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
+    wiser_testkit::gcc::scratch_dir("gcc-conv", tag)
 }
 
-/// Builds and runs a C program with gcc; `Err` says why it could not.
+/// Builds and runs a C program with gcc for model `m`.
 fn gcc_run(
     dir: &Path,
     name: &str,
@@ -367,38 +364,7 @@ fn gcc_run(
     m: DataModel,
     ubsan: bool,
 ) -> Result<(String, String), String> {
-    let src = dir.join(format!("{name}.c"));
-    let exe = dir.join(name);
-    std::fs::write(&src, text).map_err(|e| e.to_string())?;
-    let mut cmd = Command::new("gcc");
-    cmd.arg(m.gcc_flag()).args(["-std=gnu11", "-O0", "-w"]);
-    if ubsan {
-        cmd.arg("-fsanitize=undefined");
-    }
-    let out = cmd
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .map_err(|e| format!("cannot run gcc: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "gcc {} failed: {}",
-            m.gcc_flag(),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let run = Command::new(&exe)
-        .env("UBSAN_OPTIONS", "print_stacktrace=0")
-        .output()
-        .map_err(|e| format!("cannot run the program: {e}"))?;
-    if !run.status.success() {
-        return Err(format!("the program exited with {}", run.status));
-    }
-    Ok((
-        String::from_utf8_lossy(&run.stdout).into_owned(),
-        String::from_utf8_lossy(&run.stderr).into_owned(),
-    ))
+    wiser_testkit::gcc::gcc_run(dir, name, text, &[m.gcc_flag()], ubsan)
 }
 
 /// gcc's answers, by case number; cases with undefined behaviour are

@@ -115,8 +115,8 @@ fn outside_the_subset_is_an_error_at_its_place() {
             "a pointer into a member of a union",
         ),
         (
-            "int main(void){ double d = 1.0; return 0; }",
-            "floating-point types",
+            "int main(void){ _Complex double z; return 0; }",
+            "complex and `_FloatN` types",
         ),
         (
             // A flexible array member: its length is the allocation's.

@@ -17,8 +17,11 @@
 //!   replays the reported witness independently with `wiser run` (for C,
 //!   a witness is the values of the reads, in order). A C bug of kind
 //!   `assertion` or `fail` is also checked by gcc: `wiser check --harness`
-//!   writes a harness, `gcc -m32` compiles it with the program, and the
-//!   program must exit 101 (the harness's code for "error reached").
+//!   writes a harness, `gcc -m32 -msse2 -mfpmath=sse` compiles it with the
+//!   program, and the program must exit 101 (the harness's code for "error
+//!   reached"); a memory error must stop under AddressSanitizer, a
+//!   `float_conversion` under UndefinedBehaviorSanitizer's
+//!   `float-cast-overflow`, at the line wiser reports.
 //! * Every program in `tests/errors/` is malformed: [`check_error`] runs
 //!   `wiser check` on it and compares its stderr with the `.stderr` file
 //!   next to it (`UPDATE_EXPECT=1 cargo test -p wiser --test examples`
@@ -94,7 +97,10 @@ fn check_example(path: &Path) -> Result<(), String> {
         // harness (theirs says so and does not compile).
         Expected::Bug { kind, .. }
             if is_c(path)
-                && (kind == "assertion" || kind == "fail" || sanitized(kind))
+                && (kind == "assertion"
+                    || kind == "fail"
+                    || sanitized(kind)
+                    || kind == "float_conversion")
                 && !std::fs::read_to_string(path).is_ok_and(|t| t.contains("pthread_create")) =>
         {
             let h = scratch_file("harness", "c");
@@ -198,7 +204,10 @@ fn check_example(path: &Path) -> Result<(), String> {
         .map_err(|e| format!("{e}\nthe check was {}", context()))?;
     if let Some(h) = harness {
         let sanitizer = match &header.expected {
-            Expected::Bug { kind, line, .. } if sanitized(kind) => Some(*line),
+            Expected::Bug { kind, line, .. } if sanitized(kind) => Some((*line, ADDRESS)),
+            Expected::Bug { kind, line, .. } if kind == "float_conversion" => {
+                Some((*line, FLOAT_CAST))
+            }
             _ => None,
         };
         let result = gcc_confirms(path, &h, &header.args, sanitizer);
@@ -232,6 +241,28 @@ fn gcc_model_flag(args: &[String]) -> &'static str {
     }
 }
 
+/// A gcc sanitizer: its flags and what its report says.
+struct Sanitizer {
+    flags: &'static [&'static str],
+    reports: &'static [&'static str],
+}
+
+/// AddressSanitizer (and LeakSanitizer, which it runs) for memory errors.
+const ADDRESS: Sanitizer = Sanitizer {
+    flags: &["-fsanitize=address", "-g"],
+    reports: &["ERROR: AddressSanitizer", "ERROR: LeakSanitizer"],
+};
+
+/// UndefinedBehaviorSanitizer's check of float-to-integer conversions.
+const FLOAT_CAST: Sanitizer = Sanitizer {
+    flags: &[
+        "-fsanitize=float-cast-overflow",
+        "-fno-sanitize-recover",
+        "-g",
+    ],
+    reports: &["outside the range of representable values"],
+};
+
 /// Memory errors, which gcc's AddressSanitizer (and LeakSanitizer)
 /// report.
 fn sanitized(kind: &str) -> bool {
@@ -257,7 +288,7 @@ fn gcc_confirms(
     program: &Path,
     harness: &Path,
     args: &[String],
-    sanitizer: Option<u64>,
+    sanitizer: Option<(u64, Sanitizer)>,
 ) -> Result<(), String> {
     if !harness.is_file() {
         return Err(format!(
@@ -267,19 +298,23 @@ fn gcc_confirms(
     }
     let exe = harness.with_extension("exe");
     let flag = gcc_model_flag(args);
-    let sanitize: &[&str] = if sanitizer.is_some() {
-        &["-fsanitize=address", "-g"]
+    let sanitize: &[&str] = sanitizer.as_ref().map_or(&[], |(_, s)| s.flags);
+    // Floats as wiser computes them: IEEE binary32/64 with SSE, not x87.
+    let fp: &[&str] = if flag == "-m32" {
+        &["-msse2", "-mfpmath=sse"]
     } else {
         &[]
     };
     let compile = Command::new("gcc")
         .arg(flag)
+        .args(fp)
         .arg("-w")
         .args(sanitize)
         .arg(program)
         .arg(harness)
         .arg("-o")
         .arg(&exe)
+        .arg("-lm")
         .output();
     let compile = match compile {
         Ok(out) => out,
@@ -325,16 +360,16 @@ fn gcc_confirms(
     }
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     let _ = std::fs::remove_file(&exe);
-    if let Some(line) = sanitizer {
+    if let Some((line, sanitizer)) = sanitizer {
         let err = String::from_utf8_lossy(&out.stderr);
         let file = program.file_name().unwrap_or_default().to_string_lossy();
         let at = format!("{file}:{line}");
-        let reported =
-            err.contains("ERROR: AddressSanitizer") || err.contains("ERROR: LeakSanitizer");
+        let reported = sanitizer.reports.iter().any(|r| err.contains(r));
         let leak = err.contains("ERROR: LeakSanitizer");
         if !reported || (!leak && !err.contains(&at)) {
             return Err(format!(
-                "the program built with -fsanitize=address and its harness should stop with a sanitizer's report at {at}\n{}--- harness\n{}",
+                "the program built with {} and its harness should stop with a sanitizer's report at {at}\n{}--- harness\n{}",
+                sanitizer.flags[0],
                 describe(&out),
                 harness_text()
             ));

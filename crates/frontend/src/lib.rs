@@ -32,6 +32,17 @@ pub enum DataModel {
 }
 
 impl DataModel {
+    /// The gcc flags that make its floating point IEEE binary32/64 with
+    /// no excess precision, as wiser computes: `-m32` code uses the x87
+    /// unit by default, whose 80-bit registers round differently; SSE2
+    /// rounds every operation to its type. (`-m64` uses SSE already.)
+    pub fn gcc_float_flags(self) -> &'static [&'static str] {
+        match self {
+            DataModel::Ilp32 => &["-msse2", "-mfpmath=sse"],
+            DataModel::Lp64 => &[],
+        }
+    }
+
     /// The gcc flag that compiles for this model.
     pub fn gcc_flag(self) -> &'static str {
         match self {

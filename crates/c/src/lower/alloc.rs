@@ -41,7 +41,7 @@ pub fn fresh(f: &mut Fun, place: Place, sid: u32, havoc: bool, span: wiser_ir::S
             let (Some(t), 1) = (run.ty.int(), run.count) else {
                 continue;
             };
-            let tmp = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
+            let tmp = f.rb.temp(t.scalar(f.u.dm));
             f.rb.havoc(tmp, span);
             f.u.member_reads
                 .insert((span, run.offset), run.path.clone());
@@ -111,7 +111,7 @@ fn object(f: &mut Fun, ty: &CType, n: Option<Expr>, zeroed: bool, at: CSpan) -> 
             heap::cell_array(f, ty, at)?;
             heap::allocate(f, place, ty, len.clone(), n.is_none(), span);
             if let (false, Some(t), None) = (zeroed, ty.int(), &n) {
-                let tmp = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
+                let tmp = f.rb.temp(t.scalar(f.u.dm));
                 f.rb.havoc(tmp, span);
                 let (obj, v) = (f.rb.load(place), f.rb.load(tmp));
                 heap::store(f, ty, obj, v, span)?;

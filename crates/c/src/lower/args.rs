@@ -61,7 +61,7 @@ pub fn arguments(
         match ty {
             CType::Int(t) => {
                 let name = if k == 0 && has_argv { "$argc".to_string() } else { format!("$main argument {k}") };
-                let p = f.rb.program().global(name, ScalarTy::Int(t.ir(f.u.dm)), Some(Int::from(0)));
+                let p = f.rb.program().global(name, t.scalar(f.u.dm), Some(Int::from(0)));
                 f.rb.havoc(p, span);
                 if k == 0 && has_argv {
                     let ok = Expr::and(

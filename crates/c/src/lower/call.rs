@@ -29,6 +29,8 @@ fn nondet_suffix(s: &str) -> Option<CInt> {
         "ulonglong" | "unsigned_long_long" => (Rank::LongLong, false),
         "size_t" | "u32" => (Rank::Int, false),
         "loff_t" => (Rank::LongLong, true),
+        "float" => (Rank::Float, true),
+        "double" => (Rank::Double, true),
         _ => return None,
     };
     Some(CInt { rank, signed })
@@ -133,6 +135,11 @@ fn int_call(
         }
     }
     if !defined {
+        if let Some(v) = super::float::call(f, name, &c.arguments, at, &mut expr::rvalue) {
+            return Ok(Some(Ok(v?)));
+        }
+    }
+    if !defined {
         return Ok(undefined(f, name, c, at)?.map(Ok));
     }
     let info = &f.u.funcs[name];
@@ -192,7 +199,7 @@ fn int_call(
     }
     if c.arguments.iter().skip(1).any(|a| f.effects(a)) {
         for (v, t) in &mut args {
-            let ty = t.map_or(ScalarTy::INT, |t| ScalarTy::Int(t.ir(f.u.dm)));
+            let ty = t.map_or(ScalarTy::INT, |t| t.scalar(f.u.dm));
             let tmp = f.rb.temp(ty);
             f.rb.assign(tmp, v.clone(), span);
             *v = f.rb.load(tmp);
@@ -202,7 +209,7 @@ fn int_call(
     let args = args.into_iter().map(|(v, _)| v).collect();
     match ret {
         CType::Int(t) => {
-            let dst = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
+            let dst = f.rb.temp(t.scalar(f.u.dm));
             f.rb.call(proc, args, Some(dst), span);
             Ok(Some(Ok((f.rb.load(dst), t))))
         }
@@ -262,7 +269,7 @@ fn one_arg<'c>(f: &Fun, c: &'c ast::CallExpression, at: CSpan) -> Res<&'c Node<E
 fn nondet(f: &mut Fun, name: &str, ty: CInt, span: wiser_ir::Span) -> Val {
     let nf = f.u.nondet_fn(name, ty);
     f.u.nondet_reads.insert(span, nf);
-    let t = f.rb.temp(ScalarTy::Int(ty.ir(f.u.dm)));
+    let t = f.rb.temp(ty.scalar(f.u.dm));
     f.rb.havoc(t, span);
     let v = f.rb.load(t);
     if ty.rank == Rank::Bool {

@@ -8,7 +8,7 @@ use crate::types::{CInt, CType, Rank};
 use crate::DataModel;
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
-use wiser_num::{BinOp, CmpOp, Int, UnOp};
+use wiser_num::{BinOp, CmpOp, FBinOp, FClass, FUnOp, FloatOp, Int, UnOp};
 
 /// The value and type of an integer literal (C11 §6.4.4.1: the first type
 /// of its list that holds it).
@@ -65,7 +65,11 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
                 Int::from(super::strings::char_literal(s).ok_or_else(not_const)?),
                 CInt::INT,
             )),
-            ast::Constant::Float(_) => Err(u.unsupported(e.span, "floating-point numbers")),
+            ast::Constant::Float(x) => {
+                // A floating constant: its pattern (see `float::literal`).
+                let (v, t) = super::float::constant(u, x, e.span)?;
+                Ok((v, t))
+            }
         },
         E::Identifier(id) => match scope(&id.node.name) {
             Some(Var::Const(v)) => Ok((Int::from(v), CInt::INT)),
@@ -118,6 +122,13 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
         }
         E::UnaryOperator(un) => {
             let (v, t) = eval(u, scope, &un.node.operand)?;
+            if let Some(ft) = t.float() {
+                return match un.node.operator.node {
+                    U::Plus => Ok((v, t)),
+                    U::Minus => Ok((FloatOp::Unary(FUnOp::Neg, ft).apply(&[v]), t)),
+                    _ => Err(not_const()),
+                };
+            }
             let p = t.promote();
             let pv = convert(&v, t, p, dm);
             let ty = p.ir(dm);
@@ -133,6 +144,22 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
             let (a, ta) = eval(u, scope, &bin.node.lhs)?;
             let (b, tb) = eval(u, scope, &bin.node.rhs)?;
             let op = bin.node.operator.node.clone();
+            if let Some(ft) = CInt::common(ta, tb, dm).float() {
+                let c = CInt::common(ta, tb, dm);
+                let (a, b) = (convert(&a, ta, c, dm), convert(&b, tb, c, dm));
+                if let Some(cmp) = cmp_op(&op) {
+                    let holds = FloatOp::Cmp(cmp, ft).apply(&[a, b]);
+                    return Ok((holds, CInt::INT));
+                }
+                let fop = match arith_op(&op) {
+                    Some(BinOp::Add) => FBinOp::Add,
+                    Some(BinOp::Sub) => FBinOp::Sub,
+                    Some(BinOp::Mul) => FBinOp::Mul,
+                    Some(BinOp::Div) => FBinOp::Div,
+                    _ => return Err(not_const()),
+                };
+                return Ok((FloatOp::Binary(fop, ft).apply(&[a, b]), c));
+            }
             if let Some(cmp) = cmp_op(&op) {
                 let c = CInt::common(ta, tb, dm);
                 let holds = c
@@ -179,6 +206,9 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
             let (a, ta) = eval(u, scope, &c.node.then_expression)?;
             let (b, tb) = eval(u, scope, &c.node.else_expression)?;
             let t = CInt::common(ta, tb, dm);
+            if t.float().is_some() {
+                return Err(not_const());
+            }
             let v = if k.is_zero() {
                 convert(&b, tb, t, dm)
             } else {
@@ -229,8 +259,24 @@ pub fn size_t(dm: DataModel) -> CInt {
     }
 }
 
-/// Converts a value between C integer types (to `_Bool`: `!= 0`).
+/// Converts a value between C arithmetic types (to `_Bool`: `!= 0`); a
+/// float that does not fit an integer type converts to 0 (a program whose
+/// constant does that is not valid C).
 pub fn convert(v: &Int, from: CInt, to: CInt, dm: DataModel) -> Int {
+    match (from.float(), to.float()) {
+        (Some(a), _) if to.rank == Rank::Bool => {
+            let zero = FloatOp::Class(FClass::Zero, a).apply(std::slice::from_ref(v));
+            return Int::from(i64::from(zero.is_zero()));
+        }
+        (Some(a), Some(b)) if a == b => return v.clone(),
+        (Some(a), Some(b)) => return FloatOp::Convert(a, b).apply(std::slice::from_ref(v)),
+        (None, Some(b)) => {
+            let v = from.ir(dm).wrap(v);
+            return FloatOp::FromInt(from.ir(dm), b).apply(&[v]);
+        }
+        (Some(a), None) => return FloatOp::ToInt(a, to.ir(dm)).apply(std::slice::from_ref(v)),
+        (None, None) => {}
+    }
     if to.rank == Rank::Bool {
         return Int::from(i64::from(!v.is_zero()));
     }

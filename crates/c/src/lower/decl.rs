@@ -37,11 +37,13 @@ fn base_type(u: &Unit, specs: &[&Node<TS>], at: CSpan, enums: &mut Enumerators) 
             TS::Signed => signed = true,
             TS::Unsigned => unsigned = true,
             TS::Bool => base = Some(Rank::Bool),
-            // Declaring a function of floating-point values (headers do)
-            // is harmless; a variable or a value of one is an error.
-            TS::Float | TS::Double | TS::Complex | TS::TS18661Float(_) => {
+            TS::Float => base = Some(Rank::Float),
+            TS::Double => base = Some(Rank::Double),
+            // Declaring a function of complex or `_FloatN` values (headers
+            // do) is harmless; a variable or a value of one is an error.
+            TS::Complex | TS::TS18661Float(_) => {
                 other = Some(CType::Opaque(
-                    "floating-point types".into(),
+                    "complex and `_FloatN` types".into(),
                     Some((s.span.start, s.span.end)),
                 ))
             }
@@ -79,6 +81,9 @@ fn base_type(u: &Unit, specs: &[&Node<TS>], at: CSpan, enums: &mut Enumerators) 
         (None | Some(Rank::Int), 0) => Rank::Int,
         (None | Some(Rank::Int), 1) => Rank::Long,
         (None | Some(Rank::Int), 2) => Rank::LongLong,
+        (Some(Rank::Float), 0) if !signed && !unsigned => Rank::Float,
+        (Some(Rank::Double), 0) if !signed && !unsigned => Rank::Double,
+        (Some(Rank::Double), 1) if !signed && !unsigned => Rank::LongDouble,
         _ => {
             return Err(Diagnostic::new(
                 u.span(at),
@@ -443,7 +448,7 @@ fn new_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan) 
     match ty {
         CType::Int(_) if u.addressed.contains(plain(name)) => heap_static(u, b, name, ty, at),
         CType::Int(i) => Ok(Var::Scalar(
-            b.global(name, ScalarTy::Int(i.ir(u.dm)), Some(Int::from(0))),
+            b.global(name, i.scalar(u.dm), Some(Int::from(0))),
             *i,
         )),
         CType::Array(elem, Len::Const(n))
@@ -533,7 +538,7 @@ fn heap_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan)
 pub fn array_ty(u: &Unit, elem: CInt) -> ArrayTy {
     ArrayTy {
         index: IntTy::U64,
-        elem: ScalarTy::Int(elem.ir(u.dm)),
+        elem: elem.scalar(u.dm),
     }
 }
 
@@ -623,7 +628,7 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
                             let scope = |n: &str| f.u.globals.get(n).cloned();
                             let (c, from) = consts::eval(f.u, &scope, e)?;
                             let c = consts::convert(&c, from, *t, f.u.dm);
-                            let ir = ScalarTy::Int(t.ir(f.u.dm));
+                            let ir = t.scalar(f.u.dm);
                             Var::Scalar(f.rb.program().global(label, ir, Some(c)), *t)
                         }
                         (_, None) => new_static(f.u, f.rb.program(), &label, &ty, init.span)?,
@@ -643,7 +648,7 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
         }
         match &ty {
             CType::Int(i) if !f.u.addressed.contains(&name) => {
-                let place = f.rb.local(name.clone(), ScalarTy::Int(i.ir(f.u.dm)));
+                let place = f.rb.local(name.clone(), i.scalar(f.u.dm));
                 let var = Var::Scalar(place, *i);
                 match &init.node.initializer {
                     Some(i) => {
@@ -759,7 +764,7 @@ fn local_object(
             heap::allocate(f, place, ty, Expr::int(IntTy::INT, 1), true, span);
             f.objects.push(place);
             if let (Some(t), false) = (ty.int(), initialised) {
-                let tmp = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
+                let tmp = f.rb.temp(t.scalar(f.u.dm));
                 f.rb.havoc(tmp, span);
                 let (obj, v) = (f.rb.load(place), f.rb.load(tmp));
                 heap::store(f, ty, obj, v, span)?;

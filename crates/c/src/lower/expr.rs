@@ -6,18 +6,23 @@
 pub use super::lvalue::{array_ref, load, lvalue, store, LVal};
 use super::lvalue::{assign, compound, step};
 pub use super::static_type::static_type;
-use super::{call, consts, decl, ptr, CSpan, Fun, Res, Var};
+use super::{call, consts, decl, float, ptr, CSpan, Fun, Res, Var};
 use crate::types::{CInt, CType, Rank};
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
 use wiser_ir::{Diagnostic, Expr, ScalarTy};
 use wiser_num::{BinOp, IntTy, UnOp};
 
-/// An integer value and its C type.
+/// An arithmetic value and its C type.
 pub type Val = (Expr, CInt);
 
-/// Converts a value to another C integer type (to `_Bool`: `!= 0`).
+/// Converts a value to another C arithmetic type (to `_Bool`: `!= 0`).
+/// A float that does not fit the integer type it is converted to is an
+/// error, reported at the expression lowered last.
 pub fn convert(f: &Fun, v: Val, to: CInt) -> Expr {
+    if v.1.float().is_some() || to.float().is_some() {
+        return float::convert(v, to, f.u.dm, f.span(f.last));
+    }
     let (e, from) = v;
     let dm = f.u.dm;
     if to.rank == Rank::Bool && from.rank != Rank::Bool {
@@ -114,7 +119,7 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
                     .ok_or_else(|| f.u.unsupported(e.span, "this character constant"))?;
                 Ok((Expr::int(IntTy::I32, v), CInt::INT))
             }
-            ast::Constant::Float(_) => Err(f.u.unsupported(e.span, "floating-point numbers")),
+            ast::Constant::Float(x) => float::literal(f, x, e.span),
         },
         E::Identifier(id) => match f.lookup(&id.node.name) {
             Some(Var::Scalar(p, t)) => Ok(load(f, &LVal::Place(p, t), span)),
@@ -330,7 +335,7 @@ fn effect_at(f: &mut Fun, e: &Node<E>) -> Res<()> {
             // evaluate it; `x / 0;` is still undefined).
             let v = rvalue(f, e)?;
             let span = f.span(e.span);
-            let t = f.rb.temp(ScalarTy::Int(v.1.ir(f.u.dm)));
+            let t = f.rb.temp(v.1.scalar(f.u.dm));
             f.rb.assign(t, v.0, span);
             Ok(())
         }
@@ -450,7 +455,7 @@ fn conditional(f: &mut Fun, c: &ast::ConditionalExpression, span: wiser_ir::Span
         ));
     };
     let t = CInt::common(ta, tb, f.u.dm);
-    let res = f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)));
+    let res = f.rb.temp(t.scalar(f.u.dm));
     let (lt, le, end) = (f.rb.label(), f.rb.label(), f.rb.label());
     f.rb.branch(k, lt, le, span);
     f.rb.bind(lt);
@@ -481,6 +486,8 @@ fn binary(f: &mut Fun, whole: &Node<E>, b: &ast::BinaryOperatorExpression) -> Re
         B::ShiftLeft | B::ShiftRight => {
             let l = rvalue(f, &b.lhs)?;
             let r = rvalue(f, &b.rhs)?;
+            needs_integer(f, "<<", l.1, b.operator.span)?;
+            needs_integer(f, "<<", r.1, b.operator.span)?;
             let l = promote(f, l);
             let r = promote(f, r);
             let bop = if *op == B::ShiftLeft {
@@ -501,11 +508,32 @@ fn binary(f: &mut Fun, whole: &Node<E>, b: &ast::BinaryOperatorExpression) -> Re
             }
             let l = rvalue(f, &b.lhs)?;
             let r = rvalue(f, &b.rhs)?;
-            let t = CInt::common(l.1, r.1, f.u.dm);
-            let (l, r) = (convert(f, l, t), convert(f, r, t));
-            Ok((Expr::binary(bop, l, r, span), t))
+            arith(f, bop, l, r, b.operator.span)
         }
     }
+}
+
+/// `l op r` in the operands' common type (the usual arithmetic
+/// conversions), integer or floating.
+pub(super) fn arith(f: &Fun, op: BinOp, l: Val, r: Val, at: CSpan) -> Res<Val> {
+    let t = CInt::common(l.1, r.1, f.u.dm);
+    let (l, r) = (convert(f, l, t), convert(f, r, t));
+    if t.float().is_some() {
+        return Ok((float::binary(f, op, l, r, t, at)?, t));
+    }
+    Ok((Expr::binary(op, l, r, f.span(at)), t))
+}
+
+/// The error for an integer-only operator on a floating operand.
+pub(super) fn needs_integer(f: &Fun, what: &str, t: CInt, at: CSpan) -> Res<()> {
+    if t.float().is_none() {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        f.span(at),
+        format!("invalid operand to `{what}`: `{}`", t.c_name()),
+    )
+    .with_help("this operator takes integers"))
 }
 
 fn unary(f: &mut Fun, whole: &Node<E>, u: &ast::UnaryOperatorExpression) -> Res<Val> {
@@ -523,6 +551,9 @@ fn unary(f: &mut Fun, whole: &Node<E>, u: &ast::UnaryOperatorExpression) -> Res<
             } else {
                 UnOp::BitNot
             };
+            if t.float().is_some() {
+                return float::unary(f, op, (e, t), u.operator.span);
+            }
             Ok((Expr::unary(op, e, span), t))
         }
         U::Negate => Ok(bool_val(cond(f, whole)?)),

@@ -176,7 +176,7 @@ pub fn call(
         let (v, ty) = match pty {
             CType::Int(t) => {
                 let v = expr::rvalue(f, a)?;
-                (expr::convert(f, v, *t), ScalarTy::Int(t.ir(f.u.dm)))
+                (expr::convert(f, v, *t), t.scalar(f.u.dm))
             }
             CType::Pointer(elem) => (ptr::pointer_to(f, a, elem)?, ScalarTy::INT),
             // By value: the caller's object, which the callee copies.
@@ -196,7 +196,7 @@ pub fn call(
         args.push(tmp);
     }
     let dst = match &sig.ret {
-        CType::Int(t) => Some(f.rb.temp(ScalarTy::Int(t.ir(f.u.dm)))),
+        CType::Int(t) => Some(f.rb.temp(t.scalar(f.u.dm))),
         CType::Void => None,
         CType::Pointer(_) | CType::Struct(_) => Some(f.rb.temp(ScalarTy::INT)),
         other => {

@@ -283,9 +283,12 @@ pub fn value_ty(u: &Unit, ty: &CType) -> Option<ScalarTy> {
     }
 }
 
-/// The IR type memory holds integers of C type `t` in.
+/// The IR type memory holds integers of C type `t` in; a float is held
+/// as the signed integer of its width (its pattern), so that a `float`
+/// and an `int` at one address are the same four bytes.
 fn storage(u: &Unit, t: CInt) -> IntTy {
-    IntTy::fixed(t.bits(u.dm), true).unwrap_or(IntTy::I32)
+    let bits = t.float().map_or(t.bits(u.dm), |f| f.bits());
+    IntTy::fixed(bits, true).unwrap_or(IntTy::I32)
 }
 
 /// The integer of C type `t` at `p` in the memory `array` (a read of
@@ -293,6 +296,9 @@ fn storage(u: &Unit, t: CInt) -> IntTy {
 pub fn load_int(f: &mut Fun, array: ArrayId, p: Expr, t: CInt, span: wiser_ir::Span) -> Expr {
     let held = storage(f.u, t);
     let v = super::ptr::shared_select(f, array, ScalarTy::Int(held), p, span);
+    if let Some(ft) = t.float() {
+        return Expr::as_float(v, ft);
+    }
     if held == t.ir(f.u.dm) {
         v
     } else {
@@ -303,7 +309,9 @@ pub fn load_int(f: &mut Fun, array: ArrayId, p: Expr, t: CInt, span: wiser_ir::S
 /// Stores `v`, an integer of C type `t`, at `p` in the memory `array`.
 pub fn store_int(f: &mut Fun, array: ArrayId, p: Expr, v: Expr, t: CInt, span: wiser_ir::Span) {
     let held = storage(f.u, t);
-    let v = if held == t.ir(f.u.dm) {
+    let v = if t.float().is_some() {
+        v.as_bits().cast(held)
+    } else if held == t.ir(f.u.dm) {
         v
     } else {
         v.cast(held)

@@ -408,10 +408,7 @@ pub fn zero(f: &mut Fun, ty: &CType, p: Expr, ints: bool, span: wiser_ir::Span) 
             continue;
         }
         let (array, t) = cells(f, &run.ty);
-        let zero = match t {
-            ScalarTy::Bool => Expr::bool(false),
-            ScalarTy::Int(t) => Expr::int(t, 0),
-        };
+        let zero = Expr::zero(t);
         each_slot(f, &run, p.clone(), span, &mut |f, q| {
             f.rb.store(array, q, zero.clone(), span)
         });

@@ -124,13 +124,13 @@ pub(super) fn compound(
     let l = load(f, &lv, span);
     let ty = lv.ty();
     let (res, rt) = if matches!(bop, BinOp::Shl | BinOp::Shr) {
+        super::expr::needs_integer(f, bop.symbol(), l.1, b.operator.span)?;
+        super::expr::needs_integer(f, bop.symbol(), r.1, b.operator.span)?;
         let (l, lt) = promote(f, l);
         let (r, _) = promote(f, r);
         (Expr::binary(bop, l, r, opspan), lt)
     } else {
-        let t = CInt::common(l.1, r.1, f.u.dm);
-        let (l, r) = (convert(f, l, t), convert(f, r, t));
-        (Expr::binary(bop, l, r, opspan), t)
+        super::expr::arith(f, bop, l, r, b.operator.span)?
     };
     let v = convert(f, (res, rt), ty);
     store(f, &lv, v.clone(), span);
@@ -157,15 +157,16 @@ pub(super) fn step(
     let old = load(f, &lv, span);
     let ty = old.1;
     let saved = if post {
-        let t = f.rb.temp(ScalarTy::Int(ty.ir(f.u.dm)));
+        let t = f.rb.temp(ty.scalar(f.u.dm));
         f.rb.assign(t, old.0.clone(), span);
         Some(t)
     } else {
         None
     };
     let (p, pt) = promote(f, old);
-    let one = Expr::int(pt.ir(f.u.dm), 1);
-    let new = Expr::binary(if up { BinOp::Add } else { BinOp::Sub }, p, one, span);
+    let one = (super::float::one(pt, f.u.dm), pt);
+    let op = if up { BinOp::Add } else { BinOp::Sub };
+    let (new, _) = super::expr::arith(f, op, (p, pt), one, at)?;
     let new = if ty.rank == Rank::Bool {
         // `b++` sets a `_Bool` to 1; `b--` flips it.
         convert(f, (new, pt), ty)

@@ -11,6 +11,7 @@
 //!
 //! * `decl.rs`: types of declarations, scopes, variables, initialisers;
 //! * `expr.rs`: expressions, with C's conversions from [`crate::types`];
+//! * `float.rs`: floating literals, conversions, arithmetic, `math.h`;
 //! * `stmt.rs`: statements and control flow;
 //! * `call.rs`: calls, and SV-COMP's special functions;
 //! * `consts.rs`: constant expressions (array sizes, `case`, `enum`);
@@ -24,6 +25,7 @@ mod call;
 mod consts;
 mod decl;
 mod expr;
+mod float;
 mod fnptr;
 mod heap;
 mod init;
@@ -207,7 +209,7 @@ impl<'a> Unit<'a> {
     /// An "unsupported" diagnostic.
     pub fn unsupported(&self, s: CSpan, what: &str) -> Diagnostic {
         Diagnostic::new(self.span(s), format!("{UNSUPPORTED}: {what}"))
-            .with_help("docs/C.md says which C wiser reads (it has no floating point yet)")
+            .with_help("docs/C.md says which C wiser reads")
     }
 
     /// A warning, once per message.
@@ -332,6 +334,10 @@ pub struct Fun<'u, 'a, 'b> {
     pub bound: Vec<String>,
     /// How deeply the expression or statement being lowered is nested.
     pub depth: u32,
+    /// The expression or statement entered last: where an implicit
+    /// conversion of its value is reported (a float that does not fit an
+    /// integer type).
+    pub last: CSpan,
     /// Is this a thread body (`pthread_exit` returns from it; `return`
     /// returns no value)?
     pub thread: bool,
@@ -396,6 +402,7 @@ impl<'u, 'a, 'b> Fun<'u, 'a, 'b> {
             .with_help("split the expression or the statement"));
         }
         self.depth += 1;
+        self.last = at;
         Ok(())
     }
 
@@ -540,6 +547,7 @@ pub fn lower(
             has_goto: false,
             bound: Vec::new(),
             depth: 0,
+            last: CSpan::none(),
             thread: false,
             atomic: false,
             objects: Vec::new(),

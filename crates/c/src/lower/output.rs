@@ -201,7 +201,7 @@ fn target(d: &Directive) -> CInt {
         Length::Char => Rank::Char,
         Length::Short => Rank::Short,
         Length::Long | Length::Size | Length::Ptrdiff => Rank::Long,
-        Length::LongLong | Length::Max => Rank::LongLong,
+        Length::LongLong | Length::Max | Length::LongDouble => Rank::LongLong,
     };
     match d.spec.conv {
         Conv::Char => CInt::new(Rank::Char, false),
@@ -233,8 +233,25 @@ fn fits(f: &Fun, d: &Directive, a: &Node<E>) -> bool {
             )
         }
         Conv::Pointer => !literal && (ptr::is_pointer(f, a) || ptr::is_null(f, a)),
-        _ => !literal && !ptr::is_pointer(f, a) && !is_array(f, a),
+        // A floating conversion takes a float (a `double` after the
+        // default argument promotions); an integer conversion an integer.
+        conv => {
+            !literal
+                && !ptr::is_pointer(f, a)
+                && !is_array(f, a)
+                && floating(f, a) == matches!(conv, Conv::Float(..))
+        }
     }
+}
+
+/// Is `a` of a floating type? (When its type cannot be told without
+/// lowering it, no: the argument is then lowered as an integer, whose
+/// errors say what is wrong.)
+fn floating(f: &Fun, a: &Node<E>) -> bool {
+    matches!(
+        super::expr::static_type(f.u, &|n: &str| f.lookup(n), a),
+        Ok(CType::Int(t)) if t.float().is_some()
+    )
 }
 
 /// Is `e` the name of an array?
@@ -260,6 +277,14 @@ fn argument(f: &mut Fun, d: &Directive, a: &Node<E>, hold: bool) -> Res<Part> {
             let p = held(f, p, ScalarTy::INT, hold, span);
             Ok(Part::Int(p, d.spec))
         }
+        Conv::Float(..) => {
+            // The default argument promotions: a `float` is passed as a
+            // `double` (and wiser's `long double` is one).
+            let v: Val = expr::rvalue(f, a)?;
+            let e = expr::convert(f, v, CInt::DOUBLE);
+            let e = held(f, e, CInt::DOUBLE.scalar(f.u.dm), hold, span);
+            Ok(Part::Float(e, d.spec))
+        }
         _ => {
             let v: Val = expr::rvalue(f, a)?;
             // The default argument promotions, then the conversion's own
@@ -267,7 +292,7 @@ fn argument(f: &mut Fun, d: &Directive, a: &Node<E>, hold: bool) -> Res<Part> {
             let v = expr::promote(f, v);
             let to = target(d);
             let e = expr::convert(f, v, to);
-            let e = held(f, e, ScalarTy::Int(to.ir(f.u.dm)), hold, span);
+            let e = held(f, e, to.scalar(f.u.dm), hold, span);
             Ok(Part::Int(e, d.spec))
         }
     }

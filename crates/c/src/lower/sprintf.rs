@@ -55,7 +55,7 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
         Some(n) => {
             let v = expr::rvalue(f, n)?;
             let v = expr::convert(f, v, size_t);
-            held(f, v, ScalarTy::Int(size_t.ir(f.u.dm)), true, span)
+            held(f, v, size_t.scalar(f.u.dm), true, span)
         }
         None => {
             let ty = size_t.ir(f.u.dm);
@@ -84,6 +84,12 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                 args.extend([Arg::Ptr(s)]);
                 args.extend(layout_of(&spec, false));
                 "__wiser_put_str"
+            }
+            Part::Float(..) => {
+                return Err(f.u.unsupported(
+                    at,
+                    &format!("a floating conversion (`%f`, `%e`, `%g`) in `{name}`"),
+                ))
             }
             Part::Str(..) => {
                 return Err(f.u.unsupported(
@@ -204,7 +210,7 @@ fn library(f: &mut Fun, name: &str, args: Vec<Arg>, span: wiser_ir::Span) -> Res
             format!("`{name}` returns no integer"),
         ));
     };
-    let dst = f.rb.temp(ScalarTy::Int(rt.ir(f.u.dm)));
+    let dst = f.rb.temp(rt.scalar(f.u.dm));
     f.rb.call(proc, values, Some(dst), span);
     Ok(f.rb.load(dst))
 }

@@ -37,6 +37,7 @@ pub fn function_body(
         has_goto: name == "main" && has_goto(&def.statement.node),
         bound: Vec::new(),
         depth: 0,
+        last: super::CSpan::none(),
         thread,
         atomic: super::thread::is_atomic_fn(name),
         objects: Vec::new(),
