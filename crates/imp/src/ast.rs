@@ -1,13 +1,98 @@
 //! The syntax tree. Every node carries the [`Span`] of the source text it
 //! came from, so that every later error can say where it happened.
 //!
-//! Operators and integer types are `wiser-num`'s ([`BinOp`], [`UnOp`],
-//! [`CmpOp`], [`IntTy`]), re-exported here, so that the tree, the typing
-//! rules and the IR name them the same way.
+//! Operators, integer and float types are `wiser-num`'s ([`BinOp`],
+//! [`UnOp`], [`CmpOp`], [`IntTy`], [`FloatTy`]), re-exported here, so that
+//! the tree, the typing rules and the IR name them the same way. [`Ty`] is
+//! a type a program can name: one or the other.
 
 use crate::Span;
+use std::fmt;
 use std::sync::Arc;
-pub use wiser_num::{BinOp, CmpOp, Int, IntTy, UnOp};
+pub use wiser_num::{BinOp, CmpOp, FloatTy, Int, IntTy, UnOp};
+
+/// A scalar type of IMP: an integer type (`int`, `i8` ... `u64`) or a
+/// float type (`f32`, `f64`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    /// An integer type.
+    Int(IntTy),
+    /// An IEEE 754 binary float type.
+    Float(FloatTy),
+}
+
+impl Ty {
+    /// The unbounded `int`, the type of whatever is not declared.
+    pub const INT: Ty = Ty::Int(IntTy::INT);
+
+    /// Every type a program can name, integers first.
+    pub fn named() -> impl Iterator<Item = Ty> {
+        IntTy::NAMED
+            .into_iter()
+            .map(Ty::Int)
+            .chain(FloatTy::ALL.into_iter().map(Ty::Float))
+    }
+
+    /// The type named `name` (`int`, `u8`, `f64`, ...).
+    pub fn from_name(name: &str) -> Option<Ty> {
+        IntTy::from_name(name)
+            .map(Ty::Int)
+            .or_else(|| FloatTy::from_name(name).map(Ty::Float))
+    }
+
+    /// The integer type, if this is one.
+    pub fn int(self) -> Option<IntTy> {
+        match self {
+            Ty::Int(t) => Some(t),
+            Ty::Float(_) => None,
+        }
+    }
+
+    /// The float type, if this is one.
+    pub fn float(self) -> Option<FloatTy> {
+        match self {
+            Ty::Float(t) => Some(t),
+            Ty::Int(_) => None,
+        }
+    }
+
+    /// Is this the unbounded `int`?
+    pub fn is_unbounded(self) -> bool {
+        self == Ty::INT
+    }
+
+    /// Does every value of this type convert to `to` without a cast?
+    /// Between integer types, when it is lossless
+    /// ([`IntTy::is_lossless_to`]); a float only to its own type (`f32` to
+    /// `f64` and integers to floats need a cast).
+    pub fn is_lossless_to(self, to: Ty) -> bool {
+        match (self, to) {
+            (Ty::Int(a), Ty::Int(b)) => a.is_lossless_to(b),
+            (a, b) => a == b,
+        }
+    }
+}
+
+impl From<IntTy> for Ty {
+    fn from(t: IntTy) -> Ty {
+        Ty::Int(t)
+    }
+}
+
+impl From<FloatTy> for Ty {
+    fn from(t: FloatTy) -> Ty {
+        Ty::Float(t)
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Int(t) => write!(f, "{t}"),
+            Ty::Float(t) => write!(f, "{t}"),
+        }
+    }
+}
 
 /// The name of the object a method runs on, a parameter of every method
 /// (a keyword, so no variable can have it).
@@ -48,6 +133,15 @@ pub enum Expr {
     Num {
         /// Its value.
         value: Int,
+        /// Where it was written.
+        span: Span,
+    },
+    /// A float literal (`1.5`, `-0.1`, `1e-3`) as written, its minus
+    /// included: it is rounded once, to the type its context gives it
+    /// ([`FloatTy::parse`]).
+    Float {
+        /// The decimal text.
+        text: Arc<str>,
         /// Where it was written.
         span: Span,
     },
@@ -100,10 +194,11 @@ pub enum Expr {
         /// The whole expression.
         span: Span,
     },
-    /// A conversion `T(e)` to another integer type (wrapping, as C's).
+    /// A conversion `T(e)` to another type: between integers wrapping, as
+    /// C's; to and from floats rounding to nearest or truncating.
     Cast {
         /// The type converted to.
-        ty: IntTy,
+        ty: Ty,
         /// The converted expression.
         operand: Box<Expr>,
         /// The whole expression, from the type name to the `)`.
@@ -265,7 +360,7 @@ pub enum Stmt {
         /// The declared variable.
         target: Ident,
         /// Its type.
-        ty: IntTy,
+        ty: Ty,
         /// Its initialiser, if any.
         init: Option<Init>,
         /// The whole statement.
@@ -276,7 +371,7 @@ pub enum Stmt {
         /// The declared array.
         array: Ident,
         /// The type of its elements.
-        elem: IntTy,
+        elem: Ty,
         /// The whole statement.
         span: Span,
     },
@@ -385,7 +480,7 @@ pub struct Param {
     /// Its name.
     pub name: Ident,
     /// Its type (`int` when not written, and for a reference).
-    pub ty: IntTy,
+    pub ty: Ty,
     /// The class it refers to, for a reference.
     pub class: Option<Ident>,
 }
@@ -399,7 +494,7 @@ pub struct ProcDef {
     /// Its parameters.
     pub params: Vec<Param>,
     /// The type of the value it returns.
-    pub ret: IntTy,
+    pub ret: Ty,
     /// The class of the reference it returns, if it returns one.
     pub ret_class: Option<Ident>,
     /// Its body.
@@ -469,6 +564,7 @@ impl Expr {
     pub fn span(&self) -> Span {
         match self {
             Expr::Num { span, .. }
+            | Expr::Float { span, .. }
             | Expr::Index { span, .. }
             | Expr::Unary { span, .. }
             | Expr::Binary { span, .. }

@@ -14,6 +14,8 @@ use wiser_num::Int;
 pub(crate) enum Tok {
     Ident(Arc<str>),
     Num(Int),
+    /// A float literal's text (`1.5`, `1e-3`), without a sign.
+    Float(Arc<str>),
     // Keywords.
     Skip,
     Fail,
@@ -121,7 +123,7 @@ impl Tok {
     /// numbers and the end of input).
     pub(crate) fn text(&self) -> Option<&'static str> {
         Some(match self {
-            Tok::Ident(_) | Tok::Num(_) | Tok::Eof => return None,
+            Tok::Ident(_) | Tok::Num(_) | Tok::Float(_) | Tok::Eof => return None,
             Tok::Skip => "skip",
             Tok::Fail => "fail",
             Tok::If => "if",
@@ -190,6 +192,7 @@ impl fmt::Display for Tok {
         match self {
             Tok::Ident(name) => write!(f, "`{name}`"),
             Tok::Num(value) => write!(f, "number `{value}`"),
+            Tok::Float(text) => write!(f, "number `{text}`"),
             Tok::Eof => f.write_str("end of input"),
             other => write!(f, "'{}'", other.text().unwrap_or("?")),
         }
@@ -258,6 +261,8 @@ fn lex_file0(src: &str) -> Result<Vec<Token>, Diagnostic> {
             while i < bytes.len() && bytes[i].is_ascii_digit() {
                 i += 1;
             }
+            let digits_end = i;
+            i = float_suffix(bytes, i);
             if i < bytes.len() && (bytes[i].is_ascii_alphabetic() || bytes[i] == b'_') {
                 // `123abc`: report the whole word rather than a confusing
                 // "expected ';', found `abc`" later.
@@ -273,8 +278,12 @@ fn lex_file0(src: &str) -> Result<Vec<Token>, Diagnostic> {
                 )
                 .with_help("names start with a letter or `_`"));
             }
-            // Cannot fail: the text is a non-empty run of ASCII digits.
-            Tok::Num(src[start..i].parse::<Int>().unwrap_or_default())
+            if i > digits_end {
+                Tok::Float(src[start..i].into())
+            } else {
+                // Cannot fail: the text is a non-empty run of ASCII digits.
+                Tok::Num(src[start..i].parse::<Int>().unwrap_or_default())
+            }
         } else {
             let next = bytes.get(i + 1).copied();
             let (tok, len) = match (b, next) {
@@ -323,6 +332,31 @@ fn lex_file0(src: &str) -> Result<Vec<Token>, Diagnostic> {
         span: span(src.len(), src.len()),
     });
     Ok(out)
+}
+
+/// The end of a float literal's fraction and exponent that start at `i`,
+/// right after its integer digits: `.` and digits, then `e` or `E`, an
+/// optional sign and digits; `i` itself if neither follows. A point needs
+/// a digit on each side (`2.` is not a literal: the `.` is a field
+/// access's), and so does an exponent's letter.
+fn float_suffix(bytes: &[u8], mut i: usize) -> usize {
+    let digit = |k: usize| bytes.get(k).is_some_and(u8::is_ascii_digit);
+    let digits_from = |mut k: usize| {
+        while digit(k) {
+            k += 1;
+        }
+        k
+    };
+    if bytes.get(i) == Some(&b'.') && digit(i + 1) {
+        i = digits_from(i + 1);
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(bytes.get(i + 1), Some(b'+' | b'-')));
+        if digit(i + 1 + sign) {
+            i = digits_from(i + 1 + sign);
+        }
+    }
+    i
 }
 
 fn span(lo: usize, hi: usize) -> Span {

@@ -9,7 +9,7 @@
 //! Declarations always print in their long form (`var x: u8 = 1`), and
 //! omitted types (`int`) stay omitted in signatures.
 
-use crate::ast::{precedence, Cond, Expr, Ident, Init, IntTy, Program, Stmt, UnOp};
+use crate::ast::{precedence, Cond, Expr, Ident, Init, Program, Stmt, Ty, UnOp};
 use crate::ast::{CallParts, Param, ProcDef, UNARY_PRECEDENCE};
 use std::fmt::{self, Display, Formatter, Write};
 use std::sync::Arc;
@@ -58,7 +58,9 @@ fn expr_precedence(e: &Expr) -> u8 {
         Expr::Binary { op, .. } => precedence(*op),
         Expr::Unary { .. } => UNARY_PRECEDENCE,
         Expr::Num { value, .. } if value.is_negative() => UNARY_PRECEDENCE,
+        Expr::Float { text, .. } if text.starts_with('-') => UNARY_PRECEDENCE,
         Expr::Num { .. }
+        | Expr::Float { .. }
         | Expr::Var(_)
         | Expr::Index { .. }
         | Expr::Cast { .. }
@@ -76,6 +78,7 @@ fn write_expr(f: &mut Formatter<'_>, e: &Expr, min: u8, st: &Style) -> fmt::Resu
     in_parens(f, parens, |f| {
         match e {
             Expr::Num { value, .. } => write!(f, "{value}")?,
+            Expr::Float { text, .. } => f.write_str(text)?,
             Expr::Var(id) => f.write_str(&id.name)?,
             Expr::Null(_) => f.write_str("null")?,
             Expr::Field { obj, field, .. } => {
@@ -95,6 +98,9 @@ fn write_expr(f: &mut Formatter<'_>, e: &Expr, min: u8, st: &Style) -> fmt::Resu
                     // `- - 0`) keeps its parentheses.
                     Expr::Num { value, .. } if *op == UnOp::Neg && !value.is_negative() => {
                         write!(f, "({value})")?
+                    }
+                    Expr::Float { text, .. } if *op == UnOp::Neg && !text.starts_with('-') => {
+                        write!(f, "({text})")?
                     }
                     _ => {
                         // `- -x`, not `--x`: clearer, and safe should `--`
@@ -221,7 +227,7 @@ fn write_args(f: &mut Formatter<'_>, args: &[Expr], st: &Style) -> fmt::Result {
 /// `x = T(e)` would call it.
 fn write_value(f: &mut Formatter<'_>, value: &Expr, st: &Style) -> fmt::Result {
     match value {
-        Expr::Cast { ty, .. } if st.defined.iter().any(|d| **d == *ty.name()) => {
+        Expr::Cast { ty, .. } if st.defined.iter().any(|d| **d == *ty.to_string()) => {
             f.write_char('(')?;
             write_expr(f, value, 0, st)?;
             f.write_char(')')
@@ -388,11 +394,11 @@ impl Display for Stmt {
 }
 
 /// `name: T` or `name: C`, or `name` alone for `int`.
-fn write_typed(f: &mut Formatter<'_>, name: &str, ty: IntTy, class: Option<&Ident>) -> fmt::Result {
+fn write_typed(f: &mut Formatter<'_>, name: &str, ty: Ty, class: Option<&Ident>) -> fmt::Result {
     f.write_str(name)?;
     match class {
         Some(c) => write!(f, ": {}", c.name)?,
-        None if ty != IntTy::INT => write!(f, ": {ty}")?,
+        None if ty != Ty::INT => write!(f, ": {ty}")?,
         None => {}
     }
     Ok(())
@@ -404,7 +410,7 @@ struct Def<'a> {
     keyword: &'a str,
     name: &'a Ident,
     params: &'a [Param],
-    ret: IntTy,
+    ret: Ty,
     ret_class: Option<&'a Ident>,
     body: &'a Stmt,
     indent: usize,
@@ -421,7 +427,7 @@ fn write_def(f: &mut Formatter<'_>, d: Def<'_>, st: &Style) -> fmt::Result {
     f.write_char(')')?;
     match d.ret_class {
         Some(c) => write!(f, " : {}", c.name)?,
-        None if d.ret != IntTy::INT => write!(f, " : {}", d.ret)?,
+        None if d.ret != Ty::INT => write!(f, " : {}", d.ret)?,
         None => {}
     }
     f.write_str(" begin")?;
@@ -452,7 +458,7 @@ impl Display for Program {
             .iter()
             .map(|m| m.name.name.clone())
             .chain(self.procs.iter().map(|p| p.name.name.clone()))
-            .filter(|name| IntTy::from_name(name).is_some())
+            .filter(|name| Ty::from_name(name).is_some())
             .collect();
         let st = Style {
             full: f.alternate(),
@@ -464,7 +470,7 @@ impl Display for Program {
                 .iter()
                 .map(|name| Param {
                     name: name.clone(),
-                    ty: IntTy::INT,
+                    ty: Ty::INT,
                     class: None,
                 })
                 .collect();
@@ -472,7 +478,7 @@ impl Display for Program {
                 keyword: "macro",
                 name: &m.name,
                 params: &params,
-                ret: IntTy::INT,
+                ret: Ty::INT,
                 ret_class: None,
                 body: &m.body,
                 indent: 0,

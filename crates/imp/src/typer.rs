@@ -10,7 +10,7 @@
 //! comparison, or the target of an assignment, argument, return or store.
 //! Closing walks only the open nodes, each once, so typing is linear.
 
-use crate::ast::{BinOp, Expr, IntTy, UnOp};
+use crate::ast::{BinOp, Expr, FloatTy, IntTy, Ty, UnOp};
 use crate::classes::Classes;
 use crate::{Diagnostic, Span};
 use std::collections::HashMap;
@@ -26,7 +26,7 @@ type Operands<'a> = (TExpr<'a>, TExpr<'a>);
 /// open), and the operation.
 #[derive(Debug)]
 pub(crate) struct TExpr<'a> {
-    pub(crate) ty: Option<IntTy>,
+    pub(crate) ty: Option<Ty>,
     /// Whether it is a reference (whose `ty` is then `int`).
     pub(crate) refers: Refers,
     pub(crate) kind: TKind<'a>,
@@ -45,17 +45,17 @@ pub(crate) enum Refers {
     Null,
 }
 
-/// The type of a variable, parameter, field or result: an integer type,
-/// or a reference to a class (whose integer type is `int`).
+/// The type of a variable, parameter, field or result: an integer or
+/// float type, or a reference to a class (whose type is `int`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct VTy {
-    pub(crate) int: IntTy,
+    pub(crate) ty: Ty,
     pub(crate) class: Option<usize>,
 }
 
 impl VTy {
-    pub(crate) fn int(int: IntTy) -> VTy {
-        VTy { int, class: None }
+    pub(crate) fn of(ty: Ty) -> VTy {
+        VTy { ty, class: None }
     }
 }
 
@@ -64,7 +64,11 @@ impl VTy {
 #[derive(Debug)]
 pub(crate) enum TKind<'a> {
     /// A literal (a minus on a literal folded in, as `-5` is one literal).
+    /// At a float type, the integer rounded to nearest.
     Lit(Int),
+    /// A float literal's text (its minus included), rounded once to the
+    /// node's type, which is a float type.
+    FloatLit(&'a str),
     Var(&'a Arc<str>),
     /// An element; the subscript is converted to `int`.
     Index(&'a Arc<str>, Box<TExpr<'a>>),
@@ -118,9 +122,13 @@ enum How {
     Default,
 }
 
-/// "a `u8`", "an `i32`", "an `int`": a type with its article.
-pub(crate) fn a(ty: IntTy) -> String {
-    let article = if ty.is_signed() { "an" } else { "a" };
+/// "a `u8`", "an `i32`", "an `int`", "an `f64`": a type with its article.
+pub(crate) fn a(ty: Ty) -> String {
+    let article = match ty {
+        Ty::Int(t) if t.is_signed() => "an",
+        Ty::Int(_) => "a",
+        Ty::Float(_) => "an",
+    };
     format!("{article} `{ty}`")
 }
 
@@ -137,9 +145,9 @@ fn show(e: &Expr) -> String {
 /// The types of the names an expression may use.
 pub(crate) struct Scope<'a> {
     /// The routine's scalars; a name not in it is `int`.
-    pub(crate) vars: &'a HashMap<Arc<str>, IntTy>,
+    pub(crate) vars: &'a HashMap<Arc<str>, Ty>,
     /// The element types of arrays; an array not in it has `int` elements.
-    pub(crate) arrays: &'a HashMap<Arc<str>, IntTy>,
+    pub(crate) arrays: &'a HashMap<Arc<str>, Ty>,
     /// The routine's references (globals included), and their classes.
     pub(crate) refs: &'a HashMap<Arc<str>, usize>,
     /// The program's classes.
@@ -147,14 +155,14 @@ pub(crate) struct Scope<'a> {
 }
 
 impl<'a> Scope<'a> {
-    pub(crate) fn var(&self, name: &str) -> IntTy {
-        self.vars.get(name).copied().unwrap_or(IntTy::INT)
+    pub(crate) fn var(&self, name: &str) -> Ty {
+        self.vars.get(name).copied().unwrap_or(Ty::INT)
     }
 
     /// The type of a variable, reference or not.
     pub(crate) fn var_ty(&self, name: &str) -> VTy {
         VTy {
-            int: self.var(name),
+            ty: self.var(name),
             class: self.refs.get(name).copied(),
         }
     }
@@ -162,7 +170,7 @@ impl<'a> Scope<'a> {
     /// `e` as a value of type `to`, a reference or an integer.
     pub(crate) fn value_of(&self, e: &'a Expr, to: VTy, target: Target) -> R<TExpr<'a>> {
         match to.class {
-            None => self.value(e, to.int, target),
+            None => self.value(e, to.ty, target),
             Some(c) => {
                 let t = self.expr(e)?;
                 match t.refers {
@@ -252,25 +260,37 @@ impl<'a> Scope<'a> {
         }
     }
 
-    pub(crate) fn elem(&self, array: &str) -> IntTy {
-        self.arrays.get(array).copied().unwrap_or(IntTy::INT)
+    pub(crate) fn elem(&self, array: &str) -> Ty {
+        self.arrays.get(array).copied().unwrap_or(Ty::INT)
     }
 
     /// `e` as a value of type `to` (converted if it converts losslessly).
-    pub(crate) fn value(&self, e: &'a Expr, to: IntTy, target: Target) -> R<TExpr<'a>> {
+    pub(crate) fn value(&self, e: &'a Expr, to: Ty, target: Target) -> R<TExpr<'a>> {
         let t = self.expr(e)?;
         self.integer(&t)?;
         self.coerce(t, to, target)
     }
 
-    /// `e` as a subscript: any integer type, converted to `int`.
+    /// `e` as a subscript (or a thread id): any integer type, converted to
+    /// `int`.
     pub(crate) fn index(&self, e: &'a Expr) -> R<TExpr<'a>> {
         let t = self.expr(e)?;
         self.integer(&t)?;
-        match t.ty {
-            None => self.close(t, IntTy::INT, How::Default),
-            Some(_) => Ok(convert(t, IntTy::INT)),
+        let t = match t.ty {
+            None => self.close_default(t)?,
+            Some(_) => t,
+        };
+        if let Some(Ty::Float(f)) = t.ty {
+            return Err(Diagnostic::new(
+                t.src.span(),
+                format!("a subscript must be an integer, not an `{f}`"),
+            )
+            .with_help(format!(
+                "convert it with a cast, e.g. `int({})` (truncating toward zero)",
+                show(t.src)
+            )));
         }
+        Ok(convert(t, Ty::INT))
     }
 
     /// The operands of the comparison `lhs op rhs` (the whole is `at`),
@@ -290,9 +310,15 @@ impl<'a> Scope<'a> {
         if a.ty.is_some() {
             return Ok((a, b));
         }
+        // Both open: `int`, or `f64` if either has a float literal.
+        let ty = if has_float_literal(&a) || has_float_literal(&b) {
+            Ty::Float(FloatTy::F64)
+        } else {
+            Ty::INT
+        };
         Ok((
-            self.close(a, IntTy::INT, How::Default)?,
-            self.close(b, IntTy::INT, How::Default)?,
+            self.close(a, ty, How::Default)?,
+            self.close(b, ty, How::Default)?,
         ))
     }
 
@@ -336,7 +362,7 @@ impl<'a> Scope<'a> {
 
     /// Checks that the result of `callee`, of type `ret`, can be stored in
     /// `target` (`at` is the call).
-    pub(crate) fn call_result(&self, ret: IntTy, target: &str, callee: &str, at: Span) -> R<()> {
+    pub(crate) fn call_result(&self, ret: Ty, target: &str, callee: &str, at: Span) -> R<()> {
         let to = self.var(target);
         if ret.is_lossless_to(to) {
             return Ok(());
@@ -362,6 +388,7 @@ impl<'a> Scope<'a> {
         };
         Ok(match e {
             Expr::Num { value, .. } => node(None, TKind::Lit(value.clone())),
+            Expr::Float { text, .. } => node(None, TKind::FloatLit(text)),
             Expr::Var(id) => {
                 let mut t = node(Some(self.var(&id.name)), TKind::Var(&id.name));
                 if let Some(&c) = self.refs.get(&id.name) {
@@ -370,7 +397,7 @@ impl<'a> Scope<'a> {
                 t
             }
             Expr::Null(_) => TExpr {
-                ty: Some(IntTy::INT),
+                ty: Some(Ty::INT),
                 refers: Refers::Null,
                 kind: TKind::Null,
                 src: e,
@@ -382,7 +409,7 @@ impl<'a> Scope<'a> {
                     return Err(self.classes.no_member(c, field, "field"));
                 };
                 let refers = f.class.map_or(Refers::No, Refers::Class);
-                let ty = if f.class.is_some() { IntTy::INT } else { f.ty };
+                let ty = Ty::Int(if f.class.is_some() { IntTy::INT } else { f.ty });
                 TExpr {
                     ty: Some(ty),
                     refers,
@@ -406,16 +433,24 @@ impl<'a> Scope<'a> {
                     if *op == UnOp::BitNot && t.is_unbounded() {
                         return Err(bitwise_on_int(operand));
                     }
+                    if let (UnOp::BitNot, Ty::Float(f)) = (op, t) {
+                        return Err(not_on_float("~", f, e.span(), operand));
+                    }
                 }
                 node(o.ty, TKind::Unary(*op, Box::new(o)))
             }
             Expr::Cast { ty, operand, .. } => {
-                // A literal directly inside a cast is an `int`: `u8(300)`
-                // is 44.
+                // A literal directly inside a cast to an integer type is
+                // an `int` (`u8(300)` is 44), or an `f64` if it is a float
+                // literal; inside a cast to a float type it has that type,
+                // so that `f32(0.1)` rounds 0.1 once.
                 let mut o = self.expr(operand)?;
                 self.integer(&o)?;
                 if o.ty.is_none() {
-                    o = self.close(o, IntTy::INT, How::Default)?;
+                    o = match ty {
+                        Ty::Float(_) => self.close(o, *ty, How::Expected)?,
+                        Ty::Int(_) => self.close_default(o)?,
+                    };
                 }
                 node(Some(*ty), TKind::Convert(Box::new(o)))
             }
@@ -433,18 +468,33 @@ impl<'a> Scope<'a> {
                     // The amount keeps its own type; the IR checks it in
                     // that type.
                     let b = match b.ty {
-                        None => self.close(b, IntTy::INT, How::Default)?,
+                        None => self.close_default(b)?,
                         Some(_) => b,
                     };
                     if a.ty.is_some_and(|t| t.is_unbounded()) {
                         return Err(bitwise_on_int(lhs));
                     }
+                    for (t, o) in [(&a, lhs), (&b, rhs)] {
+                        if let Some(Ty::Float(f)) = t.ty {
+                            return Err(not_on_float(op.symbol(), f, *op_span, o));
+                        }
+                    }
                     return Ok(node(a.ty, TKind::Binary(*op, Box::new(a), Box::new(b))));
                 }
-                let lhs_is_int = a.ty == Some(IntTy::INT);
+                let lhs_is_int = a.ty == Some(Ty::INT);
                 let (a, b) = self.unify(op.symbol(), a, b, *op_span)?;
                 if op.is_bitwise() && a.ty.is_some_and(|t| t.is_unbounded()) {
                     return Err(bitwise_on_int(if lhs_is_int { lhs } else { rhs }));
+                }
+                if let Some(Ty::Float(f)) = a.ty {
+                    if op.is_bitwise() || *op == BinOp::Rem {
+                        let o = if matches!(a.kind, TKind::FloatLit(_) | TKind::Lit(_)) {
+                            rhs
+                        } else {
+                            lhs
+                        };
+                        return Err(not_on_float(op.symbol(), f, *op_span, o));
+                    }
                 }
                 node(a.ty, TKind::Binary(*op, Box::new(a), Box::new(b)))
             }
@@ -476,7 +526,7 @@ impl<'a> Scope<'a> {
     }
 
     /// `t` as a value of type `to`.
-    fn coerce(&self, t: TExpr<'a>, to: IntTy, target: Target) -> R<TExpr<'a>> {
+    fn coerce(&self, t: TExpr<'a>, to: Ty, target: Target) -> R<TExpr<'a>> {
         match t.ty {
             None => self.close(t, to, How::Expected),
             Some(from) if from.is_lossless_to(to) => Ok(convert(t, to)),
@@ -506,24 +556,51 @@ impl<'a> Scope<'a> {
     /// Gives the open expression `t` the type `ty`: its literals must fit
     /// it, and bitwise operators need it fixed-width. A typed `t` is left
     /// as it is.
-    fn close(&self, mut t: TExpr<'a>, ty: IntTy, how: How) -> R<TExpr<'a>> {
+    fn close(&self, mut t: TExpr<'a>, ty: Ty, how: How) -> R<TExpr<'a>> {
         if t.ty.is_some() {
             return Ok(t);
         }
         t.ty = Some(ty);
-        match &mut t.kind {
-            TKind::Lit(v) => {
-                if !ty.contains(v) {
-                    return Err(does_not_fit(v, ty, t.src.span()));
+        let (at, op_span) = (t.src.span(), t.op_span());
+        match (&mut t.kind, ty) {
+            (TKind::Lit(v), Ty::Int(i)) => {
+                if !i.contains(v) {
+                    return Err(does_not_fit(v, i, at));
                 }
             }
-            TKind::Unary(op, o) => {
-                if *op == UnOp::BitNot && ty.is_unbounded() {
-                    return Err(open_bitwise(o.src, how));
+            // An integer literal at a float type is rounded when lowered.
+            (TKind::Lit(_), Ty::Float(_)) => {}
+            (TKind::FloatLit(text), Ty::Int(i)) => return Err(float_literal_as_int(text, i, at)),
+            (TKind::FloatLit(text), Ty::Float(f)) => {
+                let finite = f
+                    .parse(text)
+                    .is_some_and(|bits| f.to_f64(&bits).is_finite());
+                if !finite {
+                    return Err(Diagnostic::new(at, format!("`{text}` does not fit `{f}`"))
+                        .with_help(format!(
+                            "it rounds to infinity; `{f}`'s largest finite value is about {}",
+                            if f == FloatTy::F32 {
+                                "3.4e38"
+                            } else {
+                                "1.8e308"
+                            }
+                        )));
+                }
+            }
+            (TKind::Unary(op, o), _) => {
+                if *op == UnOp::BitNot {
+                    match ty {
+                        Ty::Float(f) => return Err(not_on_float("~", f, at, o.src)),
+                        _ if ty.is_unbounded() => return Err(open_bitwise(o.src, how)),
+                        _ => {}
+                    }
                 }
                 take_close(self, o, ty, how)?;
             }
-            TKind::Binary(op, a, b) => {
+            (TKind::Binary(op, a, b), _) => {
+                if let (true, Ty::Float(f)) = (op.is_bitwise() || *op == BinOp::Rem, ty) {
+                    return Err(not_on_float(op.symbol(), f, op_span, a.src));
+                }
                 if op.is_bitwise() && ty.is_unbounded() {
                     return Err(open_bitwise(a.src, how));
                 }
@@ -533,18 +610,45 @@ impl<'a> Scope<'a> {
                 }
             }
             // These always have a type.
-            TKind::Var(_)
-            | TKind::Index(..)
-            | TKind::Convert(_)
-            | TKind::Null
-            | TKind::Field(..) => {}
+            (
+                TKind::Var(_)
+                | TKind::Index(..)
+                | TKind::Convert(_)
+                | TKind::Null
+                | TKind::Field(..),
+                _,
+            ) => {}
         }
         Ok(t)
+    }
+
+    /// Closes the open `t` at the type nothing else gives it: `int`, or
+    /// `f64` if it has a float literal (`1 + 0.5`).
+    fn close_default(&self, t: TExpr<'a>) -> R<TExpr<'a>> {
+        let ty = if has_float_literal(&t) {
+            Ty::Float(FloatTy::F64)
+        } else {
+            Ty::INT
+        };
+        self.close(t, ty, How::Default)
+    }
+}
+
+/// Does the open part of `t` have a float literal?
+fn has_float_literal(t: &TExpr) -> bool {
+    if t.ty.is_some() {
+        return false;
+    }
+    match &t.kind {
+        TKind::FloatLit(_) => true,
+        TKind::Unary(_, o) => has_float_literal(o),
+        TKind::Binary(_, a, b) => has_float_literal(a) || has_float_literal(b),
+        _ => false,
     }
 }
 
 /// Closes the boxed operand `o` in place.
-fn take_close<'a>(s: &Scope<'a>, o: &mut Box<TExpr<'a>>, ty: IntTy, how: How) -> R<()> {
+fn take_close<'a>(s: &Scope<'a>, o: &mut Box<TExpr<'a>>, ty: Ty, how: How) -> R<()> {
     let placeholder = TExpr {
         ty: Some(ty),
         refers: Refers::No,
@@ -557,7 +661,7 @@ fn take_close<'a>(s: &Scope<'a>, o: &mut Box<TExpr<'a>>, ty: IntTy, how: How) ->
 }
 
 /// `t` converted to `to` (nothing if it already has that type).
-fn convert(t: TExpr<'_>, to: IntTy) -> TExpr<'_> {
+fn convert(t: TExpr<'_>, to: Ty) -> TExpr<'_> {
     if t.ty == Some(to) {
         return t;
     }
@@ -568,6 +672,31 @@ fn convert(t: TExpr<'_>, to: IntTy) -> TExpr<'_> {
         kind: TKind::Convert(Box::new(t)),
         src,
     }
+}
+
+/// A float literal where an integer of type `ty` is expected.
+fn float_literal_as_int(text: &str, ty: IntTy, at: Span) -> Diagnostic {
+    Diagnostic::new(
+        at,
+        format!("expected an integer of type `{ty}`, found the float literal `{text}`"),
+    )
+    .with_help(format!(
+        "write an integer, or convert with a cast (truncating toward zero): `{ty}({text})`"
+    ))
+}
+
+/// The operator `symbol` (`%`, `~`, a bitwise or shift operator), which
+/// floats do not have, applied to the float `operand` of type `ty`.
+fn not_on_float(symbol: &str, ty: FloatTy, at: Span, operand: &Expr) -> Diagnostic {
+    Diagnostic::new(
+        at,
+        format!("`{symbol}` cannot be applied to floats (`{ty}`)"),
+    )
+    .with_help(format!(
+        "floats have `+ - * /`, unary `-` and comparisons; `{symbol}` needs integers, e.g. \
+             `i64({})`",
+        show(operand)
+    ))
 }
 
 fn does_not_fit(v: &Int, ty: IntTy, at: Span) -> Diagnostic {

@@ -30,12 +30,20 @@
 //! `int`; between fixed widths of the same signedness to at least the
 //! width; unsigned to signed of a greater width.
 //!
+//! Floats (`f32`, `f64`; docs/LANGUAGE.md, "Floats") convert implicitly to
+//! nothing but their own type ([`crate::ast::Ty::is_lossless_to`]): every
+//! conversion to, from or between floats is a cast. A float literal takes
+//! the float type its context expects (`f64` when none does, or when an
+//! open expression has one); an integer literal may take a float type. `%`,
+//! bitwise operators and subscripts need integers. Fields and globals
+//! cannot be floats (the parser rejects them).
+//!
 //! The expression rules are in [`crate::typer`], shared with lowering;
 //! this module finds the declarations and checks every statement.
 
 use crate::analysis::Errors;
 use crate::ast::{CallParts, Ident, Param};
-use crate::ast::{Cond, Expr, IntTy, ProcDef, Stmt};
+use crate::ast::{Cond, Expr, ProcDef, Stmt, Ty};
 use crate::classes::{method_proc, Classes, Globals};
 use crate::typer::{Scope, Target, VTy};
 use crate::walk::{each_cmp, each_stmt};
@@ -50,11 +58,11 @@ type R<T> = Result<T, Diagnostic>;
 /// [`crate::AnalysedProgram`].
 pub(crate) struct Types {
     /// Of `main_vars`.
-    pub(crate) main: Vec<IntTy>,
+    pub(crate) main: Vec<Ty>,
     /// Of each procedure's `proc_locals`.
-    pub(crate) procs: Vec<Vec<IntTy>>,
+    pub(crate) procs: Vec<Vec<Ty>>,
     /// The elements of `arrays`.
-    pub(crate) arrays: Vec<IntTy>,
+    pub(crate) arrays: Vec<Ty>,
     /// The classes of `main_vars` that are references.
     pub(crate) main_classes: Vec<Option<usize>>,
     /// The same for each procedure's `proc_locals`.
@@ -94,7 +102,7 @@ pub(crate) fn check_types(p: &Program) -> R<Types> {
             classes: p.classes,
         };
         let ret = VTy {
-            int: def.ret,
+            ty: def.ret,
             class: def.ret_class.as_ref().and_then(|c| p.classes.get(&c.name)),
         };
         let mut checker = Checker {
@@ -133,19 +141,19 @@ fn classes_of(names: &[Arc<str>], refs: &HashMap<Arc<str>, usize>) -> Vec<Option
     names.iter().map(|n| refs.get(n).copied()).collect()
 }
 
-fn types_of(names: &[Arc<str>], types: &HashMap<Arc<str>, IntTy>) -> Vec<IntTy> {
+fn types_of(names: &[Arc<str>], types: &HashMap<Arc<str>, Ty>) -> Vec<Ty> {
     names
         .iter()
-        .map(|n| types.get(n).copied().unwrap_or(IntTy::INT))
+        .map(|n| types.get(n).copied().unwrap_or(Ty::INT))
         .collect()
 }
 
 /// Records that `name` (an array's elements if `array`) has type `ty`,
 /// reporting a conflict with an earlier declaration.
 fn declare(
-    types: &mut HashMap<Arc<str>, IntTy>,
+    types: &mut HashMap<Arc<str>, Ty>,
     name: &Ident,
-    ty: IntTy,
+    ty: Ty,
     array: bool,
     errs: &mut Errors,
 ) {
@@ -179,7 +187,7 @@ fn declare(
 }
 
 /// The element types of the declared arrays (of every routine).
-fn array_decls(bodies: &[&Stmt], errs: &mut Errors) -> HashMap<Arc<str>, IntTy> {
+fn array_decls(bodies: &[&Stmt], errs: &mut Errors) -> HashMap<Arc<str>, Ty> {
     let mut elems = HashMap::new();
     for body in bodies {
         each_stmt(body, &mut |s| {
@@ -201,9 +209,11 @@ fn routine_decls(
     p: &Program,
     sigs: &HashMap<&str, &ProcDef>,
     errs: &mut Errors,
-) -> (HashMap<Arc<str>, IntTy>, HashMap<Arc<str>, usize>) {
+) -> (HashMap<Arc<str>, Ty>, HashMap<Arc<str>, usize>) {
     let params: &[Param] = proc.map_or(&[], |p| &p.params);
-    let mut types: HashMap<Arc<str>, IntTy> = p.globals.types.clone();
+    let mut types: HashMap<Arc<str>, Ty> = (p.globals.types.iter())
+        .map(|(n, &t)| (n.clone(), Ty::Int(t)))
+        .collect();
     let mut refs: HashMap<Arc<str>, usize> = p.globals.classes.clone();
     for q in params {
         types.entry(q.name.name.clone()).or_insert(q.ty);
@@ -240,7 +250,7 @@ fn routine_decls(
                 (None, Some(ty)) => errs.push(redeclared(target, &format!("`{ty}`"))),
                 _ => {
                     refs.insert(target.name.clone(), c);
-                    types.insert(target.name.clone(), IntTy::INT);
+                    types.insert(target.name.clone(), Ty::INT);
                 }
             },
             // An unknown class, reported by phase 1.
@@ -277,7 +287,7 @@ fn routine_decls(
             if let Some(c) = class {
                 if !types.contains_key(&target.name) && !refs.contains_key(&target.name) {
                     refs.insert(target.name.clone(), c);
-                    types.insert(target.name.clone(), IntTy::INT);
+                    types.insert(target.name.clone(), Ty::INT);
                     changed = true;
                 }
             }
@@ -394,7 +404,7 @@ impl<'a> Checker<'a, '_> {
                 }
             }
             Stmt::Return { value, .. } => {
-                let ret = self.ret.unwrap_or(VTy::int(IntTy::INT));
+                let ret = self.ret.unwrap_or(VTy::of(Ty::INT));
                 scope.value_of(value, ret, Target::Return)?;
             }
             Stmt::New { target, class, .. } => {
@@ -403,7 +413,7 @@ impl<'a> Checker<'a, '_> {
                 if to.class != made {
                     let what = match to.class {
                         Some(c) => format!("a reference to `{}`", scope.class_name(c)),
-                        None => format!("`{}`", to.int),
+                        None => format!("`{}`", to.ty),
                     };
                     return Err(Diagnostic::new(
                         target.span,
@@ -427,7 +437,7 @@ impl<'a> Checker<'a, '_> {
                     return Err(scope.classes.no_member(c, field, "field"));
                 };
                 let to = VTy {
-                    int: f.ty,
+                    ty: Ty::Int(f.ty),
                     class: f.class,
                 };
                 scope.value_of(value, to, Target::Store)?;
@@ -491,7 +501,7 @@ impl<'a> Checker<'a, '_> {
             (None, None) => scope.call_result(sig.ret, &target.name, &sig.name.name, at),
             (Some(c), Some(d)) if c == d => Ok(()),
             (want, _) => {
-                let what = |c: Option<usize>, ty: IntTy| match c {
+                let what = |c: Option<usize>, ty: Ty| match c {
                     Some(c) => format!("a reference to `{}`", scope.class_name(c)),
                     None => crate::typer::a(ty),
                 };
@@ -502,7 +512,7 @@ impl<'a> Checker<'a, '_> {
                         sig.name.name,
                         what(want, sig.ret),
                         target.name,
-                        what(to.class, to.int)
+                        what(to.class, to.ty)
                     ),
                 )
                 .with_help("store the result in a variable of the type it has"))
@@ -545,7 +555,7 @@ fn check_args<'a>(
             param: &param.name.name,
         };
         let to = VTy {
-            int: param.ty,
+            ty: param.ty,
             class: param
                 .class
                 .as_ref()

@@ -111,7 +111,7 @@ pub(crate) fn each_cmp<'a>(c: &'a Cond, f: &mut dyn FnMut(CmpOp, &'a Expr, &'a E
 
 pub(crate) fn expr_names<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Ident, bool)) {
     match e {
-        Expr::Num { .. } | Expr::Null(_) => {}
+        Expr::Num { .. } | Expr::Float { .. } | Expr::Null(_) => {}
         Expr::Var(id) => f(id, false),
         Expr::Field { obj, .. } => expr_names(obj, f),
         Expr::Index { array, index, .. } => {

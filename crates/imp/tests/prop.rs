@@ -185,7 +185,7 @@ fn expr() -> impl Strategy<Value = Expr> + Clone {
                 span: Span::default(),
             }),
             (ty(), inner.clone()).prop_map(|(ty, operand)| Expr::Cast {
-                ty,
+                ty: ty.into(),
                 operand: Box::new(operand),
                 span: Span::default(),
             }),
@@ -294,13 +294,13 @@ fn stmt() -> impl Strategy<Value = Stmt> + Clone {
         )
             .prop_map(move |(target, ty, init)| Stmt::Decl {
                 target,
-                ty,
+                ty: ty.into(),
                 init,
                 span: sp
             }),
         (ident(ARRAYS), ty()).prop_map(move |(array, elem)| Stmt::ArrayDecl {
             array,
-            elem,
+            elem: elem.into(),
             span: sp
         }),
     ];
@@ -359,11 +359,11 @@ fn program() -> impl Strategy<Value = Program> {
                         .into_iter()
                         .map(|(name, ty)| Param {
                             name,
-                            ty,
+                            ty: ty.into(),
                             class: None,
                         })
                         .collect(),
-                    ret,
+                    ret: ret.into(),
                     ret_class: None,
                     body,
                     span: Span::default(),

@@ -214,7 +214,7 @@ fn syntax_errors() {
               |
             1 | x: = 1
               |    ^
-              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded; the name of a class is the type of its references
+              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `u64`, `f32` and `f64`; `int` is unbounded, `f32` and `f64` are IEEE floats; the name of a class is the type of its references
         "#]],
     );
     check(
@@ -225,7 +225,7 @@ fn syntax_errors() {
               |
             1 | proc f(a) : begin skip end
               |             ^^^^^
-              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded; the name of a class is the type of its references
+              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `u64`, `f32` and `f64`; `int` is unbounded, `f32` and `f64` are IEEE floats; the name of a class is the type of its references
         "#]],
     );
 }

@@ -216,7 +216,7 @@ fn unknown_types() {
               |
             1 | x: u7 = 1
               |    ^^
-              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded
+              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `u64`, `f32` and `f64`; `int` is unbounded, `f32` and `f64` are IEEE floats
         "#]],
     );
     check(
@@ -227,7 +227,7 @@ fn unknown_types() {
               |
             1 | proc f(a: bool) begin return a end
               |           ^^^^
-              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`; `int` is unbounded
+              = help: the types are `int`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `u64`, `f32` and `f64`; `int` is unbounded, `f32` and `f64` are IEEE floats
         "#]],
     );
     check(

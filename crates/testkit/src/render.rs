@@ -123,7 +123,7 @@ pub(crate) fn seq(mut v: Vec<ast::Stmt>) -> ast::Stmt {
 fn decl(name: &str, ty: IntTy) -> ast::Stmt {
     ast::Stmt::Decl {
         target: ident(name),
-        ty,
+        ty: ty.into(),
         init: None,
         span: Span::default(),
     }
@@ -151,7 +151,7 @@ pub fn expr(e: &Ex) -> ast::Expr {
         },
         Ex::Bin(op, a, b) => bin(*op, expr(a), expr(b)),
         Ex::Cast(ty, a) => ast::Expr::Cast {
-            ty: *ty,
+            ty: (*ty).into(),
             operand: Box::new(expr(a)),
             span: Span::default(),
         },
@@ -274,7 +274,7 @@ impl Program {
         for (a, ty) in &self.array_types {
             main.push(ast::Stmt::ArrayDecl {
                 array: ident(a),
-                elem: *ty,
+                elem: (*ty).into(),
                 span: Span::default(),
             });
         }
@@ -320,11 +320,11 @@ impl Program {
                         .iter()
                         .map(|(n, ty)| ast::Param {
                             name: ident(n),
-                            ty: *ty,
+                            ty: (*ty).into(),
                             class: None,
                         })
                         .collect(),
-                    ret: p.ret,
+                    ret: p.ret.into(),
                     ret_class: None,
                     body: seq(body),
                     span: Span::default(),

@@ -430,7 +430,7 @@ impl Expander<'_> {
         let mut h = 0;
         let mut sub = |this: &mut Self, e: &Expr| this.sub_expr(e, cx, rec, &mut h).map(Box::new);
         let node = match e {
-            Expr::Num { .. } | Expr::Var(_) | Expr::Null(_) => e.clone(),
+            Expr::Num { .. } | Expr::Float { .. } | Expr::Var(_) | Expr::Null(_) => e.clone(),
             Expr::Field { obj, field, span } => Expr::Field {
                 obj: sub(self, obj)?,
                 field: field.clone(),
@@ -473,7 +473,7 @@ impl Expander<'_> {
 /// Number of nodes in an expression.
 fn expr_size(e: &Expr) -> usize {
     match e {
-        Expr::Num { .. } | Expr::Var(_) | Expr::Null(_) => 1,
+        Expr::Num { .. } | Expr::Float { .. } | Expr::Var(_) | Expr::Null(_) => 1,
         Expr::Index { index, .. } => 1 + expr_size(index),
         Expr::Field { obj, .. } => 1 + expr_size(obj),
         Expr::Unary { operand, .. } | Expr::Cast { operand, .. } => 1 + expr_size(operand),

@@ -259,7 +259,7 @@ impl<'g> Flow<'g> {
 
     fn expr(&mut self, e: &Expr) {
         match e {
-            Expr::Num { .. } | Expr::Null(_) => {}
+            Expr::Num { .. } | Expr::Float { .. } | Expr::Null(_) => {}
             Expr::Var(v) => self.read(v),
             Expr::Field { obj, .. } => self.expr(obj),
             Expr::Index { index, .. } => self.expr(index),

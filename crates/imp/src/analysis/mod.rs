@@ -19,7 +19,7 @@ mod expand;
 mod flow;
 mod objects;
 
-use crate::ast::{ClassDef, Expr, GlobalDef, Ident, IntTy, MacroDef, ProcDef, Program, Stmt};
+use crate::ast::{ClassDef, Expr, GlobalDef, Ident, MacroDef, ProcDef, Program, Stmt, Ty};
 use crate::classes::{Classes, Globals};
 use crate::walk::{each_stmt, stmt_names};
 use crate::{Diagnostic, Span, MAX_NESTING};
@@ -53,11 +53,11 @@ pub struct AnalysedProgram {
     /// first appearance.
     pub proc_locals: Vec<Vec<Arc<str>>>,
     /// The type of each of `main_vars` (`int` unless declared).
-    pub main_types: Vec<IntTy>,
+    pub main_types: Vec<Ty>,
     /// For each procedure, the type of each of its `proc_locals`.
-    pub proc_types: Vec<Vec<IntTy>>,
+    pub proc_types: Vec<Vec<Ty>>,
     /// The element type of each of `arrays`.
-    pub array_types: Vec<IntTy>,
+    pub array_types: Vec<Ty>,
     /// The classes, in source order. Their methods are also in `procs`,
     /// expanded, as procedures named `Class.method` whose first parameter
     /// is `this`.

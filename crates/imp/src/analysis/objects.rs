@@ -4,7 +4,7 @@
 //! neither nest nor return, and `spawn` names a procedure.
 
 use super::{plural, Def, Errors};
-use crate::ast::{Ident, IntTy, Param, ProcDef, Program, Stmt, THIS};
+use crate::ast::{Ident, Param, ProcDef, Program, Stmt, Ty, THIS};
 use crate::classes::{is_method, method_proc, Classes, Globals};
 use crate::walk::{each_stmt, stmt_names};
 use crate::{Diagnostic, Span};
@@ -22,7 +22,7 @@ pub(super) fn flatten_methods(program: &mut Program) {
                     name: THIS.into(),
                     span: m.name.span,
                 },
-                ty: IntTy::INT,
+                ty: Ty::INT,
                 class: Some(class.name.clone()),
             };
             program.procs.push(ProcDef {

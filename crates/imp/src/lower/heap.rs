@@ -20,9 +20,9 @@
 //! split statements, so that `p != null and p.f > 0` never reads `p.f`
 //! when `p` is `null`.
 
-use super::{int, internal, Lowerer, R};
+use super::{internal, scalar, Lowerer, R};
 use crate::analysis::Errors;
-use crate::ast::{self, Cond, IntTy, Stmt};
+use crate::ast::{self, Cond, IntTy, Stmt, Ty};
 use crate::classes::Classes;
 use crate::typer::{Target, VTy};
 use crate::{AnalysedProgram, Span};
@@ -42,7 +42,7 @@ pub(super) struct Heap {
     /// The globals' classes, by name.
     global_refs: HashMap<Arc<str>, usize>,
     /// The globals' types, by name.
-    global_types: HashMap<Arc<str>, IntTy>,
+    global_types: HashMap<Arc<str>, Ty>,
 }
 
 /// Declares the classes, fields and globals of `program` in `b`.
@@ -78,8 +78,8 @@ pub(super) fn declare(b: &mut Builder, program: &AnalysedProgram) -> Heap {
         };
         let class = g.class.as_ref().and_then(|c| classes.get(&c.name));
         let ty = if class.is_some() { IntTy::INT } else { g.ty };
-        let place = b.global(g.name.name.clone(), int(ty), init);
-        global_types.insert(g.name.name.clone(), ty);
+        let place = b.global(g.name.name.clone(), ScalarTy::Int(ty), init);
+        global_types.insert(g.name.name.clone(), Ty::Int(ty));
         if let Some(c) = class {
             b.global_refers(place, class_ids[c]);
             global_refs.insert(g.name.name.clone(), c);
@@ -104,7 +104,7 @@ impl Heap {
 
     /// The types of a routine's scalars: the globals', then those of
     /// `names` (parallel to `types`).
-    pub(super) fn vars(&self, names: &[Arc<str>], types: &[IntTy]) -> HashMap<Arc<str>, IntTy> {
+    pub(super) fn vars(&self, names: &[Arc<str>], types: &[Ty]) -> HashMap<Arc<str>, Ty> {
         let mut vars = self.global_types.clone();
         vars.extend(super::table(names, types));
         vars
@@ -142,11 +142,11 @@ impl<'a> Lowerer<'a, '_> {
     /// `e` (a read of shared state, of type `ty`) as it is used: in a
     /// split statement, the value of a temporary assigned by a step of its
     /// own.
-    pub(super) fn shared_read(&mut self, e: Expr, ty: IntTy, at: Span) -> Expr {
+    pub(super) fn shared_read(&mut self, e: Expr, ty: Ty, at: Span) -> Expr {
         if !self.split {
             return e;
         }
-        let tmp = self.rb.temp(int(ty));
+        let tmp = self.rb.temp(scalar(ty));
         self.rb.assign(tmp, e, at);
         self.rb.load(tmp)
     }
@@ -200,7 +200,7 @@ impl<'a> Lowerer<'a, '_> {
                     .field(c, &field.name)
                     .ok_or_else(|| internal(span, "an unknown field"))?;
                 let to = VTy {
-                    int: f.ty,
+                    ty: Ty::Int(f.ty),
                     class: f.class,
                 };
                 let at = obj.span().to(field.span);
@@ -379,7 +379,7 @@ impl<'a> Lowerer<'a, '_> {
 
     fn shared_in_expr(&self, e: &ast::Expr) -> usize {
         match e {
-            ast::Expr::Num { .. } | ast::Expr::Null(_) => 0,
+            ast::Expr::Num { .. } | ast::Expr::Float { .. } | ast::Expr::Null(_) => 0,
             ast::Expr::Var(v) => usize::from(self.is_global(&v.name)),
             ast::Expr::Index { index, .. } => 1 + self.shared_in_expr(index),
             ast::Expr::Field { obj, .. } => 1 + self.shared_in_expr(obj),

@@ -16,7 +16,7 @@
 
 mod heap;
 
-use crate::ast::{Cond, Init, IntTy, ProcDef, Stmt};
+use crate::ast::{Cond, Init, IntTy, ProcDef, Stmt, Ty};
 use crate::typer::{Scope, TExpr, TKind, Target, VTy};
 use crate::{AnalysedProgram, Diagnostic, Span};
 use std::collections::HashMap;
@@ -24,6 +24,7 @@ use std::sync::Arc;
 use wiser_ir::{
     ArrayId, ArrayTy, Builder, ClassId, Expr, Ir, Place, ProcId, RoutineBuilder, ScalarTy,
 };
+use wiser_num::{BinOp, FBinOp, FUnOp, FloatOp, UnOp};
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -59,8 +60,12 @@ fn main_span(main: &Stmt) -> Span {
     }
 }
 
-fn int(ty: IntTy) -> ScalarTy {
-    ScalarTy::Int(ty)
+/// The IR type of an IMP type.
+fn scalar(ty: Ty) -> ScalarTy {
+    match ty {
+        Ty::Int(t) => ScalarTy::Int(t),
+        Ty::Float(t) => ScalarTy::Float(t),
+    }
 }
 
 fn lower_program(program: &AnalysedProgram) -> R<Ir> {
@@ -70,11 +75,11 @@ fn lower_program(program: &AnalysedProgram) -> R<Ir> {
     for (name, &elem) in program.arrays.iter().zip(&program.array_types) {
         let ty = ArrayTy {
             index: IntTy::INT,
-            elem: int(elem),
+            elem: scalar(elem),
         };
         arrays.insert(name.clone(), (b.array(name.clone(), ty, None), ty));
     }
-    let elems: HashMap<Arc<str>, IntTy> = program
+    let elems: HashMap<Arc<str>, Ty> = program
         .arrays
         .iter()
         .cloned()
@@ -89,9 +94,9 @@ fn lower_program(program: &AnalysedProgram) -> R<Ir> {
         let params = p
             .params
             .iter()
-            .map(|q| (q.name.name.clone(), int(q.ty)))
+            .map(|q| (q.name.name.clone(), scalar(q.ty)))
             .collect();
-        let id = b.declare_proc(p.name.name.clone(), params, Some(int(p.ret)), p.span);
+        let id = b.declare_proc(p.name.name.clone(), params, Some(scalar(p.ret)), p.span);
         for (i, q) in p.params.iter().enumerate() {
             if let Some(c) = q.class.as_ref().and_then(|c| heap.class_id(&c.name)) {
                 b.param_refers(id, i as u32, c);
@@ -113,7 +118,7 @@ fn lower_program(program: &AnalysedProgram) -> R<Ir> {
     let mut rb = b.begin_main(at);
     let mut places = heap.globals.clone();
     for (i, name) in program.main_vars.iter().enumerate() {
-        let place = rb.local(name.clone(), int(type_of(&vars, name)));
+        let place = rb.local(name.clone(), scalar(type_of(&vars, name)));
         if let Some(&Some(c)) = program.main_classes.get(i) {
             rb.refers(place, heap.class_ids[c]);
         }
@@ -146,7 +151,7 @@ fn lower_program(program: &AnalysedProgram) -> R<Ir> {
             let place = match p.params.get(k) {
                 Some(_) => rb.param(k as u32),
                 None => {
-                    let place = rb.local(name.clone(), int(type_of(&vars, name)));
+                    let place = rb.local(name.clone(), scalar(type_of(&vars, name)));
                     if let Some(&Some(c)) = classes.get(k) {
                         rb.refers(place, heap.class_ids[c]);
                     }
@@ -156,7 +161,7 @@ fn lower_program(program: &AnalysedProgram) -> R<Ir> {
             places.insert(name.clone(), place);
         }
         let ret = VTy {
-            int: p.ret,
+            ty: p.ret,
             class: p.ret_class.as_ref().and_then(|c| heap.classes.get(&c.name)),
         };
         let mut lw = Lowerer::new(&cx, rb, (&vars, &refs), places, Some(ret), p.span);
@@ -170,22 +175,37 @@ fn lower_program(program: &AnalysedProgram) -> R<Ir> {
     })
 }
 
-fn type_of(vars: &HashMap<Arc<str>, IntTy>, name: &str) -> IntTy {
-    vars.get(name).copied().unwrap_or(IntTy::INT)
+fn type_of(vars: &HashMap<Arc<str>, Ty>, name: &str) -> Ty {
+    vars.get(name).copied().unwrap_or(Ty::INT)
 }
 
-fn table(names: &[Arc<str>], types: &[IntTy]) -> HashMap<Arc<str>, IntTy> {
+fn table(names: &[Arc<str>], types: &[Ty]) -> HashMap<Arc<str>, Ty> {
     names
         .iter()
         .enumerate()
-        .map(|(i, n)| (n.clone(), types.get(i).copied().unwrap_or(IntTy::INT)))
+        .map(|(i, n)| (n.clone(), types.get(i).copied().unwrap_or(Ty::INT)))
         .collect()
+}
+
+/// `e`, of type `from`, converted to `to`: between integers wrapping; an
+/// integer to the nearest float; a float to an integer truncated toward
+/// zero, with the `float_conversion` check at `at`; a float to the nearest
+/// float of the other type.
+fn convert(e: Expr, from: Ty, to: Ty, at: Span) -> Expr {
+    let op = match (from, to) {
+        _ if from == to => return e,
+        (Ty::Int(_), Ty::Int(i)) => return e.cast(i),
+        (Ty::Int(i), Ty::Float(f)) => FloatOp::FromInt(i, f),
+        (Ty::Float(f), Ty::Int(i)) => FloatOp::ToInt(f, i),
+        (Ty::Float(f), Ty::Float(g)) => FloatOp::Convert(f, g),
+    };
+    Expr::float_op(op, vec![e], at)
 }
 
 /// What every routine's lowering shares.
 struct Cx<'a> {
     arrays: &'a HashMap<Arc<str>, (ArrayId, ArrayTy)>,
-    elems: &'a HashMap<Arc<str>, IntTy>,
+    elems: &'a HashMap<Arc<str>, Ty>,
     procs: &'a HashMap<Arc<str>, (ProcId, &'a ProcDef)>,
     heap: &'a heap::Heap,
     /// Does the program start threads? Then each access to shared state
@@ -194,7 +214,7 @@ struct Cx<'a> {
 }
 
 /// A routine's scalar types and the classes of its references.
-type Tables<'a> = (&'a HashMap<Arc<str>, IntTy>, &'a HashMap<Arc<str>, usize>);
+type Tables<'a> = (&'a HashMap<Arc<str>, Ty>, &'a HashMap<Arc<str>, usize>);
 
 /// Lowers one routine.
 struct Lowerer<'a, 'b> {
@@ -365,7 +385,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
                 ..
             } => self.call(target.as_ref().map(|t| &*t.name), &callee.name, args, span)?,
             Stmt::Return { value, .. } => {
-                let ret = self.ret.unwrap_or(VTy::int(IntTy::INT));
+                let ret = self.ret.unwrap_or(VTy::of(Ty::INT));
                 let value = self.scope.value_of(value, ret, Target::Return)?;
                 let value = self.expr(value)?;
                 self.rb.ret(Some(value), span);
@@ -416,7 +436,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
                 .as_ref()
                 .and_then(|c| self.cx.heap.classes.get(&c.name));
             let ty = VTy {
-                int: param.ty,
+                ty: param.ty,
                 class,
             };
             let value = self.scope.value_of(arg, ty, to)?;
@@ -451,9 +471,9 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             self.scope
                 .call_result(def.ret, target, &def.name.name, span)?;
         }
-        let tmp = self.rb.temp(int(def.ret));
+        let tmp = self.rb.temp(scalar(def.ret));
         self.rb.call(id, values, Some(tmp), span);
-        let converted = self.rb.load(tmp).cast(to);
+        let converted = convert(self.rb.load(tmp), def.ret, to, span);
         self.rb.assign(dst, converted, span);
         Ok(())
     }
@@ -481,9 +501,21 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         let ty =
             t.ty.ok_or_else(|| internal(at, "an expression was left without a type"))?;
         let op_span = t.op_span();
-        let e = match t.kind {
-            TKind::Lit(v) => Expr::int(ty, v),
-            TKind::Var(name) => {
+        let e = match (t.kind, ty) {
+            (TKind::Lit(v), Ty::Int(i)) => Expr::int(i, v),
+            (TKind::Lit(v), Ty::Float(f)) => {
+                Expr::float(f, FloatOp::FromInt(IntTy::INT, f).apply(&[v]))
+            }
+            (TKind::FloatLit(text), Ty::Float(f)) => {
+                let bits = f
+                    .parse(text)
+                    .ok_or_else(|| internal(at, format!("`{text}` is not a float")))?;
+                Expr::float(f, bits)
+            }
+            (TKind::FloatLit(_), Ty::Int(_)) => {
+                return Err(internal(at, "a float literal typed as an integer"))
+            }
+            (TKind::Var(name), _) => {
                 let place = self.place(name)?;
                 let e = self.rb.load(place);
                 return Ok(match place {
@@ -491,20 +523,47 @@ impl<'a, 'b> Lowerer<'a, 'b> {
                     _ => e,
                 });
             }
-            TKind::Index(array, index) => {
+            (TKind::Index(array, index), _) => {
                 let (id, aty) = self.array(array)?;
                 let e = Expr::select(id, aty, self.expr(*index)?);
                 return Ok(self.shared_read(e, ty, at));
             }
-            TKind::Null => Expr::int(IntTy::INT, wiser_num::Int::ZERO),
-            TKind::Field(obj, c, i) => {
+            (TKind::Null, _) => Expr::int(IntTy::INT, wiser_num::Int::ZERO),
+            (TKind::Field(obj, c, i), _) => {
                 let obj = self.expr(*obj)?;
                 let e = self.cx.heap.select(c, i, obj, at);
                 return Ok(self.shared_read(e, ty, at));
             }
-            TKind::Unary(op, operand) => Expr::unary(op, self.expr(*operand)?, op_span),
-            TKind::Binary(op, a, b) => Expr::binary(op, self.expr(*a)?, self.expr(*b)?, op_span),
-            TKind::Convert(operand) => self.expr(*operand)?.cast(ty),
+            (TKind::Unary(op, operand), Ty::Float(f)) => {
+                let op = match op {
+                    UnOp::Neg => FloatOp::Unary(FUnOp::Neg, f),
+                    UnOp::BitNot => return Err(internal(at, "`~` on a float")),
+                };
+                Expr::float_op(op, vec![self.expr(*operand)?], op_span)
+            }
+            (TKind::Binary(op, a, b), Ty::Float(f)) => {
+                let op = match op {
+                    BinOp::Add => FBinOp::Add,
+                    BinOp::Sub => FBinOp::Sub,
+                    BinOp::Mul => FBinOp::Mul,
+                    BinOp::Div => FBinOp::Div,
+                    other => return Err(internal(at, format!("`{}` on floats", other.symbol()))),
+                };
+                let args = vec![self.expr(*a)?, self.expr(*b)?];
+                Expr::float_op(FloatOp::Binary(op, f), args, op_span)
+            }
+            (TKind::Unary(op, operand), Ty::Int(_)) => {
+                Expr::unary(op, self.expr(*operand)?, op_span)
+            }
+            (TKind::Binary(op, a, b), Ty::Int(_)) => {
+                Expr::binary(op, self.expr(*a)?, self.expr(*b)?, op_span)
+            }
+            (TKind::Convert(operand), _) => {
+                let from = operand
+                    .ty
+                    .ok_or_else(|| internal(at, "a conversion of an untyped operand"))?;
+                convert(self.expr(*operand)?, from, ty, at)
+            }
         };
         Ok(e)
     }

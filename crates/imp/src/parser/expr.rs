@@ -6,18 +6,18 @@
 //! the length of a chain.
 
 use super::{call_in_expression, Mixed, PResult, Parser, EXPR_TOO_DEEP};
-use crate::ast::{precedence, BinOp, CmpOp, Cond, Expr, IntTy, UnOp};
+use crate::ast::{precedence, BinOp, CmpOp, Cond, Expr, Ty, UnOp};
 use crate::lexer::Tok;
 use crate::{Diagnostic, Span};
 
 /// The help of errors about type names: every type a program can name.
 pub(crate) fn types_help() -> String {
-    let names: Vec<String> = IntTy::NAMED.iter().map(|t| format!("`{t}`")).collect();
+    let names: Vec<String> = Ty::named().map(|t| format!("`{t}`")).collect();
     let (last, rest) = names
         .split_last()
         .map_or(("", &[][..]), |(l, r)| (l.as_str(), r));
     format!(
-        "the types are {} and {last}; `int` is unbounded",
+        "the types are {} and {last}; `int` is unbounded, `f32` and `f64` are IEEE floats",
         rest.join(", ")
     )
 }
@@ -59,10 +59,10 @@ pub(super) fn cmp_op(tok: &Tok) -> Option<CmpOp> {
 impl Parser<'_> {
     // ----- types -----------------------------------------------------------
 
-    /// A type name: `int`, `i8` ... `u64`.
-    pub(super) fn type_name(&mut self) -> PResult<(IntTy, Span)> {
+    /// A type name: `int`, `i8` ... `u64`, `f32`, `f64`.
+    pub(super) fn type_name(&mut self) -> PResult<(Ty, Span)> {
         match self.peek() {
-            Tok::Ident(name) => match IntTy::from_name(name) {
+            Tok::Ident(name) => match Ty::from_name(name) {
                 Some(ty) => Ok((ty, self.bump())),
                 None => Err(
                     Diagnostic::new(self.span(), format!("unknown type `{name}`"))
@@ -75,7 +75,7 @@ impl Parser<'_> {
 
     /// Is the current token a type name followed by `(`, that is, a cast?
     fn at_cast(&self) -> bool {
-        matches!(self.peek(), Tok::Ident(name) if IntTy::from_name(name).is_some())
+        matches!(self.peek(), Tok::Ident(name) if Ty::from_name(name).is_some())
             && *self.peek_at(1) == Tok::LParen
     }
 
@@ -87,7 +87,7 @@ impl Parser<'_> {
         match self.peek() {
             Tok::Ident(name) => {
                 *self.peek_at(1) == Tok::LParen
-                    && (IntTy::from_name(name).is_none() || self.defined.contains(name))
+                    && (Ty::from_name(name).is_none() || self.defined.contains(name))
             }
             _ => false,
         }
@@ -149,6 +149,11 @@ impl Parser<'_> {
                 let span = at.to(self.bump());
                 return Ok((Expr::Num { value, span }, 1));
             }
+            if let Tok::Float(text) = self.peek() {
+                let text = format!("-{text}").into();
+                let span = at.to(self.bump());
+                return Ok((Expr::Float { text, span }, 1));
+            }
         }
         self.enter(EXPR_TOO_DEEP)?;
         let r = self.unary();
@@ -175,6 +180,11 @@ impl Parser<'_> {
                 let value = value.clone();
                 let span = self.bump();
                 Ok((Expr::Num { value, span }, 1))
+            }
+            Tok::Float(text) => {
+                let text = text.clone();
+                let span = self.bump();
+                Ok((Expr::Float { text, span }, 1))
             }
             Tok::Null => Ok((Expr::Null(self.bump()), 1)),
             Tok::This => self.field_expr(),
@@ -338,7 +348,13 @@ impl Parser<'_> {
                     }
                 }
             }
-            Tok::Num(_) | Tok::Ident(_) | Tok::Minus | Tok::Tilde | Tok::Null | Tok::This => {
+            Tok::Num(_)
+            | Tok::Float(_)
+            | Tok::Ident(_)
+            | Tok::Minus
+            | Tok::Tilde
+            | Tok::Null
+            | Tok::This => {
                 let e = self.arith(0)?;
                 self.comparison(e)
             }

@@ -36,7 +36,7 @@ mod objects;
 
 pub(crate) use expr::types_help;
 
-use crate::ast::{Cond, Expr, Ident, Init, IntTy, MacroDef, Param, Program, Stmt};
+use crate::ast::{Cond, Expr, Ident, Init, MacroDef, Param, Program, Stmt, Ty};
 use crate::lexer::{lex, Tok, Token};
 use crate::{Diagnostic, FileId, LineCol, SourceMap, Span};
 use objects::TypeRef;
@@ -398,7 +398,7 @@ impl<'s> Parser<'s> {
     /// written.
     fn annotation(&mut self, is_proc: bool, what: &str) -> PResult<TypeRef> {
         if *self.peek() != Tok::Colon {
-            return Ok(TypeRef::int(IntTy::INT));
+            return Ok(TypeRef::int(Ty::INT));
         }
         if !is_proc {
             return Err(

@@ -3,24 +3,41 @@
 //! `lock`, `unlock` and `atomic`.
 
 use super::{call_in_expression, Definition, PResult, Parser, EXPR_TOO_DEEP};
-use crate::ast::{ClassDef, Expr, FieldDef, GlobalDef, Ident, IntTy, ProcDef, Stmt, THIS};
+use crate::ast::{ClassDef, Expr, FieldDef, GlobalDef, Ident, IntTy, ProcDef, Stmt, Ty, THIS};
 use crate::lexer::Tok;
 use crate::{Diagnostic, Span};
 
-/// A type as written: an integer type, or a class name (a reference).
+/// A type as written: an integer or float type, or a class name (a
+/// reference).
 pub(super) struct TypeRef {
-    pub(super) ty: IntTy,
+    pub(super) ty: Ty,
     pub(super) class: Option<Ident>,
     pub(super) span: Span,
 }
 
 impl TypeRef {
-    pub(super) fn int(ty: IntTy) -> TypeRef {
+    pub(super) fn int(ty: Ty) -> TypeRef {
         TypeRef {
             ty,
             class: None,
             span: Span::default(),
         }
+    }
+}
+
+/// The integer type of `t`, the type of `what` (a field or a global),
+/// which cannot be a float.
+fn integer_only(t: &TypeRef, what: &str) -> PResult<IntTy> {
+    match t.ty {
+        Ty::Int(ty) => Ok(ty),
+        Ty::Float(ty) => Err(Diagnostic::new(
+            t.span,
+            format!("{what} cannot have the float type `{ty}`"),
+        )
+        .with_help(
+            "fields and globals hold integers and references; keep the float in a variable, \
+             a parameter or an array (`var a: f64[]`)",
+        )),
     }
 }
 
@@ -38,21 +55,21 @@ impl Definition {
 }
 
 impl Parser<'_> {
-    /// A type: `int`, `i8` ... `u64`, or the name of a class (checked
+    /// A type: `int`, `i8` ... `u64`, `f32`, `f64`, or the name of a class (checked
     /// later: classes may be defined after their use).
     pub(super) fn type_ref(&mut self) -> PResult<TypeRef> {
         match self.peek() {
             Tok::Ident(name) => {
                 let name = name.clone();
                 let span = self.bump();
-                Ok(match IntTy::from_name(&name) {
+                Ok(match Ty::from_name(&name) {
                     Some(ty) => TypeRef {
                         ty,
                         class: None,
                         span,
                     },
                     None => TypeRef {
-                        ty: IntTy::INT,
+                        ty: Ty::INT,
                         class: Some(Ident { name, span }),
                         span,
                     },
@@ -82,8 +99,8 @@ impl Parser<'_> {
                 Tok::Ident(_) => {
                     let (field, t) = self.name_and_type("a field name", "")?;
                     fields.push(FieldDef {
+                        ty: integer_only(&t, &format!("field `{}`", field.name))?,
                         name: field,
-                        ty: t.ty,
                         class: t.class,
                     });
                 }
@@ -148,8 +165,8 @@ impl Parser<'_> {
             self.bump();
         }
         Ok(GlobalDef {
+            ty: integer_only(&t, &format!("global `{}`", name.name))?,
             name,
-            ty: t.ty,
             class: t.class,
             init,
             span: self.since(start),

@@ -217,11 +217,11 @@ impl OProgram {
                         .iter()
                         .map(|n| ast::Param {
                             name: ident(n),
-                            ty: IntTy::INT,
+                            ty: ast::Ty::INT,
                             class: None,
                         })
                         .collect(),
-                    ret: IntTy::INT,
+                    ret: ast::Ty::INT,
                     ret_class: None,
                     body: seq(body),
                     span: Span::default(),
