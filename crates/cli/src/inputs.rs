@@ -41,8 +41,25 @@ pub fn parse(
                 "{input_flag} `{item}` is not NAME=INT or NAME[INDEX]=INT"
             ))
         })?;
-        let value = int(rhs.trim(), item)?;
         let lhs = lhs.trim();
+        // A float variable's value is a decimal with a point or an
+        // exponent, `inf` or `nan` (`0.1`, `-0.0`, `1e-45`), as witnesses
+        // print it; a plain integer is its bit pattern, as JSON witnesses
+        // give it (and as array elements and reads of float type are
+        // always given).
+        let value = match ir.input_type(lhs) {
+            Some(ScalarTy::Float(f)) if rhs.trim().parse::<Int>().is_err() => {
+                f.parse(rhs).ok_or_else(|| {
+                    CliError::input(format!("`{}` in `{item}` is not a float", rhs.trim())).help(
+                        format!(
+                            "`{lhs}` is an `{f}`: write a decimal such as 0.1, -2.5e3, inf or \
+                             nan, or an integer for its bit pattern"
+                        ),
+                    )
+                })?
+            }
+            _ => int(rhs.trim(), item)?,
+        };
         if let Some((name, rest)) = lhs.split_once('[') {
             let index = rest
                 .strip_suffix(']')

@@ -146,9 +146,16 @@ pub(crate) fn scalar_vars_text(ir: &wiser_ir::Ir, input: &Input) -> String {
         .vars
         .iter()
         .filter(|(n, _)| !heap_render::is_ref_var(ir, n))
-        .map(|(n, v)| format!("{n} = {v}"))
+        .map(|(n, v)| format!("{n} = {}", input_value_text(ir, n, v)))
         .collect();
     vars.join(", ")
+}
+
+/// The value `v` of the input variable `name`: a float input (held as its
+/// bit pattern) as the shortest decimal that reads back exactly, as
+/// `--input NAME=VALUE` reads it; an integer as it is.
+pub(crate) fn input_value_text(ir: &wiser_ir::Ir, name: &str, v: &wiser_num::Int) -> String {
+    ir.input_type(name).map_or_else(|| v.to_string(), |t| t.show(v))
 }
 
 pub(crate) fn bug_text(out: &mut String, program: &Program, bug: &Bug) {
