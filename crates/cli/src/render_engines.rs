@@ -11,11 +11,15 @@ use wiser_engine::concolic::{Flip, FuzzStats, RunDecision, RunOutcome};
 use wiser_engine::{ConcolicExtra, Config, Extra, Incomplete, Report};
 use wiser_semantics::{Bound, Input};
 
-/// An input on one line: `x = 3, y = 2; reads 1, 2; input: [0] = 98, others 0`.
-fn input_line(input: &Input) -> String {
+/// An input on one line: `x = 3, y = 2; reads 1, 2; input: [0] = 98, others 0`
+/// (a float variable as a decimal: `x = 0.1`).
+fn input_line(ir: &wiser_ir::Ir, input: &Input) -> String {
     let mut parts = Vec::new();
     if !input.vars.is_empty() {
-        parts.push(crate::render::vars_text(input));
+        let vars: Vec<String> = (input.vars.iter())
+            .map(|(n, v)| format!("{n} = {}", crate::render::input_value_text(ir, n, v)))
+            .collect();
+        parts.push(vars.join(", "));
     }
     if !input.reads.is_empty() {
         parts.push(reads_line(&input.reads));
@@ -165,7 +169,7 @@ fn concolic_text(program: &Program, report: &Report) -> String {
     let mut out = String::new();
     let extra = concolic_extra(report);
     let run = &extra.run;
-    let _ = writeln!(out, "input: {}", input_line(&run.input));
+    let _ = writeln!(out, "input: {}", input_line(&program.ir, &run.input));
     let n = run.decisions.len();
     let _ = writeln!(
         out,
@@ -206,7 +210,7 @@ fn concolic_text(program: &Program, report: &Report) -> String {
                     } else {
                         ""
                     },
-                    input_line(input)
+                    input_line(&program.ir, input)
                 );
             }
             Flip::Infeasible => {

@@ -166,3 +166,16 @@ fn type_errors_stop_the_program() {
         assert!(err.contains(":1:"), "{src}\n{err}");
     }
 }
+
+#[test]
+fn concolic_shows_float_inputs_as_decimals() {
+    let file = program(
+        "concolic",
+        "var x: f64;\nvar y: f64 = x * 2.0;\nassert y == y\n",
+    );
+    let (code, out, err) = wiser(&["concolic", "--input", "x=0.5"], &file);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("input: x = 0.5"), "{out}");
+    // The other side of the assertion: a NaN.
+    assert!(out.contains("feasible, e.g. x = nan"), "{out}");
+}
