@@ -440,16 +440,18 @@ impl<'a> Scope<'a> {
                 node(o.ty, TKind::Unary(*op, Box::new(o)))
             }
             Expr::Cast { ty, operand, .. } => {
-                // A literal directly inside a cast to an integer type is
-                // an `int` (`u8(300)` is 44), or an `f64` if it is a float
-                // literal; inside a cast to a float type it has that type,
-                // so that `f32(0.1)` rounds 0.1 once.
+                // Literals inside a cast are typed as if nothing gave them
+                // a type: an `int` (`u8(300)` is 44, `f64(7 / 2)` is 3.0,
+                // as in C), or an `f64` with a float literal among them.
+                // A lone literal inside a cast to a float type has that
+                // type, so that `f32(0.1)` rounds 0.1 once.
                 let mut o = self.expr(operand)?;
                 self.integer(&o)?;
                 if o.ty.is_none() {
+                    let lone = matches!(o.kind, TKind::Lit(_) | TKind::FloatLit(_));
                     o = match ty {
-                        Ty::Float(_) => self.close(o, *ty, How::Expected)?,
-                        Ty::Int(_) => self.close_default(o)?,
+                        Ty::Float(_) if lone => self.close(o, *ty, How::Expected)?,
+                        _ => self.close_default(o)?,
                     };
                 }
                 node(Some(*ty), TKind::Convert(Box::new(o)))

@@ -138,6 +138,28 @@ fn a_literal_rounds_once_to_its_context_type() {
 }
 
 #[test]
+fn literals_inside_a_cast() {
+    // A lone literal takes the float type of the cast; an expression of
+    // literals is typed without it, as in C: `f64(7 / 2)` is 3.0, and
+    // `f32(0.1 + 0.2)` adds in f64, then rounds to f32.
+    check(
+        "var a: f32 = f32(16777217); var b: f64 = f64(7 / 2); var c: f32 = f32(0.1 + 0.2); \
+         var d: i32 = i32(2.7); var e: i32 = i32(-2.7)",
+        expect![[r#"
+            routine main(0) [0:a:f32, 1:b:f64, 2:c:f32, 3:d:i32, 4:e:i32] entry 0
+                0: a = 16777216.0:f32 -> 1
+                1: b = (f64)int((7 /:int 2)) -> 2
+                2: c = (f32)f64((0.1:f64 +:f64 0.2:f64)) -> 3
+                3: d = (i32)f64(2.7:f64) -> 4
+                   check float_conversion if overflows(i32)f64(2.7:f64)
+                4: e = (i32)f64(-2.7:f64) -> 5
+                   check float_conversion if overflows(i32)f64(-2.7:f64)
+                5: halt
+        "#]],
+    );
+}
+
+#[test]
 fn a_literal_with_no_context_is_an_f64() {
     check(
         "x: f64 = *; assert 0.1 + 0.2 != 0.3; assert 1 < 1.5",
