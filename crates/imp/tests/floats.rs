@@ -433,6 +433,17 @@ fn floats_are_not_fields_or_globals() {
     "#]],
     );
     check(
+        "global g: f64 = 1.5\nskip",
+        expect![[r#"
+        error: global `g` cannot have the float type `f64`
+         --> test.imp:1:11
+          |
+        1 | global g: f64 = 1.5
+          |           ^^^
+          = help: fields and globals hold integers and references; keep the float in a variable, a parameter or an array (`var a: f64[]`)
+    "#]],
+    );
+    check(
         "global g: f32 = 0\nskip",
         expect![[r#"
         error: global `g` cannot have the float type `f32`

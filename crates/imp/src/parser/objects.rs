@@ -139,6 +139,7 @@ impl Parser<'_> {
     pub(super) fn global_def(&mut self) -> PResult<GlobalDef> {
         let start = self.bump();
         let (name, t) = self.name_and_type("a name after 'global'", "global ")?;
+        let ty = integer_only(&t, &format!("global `{}`", name.name))?;
         let mut init = None;
         if *self.peek() == Tok::Assign {
             self.bump();
@@ -165,7 +166,7 @@ impl Parser<'_> {
             self.bump();
         }
         Ok(GlobalDef {
-            ty: integer_only(&t, &format!("global `{}`", name.name))?,
+            ty,
             name,
             class: t.class,
             init,
