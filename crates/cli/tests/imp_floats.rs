@@ -179,3 +179,14 @@ fn concolic_shows_float_inputs_as_decimals() {
     // The other side of the assertion: a NaN.
     assert!(out.contains("feasible, e.g. x = nan"), "{out}");
 }
+
+#[test]
+fn a_conversion_in_range_is_proven_safe() {
+    let file = program(
+        "in_range",
+        "var x: f64;\nassume x >= 0.0 and x < 100.0;\nvar j: i32 = i32(x);\nassert j < 100\n",
+    );
+    let (code, out, err) = wiser(&["check"], &file);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("verdict: safe"), "{out}");
+}

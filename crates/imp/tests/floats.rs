@@ -455,3 +455,18 @@ fn floats_are_not_fields_or_globals() {
     "#]],
     );
 }
+
+#[test]
+fn a_procedure_named_like_a_float_type_is_still_called() {
+    // Type names are not keywords: a program that defines `f32` calls it.
+    check(
+        "proc f32(a) begin return a + 1 end\nx = f32(3)",
+        expect![[r#"
+            routine main(0) [0:x:int] entry 0
+                0: x = f32(3) -> 1
+                1: halt
+            routine f32(1) -> int [0:a:int] entry 2
+                2: return (a +:int 1)
+        "#]],
+    );
+}
