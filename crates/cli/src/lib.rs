@@ -24,6 +24,7 @@ mod progress;
 mod reads_render;
 mod render;
 mod render_engines;
+mod render_run;
 mod run_cmd;
 mod sarif;
 mod semantic_args;

@@ -7,7 +7,7 @@ use crate::error::CliError;
 use crate::formats::Rendered;
 use crate::load::Program;
 use crate::progress::Interrupts;
-use crate::{exit, inputs, load, out, render, sarif, trace_render};
+use crate::{exit, inputs, load, out, render_run, sarif, trace_render};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::Value;
 use std::io::IsTerminal;
@@ -148,7 +148,7 @@ struct RunOutput<'a> {
 
 impl Rendered for RunOutput<'_> {
     fn text(&self) -> String {
-        let mut text = render::run_text(self.program, self.run, self.max_steps);
+        let mut text = render_run::run_text(self.program, self.run, self.max_steps);
         if let (true, Some(t)) = (self.show_trace, self.trace) {
             text.push_str(&trace_render::trace_text(self.program, t));
         }
@@ -156,7 +156,7 @@ impl Rendered for RunOutput<'_> {
     }
 
     fn json(&self) -> Value {
-        let mut doc = render::run_json(self.program, self.run);
+        let mut doc = render_run::run_json(self.program, self.run);
         if let (true, Some(t)) = (self.show_trace, self.trace) {
             doc["trace"] = trace_render::trace_json(self.program, t);
         }

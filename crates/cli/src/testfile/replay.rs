@@ -12,7 +12,7 @@ use crate::formats::Rendered;
 use crate::inputs;
 use crate::load::{self, LoadOptions, Program, Registry};
 use crate::out::Stdout;
-use crate::render;
+use crate::render_run;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use wiser_frontend::DataModel;
@@ -362,7 +362,7 @@ struct TestOutput<'a, 'p> {
 impl Rendered for TestOutput<'_, '_> {
     fn text(&self) -> String {
         let (r, test, test_path) = (self.replay, self.test, self.test_path);
-        let mut out = render::run_text(r.program, &r.run, self.max_steps);
+        let mut out = render_run::run_text(r.program, &r.run, self.max_steps);
         if self.pass {
             out.push_str(&format!(
                 "test `{}`: pass (expected {})\n",
@@ -382,7 +382,7 @@ impl Rendered for TestOutput<'_, '_> {
 
     fn json(&self) -> Value {
         let r = self.replay;
-        let mut v = render::run_json(r.program, &r.run);
+        let mut v = render_run::run_json(r.program, &r.run);
         v["test"] = json!({
             "file": self.test_path.display().to_string(),
             "status": if self.pass { "pass" } else { "mismatch" },
