@@ -396,7 +396,7 @@ fn a_task_outside_the_subset_is_answered_unknown() {
     write(
         &dir,
         "prog.c",
-        "int main(void) { double d = 1.5; return (int) d; }\n",
+        "int main(void) { _Complex double z; return 0; }\n",
     );
     let yml = write(
         &dir,
@@ -414,7 +414,7 @@ fn a_task_outside_the_subset_is_answered_unknown() {
     assert_eq!(json["incomplete"][0], "unsupported");
     let why = json["unsupported"].as_str().unwrap_or_default();
     assert!(
-        why.contains("unsupported in C programs: floating-point types")
+        why.contains("unsupported in C programs: complex and `_FloatN` types")
             && why.ends_with("prog.c:1:18)"),
         "{why}"
     );

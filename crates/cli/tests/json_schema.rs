@@ -108,10 +108,10 @@ fn static_errors_are_json_reports_on_stdout_with_exit_2() {
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.imp");
     std::fs::write(&bad, "x = 1;\ny = ;\n").unwrap();
-    let unsupported = dir.join("float.c");
+    let unsupported = dir.join("complex.c");
     std::fs::write(
         &unsupported,
-        "int main(void) { float f = 1.5; return 0; }\n",
+        "int main(void) { _Complex float z; return 0; }\n",
     )
     .unwrap();
     let bad = bad.to_str().unwrap();
