@@ -400,6 +400,8 @@ def run_task(task, prop, args, wiser, workdir):
         "--timeout", f"{args.timeout:g}",
         "--quiet",
     ]  # fmt: skip
+    if args.solver_timeout is not None:
+        cmd += ["--solver-timeout", str(args.solver_timeout)]
     if args.engine.startswith("check"):
         # The time limit bounds a task; the state limit must not cut it
         # short (a loop of 10^6 concrete iterations is tens of millions
@@ -686,6 +688,7 @@ def main():
     ap.add_argument("--wiser", default=None, help="the wiser binary (default: target/release/wiser, built if missing)")
     ap.add_argument("--filter", action="append", default=[], help="only tasks whose CATEGORY/NAME contains this (repeatable)")
     ap.add_argument("--engine", default="check", help="check, check:joins, check:auto (state merging) or bmc (default: check)")
+    ap.add_argument("--solver-timeout", type=int, default=None, metavar="MS", help="wiser --solver-timeout: milliseconds per solver query (default: wiser's, 10000); floating-point queries can need more")
     ap.add_argument("--check-harness", action="store_true", help="confirm each `false` answer by compiling its harness with gcc")
     ap.add_argument("--json", metavar="OUT", default=None, help="write rows and totals as JSON")
     args = ap.parse_args()
@@ -693,6 +696,8 @@ def main():
         ap.error("--timeout must be positive")
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
+    if args.solver_timeout is not None and args.solver_timeout < 1:
+        ap.error("--solver-timeout must be positive")
 
     root = Path(args.dir).resolve()
     if not root.is_dir():
