@@ -120,21 +120,26 @@ fn values(vs: &[wiser_num::Int]) -> String {
 /// true`, `call f(3)`, `return 9`, `error: assertion failed`.
 pub fn step_text(program: &Program, step: &TraceStep) -> String {
     match step {
-        TraceStep::Assign { name, value, .. } => format!("{} = {value}", user_name(name)),
+        TraceStep::Assign {
+            name, value, ty, ..
+        } => format!("{} = {}", user_name(name), ty.show(value)),
         TraceStep::Store {
             array,
             index,
             value,
+            ty,
             ..
-        } => format!("{}[{index}] = {value}", user_name(array)),
+        } => format!("{}[{index}] = {}", user_name(array), ty.show(value)),
         TraceStep::Read {
             span,
             target,
             value,
+            ty,
             ..
         } => format!(
-            "{} -> {value}",
-            read_text(program, *span, target.as_deref())
+            "{} -> {}",
+            read_text(program, *span, target.as_deref()),
+            ty.show(value)
         ),
         TraceStep::Branch { span, taken } => {
             format!("{}: {taken}", decision_text(program, *span))
@@ -153,11 +158,13 @@ pub fn step_text(program: &Program, step: &TraceStep) -> String {
         }
         TraceStep::Call { routine, args, .. } => format!("call {routine}({})", values(args)),
         TraceStep::Return { value, .. } => match value {
-            Some(v) => format!("return {v}"),
+            Some((v, ty)) => format!("return {}", ty.show(v)),
             None => "return".into(),
         },
         TraceStep::Thread { thread, .. } => format!("-- thread {thread} runs"),
-        TraceStep::Load { what, value, .. } => format!("{} -> {value}", user_name(what)),
+        TraceStep::Load {
+            what, value, ty, ..
+        } => format!("{} -> {}", user_name(what), ty.show(value)),
         TraceStep::Error { kind, .. } => format!("error: {}", program.describe(*kind)),
     }
 }
@@ -210,6 +217,7 @@ pub fn step_json(program: &Program, step: &TraceStep) -> Value {
             index,
             target,
             value,
+            ..
         } => {
             let function = read_function(program, *span);
             json!({"step": "read", "index": index, "variable": target.as_deref(), "function": function, "value": value})
@@ -227,7 +235,7 @@ pub fn step_json(program: &Program, step: &TraceStep) -> Value {
             json!({"step": "call", "routine": &**routine, "args": args})
         }
         TraceStep::Return { routine, value, .. } => {
-            json!({"step": "return", "routine": &**routine, "value": value})
+            json!({"step": "return", "routine": &**routine, "value": value.as_ref().map(|(v, _)| v)})
         }
         TraceStep::Thread { thread, .. } => json!({"step": "thread", "thread": thread}),
         TraceStep::Load { what, value, .. } => {

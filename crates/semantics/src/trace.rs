@@ -20,7 +20,7 @@ use crate::state::State;
 use crate::step::Machine;
 use std::collections::VecDeque;
 use std::sync::Arc;
-use wiser_ir::{ErrorKind, Instr, Ir, Place, Span};
+use wiser_ir::{ErrorKind, Instr, Ir, Place, ScalarTy, Span};
 use wiser_num::Int;
 
 /// One step of a trace. Each names the span of the statement (or, for a
@@ -35,6 +35,8 @@ pub enum TraceStep {
         name: Arc<str>,
         /// Its new value.
         value: Int,
+        /// The variable's type (a float's value is its pattern).
+        ty: ScalarTy,
     },
     /// An array element was written: `a[3] = 7`.
     Store {
@@ -46,6 +48,8 @@ pub enum TraceStep {
         index: Int,
         /// The value stored.
         value: Int,
+        /// The elements' type.
+        ty: ScalarTy,
     },
     /// A nondeterministic read (IMP's `x = *`, a C call of
     /// `__VERIFIER_nondet_int()`, an uninitialised C local).
@@ -60,6 +64,8 @@ pub enum TraceStep {
         target: Option<Arc<str>>,
         /// The value read.
         value: Int,
+        /// Its type.
+        ty: ScalarTy,
     },
     /// A branch (`if`, a loop test, a `case`): the side taken.
     Branch {
@@ -97,8 +103,8 @@ pub enum TraceStep {
         span: Span,
         /// The routine returning.
         routine: Arc<str>,
-        /// The value returned.
-        value: Option<Int>,
+        /// The value returned, and its type.
+        value: Option<(Int, ScalarTy)>,
     },
     /// In a program with threads: a read of shared state (a global, an
     /// array element, a field) that is a step of its own, `c.n -> 0` (the
@@ -111,6 +117,8 @@ pub enum TraceStep {
         what: Arc<str>,
         /// The value read.
         value: Int,
+        /// Its type.
+        ty: ScalarTy,
     },
     /// Another thread runs from here (a context switch): its next
     /// statement and its id.
@@ -238,7 +246,7 @@ pub(crate) enum Pending {
     /// A return, and the caller's variable its value goes to (at the call).
     Return {
         step: TraceStep,
-        assign: Option<(Span, Arc<str>)>,
+        assign: Option<(Span, Arc<str>, ScalarTy)>,
     },
 }
 
@@ -286,6 +294,23 @@ impl<'ir> Recorder<'ir> {
     /// The name of a place in `state`'s frame, unless it is a temporary.
     fn name(&self, state: &CState<'_>, place: Place) -> Option<Arc<str>> {
         self.name_in(state.frame.proc, place)
+    }
+
+    /// The type of a place of a frame of routine `proc`.
+    fn place_ty(&self, proc: Option<wiser_ir::ProcId>, place: Place) -> ScalarTy {
+        match place {
+            Place::Local(i) => self
+                .ir
+                .routine(proc)
+                .slots
+                .get(i as usize)
+                .map_or(ScalarTy::INT, |s| s.ty),
+            Place::Global(g) => self
+                .ir
+                .globals
+                .get(g as usize)
+                .map_or(ScalarTy::INT, |g| g.ty),
+        }
     }
 
     /// The name of a place of a frame of routine `proc`, unless it is a
@@ -368,13 +393,15 @@ impl<'ir> Recorder<'ir> {
                 let assign = match (frame.dst, caller) {
                     (Some(dst), Some(c)) if !(self.options.hide_main && c.proc.is_none()) => self
                         .name_in(c.proc, dst)
-                        .map(|name| (frame.call_site, name)),
+                        .map(|name| (frame.call_site, name, self.place_ty(c.proc, dst))),
                     _ => None,
                 };
+                let routine = self.ir.routine(frame.proc);
+                let ty = routine.ret.unwrap_or(ScalarTy::INT);
                 let step = TraceStep::Return {
                     span,
-                    routine: self.ir.routine(frame.proc).name.clone(),
-                    value: value.as_ref().map(|c| machine.eval(alg, c, state)),
+                    routine: routine.name.clone(),
+                    value: value.as_ref().map(|c| (machine.eval(alg, c, state), ty)),
                 };
                 Pending::Return { step, assign }
             }
@@ -467,6 +494,7 @@ impl<'ir> Recorder<'ir> {
                 span,
                 name,
                 value: self.ran_load(next, place),
+                ty: self.place_ty(self.ran_frame(next).proc, place),
             },
             Pending::Read {
                 span,
@@ -478,6 +506,7 @@ impl<'ir> Recorder<'ir> {
                 index,
                 target,
                 value: self.ran_load(next, place),
+                ty: self.place_ty(self.ran_frame(next).proc, place),
             },
             Pending::Store { span, array, index } => {
                 let a = &next.arrays[array];
@@ -487,6 +516,7 @@ impl<'ir> Recorder<'ir> {
                     array: self.ir.arrays[array].name.clone(),
                     index,
                     value,
+                    ty: self.ir.arrays[array].ty.elem,
                 }
             }
             Pending::Call {
@@ -509,6 +539,7 @@ impl<'ir> Recorder<'ir> {
                 span,
                 what,
                 value: self.ran_load(next, place),
+                ty: self.place_ty(self.ran_frame(next).proc, place),
             },
             Pending::Return { step, assign } => {
                 let value = match &step {
@@ -517,7 +548,12 @@ impl<'ir> Recorder<'ir> {
                 };
                 self.push(step);
                 match (assign, value) {
-                    (Some((span, name)), Some(value)) => TraceStep::Assign { span, name, value },
+                    (Some((span, name, ty)), Some((value, _))) => TraceStep::Assign {
+                        span,
+                        name,
+                        value,
+                        ty,
+                    },
                     _ => return,
                 }
             }
