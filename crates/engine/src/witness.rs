@@ -137,14 +137,11 @@ pub fn small_model<S: Solver + ?Sized>(
     let mut order: Vec<String> = Vec::new();
     let mut unsigned: Vec<String> = Vec::new();
     let mut note = |name: &str, ty: ScalarTy, order: &mut Vec<String>| {
-        // A float keeps the solver's value: the smallest pattern is no
-        // simpler a number (it is a subnormal), and each step of the
-        // search is a query of floating-point arithmetic.
-        if ty.float().is_some() {
-            return;
-        }
+        // A float is minimised as its pattern, an unsigned integer: the
+        // witness is then the same whatever query found it (positive
+        // numbers first, the smallest magnitude first).
         order.push(name.to_string());
-        if matches!(ty, ScalarTy::Int(t) if !t.is_signed()) {
+        if matches!(ty, ScalarTy::Int(t) if !t.is_signed()) || ty.float().is_some() {
             unsigned.push(name.to_string());
         }
     };
