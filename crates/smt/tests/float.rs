@@ -9,6 +9,7 @@
 
 use wiser_num::{CmpOp, FBinOp, FClass, FUnOp, FloatOp, FloatTy, Int, IntTy};
 use wiser_smt::{Answer, Model, Solver, Sort, Term, Value, Z3Solver};
+use wiser_testkit::Xorshift as Rng;
 
 const INT_TYS: [IntTy; 7] = [
     IntTy::I8,
@@ -19,18 +20,6 @@ const INT_TYS: [IntTy; 7] = [
     IntTy::U64,
     IntTy::INT,
 ];
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 /// Every operation on `t`, with the integer types of [`INT_TYS`].
 fn ops(t: FloatTy) -> Vec<FloatOp> {
