@@ -529,7 +529,8 @@ impl Expr {
     /// wrapping). Converting to the same type is the expression itself.
     pub fn cast(self, to: IntTy) -> Expr {
         let Some(from) = self.int_ty() else {
-            return self.invalid(format!("cannot convert a boolean to `{to}`"));
+            let what = self.ty;
+            return self.invalid(format!("cannot convert a `{what}` to `{to}` with a cast"));
         };
         if from == to {
             return self;
