@@ -111,7 +111,15 @@ pub fn testcase(inputs: &[Value], covers_error: bool) -> String {
         if let Some(n) = &v.variable {
             let _ = write!(attrs, " variable=\"{}\"", escape(n.as_str()));
         }
-        let _ = writeln!(out, "  <input{attrs}>{}</input>", v.value);
+        // A float's value is its pattern: Test-Comp's tools read the
+        // number (`strtod`), written to read back exactly.
+        let float = match v.c_type.as_deref() {
+            Some("float") => Some(wiser_num::FloatTy::F32),
+            Some("double" | "long double") => Some(wiser_num::FloatTy::F64),
+            _ => None,
+        };
+        let text = float.map_or_else(|| v.value.to_string(), |t| t.display(&v.value));
+        let _ = writeln!(out, "  <input{attrs}>{text}</input>");
     }
     out.push_str("</testcase>\n");
     out
@@ -140,6 +148,25 @@ mod tests {
             "{XML_DECL}\n{TESTCASE_DOCTYPE}\n<testcase coversError=\"true\">\n  <input type=\"unsigned char\">131</input>\n  <input variable=\"k\">-5</input>\n</testcase>\n"
         );
         assert_eq!(xml, expected);
+    }
+
+    #[test]
+    fn a_float_input_is_written_as_the_number_its_pattern_is() {
+        let inputs = [
+            Value {
+                value: Int::from(0x3dcc_cccd),
+                c_type: Some("float".into()),
+                variable: None,
+            },
+            Value {
+                value: wiser_num::FloatTy::F64.nan(),
+                c_type: Some("double".into()),
+                variable: None,
+            },
+        ];
+        let xml = testcase(&inputs, true);
+        assert!(xml.contains("<input type=\"float\">0.1</input>"), "{xml}");
+        assert!(xml.contains("<input type=\"double\">nan</input>"), "{xml}");
     }
 
     #[test]
