@@ -4,8 +4,10 @@
 For each seed, Csmith (Debian's `csmith` and `libcsmith-dev`) writes a
 random C program with pointers, structures and arrays (no unions,
 bit-fields, packed structures or floats: see --csmith-args) that prints
-a checksum of its globals. gcc (`-m32`, the data model wiser reads C in by
-default) compiles and runs it, and the program is rewritten to check its
+a checksum of its globals. gcc (`-m32 -msse2 -mfpmath=sse`: the data
+model wiser reads C in by default, with IEEE float arithmetic) compiles
+and runs it (with `--float`, a float's bytes are hashed through a union,
+see FLOAT_BYTES), and the program is rewritten to check its
 own checksum: `platform_main_end(crc, ...)` becomes `if (crc != GCC's)
 reach_error();`. Then:
 
@@ -50,6 +52,38 @@ def sh(cmd, timeout, env=None, cwd=None):
         return "timeout", "", ""
 
 
+# Csmith hashes a float global's bytes through a `char *`
+# (`transparent_crc_bytes(&g, sizeof g, ...)`); wiser keeps a `char *` from
+# pointing into a float, so the bytes are read through a union instead —
+# the same bytes in the same order, in the program gcc computes the
+# checksum of too.
+FLOAT_BYTES = """
+static void wiser_crc_f32(float x)
+{
+    union { float f; unsigned char b[4]; } u;
+    int i;
+    u.f = x;
+    for (i = 0; i < 4; i++)
+        crc32_byte(u.b[i]);
+}
+static void wiser_crc_f64(double x)
+{
+    union { double f; unsigned char b[8]; } u;
+    int i;
+    u.f = x;
+    for (i = 0; i < 8; i++)
+        crc32_byte(u.b[i]);
+}
+#define transparent_crc_bytes(p, n, name, flag) ((n) == 4 ? wiser_crc_f32(*(p)) : wiser_crc_f64(*(p)))
+"""
+
+
+def floats_hashed_through_unions(text):
+    """The program with its floats' bytes hashed through unions."""
+    include = '#include "csmith.h"\n'
+    return text.replace(include, include + FLOAT_BYTES, 1)
+
+
 def self_checking(text, crc):
     """The program, checking that its checksum is `crc` instead of
     printing it; None when Csmith's closing call is not there."""
@@ -88,7 +122,13 @@ def main():
             totals["csmith failed"] += 1
             continue
         exe = os.path.join(work, f"p{seed}")
-        code, _, err = sh(["gcc", "-m32", "-w", "-O0", f"-I{CSMITH_INCLUDE}", src, "-o", exe], 60)
+        text = open(src).read()
+        if "--float" in args.csmith_args.split():
+            text = floats_hashed_through_unions(text)
+            open(src, "w").write(text)
+        # SSE arithmetic: IEEE binary32/64 as wiser computes, not x87's.
+        gcc = ["gcc", "-m32", "-msse2", "-mfpmath=sse", "-w", "-O0"]
+        code, _, err = sh([*gcc, f"-I{CSMITH_INCLUDE}", src, "-o", exe, "-lm"], 60)
         if code != 0:
             totals["gcc failed"] += 1
             continue
@@ -98,7 +138,6 @@ def main():
             totals["no gcc checksum (its run timed out or failed)"] += 1
             continue
         crc = int(m.group(1), 16)
-        text = open(src).read()
         checked = self_checking(text, crc)
         if checked is None:
             totals["no checksum call"] += 1
