@@ -13,7 +13,10 @@ reach_error();`. Then:
 
 * `wiser run` on it must end normally (a `reach_error` is a disagreement
   with gcc; any other error wiser reports is one too, as Csmith's
-  programs have no undefined behaviour);
+  programs have no undefined behaviour — except, with `--float`, a float
+  constant converted to an integer type that cannot hold it: a
+  `float_conversion` that gcc's `-fsanitize=float-cast-overflow` also
+  reports is counted apart, as undefined behaviour both agree on);
 * `wiser run` on its mutant, which expects a checksum one bit off, must
   reach `reach_error` (or the check above proves nothing);
 * with --check, `wiser check --property unreach-call` on it must not
@@ -30,6 +33,7 @@ not install):
 
 import argparse
 import collections
+import json
 import os
 import re
 import subprocess
@@ -82,6 +86,24 @@ def floats_hashed_through_unions(text):
     """The program with its floats' bytes hashed through unions."""
     include = '#include "csmith.h"\n'
     return text.replace(include, include + FLOAT_BYTES, 1)
+
+
+def ubsan_confirms(report, gcc, src, work, seed):
+    """Did `wiser run` (its JSON `report`) stop at a `float_conversion`
+    that gcc's UndefinedBehaviorSanitizer also reports in the program?"""
+    try:
+        outcome = json.loads(report).get("outcome")
+    except ValueError:
+        return False
+    if outcome != "float_conversion":
+        return False
+    exe = os.path.join(work, f"p{seed}_ubsan")
+    flags = ["-fsanitize=float-cast-overflow", f"-I{CSMITH_INCLUDE}"]
+    code, _, _ = sh([*gcc, *flags, src, "-o", exe, "-lm"], 60)
+    if code != 0:
+        return False
+    _, _, err = sh([exe], 10)
+    return "outside the range of representable values" in err
 
 
 def self_checking(text, crc):
@@ -162,6 +184,13 @@ def main():
             totals["accepted"] += 1
             totals["run agrees"] += 1
             verdict = "agrees"
+        elif ubsan_confirms(out, gcc, src, work, seed):
+            # Csmith's programs avoid undefined behaviour except in
+            # conversions of float constants to integers; gcc's own
+            # sanitizer then reports what wiser does.
+            totals["accepted"] += 1
+            totals["undefined behaviour (float_conversion; gcc's UBSan agrees)"] += 1
+            verdict = "UB (UBSan)"
         else:
             totals["accepted"] += 1
             totals["run disagrees"] += 1
