@@ -23,7 +23,7 @@
 //! it ([`read_only_pointer`]: `printf`'s `%s`, `strlen`'s parameter).
 
 use super::{heap, layout, ptr, structs, CSpan, Fun, Res, Unit};
-use crate::types::{CType, Len};
+use crate::types::{CType, Len, Rank};
 use lang_c::ast::{BinaryOperator as B, Expression as E, MemberOperator, UnaryOperator as U};
 use lang_c::span::Node;
 use wiser_ir::{Diagnostic, Expr, ScalarTy};
@@ -455,6 +455,12 @@ fn update(f: &mut Fun, x: &Scalar, xp: Expr, y: &Scalar, yp: Expr, at: CSpan) ->
     };
     if matches!(x.ty, CType::Mutex) || matches!(y.ty, CType::Mutex) {
         return Err(f.u.unsupported(at, "a union with a mutex"));
+    }
+    // wiser computes a `long double` as a `double`: its bytes are not
+    // gcc's 80-bit format, so no other member can share them.
+    let long_double = |t: &CType| matches!(t, CType::Int(i) if i.rank == Rank::LongDouble);
+    if long_double(&x.ty) || long_double(&y.ty) {
+        return Err(f.u.unsupported(at, "a `long double` in a union"));
     }
     let (xa, _) = heap::cell_array(f, &x.ty, at)?;
     let (ya, _) = heap::cell_array(f, &y.ty, at)?;
