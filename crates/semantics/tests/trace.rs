@@ -51,7 +51,9 @@ fn show(src: &str, s: &TraceStep) -> String {
             let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
             format!("call {routine}({})", args.join(", "))
         }
-        TraceStep::Return { routine, value, .. } => format!("return {routine} {value:?}"),
+        TraceStep::Return { routine, value, .. } => {
+            format!("return {routine} {:?}", value.as_ref().map(|(v, _)| v))
+        }
         TraceStep::Error { kind, span } => format!("error {kind} at {}", text(src, *span)),
     }
 }
