@@ -602,6 +602,15 @@ impl Ir {
         }
     }
 
+    /// The type of a place of a frame of routine `proc` (a local is a
+    /// slot of that routine).
+    pub fn place_ty(&self, proc: Option<ProcId>, place: Place) -> ScalarTy {
+        match place {
+            Place::Local(i) => self.routine(proc).slots[i as usize].ty,
+            Place::Global(g) => self.globals[g as usize].ty,
+        }
+    }
+
     /// The instruction at `pc`.
     pub fn at(&self, pc: Pc) -> &Located {
         &self.code[pc as usize]

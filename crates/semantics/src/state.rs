@@ -299,10 +299,7 @@ impl<A: Algebra, P> State<A, P> {
 
     /// The type of a place of the current frame.
     pub fn place_ty(&self, ir: &Ir, place: Place) -> wiser_ir::ScalarTy {
-        match place {
-            Place::Local(i) => ir.routine(self.frame.proc).slots[i as usize].ty,
-            Place::Global(g) => ir.globals[g as usize].ty,
-        }
+        ir.place_ty(self.frame.proc, place)
     }
 
     /// Writes a place of the current frame (copying the frame's locals or

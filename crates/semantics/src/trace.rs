@@ -296,23 +296,6 @@ impl<'ir> Recorder<'ir> {
         self.name_in(state.frame.proc, place)
     }
 
-    /// The type of a place of a frame of routine `proc`.
-    fn place_ty(&self, proc: Option<wiser_ir::ProcId>, place: Place) -> ScalarTy {
-        match place {
-            Place::Local(i) => self
-                .ir
-                .routine(proc)
-                .slots
-                .get(i as usize)
-                .map_or(ScalarTy::INT, |s| s.ty),
-            Place::Global(g) => self
-                .ir
-                .globals
-                .get(g as usize)
-                .map_or(ScalarTy::INT, |g| g.ty),
-        }
-    }
-
     /// The name of a place of a frame of routine `proc`, unless it is a
     /// temporary.
     fn name_in(&self, proc: Option<wiser_ir::ProcId>, place: Place) -> Option<Arc<str>> {
@@ -393,7 +376,7 @@ impl<'ir> Recorder<'ir> {
                 let assign = match (frame.dst, caller) {
                     (Some(dst), Some(c)) if !(self.options.hide_main && c.proc.is_none()) => self
                         .name_in(c.proc, dst)
-                        .map(|name| (frame.call_site, name, self.place_ty(c.proc, dst))),
+                        .map(|name| (frame.call_site, name, self.ir.place_ty(c.proc, dst))),
                     _ => None,
                 };
                 let routine = self.ir.routine(frame.proc);
@@ -494,7 +477,7 @@ impl<'ir> Recorder<'ir> {
                 span,
                 name,
                 value: self.ran_load(next, place),
-                ty: self.place_ty(self.ran_frame(next).proc, place),
+                ty: self.ir.place_ty(self.ran_frame(next).proc, place),
             },
             Pending::Read {
                 span,
@@ -506,7 +489,7 @@ impl<'ir> Recorder<'ir> {
                 index,
                 target,
                 value: self.ran_load(next, place),
-                ty: self.place_ty(self.ran_frame(next).proc, place),
+                ty: self.ir.place_ty(self.ran_frame(next).proc, place),
             },
             Pending::Store { span, array, index } => {
                 let a = &next.arrays[array];
@@ -539,7 +522,7 @@ impl<'ir> Recorder<'ir> {
                 span,
                 what,
                 value: self.ran_load(next, place),
-                ty: self.place_ty(self.ran_frame(next).proc, place),
+                ty: self.ir.place_ty(self.ran_frame(next).proc, place),
             },
             Pending::Return { step, assign } => {
                 let value = match &step {
