@@ -33,21 +33,19 @@ fn scope_lines(
     values: Vec<(std::sync::Arc<str>, wiser_num::Int)>,
 ) -> Vec<(String, String)> {
     let ir = &program.ir;
-    // A variable's own type (a cell's value, whose type the IR does not
-    // record, shows as its integer).
-    let local_ty = |name: &str| {
-        routine
-            .slots
-            .iter()
-            .find(|s| &*s.name == name && s.refers.is_none())
-            .map(|s| s.ty)
-    };
-    let global_ty = |name: &str| {
-        ir.globals
-            .iter()
-            .find(|g| &*g.name == name && g.refers.is_none())
-            .map(|g| g.ty)
-    };
+    // Each value's type, by position: `values` are the routine's slots
+    // that are not temporaries, in order (names can repeat: a shadowed
+    // C local), and the globals are the IR's, in order. A cell's value,
+    // whose type the IR does not record, shows as its integer.
+    let local_tys = routine
+        .slots
+        .iter()
+        .filter(|s| !s.is_temporary())
+        .map(|s| s.refers.is_none().then_some(s.ty));
+    let global_tys = ir
+        .globals
+        .iter()
+        .map(|g| g.refers.is_none().then_some(g.ty));
     let shown = |ty: Option<wiser_ir::ScalarTy>, v: &wiser_num::Int| match ty {
         Some(t) => t.show(v),
         None => v.to_string(),
@@ -57,11 +55,13 @@ fn scope_lines(
     let hidden = |name: &str| name.contains('$');
     let locals = values
         .into_iter()
-        .map(|(n, v)| (shown(local_ty(&n), &v), n));
+        .zip(local_tys)
+        .map(|((n, v), ty)| (shown(ty, &v), n));
     let globals = run
         .final_globals(ir)
         .into_iter()
-        .map(|(n, v)| (shown(global_ty(&n), &v), n));
+        .zip(global_tys)
+        .map(|((n, v), ty)| (shown(ty, &v), n));
     let mut lines: Vec<(String, String)> = locals
         .chain(globals)
         .filter(|(_, n)| !hidden(n))
