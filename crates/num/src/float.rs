@@ -227,11 +227,6 @@ impl FloatTy {
         }
     }
 
-    /// Is the pattern a NaN?
-    pub fn is_nan(self, bits: &Int) -> bool {
-        self.to_f64(bits).is_nan()
-    }
-
     /// The shortest decimal that reads back as exactly this value
     /// (`0.1`, `-0`, `inf`, `nan`, `1e-45`), as C's `strtod` and Rust read
     /// it.
