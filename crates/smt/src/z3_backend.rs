@@ -177,7 +177,11 @@ impl Z3Solver {
             self.stats.z3_asserts += 1;
         }
         self.stats.z3_checks += 1;
+        let dump = dump_query(&fresh, self.stats.z3_checks);
         let r = self.guarded(deadline, || fresh.check());
+        if let Some(path) = dump {
+            let _ = std::fs::remove_file(path);
+        }
         (r, fresh.get_model(), fresh.get_reason_unknown())
     }
 
@@ -469,18 +473,7 @@ impl Solver for Z3Solver {
         self.solver();
         let solver = self.solver.as_ref().expect("just made");
         self.stats.z3_checks += 1;
-        // A debugging aid: with WISER_Z3_DUMP=DIR, each query is written to
-        // DIR as SMT-LIB while Z3 works on it and removed when it returns,
-        // so the query of a check that does not end is left behind.
-        let dump = std::env::var_os("WISER_Z3_DUMP").map(|dir| {
-            let path = std::path::Path::new(&dir).join(format!(
-                "query-{}-{}.smt2",
-                std::process::id(),
-                self.stats.z3_checks
-            ));
-            let _ = std::fs::write(&path, format!("{}(check-sat)\n", solver.to_smt2()));
-            path
-        });
+        let dump = dump_query(solver, self.stats.z3_checks);
         let deadline = self.check_deadline();
         let leash = Instant::now().checked_add(LEASH);
         let verdict = self.guarded(min_time(deadline, leash), || {
@@ -522,6 +515,17 @@ impl Solver for Z3Solver {
     fn deadline(&self) -> Option<Instant> {
         self.deadline
     }
+}
+
+/// A debugging aid: with WISER_Z3_DUMP=DIR, each query is written to DIR
+/// as SMT-LIB while Z3 works on it; the caller removes the file when the
+/// check returns, so the query of a check that does not end is left behind.
+fn dump_query(solver: &z3::Solver, check: u64) -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("WISER_Z3_DUMP")?;
+    let path =
+        std::path::Path::new(&dir).join(format!("query-{}-{check}.smt2", std::process::id()));
+    let _ = std::fs::write(&path, format!("{}(check-sat)\n", solver.to_smt2()));
+    Some(path)
 }
 
 /// The earlier of two optional instants (`None` is no limit).
