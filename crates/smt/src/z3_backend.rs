@@ -154,7 +154,7 @@ impl Z3Solver {
     }
 
     /// Runs `check` under the watchdog, stopped at `deadline`.
-    fn guarded<T>(&self, deadline: Option<Instant>, check: impl FnOnce() -> T) -> T {
+    pub(crate) fn guarded<T>(&self, deadline: Option<Instant>, check: impl FnOnce() -> T) -> T {
         match &self.watchdog {
             Some(w) => w.guard(deadline, check),
             None => check(),
@@ -185,7 +185,7 @@ impl Z3Solver {
         (r, fresh.get_model(), fresh.get_reason_unknown())
     }
 
-    fn translate(&mut self, root: &Term) -> Dynamic {
+    pub(crate) fn translate(&mut self, root: &Term) -> Dynamic {
         if let Some(d) = self.cache.get(root) {
             return d.clone();
         }
@@ -520,7 +520,7 @@ impl Solver for Z3Solver {
 /// A debugging aid: with WISER_Z3_DUMP=DIR, each query is written to DIR
 /// as SMT-LIB while Z3 works on it; the caller removes the file when the
 /// check returns, so the query of a check that does not end is left behind.
-fn dump_query(solver: &z3::Solver, check: u64) -> Option<std::path::PathBuf> {
+pub(crate) fn dump_query(solver: &z3::Solver, check: u64) -> Option<std::path::PathBuf> {
     let dir = std::env::var_os("WISER_Z3_DUMP")?;
     let path =
         std::path::Path::new(&dir).join(format!("query-{}-{check}.smt2", std::process::id()));
@@ -622,7 +622,7 @@ fn z3_int(n: &Int) -> ZInt {
     }
 }
 
-fn from_z3_int(v: &ZInt) -> Option<Int> {
+pub(crate) fn from_z3_int(v: &ZInt) -> Option<Int> {
     if let Some(x) = v.as_i64() {
         return Some(Int::from(x));
     }
