@@ -30,6 +30,8 @@ pub enum Extra {
     /// A fuzzing session: its one stop reason is the report's only
     /// [`Incomplete`].
     Fuzz(Box<FuzzStats>),
+    /// A proof attempt: for `safe`, the checked invariants.
+    Prove(Box<crate::prove::ProveExtra>),
 }
 
 impl Extra {
@@ -40,6 +42,7 @@ impl Extra {
             Extra::Bmc { .. } => "bmc",
             Extra::Concolic(_) => "concolic",
             Extra::Fuzz(_) => "fuzz",
+            Extra::Prove(_) => "prove",
         }
     }
 }

@@ -75,6 +75,12 @@ pub enum Incomplete {
     /// The program may commit errors of the property's kinds in ways its
     /// IR does not check ([`wiser_ir::Ir::unchecked`] says which and why).
     Unchecked,
+    /// The prover found no invariant that proves the program (Spacer
+    /// gave up or found a path to an error).
+    NoInvariant,
+    /// The prover does not encode something the program has (threads,
+    /// objects, recursion).
+    NotEncoded,
 }
 
 impl From<wiser_semantics::Bound> for Incomplete {
@@ -106,6 +112,8 @@ impl Incomplete {
             Incomplete::MaxRuns => "max_runs",
             Incomplete::WorkListEmpty => "work_list_empty",
             Incomplete::Unchecked => "unchecked",
+            Incomplete::NoInvariant => "no_invariant",
+            Incomplete::NotEncoded => "not_encoded",
         }
     }
 }

@@ -1,0 +1,296 @@
+//! From a program to Horn clauses, by the one `Machine::step`.
+//!
+//! The cut points are the program's entry and every loop head, each in
+//! the call context it is reached in (the frames' routines and return
+//! points, so a loop of a called procedure is a cut point per call
+//! chain: procedures are inlined, not summarised). Each cut point gets a
+//! relation over every value a state holds there: the frames' slots, the
+//! globals, the arrays. From each cut point, the machine runs from a
+//! state whose every value is a fresh variable (the relation's
+//! parameters; the entry runs from the initial state), with BMC's
+//! [`Guarded`] policy (every side of every decision, under its condition)
+//! on a merging frontier, so a loop body's paths meet again at its joins
+//! and a clause covers many paths (large-block encoding). A state that
+//! reaches a cut point ends a clause `rel(params) ∧ guard ⇒ rel'(values)`;
+//! an error ends a query `rel(params) ∧ guard ⇒ false`.
+//!
+//! Values keep their sorts: C's machine integers are bit-vectors with
+//! their exact semantics, IMP's integers unbounded.
+
+use crate::bmc::{Guard, Guarded};
+use crate::config::Property;
+use crate::frontier::Frontier;
+use crate::merge::{MergeFrontier, MergeMode};
+use crate::report::Incomplete;
+use crate::symbolic::{SymArray, Symbolic};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+use wiser_ir::{Cfg, Ir, Pc, ProcId};
+use wiser_semantics::{Frame, Machine, Options, Stack, State, Status};
+use wiser_smt::{Application, Clause, HornProblem, Relation, Term};
+
+type GState = State<Symbolic, Guard>;
+
+/// Where a cut point is: its `pc` and the call chain that reached it,
+/// as (routine, return point) from `main` inward.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct CutKey {
+    pub pc: Pc,
+    pub frames: Vec<(Option<ProcId>, Pc)>,
+}
+
+/// A cut point's relation and the state its clauses start from.
+pub(super) struct Cut {
+    pub key: CutKey,
+    /// `None` for the entry.
+    start: Option<GState>,
+}
+
+/// The Horn clauses of a program.
+pub(super) struct Encoded {
+    pub problem: HornProblem,
+    /// Per relation: its cut point.
+    pub cuts: Vec<Cut>,
+    /// States stepped.
+    pub states: u64,
+}
+
+/// Why a program could not be encoded.
+pub(super) enum NotEncoded {
+    /// A limit or the interrupt stopped the encoding.
+    Stopped(Incomplete),
+    /// The program has what the encoding does not cover.
+    Unsupported(String),
+}
+
+/// The clauses of `ir` for the errors of `property`; `stop` says when
+/// the run must end.
+pub(super) fn encode(
+    ir: &Arc<Ir>,
+    property: Property,
+    options: Options,
+    stop: &dyn Fn() -> Option<Incomplete>,
+) -> Result<Encoded, NotEncoded> {
+    if ir.threaded {
+        return Err(NotEncoded::Unsupported("threads".into()));
+    }
+    if !ir.classes.is_empty() {
+        return Err(NotEncoded::Unsupported("objects".into()));
+    }
+    let cfg = Arc::new(Cfg::new(ir));
+    let mut alg = Symbolic::new();
+    let entry = Cut {
+        key: CutKey {
+            pc: ir.main.entry,
+            frames: vec![(None, 0)],
+        },
+        start: None,
+    };
+    let mut enc = Encoded {
+        problem: HornProblem::default(),
+        cuts: Vec::new(),
+        states: 0,
+    };
+    let mut index: FxHashMap<CutKey, usize> = FxHashMap::default();
+    index.insert(entry.key.clone(), 0);
+    enc.problem.relations.push(Relation {
+        name: "entry".into(),
+        params: Vec::new(),
+    });
+    enc.cuts.push(entry);
+    // The entry's relation has no parameters and holds: one fact.
+    enc.problem.clauses.push(Clause {
+        body: None,
+        constraint: Term::bool(true),
+        head: Some(Application {
+            relation: 0,
+            args: Vec::new(),
+        }),
+    });
+    let mut next = 0;
+    while next < enc.cuts.len() {
+        let start = match &enc.cuts[next].start {
+            Some(s) => s.clone(),
+            None => State::initial(ir, &mut alg, Guard::new()),
+        };
+        let body = Application {
+            relation: next,
+            args: enc.problem.relations[next].params.clone(),
+        };
+        let mut frontier =
+            MergeFrontier::<Guard>::new(ir.clone(), cfg.clone(), MergeMode::Joins, 0);
+        let mut machine = Machine::with_options(ir, options);
+        let mut out = Vec::with_capacity(4);
+        frontier.push(start, false);
+        while let Some(state) = frontier.pop() {
+            enc.states += 1;
+            if let Some(why) = stop() {
+                return Err(NotEncoded::Stopped(why));
+            }
+            machine.step(&mut alg, &mut Guarded, state, &mut out);
+            for s in out.drain(..) {
+                match s.status {
+                    Status::Error { kind, .. } => {
+                        if property.contains(kind) || !kind.is_terminal() {
+                            enc.problem.clauses.push(Clause {
+                                body: Some(body.clone()),
+                                constraint: s.path.formula(),
+                                head: None,
+                            });
+                        }
+                        continue;
+                    }
+                    Status::Bounded(b) => {
+                        return Err(NotEncoded::Unsupported(format!(
+                            "a bound of the search ({})",
+                            b.name()
+                        )))
+                    }
+                    Status::Running => {}
+                }
+                if let Some(proc) = s.frame.proc {
+                    if s.callers.iter().any(|f| f.proc == Some(proc)) {
+                        return Err(NotEncoded::Unsupported("recursion".into()));
+                    }
+                }
+                if !cfg.is_loop_head(s.pc) {
+                    frontier.push(s, true);
+                    continue;
+                }
+                let key = key_of(&s);
+                let relation = match index.get(&key) {
+                    Some(&r) => r,
+                    None => {
+                        let r = enc.cuts.len();
+                        let (start, params) = havoc(ir, &s);
+                        index.insert(key.clone(), r);
+                        enc.problem.relations.push(Relation {
+                            name: format!("loop at pc {}", key.pc).into(),
+                            params,
+                        });
+                        enc.cuts.push(Cut {
+                            key,
+                            start: Some(start),
+                        });
+                        r
+                    }
+                };
+                enc.problem.clauses.push(Clause {
+                    body: Some(body.clone()),
+                    constraint: s.path.formula(),
+                    head: Some(Application {
+                        relation,
+                        args: values(&s),
+                    }),
+                });
+            }
+        }
+        next += 1;
+    }
+    Ok(enc)
+}
+
+/// The cut point a state is at.
+fn key_of(s: &GState) -> CutKey {
+    let mut frames: Vec<(Option<ProcId>, Pc)> = s.callers.iter().map(|f| (f.proc, f.ret)).collect();
+    frames.reverse();
+    frames.push((s.frame.proc, s.frame.ret));
+    CutKey { pc: s.pc, frames }
+}
+
+/// Every value of a state, in the relation's order: the frames' slots
+/// from `main` inward, the globals, the arrays.
+fn values(s: &GState) -> Vec<Term> {
+    let mut frames: Vec<&Frame<Term>> = s.callers.iter().collect();
+    frames.reverse();
+    frames.push(&s.frame);
+    let mut out: Vec<Term> = frames
+        .iter()
+        .flat_map(|f| f.locals.iter().cloned())
+        .collect();
+    out.extend(s.globals.iter().cloned());
+    out.extend(s.arrays.iter().map(|a| a.term().clone()));
+    out
+}
+
+/// `s` with every value a fresh variable named after what it holds, and
+/// those variables in [`values`]' order. The names are the program's (a
+/// name met before is `routine::name`, then gets a `'` per repetition),
+/// so an invariant over them reads as the program.
+fn havoc(ir: &Ir, s: &GState) -> (GState, Vec<Term>) {
+    let mut used: FxHashSet<String> = FxHashSet::default();
+    let mut fresh = |names: &[String], like: &Term| {
+        let mut text = names
+            .iter()
+            .find(|n| !used.contains(*n))
+            .cloned()
+            .unwrap_or_else(|| names[names.len() - 1].clone());
+        while used.contains(&text) {
+            text.push('\'');
+        }
+        used.insert(text.clone());
+        Term::var(text, like.sort())
+    };
+    let mut params = Vec::new();
+    let mut frame_of = |f: &Frame<Term>, params: &mut Vec<Term>| {
+        let routine = ir.routine(f.proc);
+        let locals: Vec<Term> = f
+            .locals
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let slot = &routine.slots[i].name;
+                let p = fresh(&[slot.to_string(), format!("{}::{slot}", routine.name)], v);
+                params.push(p.clone());
+                p
+            })
+            .collect();
+        Frame {
+            locals: Arc::new(locals),
+            ..f.clone()
+        }
+    };
+    let mut callers: Vec<&Frame<Term>> = s.callers.iter().collect();
+    callers.reverse();
+    let mut stack = Stack::new();
+    for f in callers {
+        stack = stack.push(frame_of(f, &mut params));
+    }
+    let frame = frame_of(&s.frame, &mut params);
+    let globals: Vec<Term> = s
+        .globals
+        .iter()
+        .zip(&ir.globals)
+        .map(|(v, g)| {
+            let p = fresh(&[g.name.to_string()], v);
+            params.push(p.clone());
+            p
+        })
+        .collect();
+    let arrays: Vec<SymArray> = s
+        .arrays
+        .iter()
+        .zip(&ir.arrays)
+        .map(|(a, d)| {
+            let p = fresh(&[d.name.to_string()], a.term());
+            params.push(p.clone());
+            SymArray::new(p)
+        })
+        .collect();
+    let start = State {
+        pc: s.pc,
+        frame,
+        callers: stack,
+        globals: Arc::new(globals),
+        arrays: Arc::new(arrays),
+        path: Guard::new(),
+        reads: 0,
+        steps: 0,
+        status: Status::Running,
+        trail: Stack::new(),
+        heap: s.heap,
+        heap_reads: Stack::new(),
+        threads: None,
+    };
+    (start, params)
+}

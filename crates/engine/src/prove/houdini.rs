@@ -1,0 +1,274 @@
+//! Cheap invariants by guess and check (Houdini, Flanagan and Leino
+//! 2001): candidate facts at each cut point, pruned until every one that
+//! is left is implied, along every clause into its cut point, by the
+//! facts left at the clause's start.
+//!
+//! The candidates: each variable against each constant of the clauses
+//! and against each other variable (`x <= c`, `x >= c`, `x <= y`), and
+//! the linear equalities that constant increments keep (a loop that adds
+//! `a` to `x` and `b` to `y` keeps `b*x - a*y` fixed, at the value the
+//! clause into the loop gives it: `s == 2*i` for `s += 2; i++`). Over
+//! bit-vectors the comparisons are signed (C's `int`), and the equalities
+//! hold modulo 2^w, wrap-around or not.
+//!
+//! What survives is inductive, so it may strengthen the clauses Spacer
+//! is given (a reachable state satisfies it); it often proves a counter
+//! program alone, and gives Spacer the relational facts it is slowest to
+//! find. Nothing here is trusted: the final invariants are checked like
+//! Spacer's.
+
+use crate::report::Incomplete;
+use rustc_hash::FxHashSet;
+use wiser_smt::{Answer, BvOp, BvPred, HornProblem, Solver, Sort, Term};
+
+/// At most this many constants per cut point (the smallest in magnitude).
+const MAX_CONSTANTS: usize = 12;
+
+/// At most this many scalar variables per cut point take part in the
+/// pairwise candidates.
+const MAX_PAIRED: usize = 12;
+
+/// The surviving candidates of each relation, as one formula each
+/// (`true` where none survived).
+pub(super) fn houdini(
+    p: &HornProblem,
+    solver: &mut dyn Solver,
+    stop: &dyn Fn() -> Option<Incomplete>,
+) -> Result<Vec<Term>, Incomplete> {
+    let mut cands: Vec<Vec<Term>> = (0..p.relations.len()).map(|r| candidates(p, r)).collect();
+    loop {
+        let mut changed = false;
+        for clause in &p.clauses {
+            let Some(head) = &clause.head else { continue };
+            if cands[head.relation].is_empty() {
+                continue;
+            }
+            let mut premise = vec![clause.constraint.clone()];
+            if let Some(body) = &clause.body {
+                let facts = Term::and_all(cands[body.relation].iter().cloned());
+                premise.push(instantiate(p, body.relation, &facts, &body.args));
+            }
+            let mut i = 0;
+            while i < cands[head.relation].len() {
+                if let Some(why) = stop() {
+                    return Err(why);
+                }
+                let c = instantiate(p, head.relation, &cands[head.relation][i], &head.args);
+                let mut query = premise.clone();
+                query.push(Term::not(&c));
+                match solver.solve(&query) {
+                    Answer::Unsat => i += 1,
+                    Answer::Sat(model) => {
+                        // Every candidate the counterexample falsifies goes.
+                        let before = cands[head.relation].len();
+                        let rel = head.relation;
+                        let keep: Vec<Term> = cands[rel]
+                            .iter()
+                            .enumerate()
+                            .filter(|&(j, t)| {
+                                j != i && model.holds(&instantiate(p, rel, t, &head.args))
+                            })
+                            .map(|(_, t)| t.clone())
+                            .collect();
+                        cands[rel] = keep;
+                        debug_assert!(cands[rel].len() < before);
+                        changed = true;
+                        i = 0;
+                    }
+                    Answer::Unknown(_) => {
+                        cands[head.relation].remove(i);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Ok(cands.into_iter().map(Term::and_all).collect())
+}
+
+/// `formula` (over relation `rel`'s parameters) at `args`.
+fn instantiate(p: &HornProblem, rel: usize, formula: &Term, args: &[Term]) -> Term {
+    let params = &p.relations[rel].params;
+    formula.substitute(&|v| params.iter().position(|q| q == v).map(|k| args[k].clone()))
+}
+
+/// The candidates of relation `r`.
+fn candidates(p: &HornProblem, r: usize) -> Vec<Term> {
+    let params = &p.relations[r].params;
+    // The IR's temporaries (`$…`, see `Slot::is_temporary`) hold values
+    // between the steps of one statement: no facts about them.
+    let scalars: Vec<&Term> = params
+        .iter()
+        .filter(|v| matches!(v.sort(), Sort::Int | Sort::Bv(_)))
+        .filter(|v| !is_temporary(v))
+        .collect();
+    let mut out: Vec<Term> = Vec::new();
+    let mut seen: FxHashSet<Term> = FxHashSet::default();
+    let mut add = |t: Term, out: &mut Vec<Term>| {
+        if t.as_bool().is_none() && seen.insert(t.clone()) {
+            out.push(t);
+        }
+    };
+    // The constants of the clauses into and out of this cut point.
+    let mut constants: Vec<i64> = vec![0];
+    for c in &p.clauses {
+        let touches = c.head.as_ref().is_some_and(|h| h.relation == r)
+            || c.body.as_ref().is_some_and(|b| b.relation == r);
+        if touches {
+            collect_constants(&c.constraint, &mut constants);
+            for a in c.head.iter().chain(&c.body) {
+                for t in &a.args {
+                    collect_constants(t, &mut constants);
+                }
+            }
+        }
+    }
+    constants.sort_by_key(|c| (c.unsigned_abs(), *c));
+    constants.dedup();
+    constants.truncate(MAX_CONSTANTS);
+    for x in &scalars {
+        for &k in &constants {
+            let c = constant_like(x, k);
+            add(le(x, &c), &mut out);
+            add(le(&c, x), &mut out);
+        }
+    }
+    let paired = &scalars[..scalars.len().min(MAX_PAIRED)];
+    for (i, x) in paired.iter().enumerate() {
+        for y in &paired[i + 1..] {
+            if x.sort() == y.sort() {
+                add(le(x, y), &mut out);
+                add(le(y, x), &mut out);
+            }
+        }
+    }
+    for t in increments(p, r) {
+        add(t, &mut out);
+    }
+    out
+}
+
+/// The linear equalities kept by the constant increments of the clauses
+/// from `r` to itself, at the values a clause into `r` gives.
+fn increments(p: &HornProblem, r: usize) -> Vec<Term> {
+    let params = &p.relations[r].params;
+    let mut out = Vec::new();
+    for c in &p.clauses {
+        let (Some(b), Some(h)) = (&c.body, &c.head) else {
+            continue;
+        };
+        if b.relation != r || h.relation != r {
+            continue;
+        }
+        let deltas: Vec<Option<i64>> = params
+            .iter()
+            .zip(&h.args)
+            .map(|(x, next)| super::relax::difference(next, x))
+            .collect();
+        // Where the loop starts: a clause into it from elsewhere.
+        let Some(entry) = p.clauses.iter().find(|e| {
+            e.head.as_ref().is_some_and(|h| h.relation == r)
+                && e.body.as_ref().is_none_or(|b| b.relation != r)
+        }) else {
+            continue;
+        };
+        let start = &entry.head.as_ref().expect("a clause into r").args;
+        for i in 0..params.len() {
+            for j in i + 1..params.len() {
+                let (Some(a), Some(bb)) = (deltas[i], deltas[j]) else {
+                    continue;
+                };
+                let (x, y) = (&params[i], &params[j]);
+                if (a == 0 && bb == 0) || x.sort() != y.sort() || is_temporary(x) || is_temporary(y)
+                {
+                    continue;
+                }
+                // bb*x - a*y is the same after each step.
+                let f = |u: &Term, v: &Term| minus(&times(u, bb), &times(v, a));
+                let Some(init) =
+                    super::relax::difference(&f(&start[i], &start[j]), &constant_like(x, 0))
+                else {
+                    continue;
+                };
+                out.push(equal(&f(x, y), &constant_like(x, init)));
+            }
+        }
+    }
+    out
+}
+
+/// Is `v` the parameter of a temporary (named `$…`, or `routine::$…`)?
+fn is_temporary(v: &Term) -> bool {
+    v.as_var()
+        .and_then(|n| n.rsplit("::").next())
+        .is_some_and(|n| n.starts_with('$'))
+}
+
+fn collect_constants(t: &Term, out: &mut Vec<i64>) {
+    let mut stack = vec![t];
+    let mut seen = FxHashSet::default();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.addr()) {
+            continue;
+        }
+        if let Some(k) = constant_of(t) {
+            out.push(k);
+            if out.len() > 1000 {
+                return;
+            }
+        }
+        stack.extend(t.children());
+    }
+}
+
+/// The value of a constant term, signed for a bit-vector.
+fn constant_of(t: &Term) -> Option<i64> {
+    if let Some((w, bits)) = t.as_bv() {
+        return Some(wiser_num::bv::to_signed(u32::from(w), bits));
+    }
+    t.as_int()?.to_i64()
+}
+
+/// The constant `k` in `like`'s sort.
+fn constant_like(like: &Term, k: i64) -> Term {
+    match like.sort() {
+        Sort::Bv(w) => Term::bv(w, (k as u64) & wiser_num::bv::mask(u32::from(w))),
+        _ => Term::int(k),
+    }
+}
+
+fn le(a: &Term, b: &Term) -> Term {
+    if a.sort().is_bv() {
+        Term::bv_cmp(BvPred::Sle, a, b)
+    } else {
+        Term::le(a, b)
+    }
+}
+
+fn equal(a: &Term, b: &Term) -> Term {
+    if a.sort().is_bv() {
+        Term::bv_eq(a, b)
+    } else {
+        Term::eq(a, b)
+    }
+}
+
+fn minus(a: &Term, b: &Term) -> Term {
+    if a.sort().is_bv() {
+        Term::bv_bin(BvOp::Sub, a, b)
+    } else {
+        Term::sub(a, b)
+    }
+}
+
+fn times(a: &Term, k: i64) -> Term {
+    let c = constant_like(a, k);
+    if a.sort().is_bv() {
+        Term::bv_bin(BvOp::Mul, a, &c)
+    } else {
+        Term::mul(a, &c)
+    }
+}

@@ -1,0 +1,313 @@
+//! Proving: inductive invariants found by a Horn-clause solver and
+//! checked independently before `safe` is said.
+//!
+//! The program becomes constrained Horn clauses, one relation per cut
+//! point (the entry, each loop head in its call context), by the one
+//! `Machine::step` ([`clauses`]); Z3's Spacer solves them
+//! ([`wiser_smt::Z3Solver::solve_horn`]); the solution — an invariant per
+//! cut point — is then checked clause by clause on a fresh solver chain
+//! of the run layer (another process, sharing nothing with Spacer):
+//! initiation, consecution, and that no error is reachable from a state
+//! satisfying it ([`wiser_smt::HornProblem::check`]). Only a solution that
+//! passes is reported, with its invariants. Spacer's counterexamples are
+//! not bugs here: a bug is always a replayed input, which the bug-finding
+//! engines give.
+
+mod clauses;
+mod houdini;
+mod relax;
+
+use crate::config::Config;
+use crate::report::{Extra, Incomplete, Report, Stats, Verdict};
+use crate::run::{peak_resident_bytes, supervise_one, Limits, Monitor, Solvers, StopSwitch};
+use clauses::{encode, NotEncoded};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use wiser_ir::{Ir, Span};
+use wiser_smt::{HornAnswer, HornProblem, Solver, Term, Z3Solver};
+
+/// An invariant of a proof: a formula over the program's variables that
+/// holds whenever control is at `span`'s loop head (in the call context
+/// of `routine`).
+#[derive(Clone, Debug)]
+pub struct Invariant {
+    /// The loop head.
+    pub span: Span,
+    /// The routine the loop is in.
+    pub routine: Arc<str>,
+    /// The formula, over variables named as the program's (a called
+    /// routine's as `routine::name`).
+    pub formula: Term,
+}
+
+/// What the prover adds to its report.
+#[derive(Clone, Debug, Default)]
+pub struct ProveExtra {
+    /// For `safe`: the checked invariants, one per loop head (the
+    /// entry's, always `true`, left out).
+    pub invariants: Vec<Invariant>,
+    /// Relations (cut points) and clauses of the encoding.
+    pub relations: usize,
+    /// Clauses of the encoding.
+    pub clauses: usize,
+    /// Time guessing and checking cheap invariants (Houdini).
+    pub guess_time: Duration,
+    /// Time in the Horn-clause solver.
+    pub solve_time: Duration,
+    /// Time checking the solution.
+    pub check_time: Duration,
+    /// For `unknown`: what stopped the proof, in words.
+    pub reason: Option<String>,
+}
+
+/// Tries to prove `ir` free of the errors of `config`'s property, within
+/// its limits; stops with `unknown` when a limit or the interrupt switch
+/// of `monitor` says so. The report's extra is [`Extra::Prove`].
+pub fn prove(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
+    let start = Instant::now();
+    let limits = Limits::new(config, start, monitor.clone());
+    let solvers = Arc::new(Solvers::new(config, limits.deadline));
+    let stop = Arc::new(StopSwitch::default());
+    let unchecked = config.property.has_unchecked(&ir);
+    let deadline = limits.deadline;
+    let work = {
+        let (config, solvers, stop) = (config.clone(), solvers.clone(), stop.clone());
+        let monitor = monitor.clone();
+        move || attempt(&ir, &config, deadline, &monitor, &solvers, &stop)
+    };
+    let (mut verdict, mut incomplete, internal, mut stats, extra) =
+        match supervise_one(&limits, &solvers, &stop, work) {
+            Some(done) => done,
+            None => {
+                let why = stop.reason().unwrap_or(Incomplete::Timeout);
+                let stats = Stats {
+                    abandoned_workers: 1,
+                    ..Stats::default()
+                };
+                let extra = ProveExtra {
+                    reason: Some("the prover was still at work at the end".into()),
+                    ..ProveExtra::default()
+                };
+                (Verdict::Unknown, vec![why], Vec::new(), stats, extra)
+            }
+        };
+    if unchecked {
+        verdict = Verdict::Unknown;
+        incomplete.push(Incomplete::Unchecked);
+    }
+    stats.elapsed = start.elapsed();
+    stats.peak_memory = peak_resident_bytes().unwrap_or(0);
+    Report {
+        verdict,
+        incomplete,
+        internal_errors: internal,
+        stats,
+        extra: Extra::Prove(Box::new(extra)),
+        ..Report::empty(verdict, Extra::Symex)
+    }
+}
+
+type Attempt = (Verdict, Vec<Incomplete>, Vec<String>, Stats, ProveExtra);
+
+/// Encodes, solves and checks.
+fn attempt(
+    ir: &Arc<Ir>,
+    config: &Config,
+    deadline: Option<Instant>,
+    monitor: &Monitor,
+    solvers: &Solvers,
+    stop: &StopSwitch,
+) -> Attempt {
+    let mut stats = Stats::default();
+    let mut extra = ProveExtra::default();
+    let unknown = |why: Incomplete, reason: String, stats: Stats, mut extra: ProveExtra| {
+        extra.reason = Some(reason);
+        (Verdict::Unknown, vec![why], Vec::new(), stats, extra)
+    };
+    let encoded = match encode(ir, config.property, config.options, &|| stop.reason()) {
+        Ok(e) => e,
+        Err(NotEncoded::Stopped(why)) => {
+            return unknown(why, "stopped while encoding".into(), stats, extra)
+        }
+        Err(NotEncoded::Unsupported(what)) => {
+            let reason = format!("the prover does not encode {what} yet");
+            return unknown(Incomplete::NotEncoded, reason, stats, extra);
+        }
+    };
+    stats.states = encoded.states;
+    monitor.states.store(stats.states, Ordering::Relaxed);
+    extra.relations = encoded.problem.relations.len();
+    extra.clauses = encoded.problem.clauses.len();
+    let problem = &encoded.problem;
+    // Cheap inductive facts first: they may prove the program alone, and
+    // strengthen the clauses Spacer gets.
+    let guessing = Instant::now();
+    let facts = {
+        let mut solver = solvers.bare();
+        let found = houdini::houdini(problem, &mut *solver, &|| stop.reason());
+        solver.stats(&mut stats.solver);
+        match found {
+            Ok(f) => f,
+            Err(why) => {
+                return unknown(
+                    why,
+                    "stopped while guessing invariants".into(),
+                    stats,
+                    extra,
+                )
+            }
+        }
+    };
+    extra.guess_time = guessing.elapsed();
+    {
+        let checking = Instant::now();
+        let mut checker = solvers.bare();
+        let checked = problem.check(&facts, &mut *checker);
+        checker.stats(&mut stats.solver);
+        extra.check_time += checking.elapsed();
+        if checked.is_ok() {
+            return proved(ir, &encoded, &facts, stats, extra);
+        }
+    }
+    let strengthened = strengthen(problem, &facts);
+    // Over unbounded integers first (where Spacer is at its best), then
+    // bit-precisely; either way the invariants are checked on the
+    // bit-precise clauses.
+    let mut tries: Vec<(Option<HornProblem>, Option<Instant>)> = Vec::new();
+    if problem
+        .relations
+        .iter()
+        .any(|r| r.params.iter().any(|p| p.sort().is_bv()))
+    {
+        if let Some(relaxed) = relax::relax(&strengthened) {
+            tries.push((Some(relaxed), share_of(deadline, 0.6)));
+        }
+    }
+    tries.push((None, deadline));
+    let mut refused = None;
+    let mut last = String::new();
+    for (relaxed, until) in tries {
+        let solving = Instant::now();
+        let mut spacer = Z3Solver::new(None);
+        let answer = spacer.solve_horn(relaxed.as_ref().unwrap_or(&strengthened), until);
+        spacer.stats(&mut stats.solver);
+        extra.solve_time += solving.elapsed();
+        let solution = match (answer, &relaxed) {
+            (HornAnswer::Solved(s), None) => s,
+            (HornAnswer::Solved(s), Some(r)) => match relax::restore(&strengthened, r, &s) {
+                Some(s) => s,
+                None => {
+                    last = "the invariants over integers have no bit-vector translation".into();
+                    continue;
+                }
+            },
+            (HornAnswer::Refuted, _) => {
+                last = "Spacer found a path to an error (the bug-finding engines replay bugs: \
+                        `wiser check`, `wiser bmc`)"
+                    .into();
+                continue;
+            }
+            (HornAnswer::Unknown(why), _) => {
+                last = format!("Spacer: {}", why.lines().next().unwrap_or("unknown"));
+                continue;
+            }
+        };
+        // Spacer's invariants hold given the facts: together they are
+        // the certificate.
+        let solution: Vec<Term> = solution
+            .iter()
+            .zip(&facts)
+            .map(|(s, f)| Term::and(s, f))
+            .collect();
+        // The independent check: a fresh solver chain of the run layer.
+        let checking = Instant::now();
+        let mut checker = solvers.bare();
+        let checked = problem.check(&solution, &mut *checker);
+        checker.stats(&mut stats.solver);
+        extra.check_time += checking.elapsed();
+        match checked {
+            Ok(()) => return proved(ir, &encoded, &solution, stats, extra),
+            // Invariants over integers may fail at machine integers: a
+            // reason to try bit-precisely, not an error.
+            Err(wiser_smt::Refusal::Violated { clause }) if relaxed.is_some() => {
+                last = format!(
+                    "the invariants over integers fail clause {clause} at machine integers"
+                );
+            }
+            Err(r) => refused = Some(r),
+        }
+        if refused.is_some() {
+            break;
+        }
+    }
+    if let Some(stopped) = stop.reason() {
+        return unknown(stopped, last, stats, extra);
+    }
+    let Some(refusal) = refused else {
+        return unknown(Incomplete::NoInvariant, last, stats, extra);
+    };
+    match refusal {
+        wiser_smt::Refusal::Undecided { clause, reason } => {
+            let reason =
+                format!("the check of the invariants could not decide clause {clause}: {reason}");
+            unknown(Incomplete::SolverUnknown, reason, stats, extra)
+        }
+        refusal => {
+            let msg = format!("internal error: Spacer's invariants were refused by the independent check: {refusal}");
+            extra.reason = Some(msg.clone());
+            (
+                Verdict::Unknown,
+                vec![Incomplete::InternalError],
+                vec![msg],
+                stats,
+                extra,
+            )
+        }
+    }
+}
+
+/// `p` with each clause's premise strengthened by the facts of its body's
+/// relation (sound: the facts are inductive, so every reachable state at
+/// the relation's cut point satisfies them).
+fn strengthen(p: &HornProblem, facts: &[Term]) -> HornProblem {
+    let mut out = p.clone();
+    for c in &mut out.clauses {
+        if let Some(body) = &c.body {
+            let f = p.instantiate(facts, body);
+            c.constraint = Term::and(&c.constraint, &f);
+        }
+    }
+    out
+}
+
+/// A deadline `share` of the way from now to `deadline`.
+fn share_of(deadline: Option<Instant>, share: f64) -> Option<Instant> {
+    let now = Instant::now();
+    deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(share))
+}
+
+/// The report of a checked proof.
+fn proved(
+    ir: &Ir,
+    encoded: &clauses::Encoded,
+    solution: &[Term],
+    stats: Stats,
+    mut extra: ProveExtra,
+) -> Attempt {
+    extra.invariants = encoded
+        .cuts
+        .iter()
+        .zip(solution)
+        .skip(1)
+        .map(|(cut, formula)| Invariant {
+            span: ir.at(cut.key.pc).span,
+            routine: ir
+                .routine(cut.key.frames.last().and_then(|f| f.0))
+                .name
+                .clone(),
+            formula: formula.clone(),
+        })
+        .collect();
+    (Verdict::Safe, Vec::new(), Vec::new(), stats, extra)
+}
