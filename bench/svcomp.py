@@ -409,6 +409,8 @@ def run_task(task, prop, args, wiser, workdir):
         cmd += ["--jobs", str(args.jobs), "--max-states", str(10**15)]
         if ":" in args.engine:
             cmd += ["--merge", args.engine.split(":")[1]]
+    elif args.engine == "prove":
+        pass  # invariants or nothing: no bounds to set
     else:
         # bmc: deepen the bound with unwinding assertions, so `safe` is
         # possible and a bug comes at the smallest bound.
@@ -687,7 +689,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 64), help="wiser --jobs (default: the number of cores)")
     ap.add_argument("--wiser", default=None, help="the wiser binary (default: target/release/wiser, built if missing)")
     ap.add_argument("--filter", action="append", default=[], help="only tasks whose CATEGORY/NAME contains this (repeatable)")
-    ap.add_argument("--engine", default="check", help="check, check:joins, check:auto (state merging) or bmc (default: check)")
+    ap.add_argument("--engine", default="check", help="check, check:joins, check:auto (state merging), bmc or prove (default: check)")
     ap.add_argument("--solver-timeout", type=int, default=None, metavar="MS", help="wiser --solver-timeout: milliseconds per solver query (default: wiser's, 10000); floating-point queries can need more")
     ap.add_argument("--check-harness", action="store_true", help="confirm each `false` answer by compiling its harness with gcc")
     ap.add_argument("--json", metavar="OUT", default=None, help="write rows and totals as JSON")

@@ -40,6 +40,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Bounded model checking: every path up to a bound on loop iterations and recursion, in one solver query per bound. Exit: 0 safe, 1 bug, 3 unknown (e.g. no bug up to the bound), 2 usage or input error.
     Bmc(BmcArgs),
+    /// Prove a program free of errors: inductive loop invariants found by Z3's Horn-clause engine (Spacer), each checked independently before the verdict is safe. Exit: 0 proved, 3 no proof, 2 usage or input error.
+    Prove(ProveArgs),
     /// Run a program on concrete inputs. Exit: 0 normal end, 1 runtime error, 3 an assume failed, 4 step limit, 2 usage or input error.
     Run(RunArgs),
     /// Run a program on one input concolically: print each symbolic decision of its path with the side taken and an input that takes the other side. Exit: as `run`.
@@ -62,7 +64,7 @@ impl Command {
     pub fn runs_an_engine(&self) -> bool {
         match self {
             Command::Check(args) => args.replay.is_none(),
-            Command::Bmc(_) | Command::Concolic(_) | Command::Fuzz(_) => true,
+            Command::Bmc(_) | Command::Prove(_) | Command::Concolic(_) | Command::Fuzz(_) => true,
             _ => false,
         }
     }
@@ -442,6 +444,39 @@ pub struct BmcArgs {
     pub in_process_solver: bool,
 }
 
+#[derive(Args, Debug)]
+pub struct ProveArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// Stop after this many seconds of wall time (0 or `none`: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
+    pub timeout: f64,
+    /// Give each query of the independent check at most this many milliseconds (0: no limit; the run's time limit still applies).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub solver_timeout: u64,
+    /// Stop when the process (with its solver processes) uses this many MiB of memory (verdict unknown; 0: no limit) [default: no limit].
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<u64>,
+    /// No progress display on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub semantics: SemanticArgs,
+    /// Run Z3 inside this process instead of in a child process (for the independent check; Spacer always runs in this process).
+    #[arg(long, hide = true)]
+    pub in_process_solver: bool,
+}
+
+impl ProveArgs {
+    /// The engine configuration (limits, property, solver).
+    pub fn config(&self) -> Config {
+        engine_config(&self.semantics, self.in_process_solver)
+            .with_timeout(time_limit(self.timeout))
+            .with_solver_timeout(solver_limit(self.solver_timeout))
+            .with_max_memory(memory_limit(self.max_memory, None))
+    }
+}
+
 impl BmcArgs {
     /// The engine configuration (limits, property, solver).
     pub fn config(&self) -> Config {
@@ -661,6 +696,7 @@ pub fn format_of(command: &Command) -> Format {
     match command {
         Command::Check(a) => a.target.format,
         Command::Bmc(a) => a.target.format,
+        Command::Prove(a) => a.target.format,
         Command::Run(a) => a.format,
         Command::Concolic(a) => a.format,
         Command::Fuzz(a) => a.format,
@@ -682,6 +718,7 @@ pub fn file_of(command: &Command) -> &Path {
     match command {
         Command::Check(a) => or_none(&a.target.file),
         Command::Bmc(a) => or_none(&a.target.file),
+        Command::Prove(a) => or_none(&a.target.file),
         Command::Run(a) => or_none(&a.file),
         Command::Concolic(a) => &a.file,
         Command::Fuzz(a) => &a.file,

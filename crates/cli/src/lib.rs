@@ -24,6 +24,7 @@ mod progress;
 mod reads_render;
 mod render;
 mod render_engines;
+mod render_prove;
 mod render_run;
 mod run_cmd;
 mod sarif;
@@ -168,6 +169,10 @@ fn run(
         Command::Bmc(mut args) => {
             args.target.lang.frontends = registry;
             verify::bmc(&args, verbose, signals, stdout)
+        }
+        Command::Prove(mut args) => {
+            args.target.lang.frontends = registry;
+            verify::prove(&args, verbose, signals, stdout)
         }
         Command::Concolic(mut args) => {
             args.lang.frontends = registry;

@@ -112,6 +112,14 @@ pub fn bmc(
     })
 }
 
+/// A proof attempt, with the same interrupt handling and progress line as
+/// `check`.
+pub fn prove(ir: Arc<Ir>, config: &Config, quiet: bool, signals: &Interrupts) -> Report {
+    supervised(quiet, check_line, signals, |monitor| {
+        wiser_engine::prove(ir, config, monitor)
+    })
+}
+
 /// Fuzzes, with the same interrupt handling and progress line as `check`.
 pub fn fuzz(
     ir: Arc<Ir>,

@@ -252,6 +252,8 @@ pub(crate) fn incomplete_hint(i: Incomplete, config: &Config, all: &[Incomplete]
         Incomplete::MaxRuns => "run limit reached (raise --max-runs)".into(),
         Incomplete::WorkListEmpty => "every generated path was run (the work list is empty); fuzzing is not exhaustive, so this does not mean safe".into(),
         Incomplete::Unchecked => "errors of the property's kinds can happen in ways wiser does not check in this program (see `unchecked`)".into(),
+        Incomplete::NoInvariant => "no inductive invariant was found (`wiser check` or `wiser bmc` look for bugs)".into(),
+        Incomplete::NotEncoded => "the prover does not encode this program yet (`wiser check` explores it)".into(),
     }
 }
 
@@ -325,6 +327,10 @@ pub fn check_text(
         plural(s.solver.z3_queries, "solver query", "solver queries"),
         s.elapsed.as_millis()
     );
+    let proof = crate::render_prove::proof(report);
+    if let Some(p) = proof {
+        crate::render_prove::prove_text(&mut out, program, p);
+    }
     match report.verdict {
         Verdict::Bug => {
             let n = report.bugs.len();
@@ -335,7 +341,14 @@ pub fn check_text(
             );
         }
         Verdict::Safe => {
-            let _ = writeln!(out, "verdict: safe (every path explored; {numbers})");
+            let how = match proof {
+                Some(p) => crate::render_prove::safe_words(p),
+                None => "every path explored".into(),
+            };
+            let _ = writeln!(out, "verdict: safe ({how}; {numbers})");
+        }
+        Verdict::Unknown if proof.is_some() => {
+            let _ = writeln!(out, "verdict: unknown (no proof; {numbers})");
         }
         Verdict::Unknown => {
             let _ = writeln!(

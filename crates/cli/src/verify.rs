@@ -19,7 +19,7 @@
 //!   its own text before the run, never a bug of the program with a
 //!   witness that `wiser run` would not reproduce.
 
-use crate::args::{self, BmcArgs, CheckArgs, Format, Target};
+use crate::args::{self, BmcArgs, CheckArgs, Format, ProveArgs, Target};
 use crate::error::CliError;
 use crate::formats::Rendered;
 use crate::load::{self, Program};
@@ -143,6 +143,36 @@ pub fn bmc(
             asked,
             warnings: &warnings,
             bmc: Some(&info),
+        };
+        finish(stdout, &output)
+    })
+}
+
+/// `wiser prove` on each file.
+pub fn prove(
+    args: &ProveArgs,
+    verbose: bool,
+    signals: &Interrupts,
+    stdout: &Stdout,
+) -> Result<(u8, bool), CliError> {
+    several(stdout, &args.target, |target, program, asked, property| {
+        let config = args.config().with_property(property);
+        if verbose {
+            out::errln!("note: configuration: {config:?}");
+        }
+        let warnings = check_assumption(&program, &config, signals)?;
+        let found = progress::prove(program.ir.clone(), &config, args.quiet, signals);
+        if verbose {
+            out::errln!("note: statistics: {:?}", found.stats);
+        }
+        let output = CheckOutput {
+            t: target,
+            program: &program,
+            report: &found,
+            config: &config,
+            asked,
+            warnings: &warnings,
+            bmc: None,
         };
         finish(stdout, &output)
     })
@@ -344,6 +374,12 @@ impl Rendered for CheckOutput<'_> {
             obj.insert("engine".into(), report.extra.engine().into());
             obj.insert("bound".into(), bound.into());
             obj.insert("unwinding_assertions".into(), b.unwinding_assertions.into());
+        }
+        if let (Some(p), Some(obj)) = (crate::render_prove::proof(report), json.as_object_mut()) {
+            let (invariants, proof) = crate::render_prove::prove_json(program, p);
+            obj.insert("engine".into(), report.extra.engine().into());
+            obj.insert("invariants".into(), invariants);
+            obj.insert("proof".into(), proof);
         }
         if let (Some(c), Some(obj)) = (&report.coverage, json.as_object_mut()) {
             let summary = crate::coverage::Summary::new(program, c);

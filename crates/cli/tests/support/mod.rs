@@ -30,6 +30,8 @@ pub struct Example {
     pub bug: Option<(String, u64, u64)>,
     /// Its `args:` line, split as a shell would.
     pub args: Vec<String>,
+    /// What `wiser prove` says about it (its `prove:` line), if given.
+    pub prove: Option<String>,
 }
 
 /// Every example, IMP and C, with its header.
@@ -67,6 +69,7 @@ fn header(path: &Path, text: &str, prefix: &str) -> Example {
         verdict: verdict.to_string(),
         bug,
         args: header.args,
+        prove: header.prove,
     }
 }
 
@@ -89,6 +92,8 @@ pub struct Header {
     pub args: Vec<String>,
     /// The reads bugs[0] must have, exactly, if given.
     pub reads: Option<Vec<String>>,
+    /// `wiser prove`'s verdict (`safe` or `unknown`), if given.
+    pub prove: Option<String>,
 }
 
 /// The comment prefix of an example's header: `//` for C, `#` for IMP.
@@ -105,12 +110,13 @@ pub fn is_c(path: &Path) -> bool {
     path.extension().is_some_and(|x| x == "c" || x == "i")
 }
 
-/// Reads the `expect:`, `args:` and `reads:` lines of the leading comment
+/// Reads the `expect:`, `args:`, `reads:` and `prove:` lines of the leading comment
 /// block, whose lines start with `prefix`.
 pub fn parse_header(text: &str, prefix: &str) -> Result<Header, String> {
     let mut expected = None;
     let mut args = None;
     let mut reads = None;
+    let mut prove = None;
     for line in text.lines() {
         let line = line.trim();
         if line.is_empty() {
@@ -130,6 +136,16 @@ pub fn parse_header(text: &str, prefix: &str) -> Result<Header, String> {
                 return Err(format!("two `{prefix} args:` lines"));
             }
             args = Some(shell_words(rest)?);
+        } else if let Some(rest) = comment.strip_prefix("prove:") {
+            let verdict = rest.trim();
+            if !["safe", "unknown"].contains(&verdict) {
+                return Err(format!(
+                    "`{prefix} prove: {verdict}`: expected safe or unknown"
+                ));
+            }
+            if prove.replace(verdict.to_string()).is_some() {
+                return Err(format!("two `{prefix} prove:` lines"));
+            }
         } else if let Some(rest) = comment.strip_prefix("reads:") {
             if reads.is_some() {
                 return Err(format!("two `{prefix} reads:` lines"));
@@ -155,6 +171,7 @@ pub fn parse_header(text: &str, prefix: &str) -> Result<Header, String> {
         expected,
         args: args.unwrap_or_default(),
         reads,
+        prove,
     })
 }
 

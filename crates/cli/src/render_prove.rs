@@ -1,0 +1,78 @@
+//! What `wiser prove` adds to a report: the invariants of a proof (each
+//! checked independently before the report says `safe`), or why there is
+//! no proof.
+
+use crate::load::Program;
+use serde_json::{json, Value};
+use std::fmt::Write;
+use wiser_engine::readable::{path_text, Names};
+use wiser_engine::{Extra, ProveExtra, Report};
+
+/// The prover's part of a report, if the report is the prover's.
+pub(crate) fn proof(report: &Report) -> Option<&ProveExtra> {
+    match &report.extra {
+        Extra::Prove(p) => Some(p),
+        _ => None,
+    }
+}
+
+/// An invariant in the program's variables, simplified for people.
+fn invariant_text(formula: &wiser_smt::Term) -> String {
+    path_text(std::slice::from_ref(formula), &Names::PLAIN)
+}
+
+/// The invariants, one per loop head, as `invariant at FILE:L:C: …`
+/// (with the line), then the prover's counters.
+pub(crate) fn prove_text(out: &mut String, program: &Program, p: &ProveExtra) {
+    for inv in &p.invariants {
+        let lc = program.line_col(inv.span);
+        let _ = writeln!(
+            out,
+            "invariant at {} (in {}): {}",
+            program.location(inv.span),
+            inv.routine,
+            invariant_text(&inv.formula)
+        );
+        let _ = writeln!(out, "  {:>4} | {}", lc.line, program.line_text(inv.span));
+    }
+    if let Some(reason) = &p.reason {
+        let _ = writeln!(out, "no proof: {reason}");
+    }
+}
+
+/// The words of a `safe` verdict's line.
+pub(crate) fn safe_words(p: &ProveExtra) -> String {
+    let n = p.invariants.len();
+    format!(
+        "proved: {n} loop invariant{}, checked independently",
+        if n == 1 { "" } else { "s" }
+    )
+}
+
+/// The prover's JSON fields: `invariants` (location and formula) and
+/// `proof` (the encoding's size, the solver's and the check's time, and
+/// the reason for an `unknown`).
+pub(crate) fn prove_json(program: &Program, p: &ProveExtra) -> (Value, Value) {
+    let invariants: Vec<Value> = p
+        .invariants
+        .iter()
+        .map(|inv| {
+            let lc = program.line_col(inv.span);
+            json!({
+                "file": program.sources.get(inv.span.file).name(),
+                "line": lc.line,
+                "column": lc.column,
+                "routine": &*inv.routine,
+                "invariant": invariant_text(&inv.formula),
+            })
+        })
+        .collect();
+    let proof = json!({
+        "relations": p.relations,
+        "clauses": p.clauses,
+        "solve_ms": p.solve_time.as_millis() as u64,
+        "check_ms": p.check_time.as_millis() as u64,
+        "reason": p.reason,
+    });
+    (Value::Array(invariants), proof)
+}

@@ -1,0 +1,123 @@
+//! `wiser prove` on the examples: what their `prove:` lines say, and never
+//! `safe` where another engine finds a bug.
+//!
+//! An example's header may say what the prover answers (`# prove: safe`,
+//! `# prove: unknown`); every example whose `expect:` is a bug is proved
+//! too, and the prover must not say `safe` of it (its invariants would
+//! have passed the independent check on a program with a replayed bug:
+//! the agreement of the prover with the bug-finding engines). Every JSON
+//! report validates against the report schema.
+
+mod support;
+
+use std::sync::Mutex;
+use support::{assert_valid, examples, json_of, schema, wiser, Example};
+
+/// Seconds per proof attempt: the proved examples take well under one.
+const TIMEOUT: &str = "10";
+
+fn prove(e: &Example) -> serde_json::Value {
+    let path = e.path.to_str().expect("a UTF-8 path");
+    let out = wiser(&[
+        "prove",
+        path,
+        "--format",
+        "json",
+        "--timeout",
+        TIMEOUT,
+        "-q",
+    ]);
+    json_of(&out)
+}
+
+#[test]
+fn prove_lines_hold_and_no_bug_example_is_proved_safe() {
+    let validator = schema("wiser-report.schema.json");
+    let todo: Vec<Example> = examples()
+        .into_iter()
+        .filter(|e| e.prove.is_some() || e.verdict == "bug")
+        .collect();
+    assert!(
+        todo.iter()
+            .filter(|e| e.prove.as_deref() == Some("safe"))
+            .count()
+            >= 2
+    );
+    let failures = Mutex::new(Vec::new());
+    let next = Mutex::new(todo.iter());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let Some(e) = next.lock().unwrap().next() else {
+                    break;
+                };
+                let doc = prove(e);
+                assert_valid(&validator, &doc, &e.path.display().to_string());
+                let verdict = doc["verdict"].as_str().unwrap_or("?").to_string();
+                let bad = match (&e.prove, e.verdict.as_str()) {
+                    (Some(want), _) => verdict != *want,
+                    (None, "bug") => verdict == "safe",
+                    _ => false,
+                };
+                if bad {
+                    failures.lock().unwrap().push(format!(
+                        "{}: prove says {verdict} (expect {}, prove: {:?}): {doc}",
+                        e.path.display(),
+                        e.verdict,
+                        e.prove
+                    ));
+                }
+                if verdict == "safe" {
+                    let invariants = doc["invariants"].as_array().expect("invariants");
+                    assert!(doc["incomplete"].as_array().is_some_and(|i| i.is_empty()));
+                    assert_eq!(doc["engine"], "prove");
+                    // A loop has its invariant; each names a line.
+                    for inv in invariants {
+                        assert!(inv["line"].as_u64().is_some_and(|l| l > 0), "{inv}");
+                        assert!(!inv["invariant"].as_str().unwrap_or("").is_empty());
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_proof_prints_its_checked_invariant_in_the_programs_variables() {
+    let out = wiser(&["prove", "examples/sum_invariant.imp"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("invariant at examples/sum_invariant.imp:10:1 (in main):"),
+        "{text}"
+    );
+    assert!(text.contains("s == 2*i"), "{text}");
+    assert!(
+        text.contains("verdict: safe (proved: 1 loop invariant, checked independently;"),
+        "{text}"
+    );
+}
+
+#[test]
+fn no_proof_says_why_and_exits_3() {
+    // Euclid's subtraction: `%` is not linear, so Spacer has no invariant.
+    let out = wiser(&[
+        "prove",
+        "examples/gcd.imp",
+        "--format",
+        "json",
+        "--timeout",
+        TIMEOUT,
+    ]);
+    let doc = json_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{doc}");
+    assert_eq!(doc["verdict"], "unknown");
+    assert!(
+        doc["proof"]["reason"]
+            .as_str()
+            .is_some_and(|r| !r.is_empty()),
+        "{doc}"
+    );
+}
