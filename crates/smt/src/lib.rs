@@ -46,8 +46,8 @@ mod subst;
 mod term;
 mod z3_backend;
 mod z3_backend_float;
+mod z3_backend_horn;
 mod z3_backend_watchdog;
-mod z3_horn;
 
 pub use display::{SharedPrinter, MAX_TEXT, MIN_SHARED, PLAIN_NODES};
 pub use horn::{Application, Clause, HornAnswer, HornProblem, Refusal, Relation};
