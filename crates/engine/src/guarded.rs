@@ -1,6 +1,8 @@
-//! What bounded model checking keeps per path: a guard (the conjunction
-//! of the conditions the path took, none of them checked) and how often
-//! the path has unwound each loop of its frames.
+//! What bounded model checking and the prover's encoding keep per path:
+//! a guard (the conjunction of the conditions the path took, none of them
+//! checked) and how often the path has unwound each loop of its frames;
+//! and their policy, [`Guarded`], which takes every side of every
+//! decision. Below the engines, so that both can use it.
 
 use crate::merge::JoinPath;
 use crate::symbolic::Symbolic;

@@ -37,6 +37,7 @@ mod coverage;
 mod expand;
 mod explorer;
 mod frontier;
+mod guarded;
 mod known;
 pub mod merge;
 pub mod minimise;
@@ -60,9 +61,9 @@ pub use explorer::{Event, ExploreStats, Explorer, FinalState};
 pub use frontier::{Arena, Frontier, Pool, Searchable};
 pub use known::KnownBugs;
 pub use merge::MergeMode;
-pub use prove::{prove, Invariant, ProveExtra};
+pub use prove::prove;
 pub use record::{sort_paths, Coverage, PathEnd, PathEndKind, Record, Recorded, DEFAULT_MAX_PATHS};
-pub use report::{ConcolicExtra, Extra, Incomplete, Report, Stats, Verdict};
+pub use report::{ConcolicExtra, Extra, Incomplete, Invariant, ProveExtra, Report, Stats, Verdict};
 pub use run::{peak_resident_bytes, resident_bytes, Limits, Monitor, GRACE};
 pub use searcher::{
     BranchCoverage, BreadthFirst, CoverageGuided, DepthFirst, Info, Interleaved, Parent,

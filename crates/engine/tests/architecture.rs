@@ -110,6 +110,7 @@ const ENGINES: &[(&str, &[&str])] = &[
     ("symex", &["symex", "parallel"]),
     ("bmc", &["bmc"]),
     ("concolic", &["concolic"]),
+    ("prove", &["prove"]),
 ];
 
 /// What the modules `modules` import, together.

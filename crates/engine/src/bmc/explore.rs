@@ -1,8 +1,8 @@
 //! Unrolling: every path up to the bound, merged at join points.
 
-use super::guard::{Guard, Guarded};
 use super::Bmc;
 use crate::frontier::Frontier;
+use crate::guarded::{Guard, Guarded};
 use crate::merge::{MergeFrontier, MergeMode};
 use crate::report::Incomplete;
 use crate::symbolic::Symbolic;

@@ -19,10 +19,9 @@
 
 mod decide;
 mod explore;
-mod guard;
 
+pub use crate::guarded::{Guard, Guarded};
 pub use decide::bmc;
-pub use guard::{Guard, Guarded};
 
 use wiser_ir::Pc;
 

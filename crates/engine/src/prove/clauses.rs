@@ -17,9 +17,9 @@
 //! Values keep their sorts: C's machine integers are bit-vectors with
 //! their exact semantics, IMP's integers unbounded.
 
-use crate::bmc::{Guard, Guarded};
 use crate::config::Property;
 use crate::frontier::Frontier;
+use crate::guarded::{Guard, Guarded};
 use crate::merge::{MergeFrontier, MergeMode};
 use crate::report::Incomplete;
 use crate::symbolic::{SymArray, Symbolic};

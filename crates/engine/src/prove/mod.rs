@@ -18,48 +18,14 @@ mod houdini;
 mod relax;
 
 use crate::config::Config;
-use crate::report::{Extra, Incomplete, Report, Stats, Verdict};
+use crate::report::{Extra, Incomplete, Invariant, ProveExtra, Report, Stats, Verdict};
 use crate::run::{peak_resident_bytes, supervise_one, Limits, Monitor, Solvers, StopSwitch};
 use clauses::{encode, NotEncoded};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-use wiser_ir::{Ir, Span};
+use std::time::Instant;
+use wiser_ir::Ir;
 use wiser_smt::{HornAnswer, HornProblem, Solver, Term, Z3Solver};
-
-/// An invariant of a proof: a formula over the program's variables that
-/// holds whenever control is at `span`'s loop head (in the call context
-/// of `routine`).
-#[derive(Clone, Debug)]
-pub struct Invariant {
-    /// The loop head.
-    pub span: Span,
-    /// The routine the loop is in.
-    pub routine: Arc<str>,
-    /// The formula, over variables named as the program's (a called
-    /// routine's as `routine::name`).
-    pub formula: Term,
-}
-
-/// What the prover adds to its report.
-#[derive(Clone, Debug, Default)]
-pub struct ProveExtra {
-    /// For `safe`: the checked invariants, one per loop head (the
-    /// entry's, always `true`, left out).
-    pub invariants: Vec<Invariant>,
-    /// Relations (cut points) and clauses of the encoding.
-    pub relations: usize,
-    /// Clauses of the encoding.
-    pub clauses: usize,
-    /// Time guessing and checking cheap invariants (Houdini).
-    pub guess_time: Duration,
-    /// Time in the Horn-clause solver.
-    pub solve_time: Duration,
-    /// Time checking the solution.
-    pub check_time: Duration,
-    /// For `unknown`: what stopped the proof, in words.
-    pub reason: Option<String>,
-}
 
 /// Tries to prove `ir` free of the errors of `config`'s property, within
 /// its limits; stops with `unknown` when a limit or the interrupt switch

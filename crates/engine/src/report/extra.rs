@@ -1,12 +1,14 @@
 //! What only one engine adds to a report ([`Extra`]), and the data of a
-//! concolic run and a fuzzing session it holds (the engines of
-//! `crate::concolic` make them; they live here, below the engines, so
-//! that the one report can name them).
+//! concolic run, a fuzzing session and a proof it holds (the engines of
+//! `crate::concolic` and `crate::prove` make them; they live here, below
+//! the engines, so that the one report can name them).
 
 use super::branch_coverage::SessionCoverage;
 #[cfg(doc)]
 use super::{Incomplete, Report, Stats};
 use crate::witness::Bug;
+use std::sync::Arc;
+use std::time::Duration;
 use wiser_ir::{ErrorKind, Pc, Site, Span};
 use wiser_semantics::{Bound, Input};
 use wiser_smt::Term;
@@ -31,7 +33,7 @@ pub enum Extra {
     /// [`Incomplete`].
     Fuzz(Box<FuzzStats>),
     /// A proof attempt: for `safe`, the checked invariants.
-    Prove(Box<crate::prove::ProveExtra>),
+    Prove(Box<ProveExtra>),
 }
 
 impl Extra {
@@ -214,4 +216,38 @@ pub struct FuzzStats {
     /// Runs cut by a bound of the search (`--max-objects`,
     /// `--max-threads`, `--max-switches`).
     pub cut: u64,
+}
+
+/// An invariant of a proof: a formula over the program's variables that
+/// holds whenever control is at `span`'s loop head (in the call context
+/// of `routine`).
+#[derive(Clone, Debug)]
+pub struct Invariant {
+    /// The loop head.
+    pub span: Span,
+    /// The routine the loop is in.
+    pub routine: Arc<str>,
+    /// The formula, over variables named as the program's (a called
+    /// routine's as `routine::name`).
+    pub formula: Term,
+}
+
+/// What the prover adds to its report.
+#[derive(Clone, Debug, Default)]
+pub struct ProveExtra {
+    /// For `safe`: the checked invariants, one per loop head (the
+    /// entry's, always `true`, left out).
+    pub invariants: Vec<Invariant>,
+    /// Relations (cut points) and clauses of the encoding.
+    pub relations: usize,
+    /// Clauses of the encoding.
+    pub clauses: usize,
+    /// Time guessing and checking cheap invariants (Houdini).
+    pub guess_time: Duration,
+    /// Time in the Horn-clause solver.
+    pub solve_time: Duration,
+    /// Time checking the solution.
+    pub check_time: Duration,
+    /// For `unknown`: what stopped the proof, in words.
+    pub reason: Option<String>,
 }

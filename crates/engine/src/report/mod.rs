@@ -6,7 +6,10 @@ pub mod extra;
 pub use crate::coverage::Coverage;
 use crate::symbolic::BranchStats;
 use crate::witness::Bug;
-pub use extra::{ConcolicExtra, ConcolicRun, DecisionKind, Extra, Flip, FuzzStats, RunOutcome};
+pub use extra::{
+    ConcolicExtra, ConcolicRun, DecisionKind, Extra, Flip, FuzzStats, Invariant, ProveExtra,
+    RunOutcome,
+};
 use std::time::Duration;
 use wiser_ir::{ErrorKind, Span};
 use wiser_semantics::{Decision, Input};
