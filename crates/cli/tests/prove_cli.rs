@@ -121,3 +121,39 @@ fn no_proof_says_why_and_exits_3() {
         "{doc}"
     );
 }
+
+#[test]
+fn a_boolean_at_a_loop_head_takes_part_without_a_sort_error() {
+    // A regression: Houdini's increments subtracted a boolean's next value
+    // from it (a sort error that panicked the prover's worker).
+    let dir = std::env::temp_dir().join(format!("wiser-prove-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("flag.c");
+    std::fs::write(
+        &file,
+        "extern int __VERIFIER_nondet_int(void);\n\
+         void reach_error(void) {}\n\
+         int main(void) {\n\
+           _Bool up = 1;\n\
+           int i = 0;\n\
+           while (i < 100 && __VERIFIER_nondet_int()) {\n\
+             up = !up;\n\
+             i++;\n\
+           }\n\
+           if (i > 100) reach_error();\n\
+           return 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let out = wiser(&["prove", path, "--format", "json", "--timeout", TIMEOUT]);
+    let doc = json_of(&out);
+    assert_eq!(doc["verdict"], "safe", "{doc}");
+    assert!(
+        doc["internal_errors"]
+            .as_array()
+            .is_some_and(|e| e.is_empty()),
+        "{doc}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

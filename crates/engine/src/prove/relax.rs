@@ -91,7 +91,11 @@ pub(super) fn restore(
 /// invariants' check sees).
 pub(super) fn difference(a: &Term, b: &Term) -> Option<i64> {
     let mut r = Relaxer::default();
-    let d = Term::sub(&r.term(a)?, &r.term(b)?);
+    let (a, b) = (r.term(a)?, r.term(b)?);
+    if a.sort() != Sort::Int || b.sort() != Sort::Int {
+        return None;
+    }
+    let d = Term::sub(&a, &b);
     d.as_int()?.to_i64()
 }
 
