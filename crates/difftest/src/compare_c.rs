@@ -86,8 +86,14 @@ fn scratch_file(model: DataModel) -> PathBuf {
 /// The C text of `p`, compiled by the C front end: the IR, or the
 /// rendered diagnostic.
 pub fn compile_c(c: &CProgram, model: DataModel) -> Result<wiser_ir::Ir, String> {
+    compile_c_text(&c.text, model)
+}
+
+/// A C text (preprocessed) compiled by the C front end under `model`: the
+/// IR, or the rendered diagnostic.
+pub fn compile_c_text(text: &str, model: DataModel) -> Result<wiser_ir::Ir, String> {
     let path = scratch_file(model);
-    std::fs::write(&path, &c.text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let mut sources = wiser_ir::Sources::new();
     let options = wiser_c::Options {
         data_model: model,
@@ -293,5 +299,6 @@ pub fn compare_c(
         enum_time,
         engine_time,
         skipped: false,
+        sampling: None,
     })
 }
