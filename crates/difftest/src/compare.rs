@@ -152,6 +152,9 @@ pub struct Comparison {
     /// The enumeration was over its budget, so nothing was compared (a
     /// thread program with too many schedules; counted as unknown).
     pub skipped: bool,
+    /// Float mode: what sampling could not decide (`None` elsewhere: the
+    /// other modes enumerate every input).
+    pub sampling: Option<crate::compare_float::Sampling>,
 }
 
 impl Comparison {
@@ -357,6 +360,7 @@ pub fn compare(
         enum_time,
         engine_time,
         skipped: false,
+        sampling: None,
     })
 }
 

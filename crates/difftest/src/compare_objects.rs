@@ -181,6 +181,7 @@ pub fn compare_objects(
         enum_time,
         engine_time: Duration::ZERO,
         skipped,
+        sampling: None,
     };
     if skipped {
         return Ok(out);

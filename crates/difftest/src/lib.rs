@@ -45,11 +45,15 @@
 
 pub mod compare;
 pub mod compare_c;
+pub mod compare_float;
 pub mod compare_objects;
+pub mod float_gen;
 
 pub use compare::{compare, compare_text, Class, Comparison, DisKind, Disagreement, Limits};
-pub use compare_c::{compare_c, compile_c};
+pub use compare_c::{compare_c, compile_c, compile_c_text};
+pub use compare_float::{compare_float, samples, special_values, Sampling};
 pub use compare_objects::compare_objects;
+pub use float_gen::{generate_float, FloatProgram};
 pub use wiser_c::DataModel;
 pub use wiser_testkit::objects::{generate_objects, Features, OProgram};
 pub use wiser_testkit::shrink::{self, shrink};
@@ -92,6 +96,13 @@ pub enum Lang {
     /// IMP programs with objects or with threads
     /// ([`wiser_testkit::objects`]).
     Objects(Features),
+    /// Float programs ([`float_gen`]), judged on sampled inputs
+    /// ([`compare_float`]): their IMP rendering, or with `c` their C
+    /// rendering (with `math.h` calls).
+    Float {
+        /// The C front end rather than IMP's.
+        c: bool,
+    },
 }
 
 /// The data model of C-mode program `index`: ILP32 and LP64 in turn.
@@ -241,7 +252,9 @@ fn compare_in(p: &Program, index: u64, opts: &Options) -> Result<Comparison, Inv
             &opts.limits,
             data_model_for(index),
         ),
-        Lang::Objects(_) => unreachable!("objects programs go through run_objects"),
+        Lang::Objects(_) | Lang::Float { .. } => {
+            unreachable!("objects and float programs have their own run")
+        }
     }
 }
 
@@ -329,12 +342,110 @@ fn run_objects(seed: u64, index: u64, features: Features, opts: &Options) -> Pro
     }
 }
 
+/// The reproducer of a float program: its IMP text (or with `c` its C
+/// text) with a header and the disagreements in comments.
+pub fn float_reproducer_text(
+    seed: u64,
+    index: u64,
+    c: bool,
+    p: &FloatProgram,
+    dis: &[Disagreement],
+) -> String {
+    let header = format!(
+        "wiser-difftest --features float{} reproducer: seed {seed}, program {index}, strategy {}, merge {}{}",
+        if c { " --lang c" } else { "" },
+        strategy_name(strategy_for(index)),
+        merge_for(index).name(),
+        if c {
+            format!(", data model {:?}", data_model_for(index))
+        } else {
+            String::new()
+        }
+    );
+    match (c, p.imp()) {
+        (false, Some(imp)) => commented_imp(&format!("# {header}"), dis, &imp),
+        _ => {
+            let mut s = format!("/* {header}\n");
+            for d in dis {
+                for line in d.to_string().lines() {
+                    let _ = writeln!(s, " * {}", line.replace("*/", "* /"));
+                }
+            }
+            s.push_str(" */\n");
+            s.push_str(&p.c());
+            s
+        }
+    }
+}
+
+/// Removes statements of `p` one at a time, for at most `budget`, while
+/// `keep` holds of the smaller program.
+fn shrink_float(
+    p: &FloatProgram,
+    budget: Duration,
+    keep: &mut dyn FnMut(&FloatProgram) -> bool,
+) -> FloatProgram {
+    let start = std::time::Instant::now();
+    let mut best = p.clone();
+    let mut k = 0;
+    while k < best.statements() && start.elapsed() < budget {
+        match best.without(k) {
+            Some(smaller) if keep(&smaller) => best = smaller,
+            _ => k += 1,
+        }
+    }
+    best
+}
+
+/// [`run_program`] for float programs.
+fn run_float(seed: u64, index: u64, c: bool, opts: &Options) -> ProgramResult {
+    let prog = generate_float(seed, index, c);
+    let strategy = strategy_for(index);
+    let merge = merge_for(index);
+    let sample_seed = seed ^ index.wrapping_mul(0x9e37_79b9);
+    let compare = |p: &FloatProgram| {
+        compare_float(
+            p,
+            c,
+            data_model_for(index),
+            sample_seed,
+            strategy,
+            merge,
+            &opts.limits,
+        )
+    };
+    let result = compare(&prog);
+    let reproducer =
+        reproducer_of(&result, &prog, opts.shrink, shrink_float, compare).map(|(small, dis)| {
+            let text = float_reproducer_text(seed, index, c, &small, &dis);
+            let dir = opts.out_dir.as_ref().map(|dir| dir.join("float"));
+            let (lang, ext) = if c { ("c", "c") } else { ("imp", "imp") };
+            let path = write_reproducer(dir, format!("{lang}_{seed}_{index}.{ext}"), &text);
+            (text, path)
+        });
+    ProgramResult {
+        index,
+        strategy,
+        source: if c {
+            prog.c()
+        } else {
+            prog.imp().unwrap_or_default()
+        },
+        typed: false,
+        result,
+        reproducer,
+    }
+}
+
 /// Generates program `index` of the run with `seed`, compares, and on a
 /// disagreement shrinks it and writes `<seed>_<index>.imp` (`.c` in C
 /// mode).
 pub fn run_program(seed: u64, index: u64, opts: &Options) -> ProgramResult {
     if let Lang::Objects(features) = opts.lang {
         return run_objects(seed, index, features, opts);
+    }
+    if let Lang::Float { c } = opts.lang {
+        return run_float(seed, index, c, opts);
     }
     let mut gen = opts.gen.clone();
     if opts.lang == Lang::C {
@@ -423,6 +534,12 @@ pub struct Summary {
     pub typed: ClassCounts,
     /// Programs where some input reaches an error of each kind.
     pub reached: std::collections::BTreeMap<&'static str, u64>,
+    /// Float mode: programs where an incomplete search did not report
+    /// some place a sample fails at (undecided, not agreement).
+    pub unconfirmed: u64,
+    /// Float mode: programs where the engine reports a bug (its witness
+    /// replays) that no sample reaches.
+    pub beyond_samples: u64,
     /// Concrete runs.
     pub runs: u64,
     /// Symbolic states.
@@ -464,6 +581,10 @@ impl Summary {
                 }
                 for kind in &c.reached {
                     *self.reached.entry(kind.name()).or_default() += 1;
+                }
+                if let Some(s) = &c.sampling {
+                    self.unconfirmed += u64::from(s.unconfirmed > 0);
+                    self.beyond_samples += u64::from(s.beyond > 0);
                 }
                 self.runs += c.runs;
                 self.states += c.states;
