@@ -1,6 +1,9 @@
 //! The oracles themselves: one generated program, every input of its
 //! specification run concretely, compared with the explorer's terminal
-//! states and with `check --all`.
+//! states and with `check --all` ([`run_oracles`]); or a program whose
+//! inputs cannot be enumerated (floats), judged on sampled inputs
+//! ([`judge`] with `sampled`: the oracles that need every input become
+//! inclusions).
 
 use proptest::test_runner::TestCaseError;
 use std::collections::BTreeSet;
@@ -79,12 +82,43 @@ pub struct Tally {
     pub with_bugs: AtomicU64,
 }
 
-/// One enumerated input and how its run ended.
-struct Concrete {
+/// One enumerated (or sampled) input and how its run ended.
+pub struct Concrete {
     input: Input,
     outcome: Outcome,
     store: Vec<(Arc<str>, Int)>,
     arrays: Vec<(Arc<str>, Array)>,
+}
+
+impl Concrete {
+    /// The run of `ir` on `input`.
+    pub fn run(ir: &Ir, input: &Input, options: Options) -> Concrete {
+        let run = concrete::run_with(ir, input, MAX_STEPS, options);
+        Concrete {
+            input: input.clone(),
+            outcome: run.outcome.clone(),
+            store: run.final_store(ir),
+            arrays: run.final_arrays(ir),
+        }
+    }
+}
+
+/// What [`judge`] judges.
+pub struct Subject<'a> {
+    /// The program.
+    pub ir: &'a Ir,
+    /// Its source (printed by `WISER_ORACLES_VERBOSE`).
+    pub src: &'a str,
+    /// The runs of its inputs: every input, or (`sampled`) some.
+    pub runs: &'a [Concrete],
+    /// Are the runs a sample (not every input)?
+    pub sampled: bool,
+    /// Semantic options.
+    pub options: Options,
+    /// How the explorer and `check` merge states.
+    pub merge: MergeMode,
+    /// A candidate of shrinking (not counted in the tally).
+    pub shrunk: bool,
 }
 
 fn fail(msg: impl Into<String>) -> TestCaseError {
@@ -231,6 +265,25 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
         Err(_) if case.shrunk => return Ok(()),
         Err(e) => return Err(fail(format!("generator bug: {e}"))),
     }
+    let subject = Subject {
+        ir: &ir,
+        src: &case.src,
+        runs: &runs,
+        sampled: false,
+        options,
+        merge: case.merge,
+        shrunk: case.shrunk,
+    };
+    judge(&subject, tally, t0)
+}
+
+/// Checks every oracle on the runs of `s`; with `s.sampled`, the oracles
+/// that need every input are inclusions: the failing places of the runs
+/// are among the explorer's and `check`'s, a `safe` verdict has no
+/// failing run, and reported bugs that no run reaches must still replay.
+pub fn judge(s: &Subject, tally: &Tally, t0: std::time::Instant) -> Result<(), TestCaseError> {
+    let (ir, runs, options) = (s.ir, s.runs, s.options);
+    let case = s;
     let failing: BTreeSet<Loc> = runs
         .iter()
         .filter_map(|r| match &r.outcome {
@@ -251,7 +304,7 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
     let t_enum = t0.elapsed();
     // The explorer, with final states.
     let solver = Z3Solver::new(Some(SOLVER_TIMEOUT));
-    let mut explorer = Explorer::with_options(&ir, solver, Search::Bfs, options)
+    let mut explorer = Explorer::with_options(ir, solver, Search::Bfs, options)
         .with_final_states(true)
         .with_merge(case.merge);
     let mut finals: Vec<FinalState> = Vec::new();
@@ -270,7 +323,7 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
             Event::Final(fs) => finals.push(*fs),
             Event::BugFound(bug) => {
                 let at = loc(bug.kind, bug.span, &bug.stack);
-                replays(&ir, &bug.input, &at, options).map_err(fail)?;
+                replays(ir, &bug.input, &at, options).map_err(fail)?;
                 explored.insert(at);
             }
             // Generated programs have no objects or threads: no bound.
@@ -291,8 +344,8 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
     let t_explore = t0.elapsed();
     // Exhaustiveness: each halted run is covered by exactly one final
     // state with the same store; no other run is covered by any.
-    for r in &runs {
-        let m = model_of(&ir, &r.input);
+    for r in runs {
+        let m = model_of(ir, &r.input);
         let covering: Vec<&FinalState> = finals
             .iter()
             .filter(|fs| fs.path_condition.iter().all(|t| m.holds(t)))
@@ -306,7 +359,7 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
                         covering.len()
                     )));
                 }
-                store_matches(&ir, covering[0], &m, &r.store, &r.arrays)
+                store_matches(ir, covering[0], &m, &r.store, &r.arrays)
                     .map_err(|e| fail(format!("input {input}: {e}")))?;
             }
             other => {
@@ -319,7 +372,12 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
             }
         }
     }
-    if explored != failing {
+    let explored_ok = if case.sampled {
+        failing.is_subset(&explored)
+    } else {
+        explored == failing
+    };
+    if !explored_ok {
         return Err(fail(format!(
             "explorer bugs {:?} vs failing inputs {:?}",
             explored.iter().map(show_loc).collect::<Vec<_>>(),
@@ -333,8 +391,8 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
         if let Some(t) = fs.path_condition.iter().find(|t| !m.holds(t)) {
             return Err(fail(format!("a final state's model violates {t:?}")));
         }
-        let input = witness::input_from_model(&ir, m, fs.reads);
-        let run = concrete::run_with(&ir, &input, MAX_STEPS, options);
+        let input = witness::input_from_model(ir, m, fs.reads);
+        let run = concrete::run_with(ir, &input, MAX_STEPS, options);
         if run.outcome != Outcome::Halted || run.missing_reads > 0 {
             return Err(fail(format!(
                 "a final state's model {} replays as {:?} ({} reads missing)",
@@ -343,7 +401,7 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
                 run.missing_reads
             )));
         }
-        store_matches(&ir, fs, m, &run.final_store(&ir), &run.final_arrays(&ir))
+        store_matches(ir, fs, m, &run.final_store(ir), &run.final_arrays(ir))
             .map_err(|e| fail(format!("replay of {}: {e}", show_input(&input))))?;
     }
 
@@ -356,7 +414,7 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
         .with_solver_timeout(Some(SOLVER_TIMEOUT))
         .with_options(options)
         .with_merge(case.merge);
-    let report = symex(&ir, &config);
+    let report = symex(ir, &config);
     if !report.internal_errors.is_empty() {
         return Err(fail(format!(
             "internal errors: {:?}",
@@ -378,12 +436,12 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
     let mut reported: BTreeSet<Loc> = BTreeSet::new();
     for bug in &report.bugs {
         let at = loc(bug.kind, bug.span, &bug.stack);
-        replays(&ir, &bug.input, &at, options).map_err(fail)?;
+        replays(ir, &bug.input, &at, options).map_err(fail)?;
         let stacks = failing
             .iter()
             .filter(|(k, s, _)| (*k, *s) == (bug.kind, bug.span))
             .count();
-        if failing.contains(&at) && stacks != bug.other_stacks + 1 {
+        if !case.sampled && failing.contains(&at) && stacks != bug.other_stacks + 1 {
             return Err(fail(format!(
                 "{} is reported with {} other call stacks; failing inputs reach it with {stacks}",
                 show_loc(&at),
@@ -400,11 +458,15 @@ pub fn run_oracles(case: &Case, tally: &Tally) -> Result<(), TestCaseError> {
         Verdict::Bug
     };
     let once = reported.len() == places(&reported).len();
-    if report.verdict != expected
-        || !once
-        || !reported.is_subset(&failing)
-        || places(&reported) != places(&failing)
-    {
+    let agrees = if case.sampled {
+        (failing.is_empty() || report.verdict == Verdict::Bug)
+            && places(&failing).is_subset(&places(&reported))
+    } else {
+        report.verdict == expected
+            && reported.is_subset(&failing)
+            && places(&reported) == places(&failing)
+    };
+    if !once || !agrees {
         return Err(fail(format!(
             "check says {:?} with {:?}; failing inputs reach {:?}",
             report.verdict,
