@@ -36,6 +36,20 @@
 //! partial-order reduction). Reproducers are written as
 //! `<features>_<seed>_<index>.imp` in `regressions/objects/`.
 //!
+//! **Floats** ([`Lang::Float`], `wiser-difftest --features float`, with
+//! `--lang c` for C): programs with `f32`/`f64` inputs, arithmetic,
+//! conversions to and from `i32` (`float_conversion` errors), comparisons
+//! (NaN tests among them), branches, `assume`s and `assert`s, and in C
+//! `math.h` calls ([`float_gen`]). Float inputs cannot be enumerated:
+//! [`compare_float`] judges each program on sampled inputs that always
+//! include the special values (±0, ±inf, NaN, the smallest and largest
+//! subnormal and normal numbers, 1, -1, 0.5) with a judgement sound for
+//! sampling; in C mode each sample must also end the same way on the IMP
+//! rendering (where there is one). Searches that time out or meet a
+//! solver `unknown` are counted apart, and so are sampled failures they
+//! left unconfirmed ([`Sampling`]). Reproducers go to `regressions/float/`
+//! as `imp_<seed>_<index>.imp` or `c_<seed>_<index>.c`.
+//!
 //! ```no_run
 //! use wiser_difftest::{run_program, Options};
 //! let r = run_program(1, 0, &Options::default());

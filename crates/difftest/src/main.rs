@@ -232,10 +232,12 @@ fn main() {
         s.engine_time.as_secs_f64()
     );
     let t = &s.typed;
-    println!(
-        "  machine-integer programs {}: safe {}, rare-bug {}, common-bug {}, disagreements {}, unknowns {}",
-        t.programs, t.safe, t.rare, t.common, t.disagreements, t.unknowns
-    );
+    if !matches!(opts.lang, Lang::Float { .. }) {
+        println!(
+            "  machine-integer programs {}: safe {}, rare-bug {}, common-bug {}, disagreements {}, unknowns {}",
+            t.programs, t.safe, t.rare, t.common, t.disagreements, t.unknowns
+        );
+    }
     if !s.reached.is_empty() {
         let kinds: Vec<String> = s.reached.iter().map(|(k, n)| format!("{k} {n}")).collect();
         println!("  programs reaching each error kind: {}", kinds.join(", "));

@@ -24,6 +24,10 @@
 //! its cases are skipped (a few in a hundred are, mostly on bit-vector
 //! products and conversions between `int` and fixed widths). A failing case is shrunk with
 //! `wiser_testkit::shrink`'s simplifications and printed as source.
+//! Float programs (a few fixed ones, [`float_programs_agree_on_sampled_inputs`])
+//! go through the same oracles on sampled inputs, every combination of
+//! their inputs' special values: there the oracles that need every input
+//! become inclusions (see `judge::judge`).
 //! `WISER_ORACLES_CASES=N` changes the number of cases of each property
 //! (48 by default: the two properties, run in parallel, take well under a
 //! minute in a debug build); `WISER_ORACLES_VERBOSE=1` prints every
