@@ -283,35 +283,58 @@ pub fn compare_float(
     merge: MergeMode,
     limits: &Limits,
 ) -> Result<Comparison, Invalid> {
-    let options = wiser_semantics::Options::default();
     let imp_ir = match p.imp() {
         Some(text) => Some(compile_imp(&text)?),
         None if c => None,
         None => return Err(Invalid::Compile("an IMP program with math.h calls".into())),
     };
-    let mut dis = Vec::new();
     let ir = if c {
         match crate::compare_c::compile_c_text(&p.c(), model) {
             Ok(ir) => ir,
             Err(msg) => {
-                dis.push(Disagreement {
+                return Ok(rejected(vec![Disagreement {
                     kind: DisKind::CFrontEnd,
                     detail: format!("the C front end rejects the program:\n{msg}"),
-                });
-                return Ok(rejected(dis));
+                }]))
             }
         }
     } else {
         imp_ir.clone().expect("an IMP program")
     };
+    let twin = if c { imp_ir.as_ref() } else { None };
+    Ok(judge_samples(
+        &ir,
+        &ir,
+        twin,
+        &samples(p, seed),
+        (strategy, merge),
+        limits,
+    ))
+}
 
+/// The judgement of [`compare_float`]: the runs of `ir` on `samples`
+/// against the engine's search of `engine` (its witnesses replayed on
+/// `ir`), and, with `twin`, each sample's end on `twin` against its end
+/// on `ir`. `engine` is `ir` but in the tests of the judgement itself,
+/// which give it another program to see that the disagreements are
+/// found.
+pub fn judge_samples(
+    ir: &wiser_ir::Ir,
+    engine: &wiser_ir::Ir,
+    twin: Option<&wiser_ir::Ir>,
+    samples: &[Vec<Int>],
+    (strategy, merge): (Strategy, MergeMode),
+    limits: &Limits,
+) -> Comparison {
+    let options = wiser_semantics::Options::default();
+    let mut dis = Vec::new();
     let t0 = Instant::now();
     let (mut runs, mut failing) = (0u64, 0u64);
     let mut locations: BTreeMap<Loc, Input> = BTreeMap::new();
     let (mut meaning, mut meaning_count) = (Vec::new(), 0u64);
-    for reads in samples(p, seed) {
-        let input = reads_input(&reads);
-        let run = concrete::run_with(&ir, &input, limits.max_steps, options);
+    for reads in samples {
+        let input = reads_input(reads);
+        let run = concrete::run_with(ir, &input, limits.max_steps, options);
         runs += 1;
         if let Outcome::Error { kind, span, stack } = &run.outcome {
             failing += 1;
@@ -319,7 +342,7 @@ pub fn compare_float(
                 .entry(loc(*kind, *span, stack))
                 .or_insert(input.clone());
         }
-        if let (true, Some(imp)) = (c, &imp_ir) {
+        if let Some(imp) = twin {
             let imp_run = concrete::run_with(imp, &input, limits.max_steps, options);
             let (a, b) = (end(&imp_run.outcome), end(&run.outcome));
             if a != b {
@@ -342,14 +365,14 @@ pub fn compare_float(
     }
 
     let t1 = Instant::now();
-    let report = symex(&ir, &engine_config(strategy, merge, limits, options));
+    let report = symex(engine, &engine_config(strategy, merge, limits, options));
     let engine_time = t1.elapsed();
     dis.extend(internal_errors(&report));
     let mut sampling = Sampling::default();
     let mut reported = Vec::new();
     for bug in &report.bugs {
         let at = loc(bug.kind, bug.span, &bug.stack);
-        let (run, replay) = replay_witness(&ir, bug, limits.max_steps, options, "witness");
+        let (run, replay) = replay_witness(ir, bug, limits.max_steps, options, "witness");
         dis.extend(replay);
         if run.missing_reads > 0 || !run.wrapped_inputs.is_empty() {
             dis.push(Disagreement {
@@ -394,7 +417,7 @@ pub fn compare_float(
             sampling.unconfirmed += 1;
         }
     }
-    Ok(Comparison {
+    Comparison {
         runs,
         failing,
         class: Class::of(runs, failing),
@@ -407,7 +430,7 @@ pub fn compare_float(
         engine_time,
         skipped: false,
         sampling: Some(sampling),
-    })
+    }
 }
 
 /// The comparison of a C text the front end rejects.

@@ -65,7 +65,7 @@ pub mod float_gen;
 
 pub use compare::{compare, compare_text, Class, Comparison, DisKind, Disagreement, Limits};
 pub use compare_c::{compare_c, compile_c, compile_c_text};
-pub use compare_float::{compare_float, samples, special_values, Sampling};
+pub use compare_float::{compare_float, judge_samples, samples, special_values, Sampling};
 pub use compare_objects::compare_objects;
 pub use float_gen::{generate_float, FloatProgram};
 pub use wiser_c::DataModel;

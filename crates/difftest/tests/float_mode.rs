@@ -112,3 +112,41 @@ fn a_single_input_gets_its_literals_and_many_random_values() {
         assert!(s.contains(&vec![v.clone()]), "{v:?}");
     }
 }
+
+/// The judgement itself finds what it is there to find: given an engine
+/// that searches another program, it reports the bug that engine misses
+/// (and its `safe` verdict), and a witness that does not replay; given
+/// the right program, it agrees.
+#[test]
+fn the_judgement_catches_a_missed_bug_a_false_safe_and_a_false_witness() {
+    use wiser_difftest::compare_float::compile_imp;
+    use wiser_difftest::{judge_samples, DisKind, Limits};
+    use wiser_engine::{MergeMode, Strategy};
+    let real = compile_imp("var x: f32 = *;\nassert x == x\n").unwrap();
+    let blind = compile_imp("var x: f32 = *;\nskip\n").unwrap();
+    let wrong = compile_imp("var x: f32 = *;\nassert x != 1.5\n").unwrap();
+    let samples: Vec<Vec<Int>> = special_values(FloatTy::F32)
+        .into_iter()
+        .map(|v| vec![v])
+        .collect();
+    let search = (Strategy::Bfs, MergeMode::None);
+    let limits = support::limits();
+    let kinds = |engine| judge_samples(&real, engine, None, &samples, search, &limits).kinds();
+    assert!(kinds(&real).is_empty());
+    let missed = kinds(&blind);
+    assert!(
+        missed.contains(&DisKind::Verdict) && missed.contains(&DisKind::MissedBug),
+        "{missed:?}"
+    );
+    assert!(kinds(&wrong).contains(&DisKind::Witness));
+    // A search that gives up leaves the sampled failure unconfirmed, not
+    // agreed.
+    let hurried = Limits {
+        max_states: 1,
+        ..support::limits()
+    };
+    let c = judge_samples(&real, &real, None, &samples, search, &hurried);
+    assert!(c.unknown(), "{:?}", c.incomplete);
+    assert!(c.disagreements.is_empty(), "{:?}", c.disagreements);
+    assert_eq!(c.sampling.map(|s| s.unconfirmed), Some(1));
+}
