@@ -41,7 +41,7 @@
 //! conversions to and from `i32` (`float_conversion` errors), comparisons
 //! (NaN tests among them), branches, `assume`s and `assert`s, and in C
 //! `math.h` calls ([`float_gen`]). Float inputs cannot be enumerated:
-//! [`compare_float`] judges each program on sampled inputs that always
+//! [`compare_float()`] judges each program on sampled inputs that always
 //! include the special values (±0, ±inf, NaN, the smallest and largest
 //! subnormal and normal numbers, 1, -1, 0.5) with a judgement sound for
 //! sampling; in C mode each sample must also end the same way on the IMP
@@ -62,6 +62,7 @@ pub mod compare_c;
 pub mod compare_float;
 pub mod compare_objects;
 pub mod float_gen;
+pub mod float_program;
 
 pub use compare::{compare, compare_text, Class, Comparison, DisKind, Disagreement, Limits};
 pub use compare_c::{compare_c, compile_c, compile_c_text};
@@ -111,7 +112,7 @@ pub enum Lang {
     /// ([`wiser_testkit::objects`]).
     Objects(Features),
     /// Float programs ([`float_gen`]), judged on sampled inputs
-    /// ([`compare_float`]): their IMP rendering, or with `c` their C
+    /// ([`compare_float()`]): their IMP rendering, or with `c` their C
     /// rendering (with `math.h` calls).
     Float {
         /// The C front end rather than IMP's.
