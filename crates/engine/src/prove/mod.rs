@@ -133,6 +133,8 @@ fn attempt(
         checker.stats(&mut stats.solver);
         extra.check_time += checking.elapsed();
         if checked.is_ok() {
+            let facts = minimise(problem, facts, &mut *checker, deadline);
+            checker.stats(&mut stats.solver);
             return proved(ir, &encoded, &facts, stats, extra);
         }
     }
@@ -190,10 +192,13 @@ fn attempt(
         let checking = Instant::now();
         let mut checker = solvers.bare();
         let checked = problem.check(&solution, &mut *checker);
-        checker.stats(&mut stats.solver);
         extra.check_time += checking.elapsed();
         match checked {
-            Ok(()) => return proved(ir, &encoded, &solution, stats, extra),
+            Ok(()) => {
+                let solution = minimise(problem, solution, &mut *checker, deadline);
+                checker.stats(&mut stats.solver);
+                return proved(ir, &encoded, &solution, stats, extra);
+            }
             // Invariants over integers may fail at machine integers: a
             // reason to try bit-precisely, not an error.
             Err(wiser_smt::Refusal::Violated { clause }) if relaxed.is_some() => {
@@ -245,6 +250,54 @@ fn strengthen(p: &HornProblem, facts: &[Term]) -> HornProblem {
         }
     }
     out
+}
+
+/// The most conjuncts an invariant may have for [`minimise`] to try.
+const MINIMISE_CONJUNCTS: usize = 40;
+
+/// How long [`minimise`] may take at most.
+const MINIMISE_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// A checked `solution` with the conjuncts it does not need left out, for
+/// people to read: each conjunct in turn is dropped if the solution
+/// without it still passes the check (so what is returned has passed
+/// it). Gives up, keeping what it has, after [`MINIMISE_TIME`] or at the
+/// deadline.
+fn minimise(
+    p: &HornProblem,
+    mut solution: Vec<Term>,
+    checker: &mut dyn Solver,
+    deadline: Option<Instant>,
+) -> Vec<Term> {
+    let until = Instant::now() + MINIMISE_TIME;
+    let until = deadline.map_or(until, |d| d.min(until));
+    for r in 0..solution.len() {
+        let mut parts: Vec<Term> = match solution[r].kind() {
+            wiser_smt::Kind::And(xs) if xs.len() <= MINIMISE_CONJUNCTS => xs.to_vec(),
+            _ => continue,
+        };
+        let mut i = 0;
+        while i < parts.len() {
+            if Instant::now() >= until {
+                return solution;
+            }
+            let without: Vec<Term> = parts
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, t)| t.clone())
+                .collect();
+            let mut trial = solution.clone();
+            trial[r] = Term::and_all(without.iter().cloned());
+            if p.check(&trial, checker).is_ok() {
+                parts = without;
+                solution = trial;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    solution
 }
 
 /// A deadline `share` of the way from now to `deadline`.
