@@ -29,7 +29,7 @@ use crate::model::Model;
 use crate::solver::{Answer, Solver, SolverStats};
 use crate::term::{BvOp, BvPred, Kind, OvfOp, Scalar, Sort, Term};
 use crate::z3_backend_watchdog::Watchdog;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::time::{Duration, Instant};
 use wiser_num::Int;
 use z3::ast::{Array, Bool, Dynamic, Int as ZInt, BV};
@@ -55,6 +55,12 @@ pub struct Z3Solver {
     /// one FP term, not a round trip through bits at every step (which
     /// made Z3 an order of magnitude slower).
     floats: FxHashMap<Term, z3::ast::Float>,
+    /// The definition of each translated float operation's pattern (see
+    /// `z3_backend_float.rs`), asserted with every constraint that
+    /// contains the operation.
+    definitions: FxHashMap<Term, Bool>,
+    /// Each constraint's translation, with the definitions it needs.
+    assertions: FxHashMap<Term, Bool>,
     /// For each constraint asserted since the last reset, the literal that
     /// switches it on.
     guards: FxHashMap<Term, Bool>,
@@ -91,9 +97,52 @@ impl Z3Solver {
             deadline: None,
             cache: FxHashMap::default(),
             floats: FxHashMap::default(),
+            definitions: FxHashMap::default(),
+            assertions: FxHashMap::default(),
             guards: FxHashMap::default(),
             stats: SolverStats::default(),
         }
+    }
+
+    /// The translation of the constraint `c`, with the definitions of the
+    /// float patterns it contains.
+    fn assertion(&mut self, c: &Term) -> Bool {
+        let b = self
+            .translate(c)
+            .as_bool()
+            .expect("constraints are boolean");
+        if self.definitions.is_empty() {
+            return b;
+        }
+        if let Some(a) = self.assertions.get(c) {
+            return a.clone();
+        }
+        // A float operation's pattern is needed unless every operation on
+        // it took its FP value instead (see `floats`): only then is its
+        // definition asserted.
+        let mut parts = vec![b];
+        let (mut expanded, mut defined) = (FxHashSet::default(), FxHashSet::default());
+        let mut stack = vec![(c, true)];
+        while let Some((t, needed)) = stack.pop() {
+            if needed && defined.insert(t.addr()) {
+                if let Some(d) = self.definitions.get(t) {
+                    parts.push(d.clone());
+                }
+            }
+            if !expanded.insert(t.addr()) {
+                continue;
+            }
+            let fp = matches!(t.kind(), Kind::Fp(..));
+            for x in t.children() {
+                stack.push((x, !(fp && self.floats.contains_key(x))));
+            }
+        }
+        let a = match parts.len() {
+            1 => parts.pop().expect("one part"),
+            _ => Bool::and(&parts),
+        };
+        self.assertions.insert(c.clone(), a.clone());
+        a
     }
 
     /// The literals that switch on `constraints`, asserting `g => c` for
@@ -109,10 +158,7 @@ impl Z3Solver {
                 out.push(g.clone());
                 continue;
             }
-            let b = self
-                .translate(c)
-                .as_bool()
-                .expect("constraints are boolean");
+            let b = self.assertion(c);
             let g = Bool::new_const(format!("wiser!g{}", self.stats.z3_asserts));
             self.solver().assert(g.implies(&b));
             self.stats.z3_asserts += 1;
@@ -169,11 +215,7 @@ impl Z3Solver {
     ) -> (z3::SatResult, Option<z3::Model>, Option<String>) {
         let fresh = new_z3_solver();
         for c in constraints {
-            let b = self
-                .translate(c)
-                .as_bool()
-                .expect("constraints are boolean");
-            fresh.assert(&b);
+            fresh.assert(self.assertion(c));
             self.stats.z3_asserts += 1;
         }
         self.stats.z3_checks += 1;
@@ -192,6 +234,8 @@ impl Z3Solver {
         if self.cache.len() > MAX_CACHE {
             self.cache.clear();
             self.floats.clear();
+            self.definitions.clear();
+            self.assertions.clear();
         }
         let mut stack: Vec<(Term, bool)> = vec![(root.clone(), false)];
         while let Some((t, expanded)) = stack.pop() {
@@ -345,9 +389,12 @@ impl Z3Solver {
                     .iter()
                     .map(|x| (self.cache[x].clone(), self.floats.get(x).cloned()))
                     .collect();
-                let (pattern, value) = crate::z3_backend_float::translate(*op, &args);
+                let (pattern, value, definition) = crate::z3_backend_float::translate(*op, &args);
                 if let Some(v) = value {
                     self.floats.insert(t.clone(), v);
+                }
+                if let Some(d) = definition {
+                    self.definitions.insert(t.clone(), d);
                 }
                 pattern
             }
@@ -460,10 +507,7 @@ impl Solver for Z3Solver {
         };
         let assumptions = self.guard(body);
         if let Some(last) = last {
-            let b = self
-                .translate(last)
-                .as_bool()
-                .expect("constraints are boolean");
+            let b = self.assertion(last);
             let solver = self.solver();
             solver.push();
             solver.assert(&b);

@@ -6,8 +6,8 @@
 //!
 //! The translation must equal [`wiser_num::FloatOp::apply`] on every
 //! input, so each case SMT-LIB leaves unspecified is forced here with an
-//! `ite`: a NaN result becomes the canonical pattern (Z3's `fp.to_ieee_bv`
-//! of a NaN is unspecified), `fmin`/`fmax` of two zeros give the second
+//! `ite`: a NaN result becomes the canonical pattern (a NaN has many
+//! patterns), `fmin`/`fmax` of two zeros give the second
 //! as `apply` does, and a conversion to an integer that does not fit (NaN,
 //! infinite or out of range, where `fp.to_sbv`/`fp.to_ubv` are
 //! unspecified) gives 0. Rounding is to nearest, ties to even, except for
@@ -50,11 +50,21 @@ fn constant(t: FloatTy, x: f64) -> Float {
     from_bits(t, &BV::from_u64(t.from_f64(x).low_bits(w), w))
 }
 
-/// `r`'s pattern: a NaN's is the canonical one.
-fn to_bits(t: FloatTy, r: &Float) -> BV {
+/// `r`'s pattern (a NaN's is the canonical one), and its definition.
+///
+/// Not Z3's `fp.to_ieee_bv`, which is not SMT-LIB (a NaN has many
+/// patterns) and which cvc5 therefore lacks: the script cvc5 reads is
+/// this translation's SMT-LIB rendering. Instead a fresh constant `b`
+/// with `to_fp(b) = r`: SMT-LIB's `=` on floats is identity, so the
+/// definition fixes `b` for every `r` but a NaN, where the `ite` gives the
+/// canonical pattern anyway. The definition holds for some `b` whatever
+/// the other constants are, so it may be asserted unconditionally.
+fn to_bits(t: FloatTy, r: &Float) -> (BV, Bool) {
     let w = t.bits();
     let nan = BV::from_u64(t.nan().low_bits(w), w);
-    r.is_nan().ite(&nan, &r.to_ieee_bv())
+    let b = BV::fresh_const("fp_bits", w);
+    let definition = from_bits(t, &b).eq(r);
+    (r.is_nan().ite(&nan, &b), definition)
 }
 
 /// The integer `v` (a bit-vector read as `from`, or an unbounded
@@ -142,17 +152,22 @@ fn min_max(min: bool, a: &Float, b: &Float) -> Float {
 /// float operation), of the sort [`crate::Term::fp`] gives the node, and
 /// for a float result its FP value. An operand's FP value `r` may stand
 /// for `to_fp` of its pattern because they are equal: the pattern is
-/// `r`'s IEEE bits, or the canonical NaN when `r` is a NaN.
+/// `r`'s IEEE bits, or the canonical NaN when `r` is a NaN. With a float
+/// result comes the definition of its pattern (see [`to_bits`]), which
+/// must be asserted wherever the node's translation is.
 pub(crate) fn translate(
     op: FloatOp,
     args: &[(Dynamic, Option<Float>)],
-) -> (Dynamic, Option<Float>) {
+) -> (Dynamic, Option<Float>, Option<Bool>) {
     let float = |i: usize, t: FloatTy| match &args[i].1 {
         Some(v) => v.clone(),
         None => from_bits(t, &args[i].0.as_bv().expect("a float operand is a pattern")),
     };
-    let result = |t: FloatTy, r: Float| (Dynamic::from_ast(&to_bits(t, &r)), Some(r));
-    let value = |d: Dynamic| (d, None);
+    let result = |t: FloatTy, r: Float| {
+        let (bits, definition) = to_bits(t, &r);
+        (Dynamic::from_ast(&bits), Some(r), Some(definition))
+    };
+    let value = |d: Dynamic| (d, None, None);
     let rne = RoundingMode::round_nearest_ties_to_even;
     let rtz = RoundingMode::round_towards_zero;
     match op {
