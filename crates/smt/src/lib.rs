@@ -7,7 +7,9 @@
 //!   same C division as the concrete semantics, and the bit-vector
 //!   operators of [`wiser_num::bv`]);
 //! * [`Solver`]: the one interface every decision procedure implements;
-//! * [`Z3Solver`]: the only code in the workspace that knows Z3;
+//! * [`Z3Solver`]: the only code in the workspace that knows Z3; it asks
+//!   [`Cvc5`] first the queries with float operations, reading them as the
+//!   SMT-LIB rendering of its own translation;
 //! * [`ProcessSolver`]: a `Z3Solver` in a child process ([`serve`]), which
 //!   the parent kills when a query overruns its limit, so that no Z3
 //!   behaviour (ignored interrupts, runaway memory, crashes) can stall or
@@ -34,6 +36,7 @@
 mod build;
 mod bv_build;
 mod child;
+mod cvc5_backend;
 mod display;
 mod fp;
 mod horn;
@@ -49,6 +52,7 @@ mod z3_backend_float;
 mod z3_backend_horn;
 mod z3_backend_watchdog;
 
+pub use cvc5_backend::Cvc5;
 pub use display::{SharedPrinter, MAX_TEXT, MIN_SHARED, PLAIN_NODES};
 pub use horn::{Application, Clause, HornAnswer, HornProblem, Refusal, Relation};
 pub use model::{ArrayValue, Model, Value};

@@ -283,7 +283,7 @@ impl ProcessSolver {
                 if let Answer::Sat(m) = &answer {
                     if !constraints.iter().all(|c| m.holds(c)) {
                         self.stop_child();
-                        let mut stats = stats;
+                        let mut stats = *stats;
                         stats.z3_sat = stats.z3_sat.saturating_sub(1);
                         stats.z3_unknown += 1;
                         let why = "the solver process's model does not satisfy the query";
@@ -291,7 +291,7 @@ impl ProcessSolver {
                     }
                 }
                 self.answered += 1;
-                return (answer, Some(stats));
+                return (answer, Some(*stats));
             }
             Ok(Response::Error(e)) => format!("the solver process failed: {e}"),
             Ok(other) => format!("the solver process answered {other:?}"),

@@ -100,8 +100,9 @@ pub(crate) struct Query {
 pub(crate) enum Response {
     /// The child is ready, speaking this protocol version.
     Ready(u32),
-    /// The answer to the last query, and the child's work on it.
-    Answer(Answer, SolverStats),
+    /// The answer to the last query, and the child's work on it (boxed:
+    /// the counters outweigh the other variants).
+    Answer(Answer, Box<SolverStats>),
     /// The child could not read a frame, and gives up.
     Error(String),
 }

@@ -418,7 +418,7 @@ pub(crate) fn read_response(frame: &[u8]) -> Result<Response> {
                 *c = r.u64()?;
             }
             *time = Duration::from_nanos(r.u64()?);
-            Response::Answer(answer, stats)
+            Response::Answer(answer, Box::new(stats))
         }
         t => return error(format!("bad response tag {t}")),
     };

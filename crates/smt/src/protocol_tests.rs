@@ -391,7 +391,7 @@ proptest! {
             let f = frames(&out);
             prop_assert_eq!(f.len(), 1);
             let back = read_response(f[0]).expect("decodes");
-            prop_assert_eq!(back, Response::Answer(answer, stats.clone()));
+            prop_assert_eq!(back, Response::Answer(answer, Box::new(stats.clone())));
         }
     }
 

@@ -56,12 +56,25 @@ pub struct SolverStats {
     pub z3_asserts: u64,
     /// Satisfiability checks run, incremental and one-shot.
     pub z3_checks: u64,
-    /// Time spent in Z3.
+    /// Time spent in the solvers at the bottom of the chain (Z3, and
+    /// cvc5 for the queries asked of it).
     pub z3_time: Duration,
     /// Solver processes started beyond the first of each
     /// [`crate::ProcessSolver`]: each one replaced a process that was
     /// stopped, crashed or held too many terms.
     pub solver_restarts: u64,
+    /// Queries asked of cvc5 (those with float operations, when cvc5 is
+    /// found: see [`crate::Cvc5`]).
+    pub cvc5_queries: u64,
+    /// Of those, answered sat (with a model our evaluator checked) /
+    /// unsat by cvc5.
+    pub cvc5_sat: u64,
+    /// See `cvc5_sat`.
+    pub cvc5_unsat: u64,
+    /// Of those, the ones cvc5 did not answer (an error, `unknown`, a
+    /// model that failed the check) and that went on to Z3 (counted in
+    /// `z3_queries` too). The rest ran out of time in cvc5 (unknown).
+    pub cvc5_fallbacks: u64,
 }
 
 impl SolverStats {
@@ -76,10 +89,16 @@ impl SolverStats {
         *my_time += *their_time;
     }
 
+    /// Queries decided or given up at the bottom of the chain: those
+    /// that reached Z3 and those cvc5 answered or ran out of time on.
+    pub fn solver_queries(&self) -> u64 {
+        self.z3_queries + self.cvc5_queries - self.cvc5_fallbacks.min(self.cvc5_queries)
+    }
+
     /// Every counter, in a fixed order (the solver process's wire order),
     /// and the time. Destructured exhaustively, so that no counter can be
     /// left out of a sum or off the wire.
-    pub(crate) fn counters(&mut self) -> ([&mut u64; 13], &mut Duration) {
+    pub(crate) fn counters(&mut self) -> ([&mut u64; 17], &mut Duration) {
         // Each counter is named once, for the pattern and the array alike.
         macro_rules! in_order {
             ($($counter:ident),*) => {{
@@ -100,7 +119,11 @@ impl SolverStats {
             z3_pops,
             z3_asserts,
             z3_checks,
-            solver_restarts
+            solver_restarts,
+            cvc5_queries,
+            cvc5_sat,
+            cvc5_unsat,
+            cvc5_fallbacks
         )
     }
 }

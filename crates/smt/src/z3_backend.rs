@@ -24,7 +24,13 @@
 //! SMT-LIB's `QF_BV` semantics (see [`wiser_num::bv`]), so no operator
 //! needs guarding here. Floats are bit-vector patterns in terms; their
 //! operations are translated in `z3_backend_float.rs`.
+//!
+//! A query with float operations (and no arrays) is first asked of cvc5,
+//! when there is one (`z3_backend_cvc5.rs`): it reads the SMT-LIB
+//! rendering of this translation, and what it does not decide comes back
+//! here with the time left.
 
+use crate::cvc5_backend::Cvc5;
 use crate::model::Model;
 use crate::solver::{Answer, Solver, SolverStats};
 use crate::term::{BvOp, BvPred, Kind, OvfOp, Scalar, Sort, Term};
@@ -61,6 +67,9 @@ pub struct Z3Solver {
     definitions: FxHashMap<Term, Bool>,
     /// Each constraint's translation, with the definitions it needs.
     assertions: FxHashMap<Term, Bool>,
+    /// Asked first the queries with float operations, if set (see
+    /// `z3_backend_cvc5.rs`).
+    cvc5: Option<Cvc5>,
     /// For each constraint asserted since the last reset, the literal that
     /// switches it on.
     guards: FxHashMap<Term, Bool>,
@@ -89,6 +98,8 @@ pub fn z3_version() -> String {
 
 impl Z3Solver {
     /// A solver; `timeout` bounds each query (Z3 then answers unknown).
+    /// Queries with float operations go to cvc5 first when
+    /// [`Cvc5::from_env`] finds one.
     pub fn new(timeout: Option<Duration>) -> Z3Solver {
         Z3Solver {
             watchdog: None,
@@ -99,9 +110,16 @@ impl Z3Solver {
             floats: FxHashMap::default(),
             definitions: FxHashMap::default(),
             assertions: FxHashMap::default(),
+            cvc5: Cvc5::from_env(),
             guards: FxHashMap::default(),
             stats: SolverStats::default(),
         }
+    }
+
+    /// Sets the cvc5 asked first the queries with float operations
+    /// (`None`: Z3 alone).
+    pub fn set_cvc5(&mut self, cvc5: Option<Cvc5>) {
+        self.cvc5 = cvc5;
     }
 
     /// The translation of the constraint `c`, with the definitions of the
@@ -485,6 +503,11 @@ impl Z3Solver {
 impl Solver for Z3Solver {
     fn solve(&mut self, constraints: &[Term]) -> Answer {
         let start = Instant::now();
+        let deadline = self.check_deadline();
+        if let Some(answer) = self.ask_cvc5(constraints, deadline) {
+            self.stats.z3_time += start.elapsed();
+            return answer;
+        }
         self.stats.z3_queries += 1;
         // The path's constraints recur in the queries of neighbouring
         // paths: each is asserted once, behind a literal. The new condition
@@ -498,7 +521,7 @@ impl Solver for Z3Solver {
         // queries fix every variable: 1.5 s per query became milliseconds.
         if self.stats.z3_queries == 1 && constraints.len() > 1 {
             self.solver();
-            let result = self.one_shot(constraints, self.check_deadline());
+            let result = self.one_shot(constraints, deadline);
             return self.conclude(start, constraints, result, false);
         }
         let (last, body) = match constraints.split_last() {
@@ -518,7 +541,6 @@ impl Solver for Z3Solver {
         let solver = self.solver.as_ref().expect("just made");
         self.stats.z3_checks += 1;
         let dump = dump_query(solver, self.stats.z3_checks);
-        let deadline = self.check_deadline();
         let leash = Instant::now().checked_add(LEASH);
         let verdict = self.guarded(min_time(deadline, leash), || {
             solver.check_assumptions(&assumptions)
@@ -694,6 +716,10 @@ fn c_div(a: &ZInt, b: &ZInt) -> ZInt {
     );
     b.eq(&zero).ite(&zero, &q)
 }
+
+// Asking cvc5, in a file of its own.
+#[path = "z3_backend_cvc5.rs"]
+mod cvc5;
 
 #[cfg(test)]
 #[path = "z3_backend_tests.rs"]
