@@ -324,7 +324,7 @@ pub fn check_text(
     let numbers = format!(
         "{}{merges}, {}, {} ms",
         plural(s.states, "state", "states"),
-        plural(s.solver.z3_queries, "solver query", "solver queries"),
+        plural(s.solver.solver_queries(), "solver query", "solver queries"),
         s.elapsed.as_millis()
     );
     let proof = crate::render_prove::proof(report);
@@ -515,7 +515,7 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
         .collect();
     let s = &report.stats;
     let br = &s.branches;
-    json!({
+    let mut out = json!({
         "verdict": verdict_name(report.verdict),
         "language": program.language.name(),
         "property": asked.property.name(),
@@ -530,7 +530,7 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
         "internal_errors": report.internal_errors,
         "stats": {
             "states": s.states,
-            "solver_queries": s.solver.z3_queries,
+            "solver_queries": s.solver.solver_queries(),
             "elapsed_ms": s.elapsed.as_millis() as u64,
             "solver_ms": s.solver.z3_time.as_millis() as u64,
             "max_frontier": s.max_frontier,
@@ -557,7 +557,21 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
             "z3_asserts": s.solver.z3_asserts,
             "z3_pops": s.solver.z3_pops,
         },
-    })
+    });
+    // Apart: one `json!` of all the fields passes the macro's recursion
+    // limit.
+    let cvc5 = [
+        ("cvc5_queries", s.solver.cvc5_queries),
+        ("cvc5_sat", s.solver.cvc5_sat),
+        ("cvc5_unsat", s.solver.cvc5_unsat),
+        ("cvc5_fallbacks", s.solver.cvc5_fallbacks),
+    ];
+    if let Some(stats) = out["stats"].as_object_mut() {
+        for (k, v) in cvc5 {
+            stats.insert(k.to_string(), v.into());
+        }
+    }
+    out
 }
 
 /// The JSON report of a task whose program is outside the C subset: the
