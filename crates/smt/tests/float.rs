@@ -3,13 +3,13 @@
 //! integer types, on the values where IEEE 754 and C's conversions are
 //! delicate (zeros, infinities, NaNs, subnormals, the extreme normals,
 //! halfway cases, the edges of each integer type's range) and a few
-//! pseudo-random patterns, Z3's translation, folding and the model
-//! evaluator all give `apply`'s result. Then a few symbolic queries,
-//! where Z3 must search rather than compute.
+//! pseudo-random patterns, Z3's translation, cvc5 reading its SMT-LIB
+//! rendering, folding and the model evaluator all give `apply`'s result.
+//! Then a few symbolic queries, where Z3 must search rather than compute.
 
 use wiser_num::{CmpOp, FBinOp, FClass, FUnOp, FloatOp, FloatTy, Int, IntTy};
-use wiser_smt::{Answer, Model, Solver, Sort, Term, Value, Z3Solver};
-use wiser_testkit::Xorshift as Rng;
+use wiser_smt::{Answer, Cvc5, Model, Solver, SolverStats, Sort, Term, Value, Z3Solver};
+use wiser_testkit::{external_tool, Xorshift as Rng};
 
 const INT_TYS: [IntTy; 7] = [
     IntTy::I8,
@@ -303,9 +303,43 @@ fn describe(op: FloatOp, args: &[Int]) -> String {
     format!("{op} on [{}]", shown.join(", "))
 }
 
+/// Z3 alone: the tests here check Z3's translation, whether or not cvc5
+/// is installed (which `Z3Solver::new` would ask first).
+fn z3() -> Z3Solver {
+    let mut s = Z3Solver::new(None);
+    s.set_cvc5(None);
+    s
+}
+
+/// The solver asking cvc5 first (`cvc5` on the `PATH`).
+fn via_cvc5() -> Z3Solver {
+    let mut s = Z3Solver::new(None);
+    s.set_cvc5(Some(Cvc5::at("cvc5")));
+    s
+}
+
+/// Solves `constraints` with a solver `make` makes; with `cvc5`, asserts
+/// that cvc5 gave the answer (Z3 was not needed).
+fn solve_with(make: fn() -> Z3Solver, cvc5: bool, constraints: &[Term]) -> Answer {
+    let mut s = make();
+    let answer = s.solve(constraints);
+    if cvc5 {
+        let mut st = SolverStats::default();
+        s.stats(&mut st);
+        assert_eq!(
+            (st.cvc5_queries, st.cvc5_fallbacks),
+            (1, 0),
+            "cvc5 did not decide ({answer:?}): {st:?}"
+        );
+    }
+    answer
+}
+
 /// Checks `op` on `tuples` in one query, and, should the query not be
-/// sat with `apply`'s results, each tuple alone to name the culprit.
-fn check_batch(op: FloatOp, tuples: &[Vec<Int>]) -> usize {
+/// sat with `apply`'s results, each tuple alone to name the culprit; with
+/// `cvc5`, through cvc5 (which must decide each query), else Z3 alone.
+fn check_batch(op: FloatOp, tuples: &[Vec<Int>], cvc5: bool) -> usize {
+    let make = if cvc5 { via_cvc5 } else { z3 };
     let mut constraints = Vec::new();
     let mut results = Vec::new();
     for (k, args) in tuples.iter().enumerate() {
@@ -313,7 +347,7 @@ fn check_batch(op: FloatOp, tuples: &[Vec<Int>]) -> usize {
         constraints.extend(cs);
         results.push(r);
     }
-    let answer = Z3Solver::new(None).solve(&constraints);
+    let answer = solve_with(make, cvc5, &constraints);
     let ok = match &answer {
         Answer::Sat(m) => tuples
             .iter()
@@ -326,10 +360,11 @@ fn check_batch(op: FloatOp, tuples: &[Vec<Int>]) -> usize {
     }
     for (k, args) in tuples.iter().enumerate() {
         let (cs, r, _) = check_constraints(op, args, k);
-        match Z3Solver::new(None).solve(&cs) {
+        match solve_with(make, cvc5, &cs) {
             Answer::Sat(m) => {
                 let want = expected(op, args, r.sort());
-                assert_eq!(value_of(&m, &r), want, "Z3 on {}", describe(op, args));
+                let who = if cvc5 { "cvc5" } else { "Z3" };
+                assert_eq!(value_of(&m, &r), want, "{who} on {}", describe(op, args));
             }
             other => panic!("{}: {other:?}", describe(op, args)),
         }
@@ -337,19 +372,105 @@ fn check_batch(op: FloatOp, tuples: &[Vec<Int>]) -> usize {
     panic!("{op}: the batch failed ({answer:?}) but no check alone did");
 }
 
-/// Z3's translation of every operation gives `apply`'s result.
-#[test]
-fn z3_agrees_with_apply_on_every_operation() {
+/// Fewer operand tuples for cvc5, which takes some 15 ms per float
+/// result even when the operands are fixed (Z3 folds those): every
+/// operation on the values of [`floats`] without the random ones and
+/// without the edges of integer ranges except for conversions to
+/// integers, and for binary operations, every pair of special values
+/// (zeros, infinities, NaN, the smallest subnormal, the largest normal)
+/// and every value against 1.5 either way.
+fn cvc5_tuples(op: FloatOp) -> Vec<Vec<Int>> {
+    let f = |t: FloatTy, edges| -> Vec<Int> {
+        floats(t, edges, 0).into_iter().map(Int::from_u64).collect()
+    };
+    let specials = |t: FloatTy| -> Vec<Int> {
+        let w = t.bits();
+        let max = t.from_f64(if w == 32 {
+            f64::from(f32::MAX)
+        } else {
+            f64::MAX
+        });
+        let mut v: Vec<Int> = [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1.0]
+            .into_iter()
+            .map(|x| t.from_f64(x))
+            .collect();
+        v.extend([Int::from_u64(1), Int::from_u64(max.low_bits(w))]);
+        v
+    };
+    let pairs = |t: FloatTy| {
+        let (sp, one_half) = (specials(t), t.from_f64(1.5));
+        let mut out = Vec::new();
+        for a in &sp {
+            for b in &sp {
+                out.push(vec![a.clone(), b.clone()]);
+            }
+        }
+        for x in f(t, false) {
+            out.push(vec![x.clone(), one_half.clone()]);
+            out.push(vec![one_half.clone(), x]);
+        }
+        out
+    };
+    match op {
+        FloatOp::Binary(_, t) | FloatOp::Cmp(_, t) => pairs(t),
+        FloatOp::Fma(t) => {
+            let sp = specials(t);
+            let mut out = Vec::new();
+            for a in &sp[..5] {
+                for b in &sp[..5] {
+                    for c in &sp[..6] {
+                        out.push(vec![a.clone(), b.clone(), c.clone()]);
+                    }
+                }
+            }
+            let third = t.from_f64(1.0 / 3.0);
+            let prod = t.from_f64(-(t.to_f64(&third) * 3.0));
+            out.push(vec![third, t.from_f64(3.0), prod]);
+            out
+        }
+        FloatOp::FromInt(..) => operand_tuples(op),
+        FloatOp::ToInt(t, _) | FloatOp::ToIntOverflows(t, _) => {
+            f(t, true).into_iter().map(|v| vec![v]).collect()
+        }
+        FloatOp::Unary(_, t) | FloatOp::Class(_, t) | FloatOp::Convert(t, _) => {
+            f(t, false).into_iter().map(|v| vec![v]).collect()
+        }
+    }
+}
+
+/// Every operation on its operand tuples, in batches: all of
+/// [`operand_tuples`] for Z3, [`cvc5_tuples`] for cvc5.
+fn agrees_with_apply_on_every_operation(cvc5: bool) {
     let mut checked = 0;
     for t in FloatTy::ALL {
         for op in ops(t) {
-            let tuples = operand_tuples(op);
+            let tuples = if cvc5 {
+                cvc5_tuples(op)
+            } else {
+                operand_tuples(op)
+            };
             for chunk in tuples.chunks(200) {
-                checked += check_batch(op, chunk);
+                checked += check_batch(op, chunk, cvc5);
             }
         }
     }
-    assert!(checked > 5000, "{checked} checks");
+    assert!(checked > if cvc5 { 2000 } else { 5000 }, "{checked} checks");
+}
+
+/// Z3's translation of every operation gives `apply`'s result.
+#[test]
+fn z3_agrees_with_apply_on_every_operation() {
+    agrees_with_apply_on_every_operation(false);
+}
+
+/// So does cvc5 reading the SMT-LIB rendering of that translation, and
+/// it decides every query itself (its models pass our evaluator's check).
+#[test]
+fn cvc5_agrees_with_apply_on_every_operation() {
+    if !external_tool("cvc5") {
+        return;
+    }
+    agrees_with_apply_on_every_operation(true);
 }
 
 /// Folding constants and evaluating under a model give `apply`'s result.
@@ -403,7 +524,7 @@ fn symbolic_queries() {
         &Term::fp(mul, &[x.clone(), f32c(2.0)]),
         &f32c(3.0),
     )];
-    match Z3Solver::new(None).solve(&c) {
+    match z3().solve(&c) {
         Answer::Sat(m) => assert_eq!(m.int("x"), Int::from_u64(u64::from(1.5f32.to_bits()))),
         other => panic!("{other:?}"),
     }
@@ -414,7 +535,7 @@ fn symbolic_queries() {
         Term::bv_eq(&Term::fp(add, &[x.clone(), f32c(1.0)]), &f32c(3.0)),
         Term::not(&Term::bv_eq(&x, &f32c(2.0))),
     ];
-    match Z3Solver::new(None).solve(&c) {
+    match z3().solve(&c) {
         Answer::Sat(m) => {
             let v = f32::from_bits(m.int("x").low_bits(32) as u32);
             assert!(v != 2.0 && v + 1.0 == 3.0, "{v}");
@@ -435,12 +556,12 @@ fn symbolic_queries() {
         Term::not(&over),
         Term::bv_eq(&to, &Term::bv(32, i32::MAX as u64)),
     ];
-    assert_eq!(Z3Solver::new(None).solve(&c), Answer::Unsat);
+    assert_eq!(z3().solve(&c), Answer::Unsat);
     let c = [
         Term::not(&over),
         Term::bv_eq(&to, &Term::bv(32, (i32::MAX - 127) as u64)),
     ];
-    match Z3Solver::new(None).solve(&c) {
+    match z3().solve(&c) {
         Answer::Sat(m) => {
             let v = f32::from_bits(m.int("x").low_bits(32) as u32);
             assert_eq!(v, 2147483520.0);
@@ -452,7 +573,7 @@ fn symbolic_queries() {
         FloatOp::Cmp(CmpOp::Lt, FloatTy::F32),
         &[x.clone(), x.clone()],
     );
-    assert_eq!(Z3Solver::new(None).solve(&[lt]), Answer::Unsat);
+    assert_eq!(z3().solve(&[lt]), Answer::Unsat);
     let ne = Term::fp(
         FloatOp::Cmp(CmpOp::Ne, FloatTy::F32),
         &[x.clone(), x.clone()],
@@ -461,7 +582,7 @@ fn symbolic_queries() {
         FloatOp::Unary(FUnOp::Neg, FloatTy::F32),
         std::slice::from_ref(&x),
     );
-    match Z3Solver::new(None).solve(&[ne.clone(), Term::bool(true)]) {
+    match z3().solve(&[ne.clone(), Term::bool(true)]) {
         Answer::Sat(m) => assert!(f32::from_bits(m.int("x").low_bits(32) as u32).is_nan()),
         other => panic!("{other:?}"),
     }
@@ -470,7 +591,7 @@ fn symbolic_queries() {
         ne,
         Term::not(&Term::bv_eq(&neg, &Term::bv(32, 0x7fc0_0000))),
     ];
-    assert_eq!(Z3Solver::new(None).solve(&c), Answer::Unsat);
+    assert_eq!(z3().solve(&c), Answer::Unsat);
 }
 
 /// Chains of float operations: Z3 takes an operation's FP value straight
@@ -528,7 +649,7 @@ fn chained_operations_agree_with_apply() {
             } else {
                 cond
             });
-            match Z3Solver::new(None).solve(&with) {
+            match z3().solve(&with) {
                 Answer::Sat(m) => {
                     assert_eq!(m.int("r"), qv, "({a} * {b} + {c}) / {c}");
                     assert_eq!(m.int("g"), fv, "({a} * {b} + {c}) / {c} as f32");
@@ -541,7 +662,9 @@ fn chained_operations_agree_with_apply() {
 
 /// A solver that gives up after a while rather than hang a test.
 fn solver() -> Z3Solver {
-    Z3Solver::new(Some(std::time::Duration::from_secs(20)))
+    let mut s = Z3Solver::new(Some(std::time::Duration::from_secs(20)));
+    s.set_cvc5(None);
+    s
 }
 
 /// Conversions between floats and unbounded integers over unknowns: Z3
