@@ -1,5 +1,5 @@
 //! Tests that call a tool outside Rust (xmllint, rsvg-convert, genhtml,
-//! chromium): on a machine without the tool they are skipped with a note,
+//! chromium, cvc5): on a machine without the tool they are skipped with a note,
 //! so that `cargo test --workspace` works on a fresh machine; under CI
 //! (`.ci/run` installs the tools and sets `WISER_REQUIRE_EXTERNAL=1`) a
 //! missing tool fails the test instead, so nothing is skipped unseen.
