@@ -2,8 +2,9 @@
 // on float inputs in [1, 1.5]: after one step, r * r is within 0.07 of x
 // (the error is (x - 1)^2 / 4 before rounding). wiser proves it for every
 // float in the interval — two paths, one solver query each over all the
-// inputs at once — in about 2 s. With STEPS 2 the query outlasts the
-// default 10 s solver timeout of Z3 4.8.12 (verdict unknown; docs/C.md).
+// inputs at once — in about 2 s with Z3 (3 s with cvc5). With STEPS 2 the
+// query outlasts the default 10 s solver timeout of both (verdict
+// unknown; docs/C.md).
 // expect: safe
 extern float __VERIFIER_nondet_float(void);
 extern void __VERIFIER_assume(int);
