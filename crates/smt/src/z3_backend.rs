@@ -196,6 +196,13 @@ impl Z3Solver {
         }
     }
 
+    /// Has the limit of a check that started at `start` passed (its own
+    /// timeout, or the run's deadline)?
+    fn past_limit(&self, start: Instant) -> bool {
+        let now = Instant::now();
+        self.timeout.is_some_and(|t| now >= start + t) || self.out_of_time()
+    }
+
     /// Has the run's deadline passed?
     fn out_of_time(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
@@ -476,6 +483,12 @@ impl Z3Solver {
             (z3::SatResult::Unsat, ..) => Answer::Unsat,
             (z3::SatResult::Unknown, _, reason) => {
                 Answer::Unknown(reason.unwrap_or_else(|| "unknown".to_string()))
+            }
+            // The watchdog's interrupt can land as the check ends, and
+            // leave Z3 unable to build the model: a time-out, not a
+            // solver fault.
+            (z3::SatResult::Sat, None, _) if self.past_limit(start) => {
+                Answer::Unknown("canceled (the time limit came as the check ended)".into())
             }
             (z3::SatResult::Sat, None, _) => Answer::Unknown("Z3 gave no model".into()),
             (z3::SatResult::Sat, Some(m), _) => match self.extract(&m, constraints) {
