@@ -425,6 +425,22 @@ pub struct BmcArgs {
     /// Report every bug (one per location) instead of the first.
     #[arg(long)]
     pub all: bool,
+    #[command(flatten)]
+    pub run: EngineRunArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ProveArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub run: EngineRunArgs,
+}
+
+/// The limits, semantics and solver placement of a run of `bmc` or
+/// `prove`: the flags both take, defined once.
+#[derive(Args, Debug)]
+pub struct EngineRunArgs {
     /// Stop after this many seconds of wall time (0 or `none`: no limit).
     #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
     pub timeout: f64,
@@ -444,32 +460,9 @@ pub struct BmcArgs {
     pub in_process_solver: bool,
 }
 
-#[derive(Args, Debug)]
-pub struct ProveArgs {
-    #[command(flatten)]
-    pub target: TargetArgs,
-    /// Stop after this many seconds of wall time (0 or `none`: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
-    pub timeout: f64,
-    /// Give each query of the independent check at most this many milliseconds (0: no limit; the run's time limit still applies).
-    #[arg(long, value_name = "MS", default_value_t = 0)]
-    pub solver_timeout: u64,
-    /// Stop when the process (with its solver processes) uses this many MiB of memory (verdict unknown; 0: no limit) [default: no limit].
-    #[arg(long, value_name = "MB")]
-    pub max_memory: Option<u64>,
-    /// No progress display on stderr.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
-    #[command(flatten)]
-    pub semantics: SemanticArgs,
-    /// Run Z3 inside this process instead of in a child process (for the independent check; Spacer always runs in this process).
-    #[arg(long, hide = true)]
-    pub in_process_solver: bool,
-}
-
-impl ProveArgs {
+impl EngineRunArgs {
     /// The engine configuration (limits, property, solver).
-    pub fn config(&self) -> Config {
+    fn config(&self) -> Config {
         engine_config(&self.semantics, self.in_process_solver)
             .with_timeout(time_limit(self.timeout))
             .with_solver_timeout(solver_limit(self.solver_timeout))
@@ -477,14 +470,17 @@ impl ProveArgs {
     }
 }
 
+impl ProveArgs {
+    /// The engine configuration (limits, property, solver).
+    pub fn config(&self) -> Config {
+        self.run.config()
+    }
+}
+
 impl BmcArgs {
     /// The engine configuration (limits, property, solver).
     pub fn config(&self) -> Config {
-        engine_config(&self.semantics, self.in_process_solver)
-            .with_timeout(time_limit(self.timeout))
-            .with_solver_timeout(solver_limit(self.solver_timeout))
-            .with_all_bugs(self.all)
-            .with_max_memory(memory_limit(self.max_memory, None))
+        self.run.config().with_all_bugs(self.all)
     }
 
     /// The bounds, with `--unwind-loop` lines resolved to loop heads.

@@ -128,7 +128,13 @@ pub fn bmc(
             out::errln!("note: configuration: {config:?}, bounds: {bounds:?}");
         }
         let warnings = check_assumption(&program, &config, signals)?;
-        let found = progress::bmc(program.ir.clone(), &config, &bounds, args.quiet, signals);
+        let found = progress::bmc(
+            program.ir.clone(),
+            &config,
+            &bounds,
+            args.run.quiet,
+            signals,
+        );
         if verbose {
             out::errln!("note: statistics: {:?}", found.stats);
         }
@@ -161,7 +167,7 @@ pub fn prove(
             out::errln!("note: configuration: {config:?}");
         }
         let warnings = check_assumption(&program, &config, signals)?;
-        let found = progress::prove(program.ir.clone(), &config, args.quiet, signals);
+        let found = progress::prove(program.ir.clone(), &config, args.run.quiet, signals);
         if verbose {
             out::errln!("note: statistics: {:?}", found.stats);
         }
