@@ -23,9 +23,9 @@ reach_error();`. Then:
   report a bug (a deterministic program: `safe` once every path is run).
 
 A program wiser refuses is counted by the first line of its error. The
-script prints one line per program and the totals; it is a benchmark to
-rerun, not a test (it needs the two Debian packages, which `.ci/run` does
-not install):
+script prints one line per program and the totals, and exits 1 on a
+disagreement; `.ci/run` installs the two Debian packages and runs 30
+programs with floats. Full runs:
 
     python3 bench/csmith.py --count 500            # seeds 1..500
     python3 bench/csmith.py --count 50 --check     # also wiser check
