@@ -17,7 +17,7 @@ pub(crate) fn proof(report: &Report) -> Option<&ProveExtra> {
 }
 
 /// An invariant in the program's variables, simplified for people.
-fn invariant_text(formula: &wiser_smt::Term) -> String {
+pub(crate) fn invariant_text(formula: &wiser_smt::Term) -> String {
     path_text(std::slice::from_ref(formula), &Names::PLAIN)
 }
 

@@ -449,13 +449,28 @@ pub fn check_sarif(
                 )
             })
             .collect();
+        let what = match crate::render_prove::proof(report) {
+            Some(_) => "verdict unknown: no proof",
+            None => "verdict unknown: no bug found, but the search was not exhaustive",
+        };
         notes.push(notification(
             "warning",
-            &format!(
-                "verdict unknown: no bug found, but the search was not exhaustive: {}",
-                why.join("; ")
-            ),
+            &format!("{what}: {}", why.join("; ")),
         ));
+    }
+    // A proof's invariants, each at its loop head (checked before `safe`).
+    let proof = crate::render_prove::proof(report);
+    for inv in proof.iter().flat_map(|p| &p.invariants) {
+        let mut n = notification(
+            "note",
+            &format!(
+                "loop invariant (in {}), checked independently: {}",
+                inv.routine,
+                crate::render_prove::invariant_text(&inv.formula)
+            ),
+        );
+        n["locations"] = json!([{"physicalLocation": physical(program, inv.span)}]);
+        notes.push(n);
     }
     for &(kind, span) in &report.outside_property {
         let mut n = notification(
@@ -473,13 +488,18 @@ pub fn check_sarif(
     for e in &report.internal_errors {
         notes.push(notification("error", e));
     }
-    let properties = json!({
+    let mut properties = json!({
         "schema_version": json::SCHEMA_VERSION,
         "engine": report.extra.engine(),
         "verdict": report.verdict.name(),
         "property": asked.property.name(),
         "incomplete": report.incomplete.iter().map(|i| i.name()).collect::<Vec<_>>(),
     });
+    if let Some(p) = proof {
+        let (invariants, proof) = crate::render_prove::prove_json(program, p);
+        properties["invariants"] = invariants;
+        properties["proof"] = proof;
+    }
     document(file, results, notes, properties)
 }
 

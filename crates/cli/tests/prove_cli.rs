@@ -157,3 +157,32 @@ fn a_boolean_at_a_loop_head_takes_part_without_a_sort_error() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn sarif_carries_the_invariants_at_their_loops() {
+    let validator = schema("sarif-2.1.0.json");
+    let out = wiser(&["prove", "examples/sum_invariant.imp", "--format", "sarif"]);
+    let doc = json_of(&out);
+    assert_valid(&validator, &doc, "prove --format sarif");
+    let run = &doc["runs"][0];
+    assert_eq!(run["properties"]["verdict"], "safe", "{doc}");
+    assert_eq!(run["properties"]["engine"], "prove");
+    let invariants = run["properties"]["invariants"]
+        .as_array()
+        .expect("invariants");
+    assert_eq!(invariants.len(), 1, "{doc}");
+    let notes = run["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .expect("notifications");
+    let note = notes
+        .iter()
+        .find(|n| n["level"] == "note")
+        .unwrap_or_else(|| panic!("no invariant note: {doc}"));
+    let text = note["message"]["text"].as_str().unwrap();
+    assert!(
+        text.contains("loop invariant") && text.contains("s == 2*i"),
+        "{text}"
+    );
+    let region = &note["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(region["startLine"], 10, "{note}");
+}
