@@ -40,7 +40,25 @@ pub fn prove(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
     let work = {
         let (config, solvers, stop) = (config.clone(), solvers.clone(), stop.clone());
         let monitor = monitor.clone();
-        move || attempt(&ir, &config, deadline, &monitor, &solvers, &stop)
+        // A panic of the prover is an internal error in the report, not
+        // a worker that vanished (which would read as a time-out).
+        move || {
+            let run = || attempt(&ir, &config, deadline, &monitor, &solvers, &stop);
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|panic| {
+                let what = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("a panic");
+                let msg = format!("internal error: the prover failed: {what}");
+                let extra = ProveExtra {
+                    reason: Some(msg.clone()),
+                    ..ProveExtra::default()
+                };
+                let why = vec![Incomplete::InternalError];
+                (Verdict::Unknown, why, vec![msg], Stats::default(), extra)
+            })
+        }
     };
     let (mut verdict, mut incomplete, internal, mut stats, extra) =
         match supervise_one(&limits, &solvers, &stop, work) {
