@@ -7,7 +7,8 @@
 //! and against each other variable (`x <= c`, `x >= c`, `x <= y`), and
 //! the linear equalities that constant increments keep (a loop that adds
 //! `a` to `x` and `b` to `y` keeps `b*x - a*y` fixed, at the value the
-//! clause into the loop gives it: `s == 2*i` for `s += 2; i++`). Over
+//! clause into the loop gives it: `s == 2*i` for `s += 2; i++`; or at a
+//! variable the loop does not change plus a constant: `x + y == n`). Over
 //! bit-vectors the comparisons are signed (C's `int`), and the equalities
 //! hold modulo 2^w, wrap-around or not.
 //!
@@ -187,13 +188,22 @@ fn increments(p: &HornProblem, r: usize) -> Vec<Term> {
                     continue;
                 }
                 // bb*x - a*y is the same after each step.
-                let f = |u: &Term, v: &Term| minus(&times(u, bb), &times(v, a));
-                let Some(init) =
-                    super::relax::difference(&f(&start[i], &start[j]), &constant_like(x, 0))
-                else {
+                let f = |u: &Term, v: &Term| plus(&times(u, bb), &times(v, -a));
+                let at_start = f(&start[i], &start[j]);
+                if let Some(init) = super::relax::difference(&at_start, &constant_like(x, 0)) {
+                    out.push(equal(&f(x, y), &constant_like(x, init)));
                     continue;
-                };
-                out.push(equal(&f(x, y), &constant_like(x, init)));
+                }
+                // Or fixed relative to a variable the loop keeps (`x = n;
+                // while (x > 0) { x--; y++; }` keeps x + y - n at 0).
+                for (k, z) in params.iter().enumerate() {
+                    if deltas[k] != Some(0) || z.sort() != x.sort() || is_temporary(z) {
+                        continue;
+                    }
+                    if let Some(init) = super::relax::difference(&at_start, &start[k]) {
+                        out.push(equal(&minus(&f(x, y), z), &constant_like(x, init)));
+                    }
+                }
             }
         }
     }
@@ -264,7 +274,19 @@ fn minus(a: &Term, b: &Term) -> Term {
     }
 }
 
+fn plus(a: &Term, b: &Term) -> Term {
+    if a.sort().is_bv() {
+        Term::bv_bin(BvOp::Add, a, b)
+    } else {
+        Term::add(a, b)
+    }
+}
+
+/// `a*k`, and `a` itself for 1.
 fn times(a: &Term, k: i64) -> Term {
+    if k == 1 {
+        return a.clone();
+    }
     let c = constant_like(a, k);
     if a.sort().is_bv() {
         Term::bv_bin(BvOp::Mul, a, &c)
