@@ -1,5 +1,5 @@
 //! Liveness of every engine besides plain `check` (which `stress.rs`
-//! covers), on the real binary: `bmc`, `fuzz`, `concolic` and
+//! covers), on the real binary: `bmc`, `fuzz`, `concolic`, `prove` and
 //! `check --merge joins`, each run with tight time and memory limits and
 //! SIGINT or SIGTERM at random moments. Every run must end within its
 //! limit (or its signal) plus the slack, stay within `--max-memory` plus
@@ -69,6 +69,7 @@ enum Engine {
     Fuzz,
     Concolic,
     MergeJoins,
+    Prove,
 }
 
 /// One run of the schedule.
@@ -150,6 +151,9 @@ fn command(run: &Run, file: &Path) -> Command {
                 .arg(file)
                 .args(["--merge", "joins", "--all", "--max-objects", &size])
                 .args(["--max-states", "100000000"]);
+        }
+        Engine::Prove => {
+            cmd.arg("prove").arg(file);
         }
     }
     cmd.args([
@@ -309,7 +313,9 @@ fn execute(i: usize, run: &Run, file: &Path) -> Result<String, String> {
         &run.signal,
     )?;
     let verdict = ended.json["verdict"].as_str().unwrap_or("");
-    if run.engine != Engine::MergeJoins && run.engine != Engine::Bmc && verdict == "safe" {
+    // The engines that may say `safe` (fuzzing and concolic runs never do).
+    let may_prove = matches!(run.engine, Engine::MergeJoins | Engine::Bmc | Engine::Prove);
+    if !may_prove && verdict == "safe" {
         return Err(format!("{what}: {:?} says safe", run.engine));
     }
     Ok(format!(
@@ -357,6 +363,11 @@ fn fuzz_ends_on_time_within_its_memory() {
 #[test]
 fn concolic_ends_on_time_within_its_memory() {
     stress(Engine::Concolic, 0x0c0c_0003_5eed_0003);
+}
+
+#[test]
+fn prove_ends_on_time_within_its_memory() {
+    stress(Engine::Prove, 0x9a0e_0005_5eed_0005);
 }
 
 #[test]
