@@ -148,11 +148,12 @@ fn attempt(
         let checking = Instant::now();
         let mut checker = solvers.bare();
         let checked = problem.check(&facts, &mut *checker);
+        let proof = checked
+            .is_ok()
+            .then(|| minimise(problem, facts.clone(), &mut *checker, deadline));
         checker.stats(&mut stats.solver);
         extra.check_time += checking.elapsed();
-        if checked.is_ok() {
-            let facts = minimise(problem, facts, &mut *checker, deadline);
-            checker.stats(&mut stats.solver);
+        if let Some(facts) = proof {
             return proved(ir, &encoded, &facts, stats, extra);
         }
     }
@@ -210,13 +211,14 @@ fn attempt(
         let checking = Instant::now();
         let mut checker = solvers.bare();
         let checked = problem.check(&solution, &mut *checker);
+        let solution = match checked {
+            Ok(()) => minimise(problem, solution, &mut *checker, deadline),
+            Err(_) => solution,
+        };
+        checker.stats(&mut stats.solver);
         extra.check_time += checking.elapsed();
         match checked {
-            Ok(()) => {
-                let solution = minimise(problem, solution, &mut *checker, deadline);
-                checker.stats(&mut stats.solver);
-                return proved(ir, &encoded, &solution, stats, extra);
-            }
+            Ok(()) => return proved(ir, &encoded, &solution, stats, extra),
             // Invariants over integers may fail at machine integers: a
             // reason to try bit-precisely, not an error.
             Err(wiser_smt::Refusal::Violated { clause }) if relaxed.is_some() => {
