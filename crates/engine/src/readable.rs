@@ -307,7 +307,7 @@ fn resolve(t: &Term, facts: &[Term], memo: &mut FxHashMap<Term, Term>) -> Term {
         .collect();
     let out = match t.kind() {
         Kind::Select(..) => read_through(&children[0], &children[1], facts),
-        _ => rebuild(t, &children),
+        _ => t.with_children(&children),
     };
     memo.insert(t.clone(), out.clone());
     out
@@ -334,23 +334,19 @@ fn read_through(array: &Term, index: &Term, facts: &[Term]) -> Term {
         Kind::Store(inner, i, v) => match equal(i, index, facts) {
             Some(true) => v.clone(),
             Some(false) => read_through(inner, index, facts),
-            None => Term::ite(&same(index, i), v, &read_through(inner, index, facts)),
+            None => Term::ite(
+                &Term::equals(index, i),
+                v,
+                &read_through(inner, index, facts),
+            ),
         },
         _ => Term::select(array, index),
     }
 }
 
-fn same(a: &Term, b: &Term) -> Term {
-    if a.sort().is_bv() {
-        Term::bv_eq(a, b)
-    } else {
-        Term::eq(a, b)
-    }
-}
-
 /// Are `a` and `b` equal, by their shape or by a conjunct of the path?
 fn equal(a: &Term, b: &Term, facts: &[Term]) -> Option<bool> {
-    let e = same(a, b);
+    let e = Term::equals(a, b);
     if let Some(v) = e.as_bool() {
         return Some(v);
     }
@@ -359,45 +355,6 @@ fn equal(a: &Term, b: &Term, facts: &[Term]) -> Option<bool> {
     }
     let ne = Term::not(&e);
     facts.contains(&ne).then_some(false)
-}
-
-/// A term of `t`'s kind over new children (in [`Term::children`] order).
-fn rebuild(t: &Term, c: &[Term]) -> Term {
-    if t.children().iter().zip(c).all(|(a, b)| a.ptr_eq(b)) {
-        return t.clone();
-    }
-    match t.kind() {
-        Kind::Linear(ms, k) => ms
-            .iter()
-            .zip(c)
-            .fold(Term::int(k.clone()), |acc, ((_, m), x)| {
-                Term::add(&acc, &Term::mul(&Term::int(m.clone()), x))
-            }),
-        Kind::Mul(..) => Term::mul(&c[0], &c[1]),
-        Kind::Div(..) => Term::div(&c[0], &c[1]),
-        Kind::Rem(..) => Term::rem(&c[0], &c[1]),
-        Kind::Ite(..) => Term::ite(&c[0], &c[1], &c[2]),
-        Kind::Select(..) => Term::select(&c[0], &c[1]),
-        Kind::Store(..) => Term::store(&c[0], &c[1], &c[2]),
-        Kind::ConstArray(sort, _) => Term::const_array(*sort, &c[0]),
-        Kind::Le(_) => Term::le(&c[0], &Term::int(0)),
-        Kind::Eq(_) => Term::eq(&c[0], &Term::int(0)),
-        Kind::Not(_) => Term::not(&c[0]),
-        Kind::And(_) => Term::and_all(c.iter().cloned()),
-        Kind::Or(_) => Term::or_all(c.iter().cloned()),
-        Kind::BvBin(op, ..) => Term::bv_bin(*op, &c[0], &c[1]),
-        Kind::BvNeg(_) => Term::bv_neg(&c[0]),
-        Kind::BvNot(_) => Term::bv_not(&c[0]),
-        Kind::BvCmp(p, ..) => Term::bv_cmp(*p, &c[0], &c[1]),
-        Kind::BvEq(..) => Term::bv_eq(&c[0], &c[1]),
-        Kind::Extend { signed, width, .. } => Term::bv_resize(&c[0], *width, *signed),
-        Kind::Extract { width, .. } => Term::bv_resize(&c[0], *width, false),
-        Kind::BvToInt { signed, .. } => Term::bv_to_int(&c[0], *signed),
-        Kind::IntToBv { width, .. } => Term::int_to_bv(&c[0], *width),
-        Kind::SOvf(op, ..) => Term::signed_overflow(*op, &c[0], &c[1]),
-        Kind::Fp(op, _) => Term::fp(*op, c),
-        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) | Kind::Bv { .. } => t.clone(),
-    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! speak about another (an invariant, stated over its cut point's
 //! variables, instantiated at a path's values when it is checked).
 
-use crate::term::{Kind, Term};
+use crate::term::{Kind, Sort, Term};
 use rustc_hash::FxHashMap;
 
 impl Term {
@@ -27,9 +27,16 @@ impl Term {
                 }
                 continue;
             }
-            let new = {
-                let get = |c: &Term| done[&c.addr()].clone();
-                rebuild(t, &get, value)
+            let new = match t.kind() {
+                Kind::Var(..) => value(t).unwrap_or_else(|| t.clone()),
+                _ => {
+                    let kids: Vec<Term> = t
+                        .children()
+                        .iter()
+                        .map(|c| done[&c.addr()].clone())
+                        .collect();
+                    t.with_children(&kids)
+                }
             };
             done.insert(t.addr(), new);
         }
@@ -37,40 +44,55 @@ impl Term {
     }
 }
 
-/// `t` with its children replaced by `get(child)` (and a variable by
-/// `value(var)` if given), through the simplifying constructors.
-fn rebuild(t: &Term, get: &dyn Fn(&Term) -> Term, value: &dyn Fn(&Term) -> Option<Term>) -> Term {
-    match t.kind() {
-        Kind::Var(..) => value(t).unwrap_or_else(|| t.clone()),
-        Kind::Int(_) | Kind::Bool(_) | Kind::Bv { .. } => t.clone(),
-        Kind::Linear(ms, c) => ms.iter().fold(Term::int(c.clone()), |sum, (x, k)| {
-            Term::add(&sum, &Term::mul(&get(x), &Term::int(k.clone())))
-        }),
-        Kind::Mul(a, b) => Term::mul(&get(a), &get(b)),
-        Kind::Div(a, b) => Term::div(&get(a), &get(b)),
-        Kind::Rem(a, b) => Term::rem(&get(a), &get(b)),
-        Kind::Ite(c, a, b) => Term::ite(&get(c), &get(a), &get(b)),
-        Kind::Select(a, i) => Term::select(&get(a), &get(i)),
-        Kind::Store(a, i, v) => Term::store(&get(a), &get(i), &get(v)),
-        Kind::ConstArray(sort, v) => Term::const_array(*sort, &get(v)),
-        Kind::Le(x) => Term::le(&get(x), &Term::int(0)),
-        Kind::Eq(x) => Term::eq(&get(x), &Term::int(0)),
-        Kind::Not(x) => Term::not(&get(x)),
-        Kind::And(xs) => Term::and_all(xs.iter().map(get)),
-        Kind::Or(xs) => Term::or_all(xs.iter().map(get)),
-        Kind::BvBin(op, a, b) => Term::bv_bin(*op, &get(a), &get(b)),
-        Kind::BvNeg(a) => Term::bv_neg(&get(a)),
-        Kind::BvNot(a) => Term::bv_not(&get(a)),
-        Kind::BvCmp(p, a, b) => Term::bv_cmp(*p, &get(a), &get(b)),
-        Kind::BvEq(a, b) => Term::bv_eq(&get(a), &get(b)),
-        Kind::Extend { signed, width, t } => Term::bv_resize(&get(t), *width, *signed),
-        Kind::Extract { width, t } => Term::bv_resize(&get(t), *width, false),
-        Kind::BvToInt { signed, t } => Term::bv_to_int(&get(t), *signed),
-        Kind::IntToBv { width, t } => Term::int_to_bv(&get(t), *width),
-        Kind::SOvf(op, a, b) => Term::signed_overflow(*op, &get(a), &get(b)),
-        Kind::Fp(op, xs) => {
-            let args: Vec<Term> = xs.iter().map(get).collect();
-            Term::fp(*op, &args)
+impl Term {
+    /// A term of this one's kind over new children (in [`Term::children`]
+    /// order, of their sorts), through the simplifying constructors; this
+    /// term itself when the children are the same.
+    pub fn with_children(&self, c: &[Term]) -> Term {
+        if self.children().iter().zip(c).all(|(a, b)| a.ptr_eq(b)) {
+            return self.clone();
+        }
+        match self.kind() {
+            Kind::Linear(ms, k) => ms
+                .iter()
+                .zip(c)
+                .fold(Term::int(k.clone()), |acc, ((_, m), x)| {
+                    Term::add(&acc, &Term::mul(&Term::int(m.clone()), x))
+                }),
+            Kind::Mul(..) => Term::mul(&c[0], &c[1]),
+            Kind::Div(..) => Term::div(&c[0], &c[1]),
+            Kind::Rem(..) => Term::rem(&c[0], &c[1]),
+            Kind::Ite(..) => Term::ite(&c[0], &c[1], &c[2]),
+            Kind::Select(..) => Term::select(&c[0], &c[1]),
+            Kind::Store(..) => Term::store(&c[0], &c[1], &c[2]),
+            Kind::ConstArray(sort, _) => Term::const_array(*sort, &c[0]),
+            Kind::Le(_) => Term::le(&c[0], &Term::int(0)),
+            Kind::Eq(_) => Term::eq(&c[0], &Term::int(0)),
+            Kind::Not(_) => Term::not(&c[0]),
+            Kind::And(_) => Term::and_all(c.iter().cloned()),
+            Kind::Or(_) => Term::or_all(c.iter().cloned()),
+            Kind::BvBin(op, ..) => Term::bv_bin(*op, &c[0], &c[1]),
+            Kind::BvNeg(_) => Term::bv_neg(&c[0]),
+            Kind::BvNot(_) => Term::bv_not(&c[0]),
+            Kind::BvCmp(p, ..) => Term::bv_cmp(*p, &c[0], &c[1]),
+            Kind::BvEq(..) => Term::bv_eq(&c[0], &c[1]),
+            Kind::Extend { signed, width, .. } => Term::bv_resize(&c[0], *width, *signed),
+            Kind::Extract { width, .. } => Term::bv_resize(&c[0], *width, false),
+            Kind::BvToInt { signed, .. } => Term::bv_to_int(&c[0], *signed),
+            Kind::IntToBv { width, .. } => Term::int_to_bv(&c[0], *width),
+            Kind::SOvf(op, ..) => Term::signed_overflow(*op, &c[0], &c[1]),
+            Kind::Fp(op, _) => Term::fp(*op, c),
+            Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) | Kind::Bv { .. } => self.clone(),
+        }
+    }
+
+    /// `a == b` for terms of any one sort: integer, bit-vector or array
+    /// equality, or for booleans `a <=> b`.
+    pub fn equals(a: &Term, b: &Term) -> Term {
+        match a.sort() {
+            Sort::Bv(_) => Term::bv_eq(a, b),
+            Sort::Bool => Term::or(&Term::and(a, b), &Term::and(&Term::not(a), &Term::not(b))),
+            _ => Term::eq(a, b),
         }
     }
 }

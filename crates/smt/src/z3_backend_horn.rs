@@ -169,17 +169,11 @@ fn one(a: &Dynamic, k: &[Term], names: &FxHashMap<String, Term>) -> Result<Term,
         Ok(rest.iter().fold(first.clone(), |acc, x| f(&acc, x)))
     };
     let bv = |op: BvOp| fold(&|x, y| Term::bv_bin(op, x, y));
-    let cmp = |p: BvPred, swap: bool| {
-        bin(match (p, swap) {
-            (BvPred::Ult, false) => |x, y| Term::bv_cmp(BvPred::Ult, x, y),
-            (BvPred::Ule, false) => |x, y| Term::bv_cmp(BvPred::Ule, x, y),
-            (BvPred::Slt, false) => |x, y| Term::bv_cmp(BvPred::Slt, x, y),
-            (BvPred::Sle, false) => |x, y| Term::bv_cmp(BvPred::Sle, x, y),
-            (BvPred::Ult, true) => |x, y| Term::bv_cmp(BvPred::Ult, y, x),
-            (BvPred::Ule, true) => |x, y| Term::bv_cmp(BvPred::Ule, y, x),
-            (BvPred::Slt, true) => |x, y| Term::bv_cmp(BvPred::Slt, y, x),
-            (BvPred::Sle, true) => |x, y| Term::bv_cmp(BvPred::Sle, y, x),
-        })
+    // `swap`: Z3's `>` forms, as our `<` with the operands exchanged.
+    let cmp = |p: BvPred, swap: bool| match k {
+        [x, y] if swap => Ok(Term::bv_cmp(p, y, x)),
+        [x, y] => Ok(Term::bv_cmp(p, x, y)),
+        _ => Err(format!("{} of {} operands", decl.name(), k.len())),
     };
     let width = || a.as_bv().map(|b| b.get_size()).unwrap_or(0);
     if k.is_empty() {
@@ -194,13 +188,13 @@ fn one(a: &Dynamic, k: &[Term], names: &FxHashMap<String, Term>) -> Result<Term,
         DeclKind::And => Term::and_all(k.iter().cloned()),
         DeclKind::Or => Term::or_all(k.iter().cloned()),
         DeclKind::Implies => bin(|x, y| Term::or(&Term::not(x), y))?,
-        DeclKind::Xor => bin(|x, y| Term::not(&equal(x, y)))?,
-        DeclKind::Eq | DeclKind::Iff => bin(equal)?,
+        DeclKind::Xor => bin(|x, y| Term::not(&Term::equals(x, y)))?,
+        DeclKind::Eq | DeclKind::Iff => bin(Term::equals)?,
         DeclKind::Distinct => {
             let mut all = Vec::new();
             for (i, x) in k.iter().enumerate() {
                 for y in &k[i + 1..] {
-                    all.push(Term::not(&equal(x, y)));
+                    all.push(Term::not(&Term::equals(x, y)));
                 }
             }
             Term::and_all(all)
@@ -289,17 +283,6 @@ fn one(a: &Dynamic, k: &[Term], names: &FxHashMap<String, Term>) -> Result<Term,
         },
         _ => return Err(format!("the operator {}", decl.name())),
     })
-}
-
-/// `x = y` for terms of any one sort.
-fn equal(x: &Term, y: &Term) -> Term {
-    if x.sort().is_bv() {
-        Term::bv_eq(x, y)
-    } else if x.sort() == crate::term::Sort::Bool {
-        Term::or(&Term::and(x, y), &Term::and(&Term::not(x), &Term::not(y)))
-    } else {
-        Term::eq(x, y)
-    }
 }
 
 /// Z3's `((_ extract hi lo) t)`: the bits `lo..=hi` of `t`.

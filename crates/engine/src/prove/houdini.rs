@@ -191,7 +191,7 @@ fn increments(p: &HornProblem, r: usize) -> Vec<Term> {
                 let f = |u: &Term, v: &Term| plus(&times(u, bb), &times(v, -a));
                 let at_start = f(&start[i], &start[j]);
                 if let Some(init) = super::relax::difference(&at_start, &constant_like(x, 0)) {
-                    out.push(equal(&f(x, y), &constant_like(x, init)));
+                    out.push(Term::equals(&f(x, y), &constant_like(x, init)));
                     continue;
                 }
                 // Or fixed relative to a variable the loop keeps (`x = n;
@@ -201,7 +201,7 @@ fn increments(p: &HornProblem, r: usize) -> Vec<Term> {
                         continue;
                     }
                     if let Some(init) = super::relax::difference(&at_start, &start[k]) {
-                        out.push(equal(&minus(&f(x, y), z), &constant_like(x, init)));
+                        out.push(Term::equals(&minus(&f(x, y), z), &constant_like(x, init)));
                     }
                 }
             }
@@ -255,14 +255,6 @@ fn le(a: &Term, b: &Term) -> Term {
         Term::bv_cmp(BvPred::Sle, a, b)
     } else {
         Term::le(a, b)
-    }
-}
-
-fn equal(a: &Term, b: &Term) -> Term {
-    if a.sort().is_bv() {
-        Term::bv_eq(a, b)
-    } else {
-        Term::eq(a, b)
     }
 }
 

@@ -83,12 +83,10 @@ pub fn prove(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
     stats.elapsed = start.elapsed();
     stats.peak_memory = peak_resident_bytes().unwrap_or(0);
     Report {
-        verdict,
         incomplete,
         internal_errors: internal,
         stats,
-        extra: Extra::Prove(Box::new(extra)),
-        ..Report::empty(verdict, Extra::Symex)
+        ..Report::empty(verdict, Extra::Prove(Box::new(extra)))
     }
 }
 

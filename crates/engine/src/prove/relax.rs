@@ -197,34 +197,23 @@ fn relax_one(t: &Term, k: &[Term]) -> Option<Term> {
                 &Term::le(&Term::int(half), &exact),
             )
         }
-        Kind::Linear(..) | Kind::Mul(..) | Kind::Div(..) | Kind::Rem(..) => rebuild_int(t, k)?,
-        Kind::Le(_) => Term::le(&k[0], &Term::int(0)),
-        Kind::Eq(_) => Term::eq(&k[0], &Term::int(0)),
-        Kind::Not(_) => Term::not(&k[0]),
-        Kind::And(_) => Term::and_all(k.iter().cloned()),
-        Kind::Or(_) => Term::or_all(k.iter().cloned()),
-        Kind::Ite(..) => Term::ite(&k[0], &k[1], &k[2]),
-        Kind::Select(..) => Term::select(&k[0], &k[1]),
-        Kind::Store(..) => Term::store(&k[0], &k[1], &k[2]),
+        // Integer and boolean structure: the same node over the
+        // translated children.
+        Kind::Linear(..)
+        | Kind::Mul(..)
+        | Kind::Div(..)
+        | Kind::Rem(..)
+        | Kind::Le(_)
+        | Kind::Eq(_)
+        | Kind::Not(_)
+        | Kind::And(_)
+        | Kind::Or(_)
+        | Kind::Ite(..)
+        | Kind::Select(..)
+        | Kind::Store(..) => t.with_children(k),
         Kind::ConstArray(Sort::Array(i, e), _) => {
             Term::const_array(Sort::Array(int_sort(*i), int_sort(*e)), &k[0])
         }
-        _ => return None,
-    })
-}
-
-/// An integer operation with translated children.
-fn rebuild_int(t: &Term, k: &[Term]) -> Option<Term> {
-    Some(match t.kind() {
-        Kind::Linear(ms, c) => ms
-            .iter()
-            .zip(k)
-            .fold(Term::int(c.clone()), |sum, ((_, n), x)| {
-                Term::add(&sum, &Term::mul(x, &Term::int(n.clone())))
-            }),
-        Kind::Mul(..) => Term::mul(&k[0], &k[1]),
-        Kind::Div(..) => Term::div(&k[0], &k[1]),
-        Kind::Rem(..) => Term::rem(&k[0], &k[1]),
         _ => return None,
     })
 }
