@@ -127,30 +127,20 @@ pub fn bmc(
         if verbose {
             out::errln!("note: configuration: {config:?}, bounds: {bounds:?}");
         }
-        let warnings = check_assumption(&program, &config, signals)?;
-        let found = progress::bmc(
-            program.ir.clone(),
-            &config,
-            &bounds,
-            args.run.quiet,
-            signals,
-        );
-        if verbose {
-            out::errln!("note: statistics: {:?}", found.stats);
-        }
         let info = BmcInfo {
             unwinding_assertions: bounds.unwinding_assertions,
         };
-        let output = CheckOutput {
-            t: target,
+        let run = |config: &Config| {
+            progress::bmc(program.ir.clone(), config, &bounds, args.run.quiet, signals)
+        };
+        let ran = Ran {
+            target,
             program: &program,
-            report: &found,
-            config: &config,
             asked,
-            warnings: &warnings,
+            config: &config,
             bmc: Some(&info),
         };
-        finish(stdout, &output)
+        run_and_finish(stdout, ran, verbose, signals, run)
     })
 }
 
@@ -166,22 +156,52 @@ pub fn prove(
         if verbose {
             out::errln!("note: configuration: {config:?}");
         }
-        let warnings = check_assumption(&program, &config, signals)?;
-        let found = progress::prove(program.ir.clone(), &config, args.run.quiet, signals);
-        if verbose {
-            out::errln!("note: statistics: {:?}", found.stats);
-        }
-        let output = CheckOutput {
-            t: target,
+        let run =
+            |config: &Config| progress::prove(program.ir.clone(), config, args.run.quiet, signals);
+        let ran = Ran {
+            target,
             program: &program,
-            report: &found,
-            config: &config,
             asked,
-            warnings: &warnings,
+            config: &config,
             bmc: None,
         };
-        finish(stdout, &output)
+        run_and_finish(stdout, ran, verbose, signals, run)
     })
+}
+
+/// What an engine command runs on one file.
+struct Ran<'a> {
+    target: &'a Target<'a>,
+    program: &'a Program,
+    asked: Asked,
+    config: &'a Config,
+    bmc: Option<&'a BmcInfo>,
+}
+
+/// Checks `--assume`, runs the engine (`bmc`, `prove`), prints its
+/// statistics when verbose, then the report.
+fn run_and_finish(
+    stdout: &Stdout,
+    ran: Ran<'_>,
+    verbose: bool,
+    signals: &Interrupts,
+    run: impl FnOnce(&Config) -> Report,
+) -> Result<(u8, bool), CliError> {
+    let warnings = check_assumption(ran.program, ran.config, signals)?;
+    let found = run(ran.config);
+    if verbose {
+        out::errln!("note: statistics: {:?}", found.stats);
+    }
+    let output = CheckOutput {
+        t: ran.target,
+        program: ran.program,
+        report: &found,
+        config: ran.config,
+        asked: ran.asked,
+        warnings: &warnings,
+        bmc: ran.bmc,
+    };
+    finish(stdout, &output)
 }
 
 /// Loads and prepares each file of `target` in turn and checks it with
