@@ -14,7 +14,7 @@ use crate::symbolic::{Feasible, Symbolic};
 use crate::witness::{self, Bug, Replay, SymState};
 use std::sync::Arc;
 use wiser_ir::{ErrorKind, Ir, Span};
-use wiser_semantics::{Machine, Options, State};
+use wiser_semantics::{Machine, Options, Policy, State};
 use wiser_smt::Solver;
 
 /// What expanding one state produced.
@@ -233,6 +233,9 @@ impl<'ir, S: Solver> Expander<'ir, S> {
                     // The symbolic path's length, which the search orders
                     // by (the replay's may count differently).
                     bug.steps = state.steps;
+                    if self.policy.records_trail() {
+                        bug.prefix = Some(crate::Prefix::of(&state));
+                    }
                     Expansion::Bug(bug)
                 }
                 Replay::Infeasible => Expansion::Infeasible,

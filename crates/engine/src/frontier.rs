@@ -28,6 +28,13 @@ pub trait Frontier<T>: Send {
     fn pop(&mut self) -> Option<T>;
     /// Removes a state for another worker.
     fn steal(&mut self) -> Option<T>;
+    /// Removes up to `max` states for another process: those with the
+    /// fewest decisions on their paths, nearest the root of the tree,
+    /// whose subtrees are likely the largest (in a comb, the spine). By
+    /// default the states [`Frontier::steal`] gives.
+    fn take_shallowest(&mut self, max: usize) -> Vec<T> {
+        (0..max).map_while(|_| self.steal()).collect()
+    }
     /// The number of waiting states.
     fn len(&self) -> usize;
     /// Is it empty?
@@ -61,6 +68,9 @@ impl<T: Searchable + Send> Frontier<T> for Arena<T> {
     fn steal(&mut self) -> Option<T> {
         Arena::steal(self)
     }
+    fn take_shallowest(&mut self, max: usize) -> Vec<T> {
+        Arena::take_shallowest(self, max)
+    }
     fn len(&self) -> usize {
         Arena::len(self)
     }
@@ -72,6 +82,8 @@ pub trait Searchable {
     fn pc(&self) -> Pc;
     /// Is it stuck on an error?
     fn stuck(&self) -> bool;
+    /// How many decisions its path took (where they are recorded).
+    fn decisions(&self) -> usize;
 }
 
 impl<A: Algebra, P> Searchable for State<A, P> {
@@ -80,6 +92,9 @@ impl<A: Algebra, P> Searchable for State<A, P> {
     }
     fn stuck(&self) -> bool {
         self.error().is_some()
+    }
+    fn decisions(&self) -> usize {
+        self.trail.len()
     }
 }
 
@@ -142,6 +157,28 @@ impl<T: Searchable> Arena<T> {
             pc: state.pc(),
         });
         Some(state)
+    }
+
+    /// Removes the `max` states with the fewest decisions (see
+    /// [`Frontier::take_shallowest`]); linear in the frontier's size per
+    /// state taken, which only a hungry process asks for.
+    pub fn take_shallowest(&mut self, max: usize) -> Vec<T> {
+        let mut ids: Vec<(usize, usize)> = self
+            .states
+            .iter()
+            .map(|(id, (s, _))| (s.decisions(), id))
+            .collect();
+        let max = max.min(ids.len());
+        if max < ids.len() {
+            ids.select_nth_unstable(max);
+        }
+        ids.truncate(max);
+        ids.into_iter()
+            .map(|(_, id)| {
+                self.searcher.remove(id);
+                self.states.remove(id).0
+            })
+            .collect()
     }
 
     /// Removes a state for another worker.
@@ -243,6 +280,22 @@ impl<T> Pool<T> {
             return own.pop();
         }
         None
+    }
+
+    /// Takes up to `max` states, at most half, from worker `me`'s frontier
+    /// for elsewhere: those nearest the root.
+    pub fn take_for_others(&self, me: usize, max: usize) -> Vec<T> {
+        let mut a = self.arena(me);
+        let take = (a.len() / 2).min(max);
+        a.take_shallowest(take)
+    }
+
+    /// Puts back states [`Pool::take_for_others`] took that could not go.
+    pub fn put_back(&self, me: usize, states: Vec<T>) {
+        let mut a = self.arena(me);
+        for s in states {
+            a.push(s, false);
+        }
     }
 
     /// The number of waiting states (a snapshot).

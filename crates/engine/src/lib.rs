@@ -43,6 +43,7 @@ pub mod merge;
 pub mod minimise;
 mod parallel;
 pub mod path;
+pub mod prefix;
 pub mod prove;
 pub mod readable;
 mod record;
@@ -61,6 +62,7 @@ pub use explorer::{Event, ExploreStats, Explorer, FinalState};
 pub use frontier::{Arena, Frontier, Pool, Searchable};
 pub use known::KnownBugs;
 pub use merge::MergeMode;
+pub use prefix::{Prefix, Share};
 pub use prove::prove;
 pub use record::{sort_paths, Coverage, PathEnd, PathEndKind, Record, Recorded, DEFAULT_MAX_PATHS};
 pub use report::{ConcolicExtra, Extra, Incomplete, Invariant, ProveExtra, Report, Stats, Verdict};
@@ -72,6 +74,6 @@ pub use searcher::{
 pub use symbolic::{
     array_sort, read_symbol, scalar_of, sort_of, BranchStats, Feasible, SymArray, Symbolic,
 };
-pub use symex::{symex, symex_monitored};
+pub use symex::{combine, symex, symex_monitored, symex_shared};
 pub use visited::Visited;
 pub use witness::{Bug, SymState};

@@ -94,6 +94,8 @@ pub(crate) struct Shared {
     /// Set when the state count nears `max_states`: from then on workers
     /// count every state at once.
     near_limit: AtomicBool,
+    /// Where waiting states may go, in a distributed run.
+    pub share: Option<Arc<dyn crate::prefix::Share>>,
     /// Workers still running, and the signal the last one gives.
     pub running: Mutex<usize>,
     pub finished: Condvar,
@@ -121,6 +123,7 @@ impl Shared {
             visited: Arc::new(crate::Visited::default()),
             cutoff: AtomicU64::new(u64::MAX),
             near_limit: AtomicBool::new(config.max_states < 4 * BATCH * 64),
+            share: None,
             running: Mutex::new(0),
             finished: Condvar::new(),
             monitor,
@@ -257,6 +260,9 @@ pub(crate) fn work(me: usize, shared: &Shared) {
                 }
                 break;
             }
+            if let Some(share) = &shared.share {
+                give_away(me, shared, share.as_ref());
+            }
         }
         let unknown_before = expander.policy().stats.unknown;
         let steps = state.steps;
@@ -339,6 +345,37 @@ pub(crate) fn work(me: usize, shared: &Shared) {
     totals.recorded.dropped += recorded.dropped;
     if !recorded.mismatches.is_empty() {
         totals.recorded.mismatches.append(&mut recorded.mismatches);
+    }
+}
+
+/// At most this many states go to each hungry place at once.
+const GIVE_EACH: usize = 16;
+
+/// Hands waiting states of worker `me` to `share` when it wants some: half
+/// of the worker's, the oldest (in a depth-first or breadth-first search,
+/// the shallowest, whose subtrees are the largest), at most
+/// [`GIVE_EACH`] per hungry place; an error state stays (it is confirmed
+/// here, which is one step).
+fn give_away(me: usize, shared: &Shared, share: &dyn crate::prefix::Share) {
+    let wanted = share.wanted();
+    if wanted == 0 {
+        return;
+    }
+    let taken = shared
+        .pool
+        .take_for_others(me, wanted.saturating_mul(GIVE_EACH));
+    let mut kept = Vec::new();
+    let mut given = 0;
+    for s in taken {
+        if s.error().is_none() && share.give(crate::Prefix::of(&s)) {
+            given += 1;
+        } else {
+            kept.push(s);
+        }
+    }
+    shared.pool.put_back(me, kept);
+    if given > 0 {
+        shared.monitor.pending.fetch_sub(given, Ordering::SeqCst);
     }
 }
 

@@ -28,6 +28,39 @@ pub fn symex(ir: &Ir, config: &Config) -> Report {
 /// Runs the bug finder on `ir`, publishing live counters in `monitor` and
 /// stopping early (with what was found) when its `interrupt` is set.
 pub fn symex_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
+    run(ir, config, monitor, None, None)
+}
+
+/// Explores the subtree of `ir`'s paths below `seed` (a path prefix a
+/// distributed run handed out; see [`crate::prefix`]), handing waiting
+/// states to `share` when it wants them: one work item of a distributed
+/// run. The report covers the subtree less what was handed on; its bugs
+/// carry their prefixes ([`Bug::prefix`]). A program with threads is not
+/// split (its states are not named by their decisions alone): its whole
+/// tree is explored here. Nor are states merged: a merged state has no
+/// one prefix.
+pub fn symex_shared(
+    ir: Arc<Ir>,
+    config: &Config,
+    monitor: Arc<Monitor>,
+    seed: &crate::Prefix,
+    share: Arc<dyn crate::prefix::Share>,
+) -> Report {
+    let config = config
+        .clone()
+        .with_trails(true)
+        .with_merge(crate::MergeMode::None);
+    let share = (!ir.threaded).then_some(share);
+    run(ir, &config, monitor, Some(seed), share)
+}
+
+fn run(
+    ir: Arc<Ir>,
+    config: &Config,
+    monitor: Arc<Monitor>,
+    seed: Option<&crate::Prefix>,
+    share: Option<Arc<dyn crate::prefix::Share>>,
+) -> Report {
     // A program with threads is explored by one worker: the set of
     // expanded states (`visited.rs`) keeps the first path to reach each
     // state, so with several workers which witness (and schedule) is
@@ -41,8 +74,22 @@ pub fn symex_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> R
     };
     let start = Instant::now();
     let baseline = resident_bytes().unwrap_or(0);
-    let shared = Arc::new(Shared::new(ir.clone(), config, start, monitor.clone()));
-    let initial = State::initial(&ir, &mut Symbolic::new(), crate::path::PathCond::new());
+    let mut shared = Shared::new(ir.clone(), config, start, monitor.clone());
+    shared.share = share;
+    let shared = Arc::new(shared);
+    let initial = match seed {
+        None => State::initial(&ir, &mut Symbolic::new(), crate::path::PathCond::new()),
+        Some(prefix) => match replay_seed(&shared, prefix) {
+            Ok(state) => state,
+            Err(msg) => {
+                let mut found = shared.found();
+                found.internal_errors.push(msg);
+                found.incomplete.push(Incomplete::InternalError);
+                drop(found);
+                return assemble(&shared, config, 0);
+            }
+        },
+    };
     monitor.pending.store(1, Ordering::SeqCst);
     shared.pool.push_all(0, [initial]);
 
@@ -83,6 +130,20 @@ pub fn symex_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> R
             .spawn(move || drop(shared));
     }
     report
+}
+
+/// Rebuilds the state a work item starts from, counting the replay's
+/// decisions and solver work with the run's.
+fn replay_seed(shared: &Shared, prefix: &crate::Prefix) -> Result<crate::SymState, String> {
+    let policy = crate::symbolic::Feasible::new(shared.solvers.chain());
+    let mut expander = crate::Expander::new(&shared.ir, policy, shared.config.options)
+        .with_property(shared.config.property);
+    let state = crate::prefix::replay(&mut expander, prefix);
+    let policy = expander.policy();
+    let mut totals = shared.totals();
+    totals.branches.add(&policy.stats);
+    policy.solver().stats(&mut totals.solver);
+    state
 }
 
 /// Watches the run until every worker has finished, or until the grace
@@ -134,6 +195,51 @@ fn canonical_bugs(mut bugs: Vec<Bug>, all: bool) -> Vec<Bug> {
     }
     out.sort_by_key(|b| (b.span, b.kind));
     out
+}
+
+/// The report of a run whose parts were explored apart (the work items
+/// of a distributed run, each reported by [`symex_shared`]): its bugs (each
+/// confirmed again), the union of the parts' reasons, places outside the
+/// property and internal errors, and the summed counters. The same rules
+/// as a run in one process: the least bug per place (or the least bug),
+/// `safe` only when no part was incomplete.
+pub fn combine(
+    config: &Config,
+    bugs: Vec<Bug>,
+    mut incomplete: Vec<Incomplete>,
+    internal_errors: Vec<String>,
+    mut outside_property: Vec<(wiser_ir::ErrorKind, wiser_ir::Span)>,
+    stats: Stats,
+) -> Report {
+    let bugs = canonical_bugs(bugs, config.all_bugs);
+    if !internal_errors.is_empty() {
+        incomplete.push(Incomplete::InternalError);
+    }
+    if !outside_property.is_empty() {
+        incomplete.push(Incomplete::OutsideProperty);
+    }
+    // A part that stopped at its first bug stopped the whole run.
+    if !config.all_bugs && !bugs.is_empty() {
+        incomplete.retain(|&i| i != Incomplete::Interrupted);
+    }
+    incomplete.sort();
+    incomplete.dedup();
+    outside_property.sort_by_key(|&(kind, span)| (span, kind));
+    outside_property.dedup();
+    let verdict = if !bugs.is_empty() {
+        Verdict::Bug
+    } else if incomplete.is_empty() {
+        Verdict::Safe
+    } else {
+        Verdict::Unknown
+    };
+    let mut report = Report::empty(verdict, crate::report::Extra::Symex);
+    report.bugs = bugs;
+    report.incomplete = incomplete;
+    report.internal_errors = internal_errors;
+    report.outside_property = outside_property;
+    report.stats = stats;
+    report
 }
 
 fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {

@@ -38,6 +38,10 @@ pub struct Bug {
     /// How many other call stacks reach the same error at the same place
     /// (filled in by drivers that report each place once).
     pub other_stacks: usize,
+    /// The symbolic path to the error state, by its decisions, where the
+    /// run kept trails: what a worker of a distributed run sends for the
+    /// coordinator to confirm the bug again ([`crate::prefix`]).
+    pub prefix: Option<crate::Prefix>,
 }
 
 impl Bug {
@@ -254,6 +258,7 @@ pub fn replay(
             read_pcs: run.read_pcs,
             steps: run.steps,
             other_stacks: 0,
+            prefix: None,
         })),
         other => Replay::Mismatch(format!(
             "internal error: the witness {input:?} for a {} at bytes {}..{} replays as {other:?}",

@@ -97,6 +97,32 @@ impl From<wiser_semantics::Bound> for Incomplete {
 }
 
 impl Incomplete {
+    /// Every reason, in declaration order.
+    pub const ALL: [Incomplete; 17] = [
+        Incomplete::MaxStates,
+        Incomplete::Timeout,
+        Incomplete::SolverUnknown,
+        Incomplete::StoppedAtFirstBug,
+        Incomplete::MaxMemory,
+        Incomplete::Interrupted,
+        Incomplete::InternalError,
+        Incomplete::OutsideProperty,
+        Incomplete::UnwindBound,
+        Incomplete::HeapBound,
+        Incomplete::ThreadBound,
+        Incomplete::SwitchBound,
+        Incomplete::MaxRuns,
+        Incomplete::WorkListEmpty,
+        Incomplete::Unchecked,
+        Incomplete::NoInvariant,
+        Incomplete::NotEncoded,
+    ];
+
+    /// The reason named `name` ([`Incomplete::name`]).
+    pub fn from_name(name: &str) -> Option<Incomplete> {
+        Incomplete::ALL.into_iter().find(|i| i.name() == name)
+    }
+
     /// The name used in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -289,4 +315,22 @@ pub struct PathEnd {
     /// many steps). `None` if the solver could not decide the path, and
     /// for cut and merged paths.
     pub input: Option<Input>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Incomplete;
+
+    #[test]
+    fn every_reason_is_found_by_its_name() {
+        for i in Incomplete::ALL {
+            assert_eq!(Incomplete::from_name(i.name()), Some(i));
+        }
+        // `ALL` lists each reason once: as many distinct names as entries.
+        let mut names: Vec<&str> = Incomplete::ALL.iter().map(|i| i.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Incomplete::ALL.len());
+        assert_eq!(Incomplete::from_name("no_such_reason"), None);
+    }
 }

@@ -78,6 +78,9 @@ pub struct Feasible<S> {
     pub mismatches: Vec<String>,
     /// Counters.
     pub stats: BranchStats,
+    /// While a path is replayed from its prefix ([`crate::Prefix`]): the
+    /// sides its decisions take, in order.
+    forced: Option<Forced>,
     /// The sides of decisions taken (and instructions reached, marked by
     /// the expander), when asked for ([`Feasible::with_coverage`]).
     pub coverage: Option<Box<Coverage>>,
@@ -93,8 +96,32 @@ impl<S: Solver> Feasible<S> {
             trails: true,
             mismatches: Vec::new(),
             stats: BranchStats::default(),
+            forced: None,
             coverage: None,
         }
+    }
+
+    /// From now on, the next `sides.len()` decisions take the given sides
+    /// (oldest first), each checked for feasibility like any side: the
+    /// replay of a path prefix. The other side is not decided at all.
+    pub fn force(&mut self, sides: Vec<bool>) {
+        self.forced = Some(Forced { sides, next: 0 });
+    }
+
+    /// Ends forcing; returns how many of the forced sides were not taken
+    /// (0 when the replay consumed exactly its prefix).
+    pub fn unforce(&mut self) -> usize {
+        self.forced
+            .take()
+            .map_or(0, |f| f.sides.len().saturating_sub(f.next))
+    }
+
+    /// The side the next decision must take, if it is forced.
+    fn next_forced(&mut self) -> Option<bool> {
+        let f = self.forced.as_mut()?;
+        let side = *f.sides.get(f.next)?;
+        f.next += 1;
+        Some(side)
     }
 
     /// Records the coverage of `ir` in [`Feasible::coverage`].
@@ -280,6 +307,12 @@ impl<S: Solver> Feasible<S> {
     }
 }
 
+/// The sides a replayed prefix still has to take.
+struct Forced {
+    sides: Vec<bool>,
+    next: usize,
+}
+
 /// Sets variable `v` of `into` to its value in `from`.
 fn copy_var(into: &mut Model, v: &Term, from: &Model) {
     match v.kind() {
@@ -324,6 +357,22 @@ impl<S: Solver> Policy<Symbolic> for Feasible<S> {
             self.folded(site, b);
             return Fork::one(b, path.clone());
         }
+        if let Some(taken) = self.next_forced() {
+            let c = if taken { cond.clone() } else { Term::not(cond) };
+            let side = self.side(path, &c);
+            if side.is_some() {
+                self.cover(site, taken);
+            }
+            return match side {
+                Some(p) => Fork::one(taken, p),
+                // Infeasible now: the replay diverged, which the caller
+                // sees as a path that ends early.
+                None => Fork {
+                    then: None,
+                    otherwise: None,
+                },
+            };
+        }
         let then = self.side(path, cond);
         let otherwise = self.side(path, &Term::not(cond));
         if self.coverage.is_some() {
@@ -346,7 +395,11 @@ impl<S: Solver> Policy<Symbolic> for Feasible<S> {
                 self.stats.folded += 1;
                 b.then(|| path.clone())
             }
-            None => self.side(path, cond),
+            None => {
+                // A forced assumption takes its holding side, like any.
+                let _ = self.next_forced();
+                self.side(path, cond)
+            }
         };
         if taken.is_some() {
             self.cover(site, side);
