@@ -46,6 +46,8 @@ pub enum Command {
     Run(RunArgs),
     /// Run a program on one input concolically: print each symbolic decision of its path with the side taken and an input that takes the other side. Exit: as `run`.
     Concolic(ConcolicArgs),
+    /// Serve the distributed runs of `wiser check --broker URL`: lease work items (path prefixes) from the Redis server at URL, explore them, hand prefixes back to hungry workers, post the results. Runs until stopped (Ctrl-C, SIGTERM) or idle for --exit-when-idle. See docs/DISTRIBUTED.md.
+    Worker(WorkerArgs),
     /// Whitebox fuzzing (SAGE) from a seed input: flip the decisions of each run's path, run every new input, report bugs and branch coverage. Never says `safe`. Exit: 1 bug, 3 no bug found, 2 usage or input error.
     Fuzz(FuzzArgs),
     /// Print a shell completion script for wiser (e.g. `wiser completions bash > /etc/bash_completion.d/wiser`).
@@ -64,7 +66,11 @@ impl Command {
     pub fn runs_an_engine(&self) -> bool {
         match self {
             Command::Check(args) => args.replay.is_none(),
-            Command::Bmc(_) | Command::Prove(_) | Command::Concolic(_) | Command::Fuzz(_) => true,
+            Command::Bmc(_)
+            | Command::Prove(_)
+            | Command::Concolic(_)
+            | Command::Fuzz(_)
+            | Command::Worker(_) => true,
             _ => false,
         }
     }
@@ -243,7 +249,7 @@ impl TargetArgs {
 pub struct CheckArgs {
     #[command(flatten)]
     pub target: TargetArgs,
-    /// Search strategy.
+    /// Search strategy (with --broker, dfs spreads an unbalanced tree best: the states a worker hands to hungry workers, those nearest the root, then hold whole subtrees; docs/DISTRIBUTED.md).
     #[arg(long, value_enum, default_value = "bfs")]
     pub strategy: StrategyArg,
     /// State merging: states are then taken in topological order of their position (every eighth the oldest, so the search stays complete) instead of by --strategy.
@@ -304,6 +310,28 @@ pub struct CheckArgs {
     /// Draw the symbolic execution tree into FILE: .svg, .html (click a node for its path condition and witness) or .dot (Graphviz). Beyond 300 nodes, subtrees are summarised.
     #[arg(long, value_name = "FILE")]
     pub tree: Option<PathBuf>,
+    /// Explore on the workers that serve the Redis server at URL (`wiser worker --broker URL`, on any machines) instead of in this process, which coordinates and confirms every bug again; --jobs is then each worker's threads. See docs/DISTRIBUTED.md.
+    #[arg(long, value_name = "URL", env = "WISER_BROKER", conflicts_with_all = ["tree", "all_paths", "coverage", "lcov", "replay"])]
+    pub broker: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct WorkerArgs {
+    /// The Redis server (version 7 or later) that coordinators (`wiser check --broker URL`) use, e.g. redis://127.0.0.1:6379.
+    #[arg(long, value_name = "URL", env = "WISER_BROKER")]
+    pub broker: String,
+    /// This worker's name among the run's workers (unique) [default: HOST-PID].
+    #[arg(long, value_name = "NAME", env = "WISER_WORKER_NAME")]
+    pub name: Option<String>,
+    /// Seconds an item stays leased to a worker that stopped renewing it (one that was killed) before another worker takes it over.
+    #[arg(long, value_name = "SECS", default_value_t = 5.0, value_parser = seconds, env = "WISER_LEASE")]
+    pub lease: f64,
+    /// Exit after this many seconds with nothing to do (0: serve until stopped).
+    #[arg(long, value_name = "SECS", default_value_t = 0.0, value_parser = seconds, env = "WISER_EXIT_WHEN_IDLE")]
+    pub exit_when_idle: f64,
+    /// No summary on stderr when the worker exits.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 impl CheckArgs {
@@ -696,7 +724,7 @@ pub fn format_of(command: &Command) -> Format {
         Command::Run(a) => a.format,
         Command::Concolic(a) => a.format,
         Command::Fuzz(a) => a.format,
-        Command::Completions { .. } | Command::Man => Format::Text,
+        Command::Completions { .. } | Command::Man | Command::Worker(_) => Format::Text,
     }
 }
 
@@ -718,6 +746,6 @@ pub fn file_of(command: &Command) -> &Path {
         Command::Run(a) => or_none(&a.file),
         Command::Concolic(a) => &a.file,
         Command::Fuzz(a) => &a.file,
-        Command::Completions { .. } | Command::Man => Path::new(""),
+        Command::Completions { .. } | Command::Man | Command::Worker(_) => Path::new(""),
     }
 }

@@ -11,6 +11,7 @@
 
 mod args;
 mod coverage;
+mod dist;
 mod engines;
 mod error;
 mod exit;
@@ -35,6 +36,7 @@ mod testfile;
 mod trace_render;
 mod tree;
 mod verify;
+mod worker_cmd;
 
 use args::{Cli, Command, SOLVER_SERVER};
 use clap::{CommandFactory, FromArgMatches};
@@ -191,6 +193,7 @@ fn run(
             }
             Ok((run_cmd::run(&args, signals, stdout)?, false))
         }
+        Command::Worker(args) => Ok((worker_cmd::worker(&args, registry, signals)?, false)),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut command(registry), "wiser", &mut script);

@@ -98,6 +98,16 @@ pub fn check(ir: Arc<Ir>, config: &Config, quiet: bool, signals: &Interrupts) ->
     })
 }
 
+/// A distributed run's coordinator, with the same interrupt handling and
+/// progress line as `check` (states as the workers' results report them).
+pub fn distributed<R>(
+    quiet: bool,
+    signals: &Interrupts,
+    work: impl FnOnce(Arc<Monitor>) -> R,
+) -> R {
+    supervised(quiet, check_line, signals, work)
+}
+
 /// Bounded model checking, with the same interrupt handling and progress
 /// line as `check`.
 pub fn bmc(

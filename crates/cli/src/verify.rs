@@ -80,7 +80,12 @@ pub fn check(
         if let Some(path) = &args.tree {
             tree::check_path(path)?;
         }
-        let mut report = progress::check(program.ir.clone(), &config, args.quiet, signals);
+        let mut report = match &args.broker {
+            None => progress::check(program.ir.clone(), &config, args.quiet, signals),
+            Some(url) => {
+                crate::dist::coordinate(url, target, &program, &config, args.quiet, signals)?
+            }
+        };
         if verbose {
             out::errln!("note: statistics: {:?}", report.stats);
         }

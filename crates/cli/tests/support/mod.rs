@@ -6,6 +6,7 @@
 
 #![allow(dead_code)]
 
+pub mod broker;
 pub mod c;
 
 use serde_json::Value;
