@@ -164,3 +164,57 @@ fn merging_cannot_be_distributed() {
     assert_eq!(out.status.code(), Some(2), "{}", support::describe(&out));
     assert!(support::text(&out.stderr).contains("--merge and --broker cannot be combined"));
 }
+
+/// The coordinator lives under its limits: a time limit and SIGINT each
+/// end the run promptly, with a whole report that keeps the bug found.
+#[test]
+fn the_coordinator_ends_on_its_time_limit_and_on_sigint_with_what_was_found() {
+    let Some(redis) = Redis::start() else { return };
+    let dir = support::scratch("dist", "live");
+    // Bugs on a fifth of the paths, and far more work than the limits allow.
+    let long = chain(&dir, "long.imp", 16, "assert c != 0");
+    let _workers: Vec<_> = ["s", "t"].iter().map(|n| redis.worker(n)).collect();
+    for signal in [None, Some("-INT")] {
+        let started = Instant::now();
+        let check = support::command()
+            .arg("check")
+            .arg(&long)
+            .args(["--broker", &redis.url, "--format", "json", "--all"])
+            .args(["-j", "1", "--strategy", "dfs", "--timeout", "4"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("cannot run wiser");
+        let limit = match signal {
+            None => 4.0,
+            Some(sig) => {
+                std::thread::sleep(Duration::from_secs(2));
+                let pid = check.id().to_string();
+                let sent = std::process::Command::new("kill")
+                    .args([sig, &pid])
+                    .status();
+                assert!(sent.is_ok_and(|s| s.success()));
+                2.0
+            }
+        };
+        let out = check.wait_with_output().expect("the check ends");
+        let took = started.elapsed().as_secs_f64();
+        // The wind-down waits at most 2 s for items in flight.
+        assert!(took < limit + 3.5, "{signal:?}: took {took:.1} s");
+        let report = support::json_of(&out);
+        let why = if signal.is_some() {
+            "interrupted"
+        } else {
+            "timeout"
+        };
+        assert!(
+            report["incomplete"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|i| i == why),
+            "{report}"
+        );
+        assert_eq!(report["verdict"], "bug", "{report}");
+    }
+}
