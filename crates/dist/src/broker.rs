@@ -2,7 +2,8 @@
 //!
 //! Keys of run `ID` (all under `wiser:run:ID:`):
 //! * `spec`: what to check (the front end's description, opaque here);
-//! * `work`: a stream of work items (field `prefix`), read through the
+//! * `work`: a stream of work items (field `prefix`: one or more path
+//!   prefixes, separated by spaces), read through the
 //!   consumer group `workers`: Redis hands each entry to one consumer and
 //!   keeps it in that consumer's pending list until it is acknowledged, so
 //!   an item a worker leased and never finished (the worker was killed) is
@@ -36,7 +37,8 @@ const GROUP: &str = "workers";
 pub struct Item {
     /// Its entry id in the work stream.
     pub id: String,
-    /// The path prefix it names, in [`wiser_engine::Prefix::to_text`]'s form.
+    /// The path prefixes it names, in [`wiser_engine::Prefix::to_text`]'s
+    /// form, separated by spaces.
     pub prefix: String,
 }
 
@@ -188,7 +190,8 @@ impl Broker {
         r.map(|_| ()).map_err(|e| self.fail(e))
     }
 
-    /// Adds an item naming `prefix`, handed back by the worker of `parent`.
+    /// Adds an item naming `prefix` (prefixes, separated by spaces), handed
+    /// back by the worker of `parent`.
     pub fn add_item(&mut self, run: &str, prefix: &str, parent: &str) -> Result<String, DistError> {
         let r: Result<String, _> = self.conn.xadd(
             key(run, "work"),

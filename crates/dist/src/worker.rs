@@ -136,7 +136,9 @@ fn explore(
     (ir, config): (&Arc<Ir>, &Config),
     worker: &Arc<Monitor>,
 ) -> Result<ItemResult, DistError> {
-    let seed = match Prefix::parse(&item.prefix) {
+    let seeds: Result<Vec<Prefix>, String> =
+        item.prefix.split_whitespace().map(Prefix::parse).collect();
+    let seeds = match seeds {
         Ok(p) => p,
         Err(msg) => {
             return Ok(ItemResult {
@@ -179,7 +181,7 @@ fn explore(
             )
         })
     };
-    let report = wiser_engine::symex_shared(ir.clone(), config, monitor, &seed, share.clone());
+    let report = wiser_engine::symex_shared(ir.clone(), config, monitor, &seeds, share.clone());
     done.store(true, Ordering::SeqCst);
     // A heartbeat that lost the broker let the lease run out: the result
     // is still right, at worst a duplicate of another worker's (posting it
@@ -243,20 +245,24 @@ impl Share for Handback {
         self.wanted.load(Ordering::SeqCst)
     }
 
-    fn give(&self, prefix: Prefix) -> bool {
+    /// One item per hungry worker, in contiguous runs of the prefixes.
+    fn give(&self, prefixes: &[Prefix]) -> usize {
+        let items = self.wanted().clamp(1, prefixes.len().max(1));
+        let per_item = prefixes.len().div_ceil(items).max(1);
         let mut broker = self.broker.lock().unwrap_or_else(|e| e.into_inner());
-        match broker.add_item(&self.run, &prefix.to_text(), &self.parent) {
-            Ok(id) => {
-                self.given
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(id);
-                // Fed: until the heartbeat counts the hungry again.
-                self.wanted.store(0, Ordering::SeqCst);
-                true
+        let mut given = self.given.lock().unwrap_or_else(|e| e.into_inner());
+        let mut taken = 0;
+        for chunk in prefixes.chunks(per_item) {
+            let text: Vec<String> = chunk.iter().map(Prefix::to_text).collect();
+            match broker.add_item(&self.run, &text.join(" "), &self.parent) {
+                Ok(id) => given.push(id),
+                // Unreachable broker: the rest stay here.
+                Err(_) => break,
             }
-            // Unreachable broker: keep the state here.
-            Err(_) => false,
+            taken += chunk.len();
         }
+        // Fed: until the heartbeat counts the hungry again.
+        self.wanted.store(0, Ordering::SeqCst);
+        taken
     }
 }

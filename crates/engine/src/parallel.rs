@@ -348,35 +348,34 @@ pub(crate) fn work(me: usize, shared: &Shared) {
     }
 }
 
-/// At most this many states go to each hungry place at once.
-const GIVE_EACH: usize = 16;
+/// At most this many states go elsewhere at once.
+const GIVE_MAX: usize = 1024;
 
 /// Hands waiting states of worker `me` to `share` when it wants some: half
-/// of the worker's, the oldest (in a depth-first or breadth-first search,
-/// the shallowest, whose subtrees are the largest), at most
-/// [`GIVE_EACH`] per hungry place; an error state stays (it is confirmed
-/// here, which is one step).
+/// of the worker's, at most [`GIVE_MAX`], those with the fewest decisions
+/// (in a depth-first search, the ones nearest the root, whose subtrees are
+/// the largest); an error state stays (it is confirmed here, which is one
+/// step).
 fn give_away(me: usize, shared: &Shared, share: &dyn crate::prefix::Share) {
-    let wanted = share.wanted();
-    if wanted == 0 {
+    if share.wanted() == 0 {
         return;
     }
-    let taken = shared
+    let (errors, mut taken): (Vec<SymState>, Vec<SymState>) = shared
         .pool
-        .take_for_others(me, wanted.saturating_mul(GIVE_EACH));
-    let mut kept = Vec::new();
-    let mut given = 0;
-    for s in taken {
-        if s.error().is_none() && share.give(crate::Prefix::of(&s)) {
-            given += 1;
-        } else {
-            kept.push(s);
-        }
+        .take_for_others(me, GIVE_MAX)
+        .into_iter()
+        .partition(|s| s.error().is_some());
+    shared.pool.put_back(me, errors);
+    if taken.is_empty() {
+        return;
     }
-    shared.pool.put_back(me, kept);
-    if given > 0 {
-        shared.monitor.pending.fetch_sub(given, Ordering::SeqCst);
-    }
+    let prefixes: Vec<crate::Prefix> = taken.iter().map(crate::Prefix::of).collect();
+    let given = share.give(&prefixes).min(taken.len());
+    shared.pool.put_back(me, taken.split_off(given));
+    shared
+        .monitor
+        .pending
+        .fetch_sub(given as u64, Ordering::SeqCst);
 }
 
 fn z3_queries(solver: &dyn Solver) -> u64 {

@@ -114,9 +114,9 @@ impl fmt::Display for Prefix {
 pub trait Share: Send + Sync {
     /// How many places (hungry workers) want states now (0: none).
     fn wanted(&self) -> usize;
-    /// Takes the waiting state at the end of `prefix`; `false` when it
-    /// could not (the state then stays here).
-    fn give(&self, prefix: Prefix) -> bool;
+    /// Takes the waiting states at the end of `prefixes`: the first `n`,
+    /// where it returns `n` (the others stay here).
+    fn give(&self, prefixes: &[Prefix]) -> usize;
 }
 
 /// Rebuilds the state `prefix` names, stepping `expander`'s machine from

@@ -31,7 +31,7 @@ pub fn symex_monitored(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> R
     run(ir, config, monitor, None, None)
 }
 
-/// Explores the subtree of `ir`'s paths below `seed` (a path prefix a
+/// Explores the subtrees of `ir`'s paths below `seeds` (path prefixes a
 /// distributed run handed out; see [`crate::prefix`]), handing waiting
 /// states to `share` when it wants them: one work item of a distributed
 /// run. The report covers the subtree less what was handed on; its bugs
@@ -43,7 +43,7 @@ pub fn symex_shared(
     ir: Arc<Ir>,
     config: &Config,
     monitor: Arc<Monitor>,
-    seed: &crate::Prefix,
+    seeds: &[crate::Prefix],
     share: Arc<dyn crate::prefix::Share>,
 ) -> Report {
     let config = config
@@ -51,14 +51,14 @@ pub fn symex_shared(
         .with_trails(true)
         .with_merge(crate::MergeMode::None);
     let share = (!ir.threaded).then_some(share);
-    run(ir, &config, monitor, Some(seed), share)
+    run(ir, &config, monitor, Some(seeds), share)
 }
 
 fn run(
     ir: Arc<Ir>,
     config: &Config,
     monitor: Arc<Monitor>,
-    seed: Option<&crate::Prefix>,
+    seeds: Option<&[crate::Prefix]>,
     share: Option<Arc<dyn crate::prefix::Share>>,
 ) -> Report {
     // A program with threads is explored by one worker: the set of
@@ -77,21 +77,18 @@ fn run(
     let mut shared = Shared::new(ir.clone(), config, start, monitor.clone());
     shared.share = share;
     let shared = Arc::new(shared);
-    let initial = match seed {
-        None => State::initial(&ir, &mut Symbolic::new(), crate::path::PathCond::new()),
-        Some(prefix) => match replay_seed(&shared, prefix) {
-            Ok(state) => state,
-            Err(msg) => {
-                let mut found = shared.found();
-                found.internal_errors.push(msg);
-                found.incomplete.push(Incomplete::InternalError);
-                drop(found);
-                return assemble(&shared, config, 0);
-            }
-        },
+    let initial = match seeds {
+        None => vec![State::initial(
+            &ir,
+            &mut Symbolic::new(),
+            crate::path::PathCond::new(),
+        )],
+        Some(prefixes) => replay_seeds(&shared, prefixes),
     };
-    monitor.pending.store(1, Ordering::SeqCst);
-    shared.pool.push_all(0, [initial]);
+    monitor
+        .pending
+        .store(initial.len() as u64, Ordering::SeqCst);
+    shared.pool.push_all(0, initial);
 
     let jobs = config.jobs.max(1);
     *lock(&shared.running) = jobs;
@@ -132,18 +129,29 @@ fn run(
     report
 }
 
-/// Rebuilds the state a work item starts from, counting the replay's
-/// decisions and solver work with the run's.
-fn replay_seed(shared: &Shared, prefix: &crate::Prefix) -> Result<crate::SymState, String> {
+/// Rebuilds the states a work item starts from, counting the replay's
+/// decisions and solver work with the run's; a prefix that does not
+/// replay is an internal error (the run cannot be `safe`).
+fn replay_seeds(shared: &Shared, prefixes: &[crate::Prefix]) -> Vec<crate::SymState> {
     let policy = crate::symbolic::Feasible::new(shared.solvers.chain());
     let mut expander = crate::Expander::new(&shared.ir, policy, shared.config.options)
         .with_property(shared.config.property);
-    let state = crate::prefix::replay(&mut expander, prefix);
+    let mut states = Vec::with_capacity(prefixes.len());
+    for prefix in prefixes {
+        match crate::prefix::replay(&mut expander, prefix) {
+            Ok(state) => states.push(state),
+            Err(msg) => {
+                let mut found = shared.found();
+                found.internal_errors.push(msg);
+                found.incomplete.push(Incomplete::InternalError);
+            }
+        }
+    }
     let policy = expander.policy();
     let mut totals = shared.totals();
     totals.branches.add(&policy.stats);
     policy.solver().stats(&mut totals.solver);
-    state
+    states
 }
 
 /// Watches the run until every worker has finished, or until the grace
