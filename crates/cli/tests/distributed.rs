@@ -218,3 +218,18 @@ fn the_coordinator_ends_on_its_time_limit_and_on_sigint_with_what_was_found() {
         assert_eq!(report["verdict"], "bug", "{report}");
     }
 }
+
+/// A C program (KLEE's maze, with the C library wiser links) travels to
+/// the workers in the run's spec and gives the report one process gives.
+#[test]
+fn a_c_program_travels_with_the_run() {
+    let Some(redis) = Redis::start() else { return };
+    let maze = support::example("c/maze.c");
+    let args = ["--all", "-j", "1", "--strategy", "dfs"];
+    let (_, alone) = support::check_json(&maze, &args);
+    assert_eq!(alone["verdict"], "bug", "{alone}");
+    let _workers: Vec<_> = ["m", "n"].iter().map(|n| redis.worker(n)).collect();
+    let (code, report, stderr) = redis.check(&maze, &args);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(outcome(&report), outcome(&alone), "{report}");
+}
