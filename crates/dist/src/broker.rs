@@ -151,7 +151,7 @@ impl Broker {
         let options = StreamReadOptions::default()
             .group(GROUP, me)
             .count(1)
-            .block(block.as_millis() as usize);
+            .block(block.as_millis().max(1) as usize);
         let read: Result<Option<StreamReadReply>, _> =
             self.conn.xread_options(&[&work], &[">"], &options);
         let read = read.map_err(|e| self.fail(e))?;
@@ -217,7 +217,7 @@ impl Broker {
     }
 
     /// Results of run `run` after entry `after` (`0` for all), waiting up
-    /// to `block` for one.
+    /// to `block` (at least a millisecond) for one.
     pub fn results(
         &mut self,
         run: &str,
@@ -226,7 +226,7 @@ impl Broker {
     ) -> Result<Vec<Posted>, DistError> {
         let options = StreamReadOptions::default()
             .count(256)
-            .block(block.as_millis() as usize);
+            .block(block.as_millis().max(1) as usize);
         let read: Result<Option<StreamReadReply>, _> =
             self.conn
                 .xread_options(&[key(run, "results")], &[after], &options);

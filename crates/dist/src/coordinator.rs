@@ -90,9 +90,12 @@ pub fn coordinate(
         if !config.all_bugs && !state.bugs.is_empty() {
             break Some(Incomplete::StoppedAtFirstBug);
         }
-        let wait = deadline.map_or(POLL, |d| {
-            POLL.min(d.saturating_duration_since(Instant::now()))
-        });
+        // At least a millisecond: Redis reads `BLOCK 0` as "for ever".
+        let wait = deadline
+            .map_or(POLL, |d| {
+                POLL.min(d.saturating_duration_since(Instant::now()))
+            })
+            .max(Duration::from_millis(1));
         for posted in broker.results(&run, &after, wait)? {
             after = posted.id;
             state.absorb(&posted.json, &ir, config, &monitor, false);
