@@ -98,7 +98,7 @@ pub fn coordinate(
             .max(Duration::from_millis(1));
         for posted in broker.results(&run, &after, wait)? {
             after = posted.id;
-            state.absorb(&posted.json, &ir, config, &monitor, false);
+            state.absorb(&posted.json, (&ir, config, deadline), &monitor, false);
         }
     };
     broker.close_run(&run, Duration::from_secs(60))?;
@@ -108,7 +108,7 @@ pub fn coordinate(
         while broker.leased(&run)? > 0 && Instant::now() < until {
             for posted in broker.results(&run, &after, POLL)? {
                 after = posted.id;
-                state.absorb(&posted.json, &ir, config, &monitor, true);
+                state.absorb(&posted.json, (&ir, config, deadline), &monitor, true);
             }
         }
         if !state.open.is_empty() || why != Incomplete::StoppedAtFirstBug {
@@ -146,7 +146,13 @@ struct Collected {
 impl Collected {
     /// Takes in one posted result; `stopping`: the coordinator stopped the
     /// run, so an item's `interrupted` is the coordinator's own doing.
-    fn absorb(&mut self, json: &str, ir: &Ir, config: &Config, monitor: &Monitor, stopping: bool) {
+    fn absorb(
+        &mut self,
+        json: &str,
+        (ir, config, deadline): (&Ir, &Config, Option<Instant>),
+        monitor: &Monitor,
+        stopping: bool,
+    ) {
         let result: ItemResult = match serde_json::from_str(json) {
             Ok(r) => r,
             Err(e) => {
@@ -197,7 +203,7 @@ impl Collected {
                 continue;
             }
             let confirmed = Prefix::parse(&text)
-                .and_then(|p| wiser_engine::prefix::confirm_prefix(ir, config, &p));
+                .and_then(|p| wiser_engine::prefix::confirm_prefix(ir, config, &p, deadline));
             match confirmed {
                 Ok(bug) => {
                     self.bugs.push(bug);

@@ -159,9 +159,15 @@ pub fn replay<S: Solver>(
 
 /// Confirms again the bug at the end of `prefix` (a path to an error
 /// state that a worker reported): replays the path, finds a witness and
-/// replays it on the concrete interpreter, as the worker did.
-pub fn confirm_prefix(ir: &Ir, config: &Config, prefix: &Prefix) -> Result<Bug, String> {
-    let solvers = Solvers::new(config, None);
+/// replays it on the concrete interpreter, as the worker did; the solver
+/// gives up at `deadline` (the run's time limit).
+pub fn confirm_prefix(
+    ir: &Ir,
+    config: &Config,
+    prefix: &Prefix,
+    deadline: Option<std::time::Instant>,
+) -> Result<Bug, String> {
+    let solvers = Solvers::new(config, deadline);
     let policy = Feasible::new(solvers.chain());
     let mut expander = Expander::new(ir, policy, config.options).with_property(config.property);
     let state = replay(&mut expander, prefix)?;
