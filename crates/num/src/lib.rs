@@ -92,11 +92,14 @@ impl Int {
         let bits = match &self.0 {
             Repr::Small(v) => *v as u64,
             Repr::Big(b) => {
-                // Two's complement of a negative number: the low 64 bits of
-                // 2^64k + b for k large enough.
-                let modulus = BigInt::from(1u8) << 64u32;
-                let r = ((&**b % &modulus) + &modulus) % &modulus;
-                r.to_u64().unwrap_or(0)
+                // Two's complement of a negative number -m: the low 64
+                // bits of 2^64k - m, those of m negated.
+                let m = b.iter_u64_digits().next().unwrap_or(0);
+                if b.is_negative() {
+                    m.wrapping_neg()
+                } else {
+                    m
+                }
             }
         };
         bits & bv::mask(w)
@@ -116,13 +119,17 @@ impl Int {
     }
 
     /// `small` of the two values when both are small and it does not
-    /// overflow (`None`), else `big` of them as big integers: the fast path
-    /// of every arithmetic operation.
+    /// overflow (`None`), else `wide` of them when both fit in `i128` and
+    /// it does not overflow, else `big` of them as big integers: the fast
+    /// paths of every arithmetic operation. The `i128` path is for C's
+    /// pointers (`object * 2^64 + offset`): converting them to `BigInt`s
+    /// at every step cost most of an interpreted pointer access.
     #[inline]
     fn binary(
         &self,
         rhs: &Int,
         small: impl FnOnce(i64, i64) -> Option<i64>,
+        wide: impl FnOnce(i128, i128) -> Option<i128>,
         big: impl FnOnce(BigInt, BigInt) -> BigInt,
     ) -> Int {
         if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
@@ -130,22 +137,42 @@ impl Int {
                 return Int(Repr::Small(r));
             }
         }
+        if let (Some(a), Some(b)) = (self.to_i128(), rhs.to_i128()) {
+            if let Some(r) = wide(a, b) {
+                return Int::from_i128(r);
+            }
+        }
         Int::from_big(big(self.to_bigint(), rhs.to_bigint()))
+    }
+
+    /// The value as an `i128`, if it fits.
+    fn to_i128(&self) -> Option<i128> {
+        match &self.0 {
+            Repr::Small(v) => Some(i128::from(*v)),
+            Repr::Big(b) => b.to_i128(),
+        }
+    }
+
+    fn from_i128(v: i128) -> Int {
+        match i64::try_from(v) {
+            Ok(s) => Int(Repr::Small(s)),
+            Err(_) => Int(Repr::Big(Arc::new(BigInt::from(v)))),
+        }
     }
 
     /// `self + rhs`.
     pub fn add(&self, rhs: &Int) -> Int {
-        self.binary(rhs, i64::checked_add, |a, b| a + b)
+        self.binary(rhs, i64::checked_add, i128::checked_add, |a, b| a + b)
     }
 
     /// `self - rhs`.
     pub fn sub(&self, rhs: &Int) -> Int {
-        self.binary(rhs, i64::checked_sub, |a, b| a - b)
+        self.binary(rhs, i64::checked_sub, i128::checked_sub, |a, b| a - b)
     }
 
     /// `self * rhs`.
     pub fn mul(&self, rhs: &Int) -> Int {
-        self.binary(rhs, i64::checked_mul, |a, b| a * b)
+        self.binary(rhs, i64::checked_mul, i128::checked_mul, |a, b| a * b)
     }
 
     /// `-self`.
@@ -164,7 +191,7 @@ impl Int {
             return Int::ZERO;
         }
         // BigInt's `/` also truncates toward zero.
-        self.binary(rhs, i64::checked_div, |a, b| a / b)
+        self.binary(rhs, i64::checked_div, i128::checked_div, |a, b| a / b)
     }
 
     /// Remainder with the sign of the dividend (C and Rust `%`).
@@ -173,7 +200,7 @@ impl Int {
         if rhs.is_zero() {
             return Int::ZERO;
         }
-        self.binary(rhs, i64::checked_rem, |a, b| a % b)
+        self.binary(rhs, i64::checked_rem, i128::checked_rem, |a, b| a % b)
     }
 
     /// Greatest common divisor, always non-negative.
@@ -185,7 +212,7 @@ impl Int {
             }
             i64::try_from(x).ok()
         };
-        self.binary(rhs, small, |a, b| a.gcd(&b))
+        self.binary(rhs, small, |_, _| None, |a, b| a.gcd(&b))
     }
 
     /// Floor division (rounds toward negative infinity). Total: `x.div_floor(0) == 0`.
@@ -198,7 +225,12 @@ impl Int {
             let adjust = r != 0 && ((r < 0) != (b < 0));
             Some(if adjust { q - 1 } else { q })
         };
-        self.binary(rhs, small, |a, b| Integer::div_floor(&a, &b))
+        let wide = |a: i128, b: i128| {
+            let (q, r) = (a.checked_div(b)?, a.checked_rem(b)?);
+            let adjust = r != 0 && ((r < 0) != (b < 0));
+            Some(if adjust { q - 1 } else { q })
+        };
+        self.binary(rhs, small, wide, |a, b| Integer::div_floor(&a, &b))
     }
 
     /// Ceiling division (rounds toward positive infinity). Total: `x.div_ceil(0) == 0`.
@@ -227,9 +259,15 @@ impl Int {
 
 impl Ord for Int {
     fn cmp(&self, other: &Self) -> Ordering {
+        // No conversion: a `Big` lies outside `i64`'s range (the
+        // invariant), so its sign orders it against a `Small`.
         match (&self.0, &other.0) {
             (Repr::Small(a), Repr::Small(b)) => a.cmp(b),
-            _ => self.to_bigint().cmp(&other.to_bigint()),
+            (Repr::Big(a), Repr::Big(b)) => a.cmp(b),
+            (Repr::Small(_), Repr::Big(b)) if b.is_negative() => Ordering::Greater,
+            (Repr::Small(_), Repr::Big(_)) => Ordering::Less,
+            (Repr::Big(a), Repr::Small(_)) if a.is_negative() => Ordering::Less,
+            (Repr::Big(_), Repr::Small(_)) => Ordering::Greater,
         }
     }
 }
@@ -412,6 +450,28 @@ mod tests {
             prop_assert_eq!(x.mul(&y).to_bigint(), &ba * &bb);
             prop_assert_eq!(x.cmp(&y), ba.cmp(&bb));
             if b != 0 {
+                prop_assert_eq!(x.div_trunc(&y).to_bigint(), &ba / &bb);
+                prop_assert_eq!(x.rem_trunc(&y).to_bigint(), &ba % &bb);
+                prop_assert_eq!(x.div_floor(&y).to_bigint(), Integer::div_floor(&ba, &bb));
+            }
+        }
+
+        #[test]
+        fn wide_ops_agree_with_bigint(a in any::<i64>(), b in any::<i64>(), c in any::<i64>(), d in any::<i64>(), k in 0u32..3) {
+            // Operands around 2^64 and 2^127 (C's pointers, and results
+            // that leave `i128`), through every path: small, `i128`, big.
+            let shift = [1u32, 64, 127][k as usize];
+            let ba: BigInt = (big(a as i128) << 64u32) + big(c as i128);
+            let bb: BigInt = (big(b as i128) << shift) + big(d as i128);
+            let (x, y) = (Int::from_big(ba.clone()), Int::from_big(bb.clone()));
+            prop_assert_eq!(x.add(&y).to_bigint(), &ba + &bb);
+            prop_assert_eq!(x.sub(&y).to_bigint(), &ba - &bb);
+            prop_assert_eq!(x.mul(&y).to_bigint(), &ba * &bb);
+            prop_assert_eq!(x.cmp(&y), ba.cmp(&bb));
+            prop_assert_eq!(x.cmp(&Int::from(c)), ba.cmp(&big(c as i128)));
+            prop_assert_eq!(Int::from(d).cmp(&y), big(d as i128).cmp(&bb));
+            prop_assert_eq!(x.low_bits(64), (ba.clone() & big(u64::MAX as i128)).to_u64().unwrap());
+            if !bb.is_zero() {
                 prop_assert_eq!(x.div_trunc(&y).to_bigint(), &ba / &bb);
                 prop_assert_eq!(x.rem_trunc(&y).to_bigint(), &ba % &bb);
                 prop_assert_eq!(x.div_floor(&y).to_bigint(), Integer::div_floor(&ba, &bb));
