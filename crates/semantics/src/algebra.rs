@@ -62,6 +62,20 @@ pub trait Algebra {
         index: Self::Value,
         value: Self::Value,
     ) -> Self::Array;
+    /// Replaces `array` by `array` with `index` mapped to `value`: the
+    /// semantics' one way of writing an array it owns. By default
+    /// [`Algebra::store`]; an algebra whose arrays can be updated in place
+    /// (the concrete one, whose run never shares them) overrides it, so a
+    /// write costs no copy.
+    fn store_in(
+        &mut self,
+        ty: ArrayTy,
+        array: &mut Self::Array,
+        index: Self::Value,
+        value: Self::Value,
+    ) {
+        *array = self.store(ty, array, index, value);
+    }
     /// The array whose every element is `v`.
     fn const_array(&mut self, ty: ArrayTy, v: &Int) -> Self::Array;
     /// The initial value of the input `name` (a main-program variable or a

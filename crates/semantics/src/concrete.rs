@@ -12,7 +12,7 @@ use crate::state::{CallSite, State};
 use crate::step::{Machine, Options, Output};
 use crate::threads::Switch;
 use crate::trace::{Recorder, Trace, TraceOptions};
-use rpds::RedBlackTreeMapSync;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use wiser_ir::{ArrayTy, ErrorKind, Instr, Ir, Pc, ScalarTy, Site, Span};
@@ -48,13 +48,17 @@ pub struct Input {
     pub schedule: Vec<Switch>,
 }
 
-/// A concrete array: a persistent map over a default value.
+/// A concrete array: a map over a default value, shared between the
+/// states that hold it and copied on the first write to a shared one.
+/// (A concrete run never shares it, so a write is an in-place `BTreeMap`
+/// insert: a persistent tree allocated and reference-counted nodes on
+/// every write and every read's path.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Array {
     /// The value of elements not in `elems`.
     pub default: Int,
     /// Elements that differ from the default (or were written).
-    pub elems: RedBlackTreeMapSync<Int, Int>,
+    pub elems: Arc<BTreeMap<Int, Int>>,
 }
 
 /// The concrete algebra over one [`Input`].
@@ -167,16 +171,21 @@ impl Algebra for Concrete<'_> {
     }
 
     fn store(&mut self, _ty: ArrayTy, array: &Array, index: Int, value: Int) -> Array {
-        Array {
-            default: array.default.clone(),
-            elems: array.elems.insert(index, value),
-        }
+        let mut a = array.clone();
+        Arc::make_mut(&mut a.elems).insert(index, value);
+        a
+    }
+
+    // A concrete run owns its arrays (a state is cloned only to keep it
+    // for a report), so this copies nothing.
+    fn store_in(&mut self, _ty: ArrayTy, array: &mut Array, index: Int, value: Int) {
+        Arc::make_mut(&mut array.elems).insert(index, value);
     }
 
     fn const_array(&mut self, _ty: ArrayTy, v: &Int) -> Array {
         Array {
             default: v.clone(),
-            elems: RedBlackTreeMapSync::new_sync(),
+            elems: Arc::new(BTreeMap::new()),
         }
     }
 
@@ -197,15 +206,15 @@ impl Algebra for Concrete<'_> {
             return self.const_array(ty, &Int::ZERO);
         };
         let index_ty = ScalarTy::Int(ty.index);
-        let mut elems = RedBlackTreeMapSync::new_sync();
+        let mut elems = BTreeMap::new();
         for (i, v) in &a.entries {
             let i = self.typed(|| format!("{name}[{i}] (index)"), i, index_ty);
             let v = self.typed(|| format!("{name}[{i}]"), v, ty.elem);
-            elems.insert_mut(i, v);
+            elems.insert(i, v);
         }
         Array {
             default: self.typed(|| format!("{name} (default)"), &a.default, ty.elem),
-            elems,
+            elems: Arc::new(elems),
         }
     }
 

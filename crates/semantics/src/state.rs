@@ -5,7 +5,8 @@
 //! sit behind an `Arc` that is copied on the first write after a fork (and
 //! written in place while unshared), callers and the trail are persistent
 //! [`Stack`]s, and the algebra's arrays and the policy's paths are
-//! persistent values themselves.
+//! persistent values themselves (the concrete algebra's arrays are
+//! copied on a write to a shared one: its runs never share them).
 
 use crate::algebra::Algebra;
 use crate::stack::Stack;

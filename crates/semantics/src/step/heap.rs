@@ -44,7 +44,7 @@ impl<A: Algebra> Machine<'_, A> {
             let ty = ir.arrays[f.array.0 as usize].ty;
             let zero = alg.zero(ty.elem);
             let a = &mut arrays[f.array.0 as usize];
-            *a = alg.store(ty, a, id.clone(), zero);
+            alg.store_in(ty, a, id.clone(), zero);
         }
         state.store(dst, id);
     }
@@ -109,6 +109,6 @@ impl<A: Algebra> Machine<'_, A> {
         let ty = self.ir.arrays[array.0 as usize].ty;
         let arrays = Arc::make_mut(&mut state.arrays);
         let a = &mut arrays[array.0 as usize];
-        *a = alg.store(ty, a, i, v);
+        alg.store_in(ty, a, i, v);
     }
 }
