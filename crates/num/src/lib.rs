@@ -1,8 +1,9 @@
 //! Mathematical (unbounded) integers for `wiser`.
 //!
 //! IMP's integers are unbounded, like Z3's `Int` sort. Almost every value a
-//! program computes fits in 64 bits, so [`Int`] stores those inline and only
-//! falls back to a heap-allocated [`BigInt`] when an operation overflows.
+//! program computes fits in 64 bits, and C's pointers in 128, so [`Int`]
+//! stores those inline and only falls back to a heap-allocated [`BigInt`]
+//! past 128 bits.
 //! Overflow never wraps: every operation is checked.
 //!
 //! Division follows C and Rust: `/` truncates toward zero and `%` takes the
@@ -36,17 +37,41 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-/// An unbounded integer. Values that fit in `i64` never allocate.
+/// An unbounded integer. Values that fit in `i128` never allocate.
 ///
-/// Invariant: the `Big` variant holds only values outside the `i64` range,
-/// so equality and hashing can be derived structurally.
+/// Invariant: `Small` holds the values of the `i64` range, `Wide` those
+/// of the `i128` range outside it (C's pointers, `object * 2^64 +
+/// offset`, which the interpreter computes with at every access), `Big`
+/// the others, so equality and hashing can be derived structurally.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Int(Repr);
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Repr {
     Small(i64),
+    Wide(Wide),
     Big(Arc<BigInt>),
+}
+
+/// An `i128` as two words: an `i128` field would align the enum, and so
+/// every `Int`, to 16 bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Wide {
+    hi: i64,
+    lo: u64,
+}
+
+impl Wide {
+    fn get(self) -> i128 {
+        (i128::from(self.hi) << 64) | i128::from(self.lo)
+    }
+
+    fn new(v: i128) -> Wide {
+        Wide {
+            hi: (v >> 64) as i64,
+            lo: v as u64,
+        }
+    }
 }
 
 impl Int {
@@ -56,8 +81,8 @@ impl Int {
     pub const ONE: Int = Int(Repr::Small(1));
 
     fn from_big(b: BigInt) -> Int {
-        match b.to_i64() {
-            Some(v) => Int(Repr::Small(v)),
+        match b.to_i128() {
+            Some(v) => Int::from_i128(v),
             None => Int(Repr::Big(Arc::new(b))),
         }
     }
@@ -66,6 +91,7 @@ impl Int {
     pub fn to_bigint(&self) -> BigInt {
         match &self.0 {
             Repr::Small(v) => BigInt::from(*v),
+            Repr::Wide(w) => BigInt::from(w.get()),
             Repr::Big(b) => (**b).clone(),
         }
     }
@@ -74,7 +100,7 @@ impl Int {
     pub fn to_i64(&self) -> Option<i64> {
         match &self.0 {
             Repr::Small(v) => Some(*v),
-            Repr::Big(_) => None,
+            Repr::Wide(_) | Repr::Big(_) => None,
         }
     }
 
@@ -82,7 +108,7 @@ impl Int {
     pub fn from_u64(v: u64) -> Int {
         match i64::try_from(v) {
             Ok(s) => Int(Repr::Small(s)),
-            Err(_) => Int(Repr::Big(Arc::new(BigInt::from(v)))),
+            Err(_) => Int(Repr::Wide(Wide::new(i128::from(v)))),
         }
     }
 
@@ -91,6 +117,7 @@ impl Int {
     pub fn low_bits(&self, w: u32) -> u64 {
         let bits = match &self.0 {
             Repr::Small(v) => *v as u64,
+            Repr::Wide(w) => w.lo,
             Repr::Big(b) => {
                 // Two's complement of a negative number -m: the low 64
                 // bits of 2^64k - m, those of m negated.
@@ -114,6 +141,7 @@ impl Int {
     pub fn is_negative(&self) -> bool {
         match &self.0 {
             Repr::Small(v) => *v < 0,
+            Repr::Wide(w) => w.hi < 0,
             Repr::Big(b) => b.is_negative(),
         }
     }
@@ -145,18 +173,19 @@ impl Int {
         Int::from_big(big(self.to_bigint(), rhs.to_bigint()))
     }
 
-    /// The value as an `i128`, if it fits.
+    /// The value as an `i128`, if it fits (a `Big` does not).
     fn to_i128(&self) -> Option<i128> {
         match &self.0 {
             Repr::Small(v) => Some(i128::from(*v)),
-            Repr::Big(b) => b.to_i128(),
+            Repr::Wide(w) => Some(w.get()),
+            Repr::Big(_) => None,
         }
     }
 
     fn from_i128(v: i128) -> Int {
         match i64::try_from(v) {
             Ok(s) => Int(Repr::Small(s)),
-            Err(_) => Int(Repr::Big(Arc::new(BigInt::from(v)))),
+            Err(_) => Int(Repr::Wide(Wide::new(v))),
         }
     }
 
@@ -181,6 +210,9 @@ impl Int {
             if let Some(r) = a.checked_neg() {
                 return Int(Repr::Small(r));
             }
+        }
+        if let Some(r) = self.to_i128().and_then(i128::checked_neg) {
+            return Int::from_i128(r);
         }
         Int::from_big(-self.to_bigint())
     }
@@ -259,15 +291,16 @@ impl Int {
 
 impl Ord for Int {
     fn cmp(&self, other: &Self) -> Ordering {
-        // No conversion: a `Big` lies outside `i64`'s range (the
-        // invariant), so its sign orders it against a `Small`.
+        // No conversion: a `Big` lies outside `i128`'s range (the
+        // invariant), so its sign orders it against the others.
         match (&self.0, &other.0) {
             (Repr::Small(a), Repr::Small(b)) => a.cmp(b),
             (Repr::Big(a), Repr::Big(b)) => a.cmp(b),
-            (Repr::Small(_), Repr::Big(b)) if b.is_negative() => Ordering::Greater,
-            (Repr::Small(_), Repr::Big(_)) => Ordering::Less,
-            (Repr::Big(a), Repr::Small(_)) if a.is_negative() => Ordering::Less,
-            (Repr::Big(_), Repr::Small(_)) => Ordering::Greater,
+            (_, Repr::Big(b)) if b.is_negative() => Ordering::Greater,
+            (_, Repr::Big(_)) => Ordering::Less,
+            (Repr::Big(a), _) if a.is_negative() => Ordering::Less,
+            (Repr::Big(_), _) => Ordering::Greater,
+            _ => self.to_i128().cmp(&other.to_i128()),
         }
     }
 }
@@ -329,6 +362,7 @@ impl fmt::Display for Int {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
             Repr::Small(v) => write!(f, "{v}"),
+            Repr::Wide(w) => write!(f, "{}", w.get()),
             Repr::Big(b) => write!(f, "{b}"),
         }
     }
@@ -346,6 +380,7 @@ impl serde::Serialize for Int {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match &self.0 {
             Repr::Small(v) => s.serialize_i64(*v),
+            Repr::Wide(w) => s.serialize_str(&w.get().to_string()),
             Repr::Big(b) => s.serialize_str(&b.to_string()),
         }
     }
@@ -438,6 +473,35 @@ mod tests {
         assert!("12a".parse::<Int>().is_err());
         assert!("".parse::<Int>().is_err());
         assert!("-".parse::<Int>().is_err());
+    }
+
+    #[test]
+    fn representations_are_canonical_at_the_boundaries() {
+        // Equality and hashing are structural: each value has one
+        // representation however it was made.
+        let two = Int::from(2);
+        let p64 = "18446744073709551616".parse::<Int>().unwrap();
+        let p127 = "170141183460469231731687303715884105728"
+            .parse::<Int>()
+            .unwrap();
+        let m127 = "-170141183460469231731687303715884105728"
+            .parse::<Int>()
+            .unwrap();
+        assert_eq!(Int::from_u64(u64::MAX).add(&Int::ONE), p64);
+        assert_eq!(p64.sub(&Int::ONE), Int::from_u64(u64::MAX));
+        assert_eq!(
+            Int::from(i64::MAX).add(&Int::ONE).sub(&Int::ONE),
+            Int::from(i64::MAX)
+        );
+        assert_eq!(m127.neg(), p127);
+        assert_eq!(p127.neg(), m127);
+        assert_eq!(p127.sub(&Int::ONE).add(&Int::ONE), p127);
+        assert_eq!(p127.div_trunc(&two).mul(&two), p127);
+        assert_eq!(m127.sub(&Int::ONE).add(&Int::ONE), m127);
+        assert!(m127 < Int::from(i64::MIN) && Int::from(i64::MAX) < p64 && p64 < p127);
+        assert_eq!(p127.to_string(), "170141183460469231731687303715884105728");
+        assert_eq!(p64.low_bits(64), 0);
+        assert_eq!(p64.neg().add(&Int::ONE).low_bits(64), 1);
     }
 
     proptest! {
