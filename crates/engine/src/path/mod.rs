@@ -22,6 +22,7 @@
 //! effective model of its path, with no further solver call.
 
 mod bounds;
+mod boxmap;
 mod join;
 mod set;
 
@@ -29,11 +30,16 @@ pub use bounds::{as_bound, set_terms, universe};
 pub use join::Joined;
 pub use set::{Interval, ValueSet, MAX_PARTS};
 
-use rpds::{HashTrieMapSync, HashTrieSetSync};
+use boxmap::BoxMap;
+use rpds::HashTrieSetSync;
 use std::sync::Arc;
 use wiser_num::Int;
 use wiser_semantics::Stack;
 use wiser_smt::{Kind, Model, Term};
+
+/// The hasher of the path's maps: `Term`s carry their hash, so it only
+/// mixes it in, and a map holds no random state.
+type Fx = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
 
 /// The set of one boxed variable and when it last changed.
 #[derive(Clone, Debug)]
@@ -58,10 +64,10 @@ pub struct Constraint {
 /// The path condition of one symbolic state.
 #[derive(Clone, Debug)]
 pub struct PathCond {
-    boxed: HashTrieMapSync<Term, Boxed>,
+    boxed: BoxMap,
     constraints: Stack<Constraint>,
     /// Variables that some constraint mentions.
-    constrained: HashTrieSetSync<Term>,
+    constrained: HashTrieSetSync<Term, Fx>,
     /// The raw model, whose clamping into the box satisfies the whole path
     /// condition; `None` when a solver answered unknown on the way here.
     pub model: Option<Arc<Model>>,
@@ -81,9 +87,9 @@ impl PathCond {
     /// The trivial path condition `true`, whose model is all zeros.
     pub fn new() -> PathCond {
         PathCond {
-            boxed: HashTrieMapSync::new_sync(),
+            boxed: BoxMap::default(),
             constraints: Stack::new(),
-            constrained: HashTrieSetSync::new_sync(),
+            constrained: HashTrieSetSync::new_with_hasher_with_ptr_kind(Fx::default()),
             model: Some(Arc::new(Model::new())),
             unknown: false,
             seq: 0,
