@@ -12,13 +12,36 @@ use crate::term::{Kind, Scalar, Sort, Term};
 use std::sync::Arc;
 use wiser_num::Int;
 
+/// Constants up to this magnitude are made once per process and shared:
+/// every assignment of a constant (`c = c + 1` on a concrete `c`) would
+/// otherwise allocate a node per state, which each waiting state of a wide
+/// search keeps (~70 bytes of its ~1,000, `bench/programs/memory_bfs_21.imp`).
+const SMALL_INTS: u64 = 256;
+
+/// The shared constants `-SMALL_INTS..=SMALL_INTS`, in order.
+fn small_ints() -> &'static [Term] {
+    static TABLE: std::sync::OnceLock<Box<[Term]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let m = SMALL_INTS as i64;
+        (-m..=m)
+            .map(|k| Term::new(Kind::Int(Int::from(k))))
+            .collect()
+    })
+}
+
 /// A linear combination `c + Σ kᵢ·tᵢ` under construction.
 type Lin = (Vec<(Term, Int)>, Int);
 
 impl Term {
     /// An integer constant.
     pub fn int(n: impl Into<Int>) -> Term {
-        Term::new(Kind::Int(n.into()))
+        let n = n.into();
+        match n.to_i64() {
+            Some(k) if k.unsigned_abs() <= SMALL_INTS => {
+                small_ints()[(k + SMALL_INTS as i64) as usize].clone()
+            }
+            _ => Term::new(Kind::Int(n)),
+        }
     }
 
     /// A boolean constant.
