@@ -71,7 +71,7 @@ impl Hash2 {
 
 fn frame(h: &mut Hash2, f: &Frame<Term>) {
     h.add(&(f.proc, f.ret, f.dst));
-    h.add(&f.locals[..]);
+    h.add(&f.locals);
 }
 
 fn array(h: &mut Hash2, a: &SymArray) {

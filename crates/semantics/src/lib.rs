@@ -25,6 +25,7 @@
 
 mod algebra;
 pub mod concrete;
+mod locals;
 mod policy;
 mod stack;
 mod state;
@@ -34,6 +35,7 @@ pub mod trace;
 
 pub use algebra::Algebra;
 pub use concrete::{ArrayInput, Input};
+pub use locals::Locals;
 pub use policy::{Fork, Policy};
 pub use stack::Stack;
 pub use state::{Bound, CallSite, Decision, Frame, HeapCount, State, Status, Trail};

@@ -1,14 +1,16 @@
 //! Machine states: where a path is, its frames, globals and arrays, what
 //! its policy keeps about it, and the trail of its decisions.
 //!
-//! Forking a state copies nothing but reference counts: locals and globals
-//! sit behind an `Arc` that is copied on the first write after a fork (and
-//! written in place while unshared), callers and the trail are persistent
+//! Forking a state copies nothing but reference counts: globals sit behind
+//! an `Arc` that is copied on the first write after a fork (and written in
+//! place while unshared), locals are [`Locals`] (a write after a fork adds
+//! one node), callers and the trail are persistent
 //! [`Stack`]s, and the algebra's arrays and the policy's paths are
 //! persistent values themselves (the concrete algebra's arrays are
 //! copied on a write to a shared one: its runs never share them).
 
 use crate::algebra::Algebra;
+use crate::locals::Locals;
 use crate::stack::Stack;
 use std::sync::Arc;
 use wiser_ir::{ErrorKind, Instr, Ir, Pc, Place, ProcId, Site, Span};
@@ -17,7 +19,7 @@ use wiser_ir::{ErrorKind, Instr, Ir, Pc, Place, ProcId, Site, Span};
 #[derive(Debug)]
 pub struct Frame<V> {
     /// The routine's slots (parameters first).
-    pub locals: Arc<Vec<V>>,
+    pub locals: Locals<V>,
     /// The routine: `None` for the main program.
     pub proc: Option<ProcId>,
     /// Where the caller resumes.
@@ -210,7 +212,7 @@ impl<A: Algebra, P> State<A, P> {
         State {
             pc: ir.main.entry,
             frame: Frame {
-                locals: Arc::new(locals),
+                locals: Locals::new(locals),
                 proc: None,
                 ret: 0,
                 dst: None,
@@ -303,11 +305,11 @@ impl<A: Algebra, P> State<A, P> {
         ir.place_ty(self.frame.proc, place)
     }
 
-    /// Writes a place of the current frame (copying the frame's locals or
-    /// the globals first if they are shared).
+    /// Writes a place of the current frame (copying the globals first if
+    /// they are shared).
     pub fn store(&mut self, place: Place, v: A::Value) {
         match place {
-            Place::Local(i) => Arc::make_mut(&mut self.frame.locals)[i as usize] = v,
+            Place::Local(i) => self.frame.locals.set(i as usize, v),
             Place::Global(g) => Arc::make_mut(&mut self.globals)[g as usize] = v,
         }
     }

@@ -192,7 +192,7 @@ impl Footprint {
 
 impl<A: Algebra> Machine<'_, A> {
     /// The code a thread `t` of `s` would run next, with its locals.
-    fn context<P>(s: &State<A, P>, t: u32) -> (Pc, &[A::Value]) {
+    fn context<P>(s: &State<A, P>, t: u32) -> (Pc, &crate::Locals<A::Value>) {
         let th = s.threads.as_ref().expect("a threaded state");
         if t == th.current {
             (s.pc, &s.frame.locals)

@@ -4,7 +4,7 @@ use crate::path::PathCond;
 use crate::symbolic::{SymArray, Symbolic};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-use wiser_semantics::{Frame, Stack, State, Status};
+use wiser_semantics::{Frame, Locals, Stack, State, Status};
 use wiser_smt::Term;
 
 /// What a policy's path does in a merge.
@@ -133,7 +133,7 @@ pub fn merge<P: JoinPath>(a: MState<P>, b: &MState<P>) -> MState<P> {
 
 fn merge_frame(a: &Frame<Term>, b: &Frame<Term>, guard: &Term) -> Frame<Term> {
     Frame {
-        locals: merge_values(&a.locals, &b.locals, guard),
+        locals: merge_locals(&a.locals, &b.locals, guard),
         ..a.clone()
     }
 }
@@ -143,6 +143,18 @@ fn merge_values(a: &Arc<Vec<Term>>, b: &Arc<Vec<Term>>, guard: &Term) -> Arc<Vec
         return a.clone();
     }
     merge_each(a, b, |x, y| Term::ite(guard, x, y))
+}
+
+fn merge_locals(a: &Locals<Term>, b: &Locals<Term>, guard: &Term) -> Locals<Term> {
+    if a == b {
+        return a.clone();
+    }
+    Locals::new(
+        a.iter()
+            .zip(b.iter())
+            .map(|(x, y)| Term::ite(guard, x, y))
+            .collect(),
+    )
 }
 
 fn merge_arrays(

@@ -246,7 +246,7 @@ fn havoc(ir: &Ir, s: &GState) -> (GState, Vec<Term>) {
             })
             .collect();
         Frame {
-            locals: Arc::new(locals),
+            locals: wiser_semantics::Locals::new(locals),
             ..f.clone()
         }
     };

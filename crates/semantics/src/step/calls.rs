@@ -23,7 +23,7 @@ impl<A: Algebra> Machine<'_, A> {
         let routine = &self.ir.procs[proc.0 as usize];
         let locals = self.callee_locals(alg, routine, args, state);
         let callee = Frame {
-            locals: Arc::new(locals),
+            locals: crate::Locals::new(locals),
             proc: Some(proc),
             ret: next,
             dst,
@@ -99,7 +99,7 @@ impl<A: Algebra> Machine<'_, A> {
         th.all.push(Thread {
             pc: routine.entry,
             frame: Frame {
-                locals: Arc::new(locals),
+                locals: crate::Locals::new(locals),
                 proc: Some(proc),
                 ret: 0,
                 dst: None,

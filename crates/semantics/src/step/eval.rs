@@ -19,7 +19,7 @@ impl<A: Algebra> Machine<'_, A> {
         &mut self,
         alg: &mut A,
         code: &Code,
-        locals: &[A::Value],
+        locals: &crate::Locals<A::Value>,
         state: &State<A, P>,
     ) -> A::Value {
         let stack = &mut self.stack;
