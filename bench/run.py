@@ -3,7 +3,8 @@
 
     python3 bench/run.py [--only NAME] [--repeat K]
 
-Builds nothing: run `cargo build --release` first. Each program's header
+Builds nothing: run `cargo build --release` first (the binary is looked
+for under $CARGO_TARGET_DIR when that is set). Each program's header
 line `# bench-args: ...` gives the command-line arguments (shell-quoted) to
 pass to `target/release/wiser check FILE ... --format json`.
 
@@ -24,6 +25,9 @@ wiser's JSON; nothing is estimated):
   RSS MB      peak resident set size of the process: `/usr/bin/time -f
               '%e %M'` if present, else ru_maxrss of RUSAGE_CHILDREN in a
               fresh helper process per run (max over the K runs)
+  B/state     stats.bytes_per_state: the process's peak resident memory
+              above its start, over the most states that waited at once
+              (the memory of a pending state; memory_bfs_21 measures it)
 
 The total line sums these and gives the overall share of feasibility
 checks answered without Z3 (by folding is not counted: folded branches
@@ -44,7 +48,8 @@ from common import header_args
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-WISER = ROOT / "target" / "release" / "wiser"
+# Where cargo put it: $CARGO_TARGET_DIR if set, as cargo itself reads it.
+WISER = Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target") / "release" / "wiser"
 DIRS = [BENCH / "programs", BENCH / "wise"]
 GNU_TIME = "/usr/bin/time"
 
@@ -145,7 +150,7 @@ def main():
         return 2
 
     header = ["program", "verdict", "wall ms", "states", "states/s", "Z3 q",
-              "Z3 %chk", "Z3 ms", "RSS MB"]
+              "Z3 %chk", "Z3 ms", "RSS MB", "B/state"]
     rows = []
     tot = {"wall": 0.0, "states": 0, "queries": 0, "checks": 0, "z3_ms": 0, "rss": 0}
     failed = False
@@ -155,7 +160,7 @@ def main():
         m = measure(path, opts.repeat)
         if "error" in m:
             failed = True
-            rows.append([name, "ERROR", m["error"][:60], "", "", "", "", "", ""])
+            rows.append([name, "ERROR", m["error"][:60], "", "", "", "", "", "", ""])
             continue
         r = m["report"]
         s = r["stats"]
@@ -178,6 +183,7 @@ def main():
             share,
             fmt_int(s["solver_ms"]),
             f"{rss / 1024:.1f}" if rss is not None else "?",
+            fmt_int(s["bytes_per_state"]) if s.get("bytes_per_state") is not None else "-",
         ])
         tot["wall"] += m["wall"]
         tot["states"] += states
@@ -198,6 +204,7 @@ def main():
         f"{100.0 * tot['queries'] / tot['checks']:.1f}" if tot["checks"] else "-",
         fmt_int(tot["z3_ms"]),
         f"{tot['rss'] / 1024:.1f} max",
+        "",
     ]
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, total)]
 
