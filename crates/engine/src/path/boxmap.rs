@@ -28,28 +28,20 @@ type Trie = HashTrieMapSync<Term, Boxed, Fx>;
 struct Node {
     key: Term,
     value: Boxed,
+    /// Nodes on the list from this one down.
+    len: u8,
     next: Option<Arc<Node>>,
 }
 
-/// A persistent map from variables to their sets.
-#[derive(Clone, Debug)]
+/// A persistent map from variables to their sets: two pointers, since
+/// every waiting state holds one.
+#[derive(Clone, Debug, Default)]
 pub(super) struct BoxMap {
     /// Entries not yet folded into `trie`, newest first (a key may be on
     /// it several times and in `trie` too: the first one found wins).
     recent: Option<Arc<Node>>,
-    /// How many nodes `recent` has.
-    recent_len: u8,
-    trie: Trie,
-}
-
-impl Default for BoxMap {
-    fn default() -> Self {
-        BoxMap {
-            recent: None,
-            recent_len: 0,
-            trie: HashTrieMap::new_with_hasher_and_ptr_kind(Fx::default()),
-        }
-    }
+    /// The older entries (`None`: none).
+    trie: Option<Arc<Trie>>,
 }
 
 impl BoxMap {
@@ -61,7 +53,7 @@ impl BoxMap {
     pub(super) fn get(&self, x: &Term) -> Option<&Boxed> {
         match self.nodes().find(|n| n.key == *x) {
             Some(n) => Some(&n.value),
-            None => self.trie.get(x),
+            None => self.trie.as_ref()?.get(x),
         }
     }
 
@@ -72,21 +64,24 @@ impl BoxMap {
 
     /// Sets `x`'s entry.
     pub(super) fn insert_mut(&mut self, key: Term, value: Boxed) {
-        if self.recent_len >= RECENT {
+        if self.recent.as_ref().is_some_and(|n| n.len >= RECENT) {
             self.fold();
         }
+        let len = self.recent.as_ref().map_or(0, |n| n.len) + 1;
         self.recent = Some(Arc::new(Node {
             key,
             value,
+            len,
             next: self.recent.take(),
         }));
-        self.recent_len += 1;
     }
 
     /// Removes `x`'s entry (rare: only a merge of paths does).
     pub(super) fn remove_mut(&mut self, x: &Term) {
         self.fold();
-        self.trie.remove_mut(x);
+        if let Some(trie) = &mut self.trie {
+            Arc::make_mut(trie).remove_mut(x);
+        }
     }
 
     /// Moves the list into the trie, oldest entry first so that the newest
@@ -96,13 +91,15 @@ impl BoxMap {
         if entries.is_empty() {
             return;
         }
-        let mut trie = self.trie.clone();
+        let mut trie = match &self.trie {
+            Some(t) => Trie::clone(t),
+            None => HashTrieMap::new_with_hasher_and_ptr_kind(Fx::default()),
+        };
         while let Some(n) = entries.pop() {
             trie.insert_mut(n.key.clone(), n.value.clone());
         }
-        self.trie = trie;
+        self.trie = Some(Arc::new(trie));
         self.recent = None;
-        self.recent_len = 0;
     }
 
     /// Every entry once (its newest value), in no particular order.
@@ -117,6 +114,7 @@ impl BoxMap {
         let from_trie = self
             .trie
             .iter()
+            .flat_map(|t| t.iter())
             .filter(move |(k, _)| !listed.iter().any(|n| n.key == **k));
         fresh.into_iter().chain(from_trie)
     }

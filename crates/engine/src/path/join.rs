@@ -38,7 +38,7 @@ impl PathCond {
             seq: self.seq.max(other.seq),
         };
         for v in other.constrained.iter() {
-            merged.constrained.insert_mut(v.clone());
+            Arc::make_mut(&mut merged.constrained).insert_mut(v.clone());
         }
         for (x, a) in self.boxed.iter() {
             match other.boxed.get(x) {

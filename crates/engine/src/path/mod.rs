@@ -66,8 +66,9 @@ pub struct Constraint {
 pub struct PathCond {
     boxed: BoxMap,
     constraints: Stack<Constraint>,
-    /// Variables that some constraint mentions.
-    constrained: HashTrieSetSync<Term, Fx>,
+    /// Variables that some constraint mentions (behind a pointer: most
+    /// waiting states share it with their parent).
+    constrained: Arc<HashTrieSetSync<Term, Fx>>,
     /// The raw model, whose clamping into the box satisfies the whole path
     /// condition; `None` when a solver answered unknown on the way here.
     pub model: Option<Arc<Model>>,
@@ -89,7 +90,7 @@ impl PathCond {
         PathCond {
             boxed: BoxMap::default(),
             constraints: Stack::new(),
-            constrained: HashTrieSetSync::new_with_hasher_with_ptr_kind(Fx::default()),
+            constrained: Arc::new(HashTrieSetSync::new_with_hasher_with_ptr_kind(Fx::default())),
             model: Some(Arc::new(Model::new())),
             unknown: false,
             seq: 0,
@@ -165,7 +166,9 @@ impl PathCond {
                 }
                 let vars: Arc<[Term]> = c.vars().into();
                 for v in vars.iter() {
-                    self.constrained.insert_mut(v.clone());
+                    if !self.constrained.contains(v) {
+                        Arc::make_mut(&mut self.constrained).insert_mut(v.clone());
+                    }
                 }
                 self.constraints = self.constraints.push(Constraint {
                     term: c.clone(),
