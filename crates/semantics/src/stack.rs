@@ -10,12 +10,16 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub struct Stack<T> {
     head: Option<Arc<Node<T>>>,
-    len: usize,
 }
 
+// The length lives in the top node, not in the handle: a state holds
+// several stacks (callers, trail, path constraints, heap reads), and every
+// waiting state of a wide search holds its handles, one pointer each.
 #[derive(Debug)]
 struct Node<T> {
     value: T,
+    /// The number of nodes from this one down.
+    len: usize,
     next: Option<Arc<Node<T>>>,
 }
 
@@ -23,14 +27,13 @@ impl<T> Clone for Stack<T> {
     fn clone(&self) -> Self {
         Stack {
             head: self.head.clone(),
-            len: self.len,
         }
     }
 }
 
 impl<T> Default for Stack<T> {
     fn default() -> Self {
-        Stack { head: None, len: 0 }
+        Stack { head: None }
     }
 }
 
@@ -42,12 +45,12 @@ impl<T> Stack<T> {
 
     /// The number of elements.
     pub fn len(&self) -> usize {
-        self.len
+        self.head.as_ref().map_or(0, |n| n.len)
     }
 
     /// Is it empty?
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.head.is_none()
     }
 
     /// The stack with `value` on top.
@@ -55,9 +58,9 @@ impl<T> Stack<T> {
         Stack {
             head: Some(Arc::new(Node {
                 value,
+                len: self.len() + 1,
                 next: self.head.clone(),
             })),
-            len: self.len + 1,
         }
     }
 
@@ -72,7 +75,6 @@ impl<T> Stack<T> {
             None => Stack::default(),
             Some(n) => Stack {
                 head: n.next.clone(),
-                len: self.len - 1,
             },
         }
     }
@@ -103,7 +105,7 @@ impl<T> Stack<T> {
     /// from one state part ways (state merging).
     pub fn diverge<'a>(&'a self, other: &'a Stack<T>) -> (Stack<T>, Vec<&'a T>, Vec<&'a T>) {
         let (mut a, mut b) = (self.head.as_deref(), other.head.as_deref());
-        let (mut la, mut lb) = (self.len, other.len);
+        let (mut la, mut lb) = (self.len(), other.len());
         let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
         let step = |n: Option<&'a Node<T>>, only: &mut Vec<&'a T>| {
             let n = n.expect("a stack has as many nodes as its length");
@@ -125,7 +127,7 @@ impl<T> Stack<T> {
         }
         // `a` is a node of `self`'s chain: rebuild a handle on it.
         let mut common = self.clone();
-        while common.len > la {
+        while common.len() > la {
             common = common.pop();
         }
         (common, only_a, only_b)
@@ -146,14 +148,12 @@ impl<T: Clone> Stack<T> {
     pub fn split(self) -> Option<(T, Stack<T>)> {
         let mut this = self;
         let head = this.head.take()?;
-        let len = this.len - 1;
         Some(match Arc::try_unwrap(head) {
-            Ok(Node { value, next }) => (value, Stack { head: next, len }),
+            Ok(Node { value, next, .. }) => (value, Stack { head: next }),
             Err(shared) => (
                 shared.value.clone(),
                 Stack {
                     head: shared.next.clone(),
-                    len,
                 },
             ),
         })
