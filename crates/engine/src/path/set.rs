@@ -70,7 +70,7 @@ pub const MAX_PARTS: usize = 16;
 /// The empty list is the empty set.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ValueSet {
-    parts: SmallVec<[Interval; 2]>,
+    parts: SmallVec<[Interval; 1]>,
 }
 
 impl ValueSet {
@@ -126,7 +126,7 @@ impl ValueSet {
             (_, None) => std::cmp::Ordering::Greater,
             (Some(x), Some(y)) => x.cmp(y),
         });
-        let mut out: SmallVec<[Interval; 2]> = SmallVec::with_capacity(parts.len());
+        let mut out: SmallVec<[Interval; 1]> = SmallVec::with_capacity(parts.len());
         for p in parts {
             if let Some(last) = out.last_mut() {
                 let touches = match (&last.hi, &p.lo) {
