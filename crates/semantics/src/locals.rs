@@ -93,7 +93,20 @@ impl<V: Clone> Locals<V> {
     }
 
     /// Writes slot `i`.
+    #[inline]
     pub fn set(&mut self, i: usize, v: V) {
+        if self.written.is_none() {
+            if let Some(base) = Arc::get_mut(&mut self.base) {
+                base[i] = v;
+                return;
+            }
+        }
+        self.set_shared(i, v);
+    }
+
+    /// Writes slot `i` of slots shared since a fork, or with writes on
+    /// the list.
+    fn set_shared(&mut self, i: usize, v: V) {
         if let Some(base) = Arc::get_mut(&mut self.base) {
             // Unshared: the pending writes, oldest first, then this one.
             if self.written.is_some() {
@@ -127,7 +140,13 @@ impl<V: Clone> Locals<V> {
 impl<V> std::ops::Index<usize> for Locals<V> {
     type Output = V;
 
+    #[inline]
     fn index(&self, i: usize) -> &V {
+        // Unforked slots (the concrete interpreter's, always) are read
+        // straight from the vector.
+        if self.written.is_none() {
+            return &self.base[i];
+        }
         match self.writes().find(|w| w.slot as usize == i) {
             Some(w) => &w.value,
             None => &self.base[i],
