@@ -103,12 +103,19 @@ pub fn coordinate(
     };
     broker.close_run(&run, Duration::from_secs(60))?;
     if let Some(why) = stopped_by {
-        // Items in flight see `stop`, end, and post what they found.
+        // Items in flight see `stop`, end, and post what they found. A
+        // worker posts its result before it acknowledges its item, so
+        // once nothing is leased one more read has every result.
         let until = Instant::now() + WIND_DOWN;
-        while broker.leased(&run)? > 0 && Instant::now() < until {
-            for posted in broker.results(&run, &after, POLL)? {
+        loop {
+            let leased = broker.leased(&run)?;
+            let wait = if leased > 0 { POLL } else { Duration::ZERO };
+            for posted in broker.results(&run, &after, wait)? {
                 after = posted.id;
                 state.absorb(&posted.json, (&ir, config, deadline), &monitor, true);
+            }
+            if leased == 0 || Instant::now() >= until {
+                break;
             }
         }
         if !state.open.is_empty() || why != Incomplete::StoppedAtFirstBug {
