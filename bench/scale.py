@@ -138,7 +138,8 @@ def main():
                 r = run(n)
                 rate = r[measure]
                 base = base or rate
-                print(f"{name:8} {kind:8} {n:>3} {rate:>12.0f} {rate / base:>7.2f}x  {r['verdict']}")
+                speedup = f"{rate / base:>7.2f}x" if base else "      -"
+                print(f"{name:8} {kind:8} {n:>3} {rate:>12.0f} {speedup}  {r['verdict']}")
                 sys.stdout.flush()
     if not a.no_memory:
         mem = ROOT / "bench" / "programs" / "memory_bfs_21.imp"
