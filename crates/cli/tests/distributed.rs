@@ -130,39 +130,28 @@ fn an_unbalanced_comb_spreads_over_every_worker() {
     }
 }
 
+/// A broker that is not there, and `--merge` (a merged state has no one
+/// prefix), are usage errors that say what to do.
 #[test]
-fn no_broker_is_an_error_that_says_what_to_start() {
-    let dir = support::scratch("dist", "nobroker");
+fn no_broker_and_merging_are_errors_that_say_what_to_do() {
+    let dir = support::scratch("dist", "errors");
     let file = support::write(&dir, "p.imp", "assert x != 1\n");
-    let out = support::wiser(&[
-        "check",
-        file.to_str().unwrap(),
-        "--broker",
-        "redis://127.0.0.1:1",
-    ]);
-    assert_eq!(out.status.code(), Some(2), "{}", support::describe(&out));
-    let stderr = support::text(&out.stderr);
-    assert!(
-        stderr.contains("the broker at redis://127.0.0.1:1 failed"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("wiser worker --broker"), "{stderr}");
-}
-
-#[test]
-fn merging_cannot_be_distributed() {
-    let dir = support::scratch("dist", "merge");
-    let file = support::write(&dir, "p.imp", "assert x != 1\n");
-    let out = support::wiser(&[
-        "check",
-        file.to_str().unwrap(),
-        "--broker",
-        "redis://127.0.0.1:1",
-        "--merge",
-        "joins",
-    ]);
-    assert_eq!(out.status.code(), Some(2), "{}", support::describe(&out));
-    assert!(support::text(&out.stderr).contains("--merge and --broker cannot be combined"));
+    let file = file.to_str().unwrap();
+    for (extra, says) in [
+        (&[][..], "the broker at redis://127.0.0.1:1 failed"),
+        (
+            &["--merge", "joins"][..],
+            "--merge and --broker cannot be combined",
+        ),
+    ] {
+        let mut args = vec!["check", file, "--broker", "redis://127.0.0.1:1"];
+        args.extend(extra);
+        let out = support::wiser(&args);
+        assert_eq!(out.status.code(), Some(2), "{}", support::describe(&out));
+        let stderr = support::text(&out.stderr);
+        assert!(stderr.contains(says), "{stderr}");
+        assert!(stderr.contains("help:"), "{stderr}");
+    }
 }
 
 /// The coordinator lives under its limits: a time limit and SIGINT each

@@ -234,13 +234,7 @@ pub fn combine(
     incomplete.dedup();
     outside_property.sort_by_key(|&(kind, span)| (span, kind));
     outside_property.dedup();
-    let verdict = if !bugs.is_empty() {
-        Verdict::Bug
-    } else if incomplete.is_empty() {
-        Verdict::Safe
-    } else {
-        Verdict::Unknown
-    };
+    let verdict = Verdict::of(!bugs.is_empty(), &incomplete);
     let mut report = Report::empty(verdict, crate::report::Extra::Symex);
     report.bugs = bugs;
     report.incomplete = incomplete;
@@ -312,13 +306,7 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     incomplete.sort();
     incomplete.dedup();
     let bugs = canonical_bugs(bugs, config.all_bugs);
-    let verdict = if !bugs.is_empty() {
-        Verdict::Bug
-    } else if incomplete.is_empty() {
-        Verdict::Safe
-    } else {
-        Verdict::Unknown
-    };
+    let verdict = Verdict::of(!bugs.is_empty(), &incomplete);
     Report {
         verdict,
         bugs,

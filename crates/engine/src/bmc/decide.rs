@@ -31,13 +31,7 @@ impl Outcome {
     }
 
     fn verdict(&self) -> Verdict {
-        if !self.bugs.is_empty() {
-            Verdict::Bug
-        } else if self.incomplete.is_empty() {
-            Verdict::Safe
-        } else {
-            Verdict::Unknown
-        }
+        Verdict::of(!self.bugs.is_empty(), &self.incomplete)
     }
 }
 

@@ -27,6 +27,19 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict of a search that found bugs (or not) and was
+    /// incomplete for `incomplete`: a bug whenever one was found, `safe`
+    /// only when nothing made the search incomplete.
+    pub fn of(found_bugs: bool, incomplete: &[Incomplete]) -> Verdict {
+        if found_bugs {
+            Verdict::Bug
+        } else if incomplete.is_empty() {
+            Verdict::Safe
+        } else {
+            Verdict::Unknown
+        }
+    }
+
     /// The name used in reports.
     pub fn name(self) -> &'static str {
         match self {
