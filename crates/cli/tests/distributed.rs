@@ -188,8 +188,9 @@ fn the_coordinator_ends_on_its_time_limit_and_on_sigint_with_what_was_found() {
         };
         let out = check.wait_with_output().expect("the check ends");
         let took = started.elapsed().as_secs_f64();
-        // The wind-down waits at most 2 s for items in flight.
-        assert!(took < limit + 3.5, "{signal:?}: took {took:.1} s");
+        // The wind-down waits at most 2 s for items in flight, and a bug
+        // that comes in then gets 1 s to be confirmed.
+        assert!(took < limit + 4.5, "{signal:?}: took {took:.1} s");
         let report = support::json_of(&out);
         let why = if signal.is_some() {
             "interrupted"

@@ -46,6 +46,9 @@ pub struct Distribution {
 /// stopped early (they end at their next look at the broker).
 const WIND_DOWN: Duration = Duration::from_secs(2);
 
+/// How long confirming a bug may take past the run's time limit.
+const CONFIRM_GRACE: Duration = Duration::from_secs(1);
+
 /// How long the coordinator blocks on the results stream.
 const POLL: Duration = Duration::from_millis(100);
 
@@ -209,13 +212,17 @@ impl Collected {
             if !self.bug_prefixes.insert(text.clone()) {
                 continue;
             }
+            // A bug that comes in at the end of the run still gets a
+            // moment to be confirmed.
+            let until = deadline.map(|d| d.max(Instant::now() + CONFIRM_GRACE));
             let confirmed = Prefix::parse(&text)
-                .and_then(|p| wiser_engine::prefix::confirm_prefix(ir, config, &p, deadline));
+                .and_then(|p| wiser_engine::prefix::confirm_prefix(ir, config, &p, until));
             match confirmed {
-                Ok(bug) => {
+                Ok(Some(bug)) => {
                     self.bugs.push(bug);
                     monitor.bugs.fetch_add(1, Ordering::Relaxed);
                 }
+                Ok(None) => self.incomplete.push(Incomplete::SolverUnknown),
                 Err(msg) => self.internal_errors.push(format!(
                     "internal error: a bug worker {} found did not confirm here: {msg}",
                     result.worker

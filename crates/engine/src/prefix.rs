@@ -160,19 +160,22 @@ pub fn replay<S: Solver>(
 /// Confirms again the bug at the end of `prefix` (a path to an error
 /// state that a worker reported): replays the path, finds a witness and
 /// replays it on the concrete interpreter, as the worker did; the solver
-/// gives up at `deadline` (the run's time limit).
+/// gives up at `deadline`. `Ok(None)`: the solver could not decide the
+/// path (it answered unknown, or ran out of time), as a run in one
+/// process reports `solver_unknown` for an error state it cannot decide.
 pub fn confirm_prefix(
     ir: &Ir,
     config: &Config,
     prefix: &Prefix,
     deadline: Option<std::time::Instant>,
-) -> Result<Bug, String> {
+) -> Result<Option<Bug>, String> {
     let solvers = Solvers::new(config, deadline);
     let policy = Feasible::new(solvers.chain());
     let mut expander = Expander::new(ir, policy, config.options).with_property(config.property);
     let state = replay(&mut expander, prefix)?;
     match expander.expand(state, &mut Vec::new()) {
-        Expansion::Bug(bug) => Ok(*bug),
+        Expansion::Bug(bug) => Ok(Some(*bug)),
+        Expansion::Undecided => Ok(None),
         Expansion::Internal(msg) => Err(msg),
         _ => Err(format!(
             "the prefix {prefix} does not end at an error whose witness replays"

@@ -12,7 +12,9 @@ fn a_bugs_prefix_confirms_it_again() {
     let report = symex(&ir, &Config::default().with_jobs(1).with_trails(true));
     let bug = &report.bugs[0];
     let prefix = bug.prefix.clone().expect("a bug carries its prefix");
-    let again = confirm_prefix(&ir, &Config::default(), &prefix, None).unwrap();
+    let again = confirm_prefix(&ir, &Config::default(), &prefix, None)
+        .unwrap()
+        .expect("the bug is confirmed");
     assert_eq!((again.kind, again.span), (bug.kind, bug.span));
     assert_eq!(again.input, bug.input);
     assert_eq!(again.path_condition, bug.path_condition);
