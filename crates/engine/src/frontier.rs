@@ -98,6 +98,10 @@ impl<A: Algebra, P> Searchable for State<A, P> {
     }
 }
 
+/// The largest frontier [`Arena::take_shallowest`] scans for its
+/// shallowest states.
+const SCAN_LIMIT: usize = 4096;
+
 /// States waiting in the order of a searcher.
 ///
 /// A state pushed after a pop is taken as a successor of the popped state
@@ -160,9 +164,14 @@ impl<T: Searchable> Arena<T> {
     }
 
     /// Removes the `max` states with the fewest decisions (see
-    /// [`Frontier::take_shallowest`]); linear in the frontier's size per
-    /// state taken, which only a hungry process asks for.
+    /// [`Frontier::take_shallowest`]). Removing a given state from a
+    /// breadth- or depth-first searcher is linear, so a frontier of more
+    /// than [`SCAN_LIMIT`] states gives the states it would give thieves
+    /// instead: its oldest, which depth-first are the shallowest too.
     pub fn take_shallowest(&mut self, max: usize) -> Vec<T> {
+        if self.len() > SCAN_LIMIT {
+            return (0..max).map_while(|_| self.steal()).collect();
+        }
         let mut ids: Vec<(usize, usize)> = self
             .states
             .iter()
