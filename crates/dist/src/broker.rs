@@ -39,7 +39,7 @@ pub struct Item {
     pub id: String,
     /// The path prefixes it names, in [`wiser_engine::Prefix::to_text`]'s
     /// form, separated by spaces.
-    pub prefix: String,
+    pub prefixes: String,
 }
 
 /// A result as the coordinator read it.
@@ -278,7 +278,7 @@ impl Broker {
 
 fn item(entry: redis::streams::StreamId) -> Option<Item> {
     Some(Item {
-        prefix: entry.get("prefix")?,
+        prefixes: entry.get("prefix")?,
         id: entry.id,
     })
 }

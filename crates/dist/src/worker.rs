@@ -136,8 +136,11 @@ fn explore(
     (ir, config): (&Arc<Ir>, &Config),
     worker: &Arc<Monitor>,
 ) -> Result<ItemResult, DistError> {
-    let seeds: Result<Vec<Prefix>, String> =
-        item.prefix.split_whitespace().map(Prefix::parse).collect();
+    let seeds: Result<Vec<Prefix>, String> = item
+        .prefixes
+        .split_whitespace()
+        .map(Prefix::parse)
+        .collect();
     let seeds = match seeds {
         Ok(p) => p,
         Err(msg) => {

@@ -119,6 +119,17 @@ pub trait Share: Send + Sync {
     fn give(&self, prefixes: &[Prefix]) -> usize;
 }
 
+/// An expander that replays prefixes of `ir` under `config`'s options and
+/// property, deciding with `solver` (no known bugs: every error side a
+/// prefix names is decided).
+pub(crate) fn replayer<'ir, S: Solver>(
+    ir: &'ir Ir,
+    config: &Config,
+    solver: S,
+) -> Expander<'ir, S> {
+    Expander::new(ir, Feasible::new(solver), config.options).with_property(config.property)
+}
+
 /// Rebuilds the state `prefix` names, stepping `expander`'s machine from
 /// the initial state with the prefix's sides forced.
 pub fn replay<S: Solver>(
@@ -170,8 +181,7 @@ pub fn confirm_prefix(
     deadline: Option<std::time::Instant>,
 ) -> Result<Option<Bug>, String> {
     let solvers = Solvers::new(config, deadline);
-    let policy = Feasible::new(solvers.chain());
-    let mut expander = Expander::new(ir, policy, config.options).with_property(config.property);
+    let mut expander = replayer(ir, config, solvers.chain());
     let state = replay(&mut expander, prefix)?;
     match expander.expand(state, &mut Vec::new()) {
         Expansion::Bug(bug) => Ok(Some(*bug)),

@@ -133,9 +133,7 @@ fn run(
 /// decisions and solver work with the run's; a prefix that does not
 /// replay is an internal error (the run cannot be `safe`).
 fn replay_seeds(shared: &Shared, prefixes: &[crate::Prefix]) -> Vec<crate::SymState> {
-    let policy = crate::symbolic::Feasible::new(shared.solvers.chain());
-    let mut expander = crate::Expander::new(&shared.ir, policy, shared.config.options)
-        .with_property(shared.config.property);
+    let mut expander = crate::prefix::replayer(&shared.ir, &shared.config, shared.solvers.chain());
     let mut states = Vec::with_capacity(prefixes.len());
     for prefix in prefixes {
         match crate::prefix::replay(&mut expander, prefix) {
