@@ -2,7 +2,7 @@
 """Run wiser on a folder of SV-COMP tasks and score it, per property.
 
     python3 bench/svcomp.py [DIR] [--timeout 60] [--jobs N] [--wiser PATH]
-                            [--engine check|check:joins|check:auto|bmc]
+                            [--engine check|check:joins|check:auto|bmc|prove|verify]
                             [--filter SUBSTR] [--check-harness] [--json OUT]
 
 DIR (default: ../shared/svcomp-dev beside the repository) holds category
@@ -383,6 +383,7 @@ def run_task(task, prop, args, wiser, workdir):
         "gcc": "",
         "reason": "",
         "bug": None,
+        "engine": None,
     }
     if task.problem:
         row.update(answer="error", result="skipped", reason=task.problem)
@@ -411,6 +412,9 @@ def run_task(task, prop, args, wiser, workdir):
             cmd += ["--merge", args.engine.split(":")[1]]
     elif args.engine == "prove":
         pass  # invariants or nothing: no bounds to set
+    elif args.engine == "verify":
+        # The portfolio: check, deepening bmc and prove share the workers.
+        cmd += ["--jobs", str(args.jobs)]
     else:
         # bmc: deepen the bound with unwinding assertions, so `safe` is
         # possible and a bug comes at the smallest bound.
@@ -478,6 +482,9 @@ def interpret(code, out, err, row):
     stats = report.get("stats") if isinstance(report.get("stats"), dict) else {}
     row["states"] = stats.get("states")
     row["solver_ms"] = stats.get("solver_ms")
+    # `verify`: the engine of the portfolio that answered.
+    portfolio = report.get("portfolio") if isinstance(report.get("portfolio"), dict) else {}
+    row["engine"] = portfolio.get("answered_by") or report.get("engine")
     bugs = report.get("bugs") if isinstance(report.get("bugs"), list) else []
     if bugs and isinstance(bugs[0], dict):
         b = bugs[0]
@@ -689,7 +696,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 64), help="wiser --jobs (default: the number of cores)")
     ap.add_argument("--wiser", default=None, help="the wiser binary (default: target/release/wiser, built if missing)")
     ap.add_argument("--filter", action="append", default=[], help="only tasks whose CATEGORY/NAME contains this (repeatable)")
-    ap.add_argument("--engine", default="check", help="check, check:joins, check:auto (state merging), bmc or prove (default: check)")
+    ap.add_argument("--engine", default="check", help="check, check:joins, check:auto (state merging), bmc, prove or verify (the portfolio of check, bmc and prove) (default: check)")
     ap.add_argument("--solver-timeout", type=int, default=None, metavar="MS", help="wiser --solver-timeout: milliseconds per solver query (default: wiser's, 10000); floating-point queries can need more")
     ap.add_argument("--check-harness", action="store_true", help="confirm each `false` answer by compiling its harness with gcc")
     ap.add_argument("--json", metavar="OUT", default=None, help="write rows and totals as JSON")
@@ -749,6 +756,13 @@ def main():
         + (f"; harnesses not confirmed: {overall['not_confirmed']}" if args.check_harness else "")
         + (f"; crashes or bad output: {overall['crashes']}" if overall["crashes"] else "")
     )
+    by_engine = {}
+    for r in rows:
+        if r["result"] == "correct" and r["engine"]:
+            key = (r["engine"], r["answer"].split("(")[0])
+            by_engine[key] = by_engine.get(key, 0) + 1
+    if by_engine:
+        print("# correct answers by engine: " + ", ".join(f"{e} {a} {n}" for (e, a), n in sorted(by_engine.items())))
     unknowns = [r for r in rows if r["result"] == "unknown"]
     if unknowns:
         print("# unknown:")

@@ -1,15 +1,16 @@
 //! Command-line arguments.
 
 use crate::error::CliError;
-use crate::load::Program;
 use crate::load::{LoadOptions, Registry};
 use crate::semantic_args::SemanticArgs;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use wiser_engine::{Backend, Bmc, Config, MergeMode, Record, Strategy, DEFAULT_SEED, MAX_JOBS};
+use wiser_engine::{Backend, Config, MergeMode, Record, Strategy, DEFAULT_SEED, MAX_JOBS};
 use wiser_frontend::DataModel;
-use wiser_ir::{Cfg, Pc};
+
+mod engines;
+pub use engines::{BmcArgs, ProveArgs, VerifyArgs};
 
 /// wiser: a symbolic bug finder for IMP and C. It explores every path of a
 /// program, reports each reachable error with an input that triggers it
@@ -42,6 +43,8 @@ pub enum Command {
     Bmc(BmcArgs),
     /// Prove a program free of errors: inductive loop invariants found by Z3's Horn-clause engine (Spacer), each checked independently before the verdict is safe. Exit: 0 proved, 3 no proof, 2 usage or input error.
     Prove(ProveArgs),
+    /// Verify a program with the engines side by side: symbolic execution and bounded model checking (deepened, with unwinding assertions) for bugs and bounded programs, the prover for loops; the first definitive answer is taken, the others stopped. Exit: 0 safe, 1 bug, 3 unknown, 2 usage or input error.
+    Verify(VerifyArgs),
     /// Run a program on concrete inputs. Exit: 0 normal end, 1 runtime error, 3 an assume failed, 4 step limit, 2 usage or input error.
     Run(RunArgs),
     /// Run a program on one input concolically: print each symbolic decision of its path with the side taken and an input that takes the other side. Exit: as `run`.
@@ -68,6 +71,7 @@ impl Command {
             Command::Check(args) => args.replay.is_none(),
             Command::Bmc(_)
             | Command::Prove(_)
+            | Command::Verify(_)
             | Command::Concolic(_)
             | Command::Fuzz(_)
             | Command::Worker(_) => true,
@@ -435,125 +439,6 @@ fn solver_limit(ms: u64) -> Option<Duration> {
 }
 
 #[derive(Args, Debug)]
-pub struct BmcArgs {
-    #[command(flatten)]
-    pub target: TargetArgs,
-    /// The bound: how often each loop's back edge may be taken per entry into the loop, and how deep a procedure may recurse; a path that would go further is cut.
-    #[arg(long, value_name = "K", default_value_t = 8)]
-    pub unwind: u32,
-    /// The bound of the loop whose head is on line LINE (repeatable); it stays fixed while --unwind-max deepens the others.
-    #[arg(long, value_name = "LINE:K")]
-    pub unwind_loop: Vec<String>,
-    /// Deepen the bound one by one from --unwind to K until there is a verdict.
-    #[arg(long, value_name = "K")]
-    pub unwind_max: Option<u32>,
-    /// Also ask whether any path can go beyond the bound: if none can and no error is reachable, the verdict is safe (otherwise "no bug up to the bound" is unknown).
-    #[arg(long)]
-    pub unwinding_assertions: bool,
-    /// Report every bug (one per location) instead of the first.
-    #[arg(long)]
-    pub all: bool,
-    #[command(flatten)]
-    pub run: EngineRunArgs,
-}
-
-#[derive(Args, Debug)]
-pub struct ProveArgs {
-    #[command(flatten)]
-    pub target: TargetArgs,
-    #[command(flatten)]
-    pub run: EngineRunArgs,
-}
-
-/// The limits, semantics and solver placement of a run of `bmc` or
-/// `prove`: the flags both take, defined once.
-#[derive(Args, Debug)]
-pub struct EngineRunArgs {
-    /// Stop after this many seconds of wall time (0 or `none`: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
-    pub timeout: f64,
-    /// Give each solver query at most this many milliseconds (0: no limit; the run's time limit still applies).
-    #[arg(long, value_name = "MS", default_value_t = 0)]
-    pub solver_timeout: u64,
-    /// Stop when the process (with its solver processes) uses this many MiB of memory (verdict unknown; 0: no limit) [default: no limit].
-    #[arg(long, value_name = "MB")]
-    pub max_memory: Option<u64>,
-    /// No progress display on stderr.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
-    #[command(flatten)]
-    pub semantics: SemanticArgs,
-    /// Run Z3 inside this process instead of in a child process.
-    #[arg(long, hide = true)]
-    pub in_process_solver: bool,
-}
-
-impl EngineRunArgs {
-    /// The engine configuration (limits, property, solver).
-    fn config(&self) -> Config {
-        engine_config(&self.semantics, self.in_process_solver)
-            .with_timeout(time_limit(self.timeout))
-            .with_solver_timeout(solver_limit(self.solver_timeout))
-            .with_max_memory(memory_limit(self.max_memory, None))
-    }
-}
-
-impl ProveArgs {
-    /// The engine configuration (limits, property, solver).
-    pub fn config(&self) -> Config {
-        self.run.config()
-    }
-}
-
-impl BmcArgs {
-    /// The engine configuration (limits, property, solver).
-    pub fn config(&self) -> Config {
-        self.run.config().with_all_bugs(self.all)
-    }
-
-    /// The bounds, with `--unwind-loop` lines resolved to loop heads.
-    pub fn bounds(&self, program: &Program) -> Result<Bmc, CliError> {
-        if let Some(max) = self.unwind_max {
-            if max < self.unwind {
-                return Err(CliError::usage(format!(
-                    "--unwind-max {max} is below --unwind {}",
-                    self.unwind
-                ))
-                .help("--unwind-max deepens the bound from --unwind up to K"));
-            }
-        }
-        let cfg = Cfg::new(&program.ir);
-        let mut unwind_loops = Vec::new();
-        for item in &self.unwind_loop {
-            let parsed = item.split_once(':').and_then(|(l, k)| {
-                Some((l.trim().parse::<u32>().ok()?, k.trim().parse::<u32>().ok()?))
-            });
-            let Some((line, k)) = parsed else {
-                return Err(CliError::usage(format!("--unwind-loop `{item}` is not LINE:K")).help("e.g. --unwind-loop 12:100 bounds the loop whose head is on line 12 to 100 iterations"));
-            };
-            let heads: Vec<Pc> = (0..program.ir.code.len() as Pc)
-                .filter(|&pc| cfg.is_loop_head(pc))
-                .filter(|&pc| program.line_col(program.ir.at(pc).span).line == line)
-                .collect();
-            if heads.is_empty() {
-                return Err(CliError::usage(format!(
-                    "--unwind-loop {item}: no loop has its head on line {line} of `{}`",
-                    program.file.display()
-                ))
-                .help("give the line of the loop's `while` or `for`"));
-            }
-            unwind_loops.extend(heads.into_iter().map(|pc| (pc, k)));
-        }
-        Ok(Bmc {
-            unwind: self.unwind,
-            unwind_loops,
-            unwind_max: self.unwind_max,
-            unwinding_assertions: self.unwinding_assertions,
-        })
-    }
-}
-
-#[derive(Args, Debug)]
 pub struct RunArgs {
     /// The program: IMP, C (.c, .i), or an SV-COMP task file (.yml) whose input file is run. With --test: the program the test names, unless given.
     #[arg(required_unless_present = "test")]
@@ -721,6 +606,7 @@ pub fn format_of(command: &Command) -> Format {
         Command::Check(a) => a.target.format,
         Command::Bmc(a) => a.target.format,
         Command::Prove(a) => a.target.format,
+        Command::Verify(a) => a.target.format,
         Command::Run(a) => a.format,
         Command::Concolic(a) => a.format,
         Command::Fuzz(a) => a.format,
@@ -743,6 +629,7 @@ pub fn file_of(command: &Command) -> &Path {
         Command::Check(a) => or_none(&a.target.file),
         Command::Bmc(a) => or_none(&a.target.file),
         Command::Prove(a) => or_none(&a.target.file),
+        Command::Verify(a) => or_none(&a.target.file),
         Command::Run(a) => or_none(&a.file),
         Command::Concolic(a) => &a.file,
         Command::Fuzz(a) => &a.file,

@@ -25,6 +25,7 @@ mod progress;
 mod reads_render;
 mod render;
 mod render_engines;
+mod render_portfolio;
 mod render_prove;
 mod render_run;
 mod run_cmd;
@@ -175,6 +176,10 @@ fn run(
         Command::Prove(mut args) => {
             args.target.lang.frontends = registry;
             verify::prove(&args, verbose, signals, stdout)
+        }
+        Command::Verify(mut args) => {
+            args.target.lang.frontends = registry;
+            verify::verify(&args, verbose, signals, stdout)
         }
         Command::Concolic(mut args) => {
             args.lang.frontends = registry;

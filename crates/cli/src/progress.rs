@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use wiser_engine::concolic::{self, FuzzLimits};
-use wiser_engine::{Bmc, Config, Monitor, Report};
+use wiser_engine::{Bmc, Config, Member, Monitor, PortfolioRun, Report};
 use wiser_ir::Ir;
 use wiser_semantics::Input;
 
@@ -127,6 +127,20 @@ pub fn bmc(
 pub fn prove(ir: Arc<Ir>, config: &Config, quiet: bool, signals: &Interrupts) -> Report {
     supervised(quiet, check_line, signals, |monitor| {
         wiser_engine::prove(ir, config, monitor)
+    })
+}
+
+/// The engines side by side (`verify`), with the same interrupt handling
+/// and progress line as `check` (the engines' states summed).
+pub fn portfolio(
+    ir: Arc<Ir>,
+    config: &Config,
+    members: &[Member],
+    quiet: bool,
+    signals: &Interrupts,
+) -> PortfolioRun {
+    supervised(quiet, check_line, signals, |monitor| {
+        wiser_engine::portfolio(ir, config, members, monitor)
     })
 }
 

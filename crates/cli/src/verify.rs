@@ -19,7 +19,7 @@
 //!   its own text before the run, never a bug of the program with a
 //!   witness that `wiser run` would not reproduce.
 
-use crate::args::{self, BmcArgs, CheckArgs, Format, ProveArgs, Target};
+use crate::args::{self, BmcArgs, CheckArgs, Format, ProveArgs, Target, VerifyArgs};
 use crate::error::CliError;
 use crate::formats::Rendered;
 use crate::load::{self, Program};
@@ -31,7 +31,7 @@ use crate::{coverage, exit, out, testfile, tree};
 use serde_json::Value;
 use std::path::Path;
 use std::time::Duration;
-use wiser_engine::{Bug, Config, Property, Report, Verdict};
+use wiser_engine::{Bug, Config, PortfolioRun, Property, Report, Verdict};
 use wiser_frontend::HarnessRead;
 use wiser_ir::{Diagnostic, Instr, Located};
 use wiser_semantics::ErrorKind;
@@ -104,6 +104,7 @@ pub fn check(
             asked,
             warnings: &warnings,
             bmc: None,
+            portfolio: None,
         };
         let done = finish(stdout, &output)?;
         if let (Some(path), Some(c)) = (&args.lcov, &covered) {
@@ -174,6 +175,44 @@ pub fn prove(
     })
 }
 
+/// `wiser verify` on each file: the engines side by side, the first
+/// definitive answer.
+pub fn verify(
+    args: &VerifyArgs,
+    verbose: bool,
+    signals: &Interrupts,
+    stdout: &Stdout,
+) -> Result<(u8, bool), CliError> {
+    let members = args.members();
+    several(stdout, &args.target, |target, program, asked, property| {
+        let config = args.config().with_property(property);
+        if verbose {
+            out::errln!("note: configuration: {config:?}, engines: {members:?}");
+        }
+        let warnings = check_assumption(&program, &config, signals)?;
+        let ir = program.ir.clone();
+        let run = progress::portfolio(ir, &config, &members, args.run.quiet, signals);
+        if verbose {
+            out::errln!("note: statistics: {:?}", run.report.stats);
+        }
+        // The portfolio's BMC always checks unwinding assertions.
+        let info = BmcInfo {
+            unwinding_assertions: true,
+        };
+        let output = CheckOutput {
+            t: target,
+            program: &program,
+            report: &run.report,
+            config: &config,
+            asked,
+            warnings: &warnings,
+            bmc: Some(&info),
+            portfolio: Some(&run),
+        };
+        finish(stdout, &output)
+    })
+}
+
 /// What an engine command runs on one file.
 struct Ran<'a> {
     target: &'a Target<'a>,
@@ -205,6 +244,7 @@ fn run_and_finish(
         asked: ran.asked,
         warnings: &warnings,
         bmc: ran.bmc,
+        portfolio: None,
     };
     finish(stdout, &output)
 }
@@ -362,6 +402,8 @@ struct CheckOutput<'a> {
     /// Warnings about the set-up (`--assume`), for JSON's `warnings`.
     warnings: &'a [String],
     bmc: Option<&'a BmcInfo>,
+    /// For `verify`: the engines' run.
+    portfolio: Option<&'a PortfolioRun>,
 }
 
 impl Rendered for CheckOutput<'_> {
@@ -390,6 +432,9 @@ impl Rendered for CheckOutput<'_> {
             let summary = crate::coverage::Summary::new(program, c);
             text.push_str(&crate::coverage::text(program, &summary));
         }
+        if let Some(run) = self.portfolio {
+            text.push_str(&crate::render_portfolio::text(run));
+        }
         text
     }
 
@@ -411,6 +456,10 @@ impl Rendered for CheckOutput<'_> {
             obj.insert("engine".into(), report.extra.engine().into());
             obj.insert("invariants".into(), invariants);
             obj.insert("proof".into(), proof);
+        }
+        if let (Some(run), Some(obj)) = (self.portfolio, json.as_object_mut()) {
+            obj.insert("engine".into(), report.extra.engine().into());
+            obj.insert("portfolio".into(), crate::render_portfolio::json(run));
         }
         if let (Some(c), Some(obj)) = (&report.coverage, json.as_object_mut()) {
             let summary = crate::coverage::Summary::new(program, c);

@@ -1,6 +1,6 @@
 //! Liveness of every engine besides plain `check` (which `stress.rs`
-//! covers), on the real binary: `bmc`, `fuzz`, `concolic`, `prove` and
-//! `check --merge joins`, each run with tight time and memory limits and
+//! covers), on the real binary: `bmc`, `fuzz`, `concolic`, `prove`,
+//! `verify` (the portfolio of check, bmc and prove) and `check --merge joins`, each run with tight time and memory limits and
 //! SIGINT or SIGTERM at random moments. Every run must end within its
 //! limit (or its signal) plus the slack, stay within `--max-memory` plus
 //! 10% (the process and its solver processes, sampled every few
@@ -70,6 +70,7 @@ enum Engine {
     Concolic,
     MergeJoins,
     Prove,
+    Verify,
 }
 
 /// One run of the schedule.
@@ -154,6 +155,11 @@ fn command(run: &Run, file: &Path) -> Command {
         }
         Engine::Prove => {
             cmd.arg("prove").arg(file);
+        }
+        Engine::Verify => {
+            cmd.arg("verify")
+                .arg(file)
+                .args(["--max-objects", &size, "--jobs", "2"]);
         }
     }
     cmd.args([
@@ -314,7 +320,10 @@ fn execute(i: usize, run: &Run, file: &Path) -> Result<String, String> {
     )?;
     let verdict = ended.json["verdict"].as_str().unwrap_or("");
     // The engines that may say `safe` (fuzzing and concolic runs never do).
-    let may_prove = matches!(run.engine, Engine::MergeJoins | Engine::Bmc | Engine::Prove);
+    let may_prove = matches!(
+        run.engine,
+        Engine::MergeJoins | Engine::Bmc | Engine::Prove | Engine::Verify
+    );
     if !may_prove && verdict == "safe" {
         return Err(format!("{what}: {:?} says safe", run.engine));
     }
@@ -368,6 +377,11 @@ fn concolic_ends_on_time_within_its_memory() {
 #[test]
 fn prove_ends_on_time_within_its_memory() {
     stress(Engine::Prove, 0x9a0e_0005_5eed_0005);
+}
+
+#[test]
+fn verify_ends_on_time_within_its_memory() {
+    stress(Engine::Verify, 0x7e21_0006_5eed_0006);
 }
 
 #[test]

@@ -19,7 +19,9 @@
 //! * [`witness`]: inputs from models, replayed before any bug is reported;
 //!   [`minimise`] makes them small and canonical, [`readable`] prints path
 //!   conditions for people;
-//! * [`concolic`]: concolic execution and whitebox fuzzing (SAGE).
+//! * [`concolic`]: concolic execution and whitebox fuzzing (SAGE);
+//! * [`portfolio`]: the engines side by side, the first definitive
+//!   answer taken (above every engine, as no engine is above another).
 //!
 //! ```
 //! use wiser_engine::{symex, Config, Verdict};
@@ -43,6 +45,7 @@ pub mod merge;
 pub mod minimise;
 mod parallel;
 pub mod path;
+pub mod portfolio;
 pub mod prefix;
 pub mod prove;
 pub mod readable;
@@ -62,6 +65,7 @@ pub use explorer::{Event, ExploreStats, Explorer, FinalState};
 pub use frontier::{Arena, Frontier, Pool, Searchable};
 pub use known::KnownBugs;
 pub use merge::MergeMode;
+pub use portfolio::{portfolio, Member, MemberOutcome, PortfolioRun};
 pub use prefix::{Prefix, Share};
 pub use prove::prove;
 pub use record::{sort_paths, Coverage, PathEnd, PathEndKind, Record, Recorded, DEFAULT_MAX_PATHS};

@@ -3,7 +3,8 @@
 //! a cycle, so that the expansion step, the drivers, the configuration and
 //! the report can be understood (and replaced) one at a time. And the
 //! engines are siblings above the run layer: none imports another's
-//! modules, and the run layer imports no engine.
+//! modules, and the run layer imports no engine; the portfolio sits above
+//! the engines it runs, and no engine imports it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -155,4 +156,26 @@ fn the_run_layer_imports_no_engine() {
             );
         }
     }
+}
+
+#[test]
+fn the_portfolio_is_above_every_engine_it_runs_and_none_imports_it() {
+    let graph = module_graph();
+    let used = imports_of(&graph, &["portfolio"]);
+    for engine in ["symex", "bmc", "prove"] {
+        assert!(
+            used.contains(engine),
+            "the portfolio does not run `{engine}`"
+        );
+    }
+    for (engine, modules) in ENGINES {
+        assert!(
+            !imports_of(&graph, modules).contains("portfolio"),
+            "the engine `{engine}` imports the portfolio"
+        );
+    }
+    assert!(
+        !imports_of(&graph, &["run"]).contains("portfolio"),
+        "the run layer imports the portfolio"
+    );
 }

@@ -23,7 +23,7 @@ pub use limits::{Limits, Monitor};
 pub use memory::{peak_resident_bytes, resident_bytes};
 pub(crate) use solvers::Solvers;
 pub use watch::GRACE;
-pub(crate) use watch::{supervise_one, Poll, StopSwitch, Watch};
+pub(crate) use watch::{supervise_one, Poll, StopSwitch, Watch, TICK};
 
 use std::sync::{Mutex, MutexGuard};
 

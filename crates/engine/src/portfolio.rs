@@ -1,0 +1,432 @@
+//! The portfolio: several engines on one program side by side, the first
+//! definitive answer taken, the others stopped.
+//!
+//! Each member runs on a thread of its own with a [`Monitor`] of its own,
+//! under the same limits; a relay on the calling thread passes the run's
+//! interrupt switch on to every member, sums their counters into the
+//! run's monitor (for the progress line), and, as soon as one member
+//! answers `bug` or `safe`, stops the others. The answer does not depend
+//! on which member is fastest: every engine's `bug` is a replayed input
+//! and every `safe` an exhaustive search or a checked certificate, so two
+//! definitive answers can only disagree through an engine fault — which
+//! the portfolio reports as an internal error, never as a verdict. A
+//! member still inside one slow step [`GRACE`] after it was told to stop
+//! (its engine's own supervisor already abandons such workers) is left
+//! behind, so a portfolio ends as promptly as each of its members.
+
+use crate::bmc::{bmc, Bmc};
+use crate::config::Config;
+use crate::prove::prove;
+use crate::report::{Extra, Incomplete, Report, Verdict};
+use crate::run::{spawn_worker, Monitor, GRACE};
+use crate::symex::symex_monitored;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use wiser_ir::Ir;
+
+/// One engine of a portfolio.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Member {
+    /// Symbolic execution (`check`), on the workers the others leave.
+    Symex,
+    /// Bounded model checking with these bounds.
+    Bmc(Bmc),
+    /// The prover: inductive invariants, checked before `safe`.
+    Prove,
+}
+
+impl Member {
+    /// The engine's name in reports (as [`Extra::engine`] names it).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Member::Symex => "check",
+            Member::Bmc(_) => "bmc",
+            Member::Prove => "prove",
+        }
+    }
+
+    /// Bounded model checking as a portfolio runs it: from bound 1,
+    /// deepened one by one without end, with unwinding assertions, so it
+    /// answers `safe` when no path goes past the bound and `bug` at the
+    /// first bound that reaches one.
+    pub fn deepening_bmc() -> Member {
+        Member::Bmc(Bmc {
+            unwind: 1,
+            unwind_loops: Vec::new(),
+            unwind_max: Some(u32::MAX),
+            unwinding_assertions: true,
+        })
+    }
+
+    /// The members of the default portfolio: symbolic execution for
+    /// bugs, deepening BMC for short bugs and bounded programs, the
+    /// prover for loops whose bound is an input.
+    pub fn all() -> Vec<Member> {
+        vec![Member::Symex, Member::deepening_bmc(), Member::Prove]
+    }
+
+    /// The workers a member uses of `jobs` shared by `members` members:
+    /// one each, and symbolic execution the rest.
+    fn jobs(&self, jobs: usize, members: usize) -> usize {
+        match self {
+            Member::Symex => jobs.saturating_sub(members - 1).max(1),
+            Member::Bmc(_) | Member::Prove => 1,
+        }
+    }
+
+    fn run(&self, ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
+        match self {
+            Member::Symex => symex_monitored(ir, config, monitor),
+            Member::Bmc(b) => bmc(ir, config, b, monitor),
+            Member::Prove => prove(ir, config, monitor),
+        }
+    }
+}
+
+/// How one member's run ended.
+#[derive(Clone, Debug)]
+pub struct MemberOutcome {
+    /// The engine's name.
+    pub engine: &'static str,
+    /// Its verdict (`unknown` for a member stopped because another
+    /// answered, or left behind).
+    pub verdict: Verdict,
+    /// Why its answer was not definitive.
+    pub incomplete: Vec<Incomplete>,
+    /// How long it ran (until the portfolio stopped waiting for it).
+    pub elapsed: Duration,
+    /// Was it stopped because another member answered first?
+    pub stopped: bool,
+    /// Was it still inside one step when the portfolio stopped waiting
+    /// for it (its report is lost)?
+    pub abandoned: bool,
+}
+
+/// What a portfolio run gives: the report that answers, and how each
+/// member ended.
+#[derive(Clone, Debug)]
+pub struct PortfolioRun {
+    /// The report of the member that answered, or, without a definitive
+    /// answer, the first member's report with every member's reasons.
+    pub report: Report,
+    /// The member that answered (`None` for `unknown`).
+    pub answered_by: Option<&'static str>,
+    /// Every member, in the order given.
+    pub members: Vec<MemberOutcome>,
+}
+
+/// Runs `members` on `ir` side by side under `config`'s limits, sharing
+/// its `jobs`, until one answers `bug` or `safe` (then the others are
+/// stopped) or all have ended; `monitor` sums their counters and its
+/// interrupt switch stops them all.
+///
+/// # Panics
+/// If `members` is empty.
+pub fn portfolio(
+    ir: Arc<Ir>,
+    config: &Config,
+    members: &[Member],
+    monitor: Arc<Monitor>,
+) -> PortfolioRun {
+    assert!(!members.is_empty(), "a portfolio of no engine");
+    let start = Instant::now();
+    let (tx, rx) = mpsc::channel::<(usize, Report)>();
+    let mut monitors = Vec::new();
+    for (i, member) in members.iter().enumerate() {
+        let child = Arc::new(Monitor::new());
+        monitors.push(child.clone());
+        let config = config
+            .clone()
+            .with_jobs(member.jobs(config.jobs, members.len()));
+        let (ir, runner, to_relay) = (ir.clone(), member.clone(), tx.clone());
+        let spawned = spawn_worker(format!("portfolio-{}", member.name()), move || {
+            let run = || runner.run(ir, &config, child);
+            let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
+                .unwrap_or_else(|panic| failed(&runner, panic.as_ref()));
+            // The portfolio may have stopped waiting: nobody to tell.
+            let _ = to_relay.send((i, report));
+        });
+        if let Err(e) = spawned {
+            let msg = format!(
+                "internal error: cannot start the {} engine: {e}",
+                member.name()
+            );
+            let _ = tx.send((i, internal(member, msg)));
+        }
+    }
+    drop(tx);
+    let relay = Relay {
+        monitor: &monitor,
+        monitors: &monitors,
+    };
+    let (reports, ended) = relay.collect(&rx, members.len());
+    finish(members, reports, ended, start)
+}
+
+/// The relay between the run's monitor and the members'.
+struct Relay<'a> {
+    monitor: &'a Monitor,
+    monitors: &'a [Arc<Monitor>],
+}
+
+/// When each member's report came, or that it was told to stop.
+struct Ended {
+    at: Vec<Option<Instant>>,
+    stopped: Vec<bool>,
+}
+
+impl Relay<'_> {
+    /// Waits for the members' reports, stopping the others at the first
+    /// definitive one, and giving up on a member [`GRACE`] (plus a
+    /// second for its own supervisor's grace) after it was told to stop.
+    fn collect(
+        &self,
+        rx: &mpsc::Receiver<(usize, Report)>,
+        n: usize,
+    ) -> (Vec<Option<Report>>, Ended) {
+        let mut reports: Vec<Option<Report>> = (0..n).map(|_| None).collect();
+        let mut ended = Ended {
+            at: vec![None; n],
+            stopped: vec![false; n],
+        };
+        let mut told: Option<Instant> = None;
+        let patience = GRACE + Duration::from_secs(1);
+        while reports.iter().any(Option::is_none) {
+            self.sum();
+            if self.monitor.interrupt.load(Ordering::Relaxed) {
+                self.stop_all();
+                told.get_or_insert_with(Instant::now);
+            }
+            if told.is_some_and(|t| t.elapsed() > patience) {
+                break;
+            }
+            match rx.recv_timeout(crate::run::TICK) {
+                Ok((i, report)) => {
+                    ended.at[i] = Some(Instant::now());
+                    if told.is_none() && report.verdict != Verdict::Unknown {
+                        for (j, m) in self.monitors.iter().enumerate() {
+                            if j != i && reports[j].is_none() {
+                                m.interrupt.store(true, Ordering::SeqCst);
+                                ended.stopped[j] = true;
+                            }
+                        }
+                        told = Some(Instant::now());
+                    }
+                    reports[i] = Some(report);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                // Every member's thread is gone: those that sent nothing
+                // could not start (reported as such when they failed).
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        self.sum();
+        (reports, ended)
+    }
+
+    fn stop_all(&self) {
+        for m in self.monitors {
+            m.interrupt.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// The run's counters: the members' summed (bugs: the most any one
+    /// found, since they find the same bugs).
+    fn sum(&self) {
+        let total = |f: fn(&Monitor) -> &AtomicU64| {
+            self.monitors
+                .iter()
+                .map(|m| f(m).load(Ordering::Relaxed))
+                .sum::<u64>()
+        };
+        let m = self.monitor;
+        m.pending.store(total(|m| &m.pending), Ordering::Relaxed);
+        m.states.store(total(|m| &m.states), Ordering::Relaxed);
+        m.solver_queries
+            .store(total(|m| &m.solver_queries), Ordering::Relaxed);
+        let bugs = self
+            .monitors
+            .iter()
+            .map(|m| m.bugs.load(Ordering::Relaxed))
+            .max()
+            .unwrap_or(0);
+        m.bugs.store(bugs, Ordering::Relaxed);
+    }
+}
+
+/// The portfolio's report from the members' (`None`: left behind).
+fn finish(
+    members: &[Member],
+    mut reports: Vec<Option<Report>>,
+    ended: Ended,
+    start: Instant,
+) -> PortfolioRun {
+    let outcomes: Vec<MemberOutcome> = members
+        .iter()
+        .zip(&reports)
+        .enumerate()
+        .map(|(i, (m, r))| MemberOutcome {
+            engine: m.name(),
+            verdict: r.as_ref().map_or(Verdict::Unknown, |r| r.verdict),
+            incomplete: r
+                .as_ref()
+                .map_or_else(|| vec![Incomplete::Interrupted], |r| r.incomplete.clone()),
+            elapsed: ended.at[i].unwrap_or_else(Instant::now) - start,
+            stopped: ended.stopped[i],
+            abandoned: r.is_none(),
+        })
+        .collect();
+    // The first definitive answer to arrive.
+    let winner = (0..members.len())
+        .filter(|&i| outcomes[i].verdict != Verdict::Unknown)
+        .min_by_key(|&i| ended.at[i]);
+    let faults: Vec<String> = reports
+        .iter()
+        .flatten()
+        .flat_map(|r| r.internal_errors.iter().cloned())
+        .collect();
+    let disagreement = disagreement(&outcomes);
+    let mut report = match winner {
+        Some(w) => reports[w].take().expect("the winner's report"),
+        None => {
+            let mut incomplete: Vec<Incomplete> = outcomes
+                .iter()
+                .flat_map(|o| o.incomplete.iter().copied())
+                .collect();
+            incomplete.sort();
+            incomplete.dedup();
+            let first = reports.iter_mut().find_map(Option::take);
+            let mut report = first.unwrap_or_else(|| Report::empty(Verdict::Unknown, Extra::Symex));
+            report.incomplete = incomplete;
+            report.internal_errors.clear();
+            report
+        }
+    };
+    for e in faults {
+        if !report.internal_errors.contains(&e) {
+            report.internal_errors.push(e);
+        }
+    }
+    let mut answered_by = winner.map(|w| outcomes[w].engine);
+    if let Some(msg) = disagreement {
+        report.verdict = Verdict::Unknown;
+        report.incomplete.push(Incomplete::InternalError);
+        report.internal_errors.push(msg);
+        answered_by = None;
+    }
+    report.stats.elapsed = start.elapsed();
+    PortfolioRun {
+        report,
+        answered_by,
+        members: outcomes,
+    }
+}
+
+/// The internal error of two members that answered differently, if any.
+fn disagreement(outcomes: &[MemberOutcome]) -> Option<String> {
+    let says = |v: Verdict| outcomes.iter().find(|o| o.verdict == v);
+    let (bug, safe) = (says(Verdict::Bug)?, says(Verdict::Safe)?);
+    Some(format!(
+        "internal error: the engines disagree: `{}` found a bug (replayed) and `{}` says the \
+         program is safe; one of them is wrong — please report this program",
+        bug.engine, safe.engine
+    ))
+}
+
+/// The report of a member that could not run.
+fn internal(member: &Member, msg: String) -> Report {
+    let mut r = Report::empty(Verdict::Unknown, extra_of(member));
+    r.incomplete.push(Incomplete::InternalError);
+    r.internal_errors.push(msg);
+    r
+}
+
+/// The report of a member whose engine panicked.
+fn failed(member: &Member, panic: &(dyn std::any::Any + Send)) -> Report {
+    let what = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("a panic");
+    internal(
+        member,
+        format!(
+            "internal error: the {} engine failed: {what}",
+            member.name()
+        ),
+    )
+}
+
+fn extra_of(member: &Member) -> Extra {
+    match member {
+        Member::Symex => Extra::Symex,
+        Member::Bmc(b) => Extra::Bmc { bound: b.unwind },
+        Member::Prove => Extra::Prove(Box::default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ended(n: usize) -> Ended {
+        let now = Instant::now();
+        Ended {
+            at: (0..n)
+                .map(|i| Some(now + Duration::from_millis(i as u64)))
+                .collect(),
+            stopped: vec![false; n],
+        }
+    }
+
+    #[test]
+    fn two_definitive_answers_that_differ_are_an_internal_error() {
+        let members = [Member::Symex, Member::Prove];
+        let reports = vec![
+            Some(Report::empty(Verdict::Bug, Extra::Symex)),
+            Some(Report::empty(Verdict::Safe, Extra::Prove(Box::default()))),
+        ];
+        let run = finish(&members, reports, ended(2), Instant::now());
+        assert_eq!(run.report.verdict, Verdict::Unknown);
+        assert_eq!(run.answered_by, None);
+        assert!(run.report.incomplete.contains(&Incomplete::InternalError));
+        assert!(
+            run.report.internal_errors[0].contains("`check` found a bug")
+                && run.report.internal_errors[0].contains("`prove` says"),
+            "{:?}",
+            run.report.internal_errors
+        );
+    }
+
+    #[test]
+    fn the_first_definitive_answer_is_taken_and_the_same_answers_agree() {
+        let members = [Member::Symex, Member::deepening_bmc(), Member::Prove];
+        let reports = vec![
+            Some(Report::empty(Verdict::Unknown, Extra::Symex)),
+            Some(Report::empty(Verdict::Safe, Extra::Bmc { bound: 3 })),
+            Some(Report::empty(Verdict::Safe, Extra::Prove(Box::default()))),
+        ];
+        let run = finish(&members, reports, ended(3), Instant::now());
+        assert_eq!(run.report.verdict, Verdict::Safe);
+        assert_eq!(run.answered_by, Some("bmc"));
+        assert_eq!(run.report.bmc_bound(), Some(3));
+        assert!(run.report.internal_errors.is_empty());
+    }
+
+    #[test]
+    fn without_an_answer_every_reason_is_kept_and_a_lost_member_is_named() {
+        let members = [Member::Symex, Member::Prove];
+        let mut timed_out = Report::empty(Verdict::Unknown, Extra::Symex);
+        timed_out.incomplete.push(Incomplete::Timeout);
+        let reports = vec![Some(timed_out), None];
+        let run = finish(&members, reports, ended(2), Instant::now());
+        assert_eq!(run.report.verdict, Verdict::Unknown);
+        assert_eq!(
+            run.report.incomplete,
+            [Incomplete::Timeout, Incomplete::Interrupted]
+        );
+        assert!(run.members[1].abandoned && !run.members[0].abandoned);
+    }
+}
