@@ -282,6 +282,12 @@ fn finish(
     let winner = (0..members.len())
         .filter(|&i| outcomes[i].verdict != Verdict::Unknown)
         .min_by_key(|&i| ended.at[i]);
+    // Workers still inside a step, the members' own and the members
+    // left behind: the process must not wait for them at its exit.
+    let abandoned = reports
+        .iter()
+        .map(|r| r.as_ref().map_or(1, |r| r.stats.abandoned_workers))
+        .sum();
     let faults: Vec<String> = reports
         .iter()
         .flatten()
@@ -317,6 +323,7 @@ fn finish(
         answered_by = None;
     }
     report.stats.elapsed = start.elapsed();
+    report.stats.abandoned_workers = abandoned;
     PortfolioRun {
         report,
         answered_by,
@@ -428,5 +435,6 @@ mod tests {
             [Incomplete::Timeout, Incomplete::Interrupted]
         );
         assert!(run.members[1].abandoned && !run.members[0].abandoned);
+        assert_eq!(run.report.stats.abandoned_workers, 1);
     }
 }
