@@ -2,15 +2,18 @@
 //! a solution.
 //!
 //! A [`HornProblem`] has relations (unknown predicates over parameter
-//! variables, one per cut point of a program) and clauses
-//! `body(args) ∧ constraint ⇒ head(args)`, each universally quantified
-//! over its free variables; a clause without a body is a fact (the entry),
-//! one without a head a query (an error must be unreachable). A solution
+//! variables, one per cut point of a program, and per summarised
+//! procedure its calls and its summary) and clauses
+//! `body₁(args) ∧ … ∧ bodyₙ(args) ∧ constraint ⇒ head(args)`, each
+//! universally quantified over its free variables; a clause without a
+//! body is a fact (the entry), one with several bodies non-linear (a
+//! path through a call: the caller's cut point and the callee's
+//! summary), one without a head a query (an error must be unreachable). A solution
 //! gives each relation a formula over its parameters; Z3's Spacer finds
 //! one (`z3_horn.rs`), and [`HornProblem::check`] re-checks it with any
 //! [`Solver`] — a fresh one, sharing nothing with the solver that found
 //! it — clause by clause: the solution is believed only if for every
-//! clause `body ∧ constraint ∧ ¬head` is unsatisfiable.
+//! clause `bodies ∧ constraint ∧ ¬head` is unsatisfiable.
 
 use crate::solver::{Answer, Solver};
 use crate::term::Term;
@@ -35,11 +38,11 @@ pub struct Application {
     pub args: Vec<Term>,
 }
 
-/// `body(args) ∧ constraint ⇒ head(args)`.
+/// `body₁(args) ∧ … ∧ bodyₙ(args) ∧ constraint ⇒ head(args)`.
 #[derive(Clone, Debug)]
 pub struct Clause {
-    /// The premise's relation; `None` for a fact.
-    pub body: Option<Application>,
+    /// The premise's relations, all of which must hold; none for a fact.
+    pub body: Vec<Application>,
     /// The premise's constraint.
     pub constraint: Term,
     /// The conclusion; `None` for a query (the premise must not hold).
@@ -109,8 +112,9 @@ impl HornProblem {
     }
 
     /// Checks `solution` clause by clause with `solver`: `Ok` only if
-    /// every clause holds (its premise with the negated conclusion is
-    /// unsatisfiable).
+    /// every clause holds (its premise — the constraint and every body
+    /// relation's formula at its arguments — with the negated conclusion
+    /// is unsatisfiable).
     pub fn check(&self, solution: &[Term], solver: &mut dyn Solver) -> Result<(), Refusal> {
         if solution.len() != self.relations.len() {
             return Err(Refusal::Malformed(format!(
@@ -129,7 +133,7 @@ impl HornProblem {
         }
         for (i, clause) in self.clauses.iter().enumerate() {
             let mut query = vec![clause.constraint.clone()];
-            if let Some(body) = &clause.body {
+            for body in &clause.body {
                 query.push(self.instantiate(solution, body));
             }
             if let Some(head) = &clause.head {

@@ -2,7 +2,9 @@
 //! SeaHorn does), and reading its solution back into [`Term`]s.
 //!
 //! Each relation becomes an uninterpreted predicate `inv!k`; each clause
-//! `∀ vars. body(args) ∧ constraint ⇒ head(args)` (a query's head is
+//! `∀ vars. body₁(args) ∧ … ∧ bodyₙ(args) ∧ constraint ⇒ head(args)`
+//! (Spacer solves non-linear clauses, which summaries of recursive
+//! procedures give) (a query's head is
 //! `false`) is asserted on a solver for the logic `HORN`. `sat` means the
 //! clauses have a solution: each relation's interpretation is read by
 //! evaluating the predicate, in Z3's model, at its parameters (left
@@ -52,7 +54,7 @@ impl Z3Solver {
                 .as_bool()
                 .expect("clause constraints are boolean")];
             let mut vars = clause.constraint.vars();
-            if let Some(body) = &clause.body {
+            for body in &clause.body {
                 premise.push(self.apply(&decls[body.relation], body, &mut vars));
             }
             let conclusion = match &clause.head {

@@ -100,7 +100,7 @@ pub(super) fn encode(
     enc.cuts.push(entry);
     // The entry's relation has no parameters and holds: one fact.
     enc.problem.clauses.push(Clause {
-        body: None,
+        body: Vec::new(),
         constraint: Term::bool(true),
         head: Some(Application {
             relation: 0,
@@ -133,7 +133,7 @@ pub(super) fn encode(
                     Status::Error { kind, .. } => {
                         if property.contains(kind) || !kind.is_terminal() {
                             enc.problem.clauses.push(Clause {
-                                body: Some(body.clone()),
+                                body: vec![body.clone()],
                                 constraint: s.path.formula(),
                                 head: None,
                             });
@@ -176,7 +176,7 @@ pub(super) fn encode(
                     }
                 };
                 enc.problem.clauses.push(Clause {
-                    body: Some(body.clone()),
+                    body: vec![body.clone()],
                     constraint: s.path.formula(),
                     head: Some(Application {
                         relation,

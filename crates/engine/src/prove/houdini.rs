@@ -45,7 +45,9 @@ pub(super) fn houdini(
                 continue;
             }
             let mut premise = vec![clause.constraint.clone()];
-            if let Some(body) = &clause.body {
+            // Every body relation's candidates are assumed (a clause
+            // through a call has the caller's and the callee's summary).
+            for body in &clause.body {
                 let facts = Term::and_all(cands[body.relation].iter().cloned());
                 premise.push(instantiate(p, body.relation, &facts, &body.args));
             }
@@ -117,7 +119,7 @@ fn candidates(p: &HornProblem, r: usize) -> Vec<Term> {
     let mut constants: Vec<i64> = vec![0];
     for c in &p.clauses {
         let touches = c.head.as_ref().is_some_and(|h| h.relation == r)
-            || c.body.as_ref().is_some_and(|b| b.relation == r);
+            || c.body.iter().any(|b| b.relation == r);
         if touches {
             collect_constants(&c.constraint, &mut constants);
             for a in c.head.iter().chain(&c.body) {
@@ -158,7 +160,7 @@ fn increments(p: &HornProblem, r: usize) -> Vec<Term> {
     let params = &p.relations[r].params;
     let mut out = Vec::new();
     for c in &p.clauses {
-        let (Some(b), Some(h)) = (&c.body, &c.head) else {
+        let ([b], Some(h)) = (&c.body[..], &c.head) else {
             continue;
         };
         if b.relation != r || h.relation != r {
@@ -172,7 +174,7 @@ fn increments(p: &HornProblem, r: usize) -> Vec<Term> {
         // Where the loop starts: a clause into it from elsewhere.
         let Some(entry) = p.clauses.iter().find(|e| {
             e.head.as_ref().is_some_and(|h| h.relation == r)
-                && e.body.as_ref().is_none_or(|b| b.relation != r)
+                && e.body.iter().all(|b| b.relation != r)
         }) else {
             continue;
         };

@@ -256,13 +256,13 @@ fn attempt(
     }
 }
 
-/// `p` with each clause's premise strengthened by the facts of its body's
-/// relation (sound: the facts are inductive, so every reachable state at
-/// the relation's cut point satisfies them).
+/// `p` with each clause's premise strengthened by the facts of its body
+/// relations (sound: the facts are inductive, so every reachable state at
+/// a relation's cut point, and every summarised call, satisfies them).
 fn strengthen(p: &HornProblem, facts: &[Term]) -> HornProblem {
     let mut out = p.clone();
     for c in &mut out.clauses {
-        if let Some(body) = &c.body {
+        for body in &c.body {
             let f = p.instantiate(facts, body);
             c.constraint = Term::and(&c.constraint, &f);
         }

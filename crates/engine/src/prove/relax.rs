@@ -49,10 +49,11 @@ pub(super) fn relax(p: &HornProblem) -> Option<HornProblem> {
                 args: a.args.iter().map(|t| r.term(t)).collect::<Option<_>>()?,
             })
         };
-        let body = match &c.body {
-            Some(b) => Some(app(&mut r, b)?),
-            None => None,
-        };
+        let body = c
+            .body
+            .iter()
+            .map(|b| app(&mut r, b))
+            .collect::<Option<Vec<_>>>()?;
         let head = match &c.head {
             Some(h) => Some(app(&mut r, h)?),
             None => None,
