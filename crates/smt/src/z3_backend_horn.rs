@@ -101,7 +101,14 @@ impl Z3Solver {
                         .iter()
                         .map(|p| (self.translate(p).to_string(), p.clone()))
                         .collect();
-                    match from_z3(&formula, &names) {
+                    // Spacer's solution of a relation that its
+                    // preprocessing inlined may keep the variables it
+                    // projected away (a callee's, through a summary)
+                    // under `exists`: eliminated here where Z3 can.
+                    let read = from_z3(&formula, &names).or_else(|why| {
+                        eliminate(&formula).map_or(Err(why), |f| from_z3(&f, &names))
+                    });
+                    match read {
                         Ok(t) => solution.push(t),
                         Err(why) => {
                             return HornAnswer::Unknown(format!(
@@ -125,6 +132,47 @@ impl Z3Solver {
         let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
         decl.apply(&refs).as_bool().expect("predicates are boolean")
     }
+}
+
+/// How long the full quantifier elimination of one formula may take.
+const ELIMINATION_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// `formula` without quantifiers, by Z3's tactics: `qe-light` (which
+/// substitutes the variables that equalities define), then, if that
+/// leaves one, `qe` for at most [`ELIMINATION_TIME`]. `None` where
+/// neither removes them all (the read-back then fails as before).
+fn eliminate(formula: &Dynamic) -> Option<Dynamic> {
+    let formula = formula.as_bool()?;
+    let tactics = [
+        z3::Tactic::new("qe-light"),
+        z3::Tactic::new("qe").try_for(ELIMINATION_TIME),
+    ];
+    tactics.iter().find_map(|tactic| {
+        let goal = z3::Goal::new(false, false, false);
+        goal.assert(&formula);
+        let result = tactic.apply(&goal, None).ok()?;
+        let parts: Vec<Bool> = result
+            .list_subgoals()
+            .map(|g| Bool::and(&g.get_formulas()))
+            .collect();
+        let out = Dynamic::from_ast(&Bool::or(&parts));
+        (!has_quantifier(&out)).then_some(out)
+    })
+}
+
+/// Does `a` contain a quantifier (or a bound variable)?
+fn has_quantifier(a: &Dynamic) -> bool {
+    let mut stack = vec![a.clone()];
+    let mut seen = rustc_hash::FxHashSet::default();
+    while let Some(a) = stack.pop() {
+        if !a.is_app() {
+            return true;
+        }
+        if seen.insert(a.clone()) {
+            stack.extend(a.children());
+        }
+    }
+    false
 }
 
 /// The term of a Z3 formula over the constants `names` (by their Z3
