@@ -11,7 +11,7 @@
 mod support;
 
 use std::sync::Mutex;
-use support::{assert_valid, examples, json_of, schema, wiser, Example};
+use support::{assert_valid, examples, json_of, schema, scratch_file, wiser, Example};
 
 /// Seconds per proof attempt: the proved examples take well under one.
 const TIMEOUT: &str = "10";
@@ -185,4 +185,89 @@ fn sarif_carries_the_invariants_at_their_loops() {
     );
     let region = &note["locations"][0]["physicalLocation"]["region"];
     assert_eq!(region["startLine"], 10, "{note}");
+}
+
+/// `wiser prove` on a C program of its own, as JSON.
+fn prove_c(name: &str, text: &str) -> serde_json::Value {
+    let file = scratch_file("prove-cli", name, text);
+    let path = file.to_str().expect("a UTF-8 path");
+    json_of(&wiser(&[
+        "prove",
+        path,
+        "--format",
+        "json",
+        "--timeout",
+        TIMEOUT,
+    ]))
+}
+
+/// A recursive identity on 0..=100 (SV-COMP's recursive-simple `id`
+/// tasks), planted with `bug` in its result.
+fn identity(bug: &str) -> String {
+    format!(
+        "extern int __VERIFIER_nondet_int(void);\n\
+         void reach_error(void) {{}}\n\
+         int id(int n) {{\n\
+           if (n == 0) return 0;\n\
+           int r = id(n - 1) + 1;\n\
+           {bug}\n\
+           return r;\n\
+         }}\n\
+         int main(void) {{\n\
+           int n = __VERIFIER_nondet_int();\n\
+           if (n < 0 || n > 100) return 0;\n\
+           if (id(n) != n) reach_error();\n\
+           return 0;\n\
+         }}\n"
+    )
+}
+
+#[test]
+fn a_recursive_procedure_is_proved_by_its_checked_summary() {
+    let doc = prove_c("id.c", &identity(""));
+    assert_eq!(doc["verdict"], "safe", "{doc}");
+    // The summary of `id` is among the invariants, in its variables.
+    let invariants = doc["invariants"].as_array().expect("invariants");
+    assert!(
+        invariants.iter().any(|i| i["routine"] == "id"
+            && i["invariant"]
+                .as_str()
+                .is_some_and(|t| t.contains("result"))),
+        "{doc}"
+    );
+}
+
+#[test]
+fn a_recursive_procedure_with_a_bug_is_not_proved() {
+    // id(3) is 2: reach_error is reachable, through three recursive calls.
+    let doc = prove_c("id_bug.c", &identity("if (r > 2) return 2;"));
+    assert_eq!(doc["verdict"], "unknown", "{doc}");
+    assert!(
+        doc["proof"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("Spacer found a path to an error")),
+        "{doc}"
+    );
+}
+
+#[test]
+fn a_bug_inside_a_recursive_procedure_counts_only_where_it_is_called() {
+    // SV-COMP's afterrec: the error after the recursive call is reached
+    // from f(4) (f(3) returns at once, then f(4)'s error), not from f(2).
+    let program = |arg: u32| {
+        format!(
+            "void reach_error(void) {{}}\n\
+             void f(int n) {{\n\
+               if (n < 3) return;\n\
+               n--;\n\
+               f(n);\n\
+               reach_error();\n\
+             }}\n\
+             int main(void) {{ f({arg}); return 0; }}\n"
+        )
+    };
+    let safe = prove_c("afterrec_safe.c", &program(2));
+    assert_eq!(safe["verdict"], "safe", "{safe}");
+    let bug = prove_c("afterrec_bug.c", &program(4));
+    assert_eq!(bug["verdict"], "unknown", "{bug}");
 }

@@ -2,8 +2,10 @@
 //! checked independently before `safe` is said.
 //!
 //! The program becomes constrained Horn clauses, one relation per cut
-//! point (the entry, each loop head in its call context), by the one
-//! `Machine::step` ([`clauses`]); Z3's Spacer solves them
+//! point (the entry, each loop head in its call context), and a relation
+//! of the calls and one of the summary of each recursive procedure
+//! ([`summaries`]), by the one `Machine::step` ([`clauses`]); Z3's Spacer
+//! solves them
 //! ([`wiser_smt::Z3Solver::solve_horn`]); the solution — an invariant per
 //! cut point — is then checked clause by clause on a fresh solver chain
 //! of the run layer (another process, sharing nothing with Spacer):
@@ -16,6 +18,7 @@
 mod clauses;
 mod houdini;
 mod relax;
+mod summaries;
 
 use crate::config::Config;
 use crate::report::{Extra, Incomplete, Invariant, ProveExtra, Report, Stats, Verdict};
