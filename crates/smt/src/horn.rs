@@ -88,6 +88,23 @@ pub enum Refusal {
         /// The solver's reason.
         reason: String,
     },
+    /// k-induction's base case reaches an error in `depth` steps.
+    Reachable {
+        /// The number of steps.
+        depth: usize,
+    },
+    /// k-induction's step case fails at `k`.
+    NotKInductive {
+        /// The claimed k.
+        k: usize,
+    },
+    /// The checking solver could not decide a case of k-induction.
+    UndecidedUnrolling {
+        /// Which case, in words.
+        what: String,
+        /// The solver's reason.
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for Refusal {
@@ -97,6 +114,13 @@ impl std::fmt::Display for Refusal {
             Refusal::Violated { clause } => write!(f, "clause {clause} does not hold"),
             Refusal::Undecided { clause, reason } => {
                 write!(f, "clause {clause} could not be checked: {reason}")
+            }
+            Refusal::Reachable { depth } => {
+                write!(f, "an error is reachable in {depth} steps")
+            }
+            Refusal::NotKInductive { k } => write!(f, "the step case fails at k = {k}"),
+            Refusal::UndecidedUnrolling { what, reason } => {
+                write!(f, "{what} could not be checked: {reason}")
             }
         }
     }
@@ -116,6 +140,27 @@ impl HornProblem {
     /// relation's formula at its arguments — with the negated conclusion
     /// is unsatisfiable).
     pub fn check(&self, solution: &[Term], solver: &mut dyn Solver) -> Result<(), Refusal> {
+        self.well_formed(solution)?;
+        for (i, clause) in self.clauses.iter().enumerate() {
+            let mut query = vec![clause.constraint.clone()];
+            for body in &clause.body {
+                query.push(self.instantiate(solution, body));
+            }
+            if let Some(head) = &clause.head {
+                query.push(Term::not(&self.instantiate(solution, head)));
+            }
+            match solver.solve(&query) {
+                Answer::Unsat => {}
+                Answer::Sat(_) => return Err(Refusal::Violated { clause: i }),
+                Answer::Unknown(reason) => return Err(Refusal::Undecided { clause: i, reason }),
+            }
+        }
+        Ok(())
+    }
+
+    /// `Ok` if `solution` has one formula per relation, each over its
+    /// relation's parameters only.
+    pub(crate) fn well_formed(&self, solution: &[Term]) -> Result<(), Refusal> {
         if solution.len() != self.relations.len() {
             return Err(Refusal::Malformed(format!(
                 "{} formulas for {} relations",
@@ -129,20 +174,6 @@ impl HornProblem {
                     "the formula of {} speaks of {v}, not one of its parameters",
                     rel.name
                 )));
-            }
-        }
-        for (i, clause) in self.clauses.iter().enumerate() {
-            let mut query = vec![clause.constraint.clone()];
-            for body in &clause.body {
-                query.push(self.instantiate(solution, body));
-            }
-            if let Some(head) = &clause.head {
-                query.push(Term::not(&self.instantiate(solution, head)));
-            }
-            match solver.solve(&query) {
-                Answer::Unsat => {}
-                Answer::Sat(_) => return Err(Refusal::Violated { clause: i }),
-                Answer::Unknown(reason) => return Err(Refusal::Undecided { clause: i, reason }),
             }
         }
         Ok(())

@@ -1,0 +1,116 @@
+//! k-induction's certificate, checked independently: accepted when it
+//! holds, refused when corrupted.
+
+use wiser_smt::{Application, Clause, HornProblem, Refusal, Relation, Term, Z3Solver};
+
+/// `x = 0; while (*) x = x == 0 ? 1 : x == 1 ? 0 : x + 1;` with the error
+/// `x == bad`. For `bad == 3` the property is 2-inductive (only `x == 2`
+/// steps to 3, and no state steps to 2) but not 1-inductive.
+fn toggle(bad: i64) -> HornProblem {
+    let (x, x2) = (Term::int_var("x"), Term::int_var("x2"));
+    let app = |v: &Term| {
+        Some(Application {
+            relation: 0,
+            args: vec![v.clone()],
+        })
+    };
+    let is = |k: i64| Term::eq(&x, &Term::int(k));
+    let next = Term::ite(
+        &is(0),
+        &Term::int(1),
+        &Term::ite(&is(1), &Term::int(0), &Term::add(&x, &Term::int(1))),
+    );
+    HornProblem {
+        relations: vec![Relation {
+            name: "loop".into(),
+            params: vec![x.clone()],
+        }],
+        clauses: vec![
+            Clause {
+                body: None,
+                constraint: is(0),
+                head: app(&x),
+            },
+            Clause {
+                body: app(&x),
+                constraint: Term::eq(&x2, &next),
+                head: app(&x2),
+            },
+            Clause {
+                body: app(&x),
+                constraint: is(bad),
+                head: None,
+            },
+        ],
+    }
+}
+
+fn check(p: &HornProblem, k: usize, facts: &[Term]) -> Result<(), Refusal> {
+    p.check_k_inductive(k, facts, &mut Z3Solver::new(None))
+}
+
+#[test]
+fn a_two_inductive_property_is_proved_at_two_not_at_one() {
+    let p = toggle(3);
+    let none = [Term::bool(true)];
+    assert_eq!(check(&p, 1, &none), Err(Refusal::NotKInductive { k: 1 }));
+    assert_eq!(check(&p, 2, &none), Ok(()));
+    // A k that works keeps working deeper.
+    assert_eq!(check(&p, 3, &none), Ok(()));
+}
+
+#[test]
+fn an_inductive_fact_makes_one_step_enough() {
+    let p = toggle(3);
+    let x = Term::int_var("x");
+    let fact = Term::and(&Term::le(&Term::int(0), &x), &Term::le(&x, &Term::int(1)));
+    assert_eq!(check(&p, 1, &[fact]), Ok(()));
+}
+
+#[test]
+fn a_fact_false_at_the_entry_is_refused() {
+    let p = toggle(3);
+    let x = Term::int_var("x");
+    // `x >= 5` would make the step case trivial, but the entry breaks it.
+    let wrong = Term::le(&Term::int(5), &x);
+    assert_eq!(check(&p, 1, &[wrong]), Err(Refusal::Violated { clause: 0 }));
+    assert_eq!(
+        check(&p, 1, &[Term::bool(false)]),
+        Err(Refusal::Violated { clause: 0 })
+    );
+    // A fact over a variable that is no parameter is malformed, and so
+    // is a missing one.
+    let stray = Term::le(&Term::int_var("y"), &x);
+    assert!(matches!(check(&p, 2, &[stray]), Err(Refusal::Malformed(_))));
+    assert!(matches!(check(&p, 2, &[]), Err(Refusal::Malformed(_))));
+    assert!(matches!(
+        check(&p, 0, &[Term::bool(true)]),
+        Err(Refusal::Malformed(_))
+    ));
+}
+
+#[test]
+fn a_reachable_error_is_refused_by_the_base_case() {
+    // x == 1 after one step: the step case at 1 fails, the base case at
+    // depth 1 finds the path.
+    let p = toggle(1);
+    let none = [Term::bool(true)];
+    assert_eq!(check(&p, 1, &none), Err(Refusal::NotKInductive { k: 1 }));
+    assert_eq!(check(&p, 3, &none), Err(Refusal::Reachable { depth: 1 }));
+    // x == 0 at the entry: depth 0.
+    assert_eq!(
+        check(&toggle(0), 2, &none),
+        Err(Refusal::Reachable { depth: 0 })
+    );
+}
+
+#[test]
+fn an_unreachable_error_past_a_negative_value_is_proved() {
+    // -1 is never reached (x only grows from 2 on), but no state steps
+    // to -1 except -2, and so on: not k-inductive for any k.
+    let p = toggle(-1);
+    let none = [Term::bool(true)];
+    assert_eq!(check(&p, 4, &none), Err(Refusal::NotKInductive { k: 4 }));
+    let x = Term::int_var("x");
+    assert_eq!(check(&p, 1, &[Term::le(&Term::int(0), &x)]), Ok(()));
+}
