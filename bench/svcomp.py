@@ -384,6 +384,7 @@ def run_task(task, prop, args, wiser, workdir):
         "reason": "",
         "bug": None,
         "engine": None,
+        "proof_method": None,
     }
     if task.problem:
         row.update(answer="error", result="skipped", reason=task.problem)
@@ -410,8 +411,11 @@ def run_task(task, prop, args, wiser, workdir):
         cmd += ["--jobs", str(args.jobs), "--max-states", str(10**15)]
         if ":" in args.engine:
             cmd += ["--merge", args.engine.split(":")[1]]
-    elif args.engine == "prove":
-        pass  # invariants or nothing: no bounds to set
+    elif args.engine.startswith("prove"):
+        # Invariants or nothing: no bounds to set; `prove:METHOD` picks
+        # the methods after Houdini (auto, spacer, k-induction).
+        if ":" in args.engine:
+            cmd += ["--method", args.engine.split(":")[1]]
     elif args.engine == "verify":
         # The portfolio: check, deepening bmc and prove share the workers.
         cmd += ["--jobs", str(args.jobs)]
@@ -485,6 +489,8 @@ def interpret(code, out, err, row):
     # `verify`: the engine of the portfolio that answered.
     portfolio = report.get("portfolio") if isinstance(report.get("portfolio"), dict) else {}
     row["engine"] = portfolio.get("answered_by") or report.get("engine")
+    proof = report.get("proof") if isinstance(report.get("proof"), dict) else {}
+    row["proof_method"] = proof.get("method")
     bugs = report.get("bugs") if isinstance(report.get("bugs"), list) else []
     if bugs and isinstance(bugs[0], dict):
         b = bugs[0]
@@ -696,7 +702,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 64), help="wiser --jobs (default: the number of cores)")
     ap.add_argument("--wiser", default=None, help="the wiser binary (default: target/release/wiser, built if missing)")
     ap.add_argument("--filter", action="append", default=[], help="only tasks whose CATEGORY/NAME contains this (repeatable)")
-    ap.add_argument("--engine", default="check", help="check, check:joins, check:auto (state merging), bmc, prove or verify (the portfolio of check, bmc and prove) (default: check)")
+    ap.add_argument("--engine", default="check", help="check, check:joins, check:auto (state merging), bmc, prove, prove:METHOD (auto, spacer, k-induction), or verify (the portfolio of check, bmc and prove) (default: check)")
     ap.add_argument("--solver-timeout", type=int, default=None, metavar="MS", help="wiser --solver-timeout: milliseconds per solver query (default: wiser's, 10000); floating-point queries can need more")
     ap.add_argument("--check-harness", action="store_true", help="confirm each `false` answer by compiling its harness with gcc")
     ap.add_argument("--json", metavar="OUT", default=None, help="write rows and totals as JSON")
@@ -756,13 +762,12 @@ def main():
         + (f"; harnesses not confirmed: {overall['not_confirmed']}" if args.check_harness else "")
         + (f"; crashes or bad output: {overall['crashes']}" if overall["crashes"] else "")
     )
-    by_engine = {}
+    methods = {}
     for r in rows:
-        if r["result"] == "correct" and r["engine"]:
-            key = (r["engine"], r["answer"].split("(")[0])
-            by_engine[key] = by_engine.get(key, 0) + 1
-    if by_engine:
-        print("# correct answers by engine: " + ", ".join(f"{e} {a} {n}" for (e, a), n in sorted(by_engine.items())))
+        if r["answer"] == "true" and r["proof_method"]:
+            methods[r["proof_method"]] = methods.get(r["proof_method"], 0) + 1
+    if methods:
+        print("# proved by: " + ", ".join(f"{m} {n}" for m, n in sorted(methods.items())))
     unknowns = [r for r in rows if r["result"] == "unknown"]
     if unknowns:
         print("# unknown:")

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use wiser_engine::concolic::{self, FuzzLimits};
-use wiser_engine::{Bmc, Config, Member, Monitor, PortfolioRun, Report};
+use wiser_engine::{Bmc, Config, Member, Monitor, PortfolioRun, ProveOptions, Report};
 use wiser_ir::Ir;
 use wiser_semantics::Input;
 
@@ -124,9 +124,15 @@ pub fn bmc(
 
 /// A proof attempt, with the same interrupt handling and progress line as
 /// `check`.
-pub fn prove(ir: Arc<Ir>, config: &Config, quiet: bool, signals: &Interrupts) -> Report {
+pub fn prove(
+    ir: Arc<Ir>,
+    config: &Config,
+    options: &ProveOptions,
+    quiet: bool,
+    signals: &Interrupts,
+) -> Report {
     supervised(quiet, check_line, signals, |monitor| {
-        wiser_engine::prove(ir, config, monitor)
+        wiser_engine::prove_with(ir, config, options, monitor)
     })
 }
 

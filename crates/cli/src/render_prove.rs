@@ -6,7 +6,7 @@ use crate::load::Program;
 use serde_json::{json, Value};
 use std::fmt::Write;
 use wiser_engine::readable::{path_text, Names};
-use wiser_engine::{Extra, ProveExtra, Report};
+use wiser_engine::{Extra, ProofMethod, ProveExtra, Report};
 
 /// The prover's part of a report, if the report is the prover's.
 pub(crate) fn proof(report: &Report) -> Option<&ProveExtra> {
@@ -21,9 +21,12 @@ pub(crate) fn invariant_text(formula: &wiser_smt::Term) -> String {
     path_text(std::slice::from_ref(formula), &Names::PLAIN)
 }
 
-/// The invariants, one per loop head, as `invariant at FILE:L:C: …`
-/// (with the line), then the prover's counters.
+/// The method of a proof, the invariants, one per loop head, as
+/// `invariant at FILE:L:C: …` (with the line), or why there is no proof.
 pub(crate) fn prove_text(out: &mut String, program: &Program, p: &ProveExtra) {
+    if let Some(method) = p.method {
+        let _ = writeln!(out, "proof method: {}", method.name());
+    }
     for inv in &p.invariants {
         let lc = program.line_col(inv.span);
         let _ = writeln!(
@@ -43,15 +46,21 @@ pub(crate) fn prove_text(out: &mut String, program: &Program, p: &ProveExtra) {
 /// The words of a `safe` verdict's line.
 pub(crate) fn safe_words(p: &ProveExtra) -> String {
     let n = p.invariants.len();
-    format!(
-        "proved: {n} loop invariant{}, checked independently",
-        if n == 1 { "" } else { "s" }
-    )
+    let s = if n == 1 { "" } else { "s" };
+    match (p.method, p.k) {
+        // The invariants are the facts that strengthen the step case:
+        // true, but maybe not enough alone.
+        (Some(ProofMethod::KInduction), Some(k)) => format!(
+            "proved by k-induction at k = {k}, strengthened by {n} loop invariant{s}, \
+             checked independently"
+        ),
+        _ => format!("proved: {n} loop invariant{s}, checked independently"),
+    }
 }
 
 /// The prover's JSON fields: `invariants` (location and formula) and
-/// `proof` (the encoding's size, the solver's and the check's time, and
-/// the reason for an `unknown`).
+/// `proof` (the encoding's size, the solver's and the check's time, the
+/// method and k of a proof, and the reason for an `unknown`).
 pub(crate) fn prove_json(program: &Program, p: &ProveExtra) -> (Value, Value) {
     let invariants: Vec<Value> = p
         .invariants
@@ -73,6 +82,8 @@ pub(crate) fn prove_json(program: &Program, p: &ProveExtra) -> (Value, Value) {
         "solve_ms": p.solve_time.as_millis() as u64,
         "check_ms": p.check_time.as_millis() as u64,
         "reason": p.reason,
+        "method": p.method.map(ProofMethod::name),
+        "k": p.k,
     });
     (Value::Array(invariants), proof)
 }

@@ -162,8 +162,16 @@ pub fn prove(
         if verbose {
             out::errln!("note: configuration: {config:?}");
         }
-        let run =
-            |config: &Config| progress::prove(program.ir.clone(), config, args.run.quiet, signals);
+        let options = args.options();
+        let run = |config: &Config| {
+            progress::prove(
+                program.ir.clone(),
+                config,
+                &options,
+                args.run.quiet,
+                signals,
+            )
+        };
         let ran = Ran {
             target,
             program: &program,

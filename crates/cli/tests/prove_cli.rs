@@ -271,3 +271,89 @@ fn a_bug_inside_a_recursive_procedure_counts_only_where_it_is_called() {
     let bug = prove_c("afterrec_bug.c", &program(4));
     assert_eq!(bug["verdict"], "unknown", "{bug}");
 }
+
+#[test]
+fn k_induction_proves_what_spacer_does_not_find_quickly() {
+    let file = "examples/c/kinduction_odd.c";
+    // Spacer needs a product of the four variables' parities (some 25
+    // seconds here): not in 3.
+    let spacer = wiser(&[
+        "prove",
+        file,
+        "--method",
+        "spacer",
+        "--format",
+        "json",
+        "--timeout",
+        "3",
+        "-q",
+    ]);
+    let doc = json_of(&spacer);
+    assert_eq!(doc["verdict"], "unknown", "{doc}");
+    assert_eq!(doc["proof"]["method"], serde_json::Value::Null, "{doc}");
+    // Four consecutive odd x make the next odd: 4-inductive, not less.
+    let args = [
+        "prove",
+        file,
+        "--method",
+        "k-induction",
+        "--timeout",
+        TIMEOUT,
+    ];
+    let out = wiser(&[&args[..], &["--format", "json", "-q"]].concat());
+    let doc = json_of(&out);
+    assert_valid(&schema("wiser-report.schema.json"), &doc, file);
+    assert_eq!(doc["verdict"], "safe", "{doc}");
+    assert_eq!(doc["proof"]["method"], "k-induction", "{doc}");
+    assert_eq!(doc["proof"]["k"], 4, "{doc}");
+    let out = wiser(&[&args[..], &["-q"]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("proof method: k-induction"), "{text}");
+    assert!(
+        text.contains("verdict: safe (proved by k-induction at k = 4"),
+        "{text}"
+    );
+    // Too small a bound on k is no proof, and says so.
+    let out = wiser(&[&args[..], &["--max-k", "3", "--format", "json", "-q"]].concat());
+    let doc = json_of(&out);
+    assert_eq!(doc["verdict"], "unknown", "{doc}");
+    let reason = doc["proof"]["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("not k-inductive for k up to 3"), "{doc}");
+}
+
+#[test]
+fn k_induction_never_proves_a_reachable_error() {
+    // An even factor makes x even at the loop's third check: the base
+    // case reaches the error. Unknown, with the depth: never `safe`, and
+    // never `bug` (the bug finders replay bugs).
+    let example = support::root().join("examples/c/kinduction_odd.c");
+    let text = std::fs::read_to_string(example)
+        .expect("the example")
+        .replace("z = 7", "z = 8");
+    let file = support::scratch_file("prove", "even.c", &text);
+    let path = file.to_str().expect("a UTF-8 path");
+    for method in ["k-induction", "auto"] {
+        let out = wiser(&[
+            "prove",
+            path,
+            "--method",
+            method,
+            "--format",
+            "json",
+            "--timeout",
+            TIMEOUT,
+            "-q",
+        ]);
+        let doc = json_of(&out);
+        assert_eq!(out.status.code(), Some(3), "{doc}");
+        assert_eq!(doc["verdict"], "unknown", "{doc}");
+        if method == "k-induction" {
+            let reason = doc["proof"]["reason"].as_str().unwrap_or("");
+            assert!(
+                reason.contains("base case reaches an error at depth"),
+                "{doc}"
+            );
+        }
+    }
+}

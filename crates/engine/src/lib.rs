@@ -67,9 +67,11 @@ pub use known::KnownBugs;
 pub use merge::MergeMode;
 pub use portfolio::{portfolio, Member, MemberOutcome, PortfolioRun};
 pub use prefix::{Prefix, Share};
-pub use prove::prove;
+pub use prove::{prove, prove_with, Method, ProveOptions, DEFAULT_MAX_K};
 pub use record::{sort_paths, Coverage, PathEnd, PathEndKind, Record, Recorded, DEFAULT_MAX_PATHS};
-pub use report::{ConcolicExtra, Extra, Incomplete, Invariant, ProveExtra, Report, Stats, Verdict};
+pub use report::{
+    ConcolicExtra, Extra, Incomplete, Invariant, ProofMethod, ProveExtra, Report, Stats, Verdict,
+};
 pub use run::{peak_resident_bytes, resident_bytes, Limits, Monitor, GRACE};
 pub use searcher::{
     BranchCoverage, BreadthFirst, CoverageGuided, DepthFirst, Info, Interleaved, Parent,

@@ -51,7 +51,9 @@ enum Tag {
 
 impl<'a> Unrolling<'a> {
     /// The unrolling of `p`'s clauses, each state strengthened by `facts`
-    /// (one per relation; shorter means `true` for the rest).
+    /// (one per relation; shorter means `true` for the rest). `p` must be
+    /// linear ([`HornProblem::is_linear`]): a clause's second body would
+    /// be ignored.
     pub fn new(p: &'a HornProblem, facts: &'a [Term]) -> Self {
         let mut locals = FxHashMap::default();
         for c in &p.clauses {
@@ -125,7 +127,7 @@ impl<'a> Unrolling<'a> {
         let clause = &self.p.clauses[c];
         let mut map: FxHashMap<Term, Term> = FxHashMap::default();
         let mut binds = Vec::new();
-        if let Some(body) = &clause.body {
+        if let Some(body) = clause.body.first() {
             let state = self.state(i, body.relation);
             for (a, s) in body.args.iter().zip(&state) {
                 if a.as_var().is_some() && a.sort() == s.sort() && !map.contains_key(a) {
@@ -162,7 +164,7 @@ impl<'a> Unrolling<'a> {
     /// State `to` is the head of a clause taken from state `from`.
     fn trans(&self, from: usize, to: usize) -> Term {
         let steps = self.p.clauses.iter().enumerate().filter_map(|(c, clause)| {
-            let (body, head) = (clause.body.as_ref()?, clause.head.as_ref()?);
+            let (body, head) = (clause.body.first()?, clause.head.as_ref()?);
             let (premise, args) = self.renamed(c, from, Tag::At(from));
             let mut parts = vec![
                 Self::at(from, body.relation),
@@ -179,7 +181,7 @@ impl<'a> Unrolling<'a> {
     /// State `i` is an initial state: the head of a fact.
     fn init(&self, i: usize) -> Term {
         let facts = self.p.clauses.iter().enumerate().filter_map(|(c, clause)| {
-            if clause.body.is_some() {
+            if !clause.body.is_empty() {
                 return None;
             }
             let head = clause.head.as_ref()?;
@@ -200,7 +202,7 @@ impl<'a> Unrolling<'a> {
                 return None;
             }
             let (premise, _) = self.renamed(c, i, Tag::At(i));
-            Some(match &clause.body {
+            Some(match clause.body.first() {
                 Some(body) => Term::and(&Self::at(i, body.relation), &premise),
                 None => premise,
             })
@@ -225,6 +227,12 @@ impl<'a> Unrolling<'a> {
 }
 
 impl HornProblem {
+    /// Has every clause at most one body relation (a transition system,
+    /// which [`Unrolling`] unrolls)?
+    pub fn is_linear(&self) -> bool {
+        self.clauses.iter().all(|c| c.body.len() <= 1)
+    }
+
     /// Checks with `solver` that the clauses' queries are unreachable by
     /// k-induction at `k` (at least 1), strengthened by `facts` (one
     /// formula per relation): `Ok` only if the facts are inductive (every
@@ -240,6 +248,10 @@ impl HornProblem {
             return Err(Refusal::Malformed("k-induction at k = 0".into()));
         }
         self.well_formed(facts)?;
+        if !self.is_linear() {
+            let what = "k-induction over non-linear clauses (a clause with several bodies)";
+            return Err(Refusal::Malformed(what.into()));
+        }
         // The facts are inductive: the clauses without the queries hold.
         let mut kept = Vec::new();
         let mut only_steps = HornProblem {

@@ -8,11 +8,9 @@ use wiser_smt::{Application, Clause, HornProblem, Refusal, Relation, Term, Z3Sol
 /// steps to 3, and no state steps to 2) but not 1-inductive.
 fn toggle(bad: i64) -> HornProblem {
     let (x, x2) = (Term::int_var("x"), Term::int_var("x2"));
-    let app = |v: &Term| {
-        Some(Application {
-            relation: 0,
-            args: vec![v.clone()],
-        })
+    let app = |v: &Term| Application {
+        relation: 0,
+        args: vec![v.clone()],
     };
     let is = |k: i64| Term::eq(&x, &Term::int(k));
     let next = Term::ite(
@@ -27,17 +25,17 @@ fn toggle(bad: i64) -> HornProblem {
         }],
         clauses: vec![
             Clause {
-                body: None,
+                body: Vec::new(),
                 constraint: is(0),
-                head: app(&x),
+                head: Some(app(&x)),
             },
             Clause {
-                body: app(&x),
+                body: vec![app(&x)],
                 constraint: Term::eq(&x2, &next),
-                head: app(&x2),
+                head: Some(app(&x2)),
             },
             Clause {
-                body: app(&x),
+                body: vec![app(&x)],
                 constraint: is(bad),
                 head: None,
             },
@@ -47,6 +45,18 @@ fn toggle(bad: i64) -> HornProblem {
 
 fn check(p: &HornProblem, k: usize, facts: &[Term]) -> Result<(), Refusal> {
     p.check_k_inductive(k, facts, &mut Z3Solver::new(None))
+}
+
+#[test]
+fn non_linear_clauses_are_refused() {
+    let mut p = toggle(3);
+    let again = p.clauses[1].body[0].clone();
+    p.clauses[1].body.push(again);
+    assert!(!p.is_linear());
+    assert!(matches!(
+        check(&p, 2, &[Term::bool(true)]),
+        Err(Refusal::Malformed(_))
+    ));
 }
 
 #[test]

@@ -6,7 +6,7 @@ use crate::error::CliError;
 use crate::load::Program;
 use crate::semantic_args::SemanticArgs;
 use clap::{Args, ValueEnum};
-use wiser_engine::{Bmc, Config};
+use wiser_engine::{Bmc, Config, Method, ProveOptions, DEFAULT_MAX_K};
 use wiser_ir::{Cfg, Pc};
 #[derive(Args, Debug)]
 pub struct BmcArgs {
@@ -35,6 +35,12 @@ pub struct BmcArgs {
 pub struct ProveArgs {
     #[command(flatten)]
     pub target: TargetArgs,
+    /// How to prove, after the cheap guessed invariants (Houdini) every method starts with.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub method: MethodArg,
+    /// k-induction deepens k from 1 to K.
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_MAX_K, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4096))]
+    pub max_k: usize,
     #[command(flatten)]
     pub run: EngineRunArgs,
 }
@@ -51,6 +57,17 @@ pub struct VerifyArgs {
     pub jobs: Option<u64>,
     #[command(flatten)]
     pub run: EngineRunArgs,
+}
+
+/// The methods of `wiser prove`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// Spacer's inductive invariants, then k-induction with the time left.
+    Auto,
+    /// Spacer's inductive invariants only.
+    Spacer,
+    /// k-induction only, strengthened by the guessed invariants.
+    KInduction,
 }
 
 /// An engine of `wiser verify`.
@@ -130,6 +147,19 @@ impl ProveArgs {
     /// The engine configuration (limits, property, solver).
     pub fn config(&self) -> Config {
         self.run.config()
+    }
+
+    /// The methods of the proof.
+    pub fn options(&self) -> ProveOptions {
+        let method = match self.method {
+            MethodArg::Auto => Method::Auto,
+            MethodArg::Spacer => Method::Spacer,
+            MethodArg::KInduction => Method::KInduction,
+        };
+        ProveOptions {
+            method,
+            max_k: self.max_k,
+        }
     }
 }
 

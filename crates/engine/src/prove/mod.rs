@@ -13,15 +13,22 @@
 //! satisfying it ([`wiser_smt::HornProblem::check`]). Only a solution that
 //! passes is reported, with its invariants. Spacer's counterexamples are
 //! not bugs here: a bug is always a replayed input, which the bug-finding
-//! engines give.
+//! engines give. What Spacer does not close, k-induction over the same
+//! clauses may ([`kinduction`]), with its own independent check.
 
 mod clauses;
 mod houdini;
+mod kinduction;
+mod options;
 mod relax;
 mod summaries;
 
+pub use options::{Method, ProveOptions, DEFAULT_MAX_K};
+
 use crate::config::Config;
-use crate::report::{Extra, Incomplete, Invariant, ProveExtra, Report, Stats, Verdict};
+use crate::report::{
+    Extra, Incomplete, Invariant, ProofMethod, ProveExtra, Report, Stats, Verdict,
+};
 use crate::run::{peak_resident_bytes, supervise_one, Limits, Monitor, Solvers, StopSwitch};
 use clauses::{encode, NotEncoded};
 use std::sync::atomic::Ordering;
@@ -31,9 +38,20 @@ use wiser_ir::Ir;
 use wiser_smt::{HornAnswer, HornProblem, Solver, Term, Z3Solver};
 
 /// Tries to prove `ir` free of the errors of `config`'s property, within
-/// its limits; stops with `unknown` when a limit or the interrupt switch
-/// of `monitor` says so. The report's extra is [`Extra::Prove`].
+/// its limits, by every method ([`ProveOptions::default`]); stops with
+/// `unknown` when a limit or the interrupt switch of `monitor` says so.
+/// The report's extra is [`Extra::Prove`].
 pub fn prove(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
+    prove_with(ir, config, &ProveOptions::default(), monitor)
+}
+
+/// [`prove`] by the methods of `options`.
+pub fn prove_with(
+    ir: Arc<Ir>,
+    config: &Config,
+    options: &ProveOptions,
+    monitor: Arc<Monitor>,
+) -> Report {
     let start = Instant::now();
     let limits = Limits::new(config, start, monitor.clone());
     let solvers = Arc::new(Solvers::new(config, limits.deadline));
@@ -42,11 +60,11 @@ pub fn prove(ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
     let deadline = limits.deadline;
     let work = {
         let (config, solvers, stop) = (config.clone(), solvers.clone(), stop.clone());
-        let monitor = monitor.clone();
+        let (monitor, options) = (monitor.clone(), options.clone());
         // A panic of the prover is an internal error in the report, not
         // a worker that vanished (which would read as a time-out).
         move || {
-            let run = || attempt(&ir, &config, deadline, &monitor, &solvers, &stop);
+            let run = || attempt(&ir, &config, &options, deadline, &monitor, &solvers, &stop);
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|panic| {
                 let what = panic
                     .downcast_ref::<String>()
@@ -99,6 +117,7 @@ type Attempt = (Verdict, Vec<Incomplete>, Vec<String>, Stats, ProveExtra);
 fn attempt(
     ir: &Arc<Ir>,
     config: &Config,
+    options: &ProveOptions,
     deadline: Option<Instant>,
     monitor: &Monitor,
     solvers: &Solvers,
@@ -155,6 +174,7 @@ fn attempt(
         checker.stats(&mut stats.solver);
         extra.check_time += checking.elapsed();
         if let Some(facts) = proof {
+            extra.method = Some(ProofMethod::Houdini);
             return proved(ir, &encoded, &facts, stats, extra);
         }
     }
@@ -163,17 +183,29 @@ fn attempt(
     // bit-precisely; either way the invariants are checked on the
     // bit-precise clauses.
     let mut tries: Vec<(Option<HornProblem>, Option<Instant>)> = Vec::new();
-    if problem
+    // Spacer leaves k-induction a share of the time in `auto`.
+    let spacer_until = match options.method {
+        Method::Auto => share_of(deadline, SPACER_SHARE),
+        _ => deadline,
+    };
+    if options.method == Method::KInduction {
+        // Neither try: straight to k-induction.
+    } else if problem
         .relations
         .iter()
         .any(|r| r.params.iter().any(|p| p.sort().is_bv()))
     {
         if let Some(relaxed) = relax::relax(&strengthened) {
-            tries.push((Some(relaxed), share_of(deadline, 0.6)));
+            tries.push((Some(relaxed), share_of(spacer_until, 0.6)));
         }
     }
-    tries.push((None, deadline));
+    if options.method != Method::KInduction {
+        tries.push((None, spacer_until));
+    }
     let mut refused = None;
+    // Spacer found a path to an error bit-precisely: k-induction's base
+    // case would too.
+    let mut refuted = false;
     let mut last = String::new();
     for (relaxed, until) in tries {
         let solving = Instant::now();
@@ -190,7 +222,8 @@ fn attempt(
                     continue;
                 }
             },
-            (HornAnswer::Refuted, _) => {
+            (HornAnswer::Refuted, relaxed) => {
+                refuted |= relaxed.is_none();
                 last = "Spacer found a path to an error (the bug-finding engines replay bugs: \
                         `wiser check`, `wiser bmc`)"
                     .into();
@@ -219,7 +252,10 @@ fn attempt(
         checker.stats(&mut stats.solver);
         extra.check_time += checking.elapsed();
         match checked {
-            Ok(()) => return proved(ir, &encoded, &solution, stats, extra),
+            Ok(()) => {
+                extra.method = Some(ProofMethod::Spacer);
+                return proved(ir, &encoded, &solution, stats, extra);
+            }
             // Invariants over integers may fail at machine integers: a
             // reason to try bit-precisely, not an error.
             Err(wiser_smt::Refusal::Violated { clause }) if relaxed.is_some() => {
@@ -233,11 +269,41 @@ fn attempt(
             break;
         }
     }
+    let mut why = Incomplete::NoInvariant;
+    if refused.is_none() && !refuted && options.method != Method::Spacer && stop.reason().is_none()
+    {
+        let started = Instant::now();
+        let outcome = kinduction::k_induction(
+            problem,
+            &facts,
+            options.max_k,
+            solvers,
+            stop,
+            &mut stats.solver,
+        );
+        extra.solve_time += started.elapsed();
+        match outcome {
+            kinduction::Outcome::Proved { k } => {
+                extra.method = Some(ProofMethod::KInduction);
+                extra.k = Some(k);
+                return proved(ir, &encoded, &facts, stats, extra);
+            }
+            kinduction::Outcome::Unknown(because, reason) => {
+                why = because;
+                last = if last.is_empty() {
+                    reason
+                } else {
+                    format!("{last}; {reason}")
+                };
+            }
+            kinduction::Outcome::Refused(r) => refused = Some(r),
+        }
+    }
     if let Some(stopped) = stop.reason() {
         return unknown(stopped, last, stats, extra);
     }
     let Some(refusal) = refused else {
-        return unknown(Incomplete::NoInvariant, last, stats, extra);
+        return unknown(why, last, stats, extra);
     };
     match refusal {
         wiser_smt::Refusal::Undecided { clause, reason } => {
@@ -245,8 +311,14 @@ fn attempt(
                 format!("the check of the invariants could not decide clause {clause}: {reason}");
             unknown(Incomplete::SolverUnknown, reason, stats, extra)
         }
+        wiser_smt::Refusal::UndecidedUnrolling { what, reason } => {
+            let reason = format!("the check of k-induction could not decide {what}: {reason}");
+            unknown(Incomplete::SolverUnknown, reason, stats, extra)
+        }
         refusal => {
-            let msg = format!("internal error: Spacer's invariants were refused by the independent check: {refusal}");
+            let msg = format!(
+                "internal error: the proof was refused by the independent check: {refusal}"
+            );
             extra.reason = Some(msg.clone());
             (
                 Verdict::Unknown,
@@ -320,6 +392,10 @@ fn minimise(
     }
     solution
 }
+
+/// The share of the time left after Houdini that Spacer gets in `auto`,
+/// the rest being k-induction's.
+const SPACER_SHARE: f64 = 0.7;
 
 /// A deadline `share` of the way from now to `deadline`.
 fn share_of(deadline: Option<Instant>, share: f64) -> Option<Instant> {

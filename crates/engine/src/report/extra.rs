@@ -250,4 +250,30 @@ pub struct ProveExtra {
     pub check_time: Duration,
     /// For `unknown`: what stopped the proof, in words.
     pub reason: Option<String>,
+    /// For `safe`: which method proved it.
+    pub method: Option<ProofMethod>,
+    /// For a proof by k-induction: its k.
+    pub k: Option<usize>,
+}
+
+/// The method that proved a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofMethod {
+    /// The cheap guessed facts alone (Houdini).
+    Houdini,
+    /// Spacer's invariants (with the facts).
+    Spacer,
+    /// k-induction, strengthened by the facts.
+    KInduction,
+}
+
+impl ProofMethod {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProofMethod::Houdini => "houdini",
+            ProofMethod::Spacer => "spacer",
+            ProofMethod::KInduction => "k-induction",
+        }
+    }
 }

@@ -7,8 +7,8 @@ pub use crate::coverage::Coverage;
 use crate::symbolic::BranchStats;
 use crate::witness::Bug;
 pub use extra::{
-    ConcolicExtra, ConcolicRun, DecisionKind, Extra, Flip, FuzzStats, Invariant, ProveExtra,
-    RunOutcome,
+    ConcolicExtra, ConcolicRun, DecisionKind, Extra, Flip, FuzzStats, Invariant, ProofMethod,
+    ProveExtra, RunOutcome,
 };
 use std::time::Duration;
 use wiser_ir::{ErrorKind, Span};
