@@ -1,6 +1,6 @@
 // A product of odd numbers is odd, in machine integers too: each x is the
 // product of the four before it, so x stays odd. An inductive invariant
-// needs y, z and w odd as well (Spacer takes some 25 seconds to find one);
+// needs y, z and w odd as well (Spacer takes 2 to 25 seconds for one);
 // k-induction needs no more than the property: four consecutive odd x
 // make the next one odd. `wiser prove` proves it by k-induction at k = 4
 // in under a second, checked independently.

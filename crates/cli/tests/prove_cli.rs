@@ -273,33 +273,15 @@ fn a_bug_inside_a_recursive_procedure_counts_only_where_it_is_called() {
 }
 
 #[test]
-fn k_induction_proves_what_spacer_does_not_find_quickly() {
+fn k_induction_proves_a_four_inductive_property_at_four() {
+    // Spacer's time on this example varies from 2 to 25 seconds from run
+    // to run (its invariant is a product of four parities), so only
+    // k-induction's answer is asserted.
     let file = "examples/c/kinduction_odd.c";
-    // Spacer needs a product of the four variables' parities (some 25
-    // seconds here): not in 3.
-    let spacer = wiser(&[
-        "prove",
-        file,
-        "--method",
-        "spacer",
-        "--format",
-        "json",
-        "--timeout",
-        "3",
-        "-q",
-    ]);
-    let doc = json_of(&spacer);
-    assert_eq!(doc["verdict"], "unknown", "{doc}");
-    assert_eq!(doc["proof"]["method"], serde_json::Value::Null, "{doc}");
     // Four consecutive odd x make the next odd: 4-inductive, not less.
-    let args = [
-        "prove",
-        file,
-        "--method",
-        "k-induction",
-        "--timeout",
-        TIMEOUT,
-    ];
+    // Under a second alone, but the tests run side by side: time enough
+    // (a proof ends the run at once).
+    let args = ["prove", file, "--method", "k-induction", "--timeout", "60"];
     let out = wiser(&[&args[..], &["--format", "json", "-q"]].concat());
     let doc = json_of(&out);
     assert_valid(&schema("wiser-report.schema.json"), &doc, file);
