@@ -466,7 +466,10 @@ impl Rendered for CheckOutput<'_> {
             obj.insert("proof".into(), proof);
         }
         if let (Some(run), Some(obj)) = (self.portfolio, json.as_object_mut()) {
-            obj.insert("engine".into(), report.extra.engine().into());
+            // The member that answered (`k-induction` is the prover's
+            // engine with one method), else whose report this is.
+            let engine = run.answered_by.unwrap_or(report.extra.engine());
+            obj.insert("engine".into(), engine.into());
             obj.insert("portfolio".into(), crate::render_portfolio::json(run));
         }
         if let (Some(c), Some(obj)) = (&report.coverage, json.as_object_mut()) {

@@ -16,7 +16,7 @@
 
 use crate::bmc::{bmc, Bmc};
 use crate::config::Config;
-use crate::prove::prove;
+use crate::prove::{prove_with, Method, ProveOptions};
 use crate::report::{Extra, Incomplete, Report, Verdict};
 use crate::run::{spawn_worker, Monitor, GRACE};
 use crate::symex::symex_monitored;
@@ -33,8 +33,12 @@ pub enum Member {
     Symex,
     /// Bounded model checking with these bounds.
     Bmc(Bmc),
-    /// The prover: inductive invariants, checked before `safe`.
+    /// The prover's inductive invariants (Houdini, then Spacer), checked
+    /// before `safe`.
     Prove,
+    /// k-induction over the prover's clauses, strengthened by Houdini's
+    /// facts, its certificate checked before `safe`.
+    KInduction,
 }
 
 impl Member {
@@ -44,6 +48,7 @@ impl Member {
             Member::Symex => "check",
             Member::Bmc(_) => "bmc",
             Member::Prove => "prove",
+            Member::KInduction => "k-induction",
         }
     }
 
@@ -62,9 +67,14 @@ impl Member {
 
     /// The members of the default portfolio: symbolic execution for
     /// bugs, deepening BMC for short bugs and bounded programs, the
-    /// prover for loops whose bound is an input.
+    /// prover (Spacer) and k-induction for loops whose bound is an input.
     pub fn all() -> Vec<Member> {
-        vec![Member::Symex, Member::deepening_bmc(), Member::Prove]
+        vec![
+            Member::Symex,
+            Member::deepening_bmc(),
+            Member::Prove,
+            Member::KInduction,
+        ]
     }
 
     /// The workers a member uses of `jobs` shared by `members` members:
@@ -72,7 +82,7 @@ impl Member {
     fn jobs(&self, jobs: usize, members: usize) -> usize {
         match self {
             Member::Symex => jobs.saturating_sub(members - 1).max(1),
-            Member::Bmc(_) | Member::Prove => 1,
+            Member::Bmc(_) | Member::Prove | Member::KInduction => 1,
         }
     }
 
@@ -80,7 +90,19 @@ impl Member {
         match self {
             Member::Symex => symex_monitored(ir, config, monitor),
             Member::Bmc(b) => bmc(ir, config, b, monitor),
-            Member::Prove => prove(ir, config, monitor),
+            Member::Prove => prove_with(ir, config, &Member::method(Method::Spacer), monitor),
+            Member::KInduction => {
+                prove_with(ir, config, &Member::method(Method::KInduction), monitor)
+            }
+        }
+    }
+
+    /// The prover's settings for one of its methods: each method is a
+    /// member of its own, with the whole time.
+    fn method(method: Method) -> ProveOptions {
+        ProveOptions {
+            method,
+            ..ProveOptions::default()
         }
     }
 }
@@ -370,7 +392,7 @@ fn extra_of(member: &Member) -> Extra {
     match member {
         Member::Symex => Extra::Symex,
         Member::Bmc(b) => Extra::Bmc { bound: b.unwind },
-        Member::Prove => Extra::Prove(Box::default()),
+        Member::Prove | Member::KInduction => Extra::Prove(Box::default()),
     }
 }
 

@@ -49,10 +49,10 @@ pub struct ProveArgs {
 pub struct VerifyArgs {
     #[command(flatten)]
     pub target: TargetArgs,
-    /// The engines to run side by side, comma-separated (one alone is run alone) [default: check,bmc,prove].
+    /// The engines to run side by side, comma-separated (one alone is run alone) [default: check,bmc,prove,k-induction].
     #[arg(long, value_enum, value_delimiter = ',', value_name = "ENGINE,...")]
     pub engine: Vec<EngineArg>,
-    /// Worker threads shared by the engines: one each for bmc and prove, the rest for check (1 to 64) [default: the number of cores].
+    /// Worker threads shared by the engines: one each for bmc, prove and k-induction, the rest for check (1 to 64) [default: the number of cores].
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub jobs: Option<u64>,
     #[command(flatten)]
@@ -77,8 +77,10 @@ pub enum EngineArg {
     Check,
     /// Bounded model checking from bound 1, deepened, with unwinding assertions.
     Bmc,
-    /// Inductive invariants, as `wiser prove`.
+    /// Inductive invariants, as `wiser prove --method spacer`.
     Prove,
+    /// k-induction, as `wiser prove --method k-induction`.
+    KInduction,
 }
 
 impl VerifyArgs {
@@ -101,6 +103,7 @@ impl VerifyArgs {
                 EngineArg::Check => Member::Symex,
                 EngineArg::Bmc => Member::deepening_bmc(),
                 EngineArg::Prove => Member::Prove,
+                EngineArg::KInduction => Member::KInduction,
             };
             if !members.contains(&m) {
                 members.push(m);
