@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod args;
+mod c_expr;
 mod coverage;
 mod dist;
 mod engines;
