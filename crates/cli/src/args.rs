@@ -195,6 +195,8 @@ pub struct Target<'a> {
     pub assume: Option<&'a str>,
     pub property: Option<&'a str>,
     pub harness: Option<&'a Path>,
+    /// Where to write an SV-COMP witness (`--witness`).
+    pub witness: Option<&'a Path>,
     pub format: Format,
     /// Show each bug's trace (`--trace`).
     pub trace: bool,
@@ -216,6 +218,9 @@ pub struct TargetArgs {
     /// C only: when a bug is found, write a C file that replays its witness when compiled with the program (`gcc -m32 FILE.c OUT.c`: exit code 101 when the error is reached).
     #[arg(long, value_name = "OUT.c")]
     pub harness: Option<PathBuf>,
+    /// C only: write an SV-COMP witness (format 2.0, YAML): for a bug, a violation witness (the first bug's path and nondet values); for safe, a correctness witness (the proof's loop invariants as C expressions). Nothing for unknown.
+    #[arg(long, value_name = "FILE.yml")]
+    pub witness: Option<PathBuf>,
     /// IMP only: only consider inputs satisfying this condition, e.g. 'x >= 1 and x <= 12'.
     #[arg(long, value_name = "BEXPR")]
     pub assume: Option<String>,
@@ -243,6 +248,7 @@ impl TargetArgs {
             assume: self.assume.as_deref(),
             property: self.property.as_deref(),
             harness: self.harness.as_deref(),
+            witness: self.witness.as_deref(),
             format: self.format,
             trace: self.trace,
         })
@@ -303,7 +309,7 @@ pub struct CheckArgs {
     #[arg(long, requires = "tests")]
     pub all_paths: bool,
     /// Replay every test file (*.json) in DIR on the concrete interpreter, against the program each names (or FILE if given); exit 0 all pass, 1 a mismatch, 2 a test could not be run.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["tests", "all_paths", "assume", "harness", "property"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["tests", "all_paths", "assume", "harness", "witness", "property"])]
     pub replay: Option<PathBuf>,
     /// Report coverage after the verdict: statements reached, branches with both, one or no side taken, assertions never reached (JSON: a `coverage` object).
     #[arg(long)]
@@ -528,6 +534,9 @@ pub struct ConcolicArgs {
     /// Values of the successive reads, comma-separated (as for `run`).
     #[arg(long, value_name = "INT,INT,...", allow_hyphen_values = true)]
     pub reads: Option<String>,
+    /// C only: when a bug is found, write an SV-COMP violation witness (format 2.0, YAML) of the first bug: its path and nondet values.
+    #[arg(long, value_name = "FILE.yml")]
+    pub witness: Option<PathBuf>,
     /// Stop after this many seconds of wall time (0 or `none`: no limit).
     #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
     pub timeout: f64,
@@ -578,6 +587,9 @@ pub struct FuzzArgs {
     /// Keep fuzzing after the first bug (each location is reported once).
     #[arg(long)]
     pub all: bool,
+    /// C only: when a bug is found, write an SV-COMP violation witness (format 2.0, YAML) of the first bug: its path and nondet values.
+    #[arg(long, value_name = "FILE.yml")]
+    pub witness: Option<PathBuf>,
     /// No progress display on stderr (it is shown only on a terminal anyway).
     #[arg(long, short = 'q')]
     pub quiet: bool,

@@ -17,6 +17,9 @@ pub fn concolic(
     stdout: &Stdout,
 ) -> Result<(u8, bool), CliError> {
     let program = load::load_any(&args.file, &args.lang.options(None))?;
+    if let Some(path) = &args.witness {
+        crate::witness_yaml::check_language(&program, path)?;
+    }
     let input = inputs::parse(
         &program.ir,
         &args.input,
@@ -43,6 +46,7 @@ pub fn concolic(
         &config,
         0,
     );
+    write_witness(args.witness.as_deref(), &program, &report, &config)?;
     let abandoned = report.stats.abandoned_workers > 0;
     let Some(extra) = report.concolic() else {
         return Ok((exit::UNKNOWN, abandoned));
@@ -72,6 +76,9 @@ pub fn fuzz(
     stdout: &Stdout,
 ) -> Result<(u8, bool), CliError> {
     let program = load::load_any(&args.file, &args.lang.options(None))?;
+    if let Some(path) = &args.witness {
+        crate::witness_yaml::check_language(&program, path)?;
+    }
     let flags = inputs::Flags {
         input: "--seed-input",
         reads: "--seed-reads",
@@ -108,10 +115,32 @@ pub fn fuzz(
     for e in &report.internal_errors {
         crate::out::errln!("error: {e}");
     }
+    write_witness(args.witness.as_deref(), &program, &report, &config)?;
     let code = if report.bugs.is_empty() {
         exit::UNKNOWN
     } else {
         exit::BUG
     };
     Ok((code, report.stats.abandoned_workers > 0))
+}
+
+/// `--witness`: the violation witness of the first bug the run found
+/// (these engines never say `safe`; every error is a bug to them).
+fn write_witness(
+    path: Option<&std::path::Path>,
+    program: &load::Program,
+    report: &wiser_engine::Report,
+    config: &wiser_engine::Config,
+) -> Result<(), CliError> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    let request = crate::witness_yaml::WitnessRequest {
+        path,
+        property: crate::task::PropertySpec::All,
+        property_arg: None,
+        bugs_only: true,
+        semantics: config.options,
+    };
+    crate::witness_yaml::write_witness(program, report, &request)
 }

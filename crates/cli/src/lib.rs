@@ -38,6 +38,7 @@ mod testfile;
 mod trace_render;
 mod tree;
 mod verify;
+mod witness_yaml;
 mod worker_cmd;
 
 use args::{Cli, Command, SOLVER_SERVER};

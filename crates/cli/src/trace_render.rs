@@ -74,15 +74,20 @@ fn user_name(name: &str) -> &str {
 /// The function whose call made the read at `span` (C's
 /// `__VERIFIER_nondet_int`), if a call made it.
 fn read_function(program: &Program, span: Span) -> Option<String> {
+    match read_site_at(program, span)? {
+        ReadSite::Call { function, .. } => Some(function),
+        _ => None,
+    }
+}
+
+/// What made a trace's read at `span` (the `Havoc` with that span).
+pub(crate) fn read_site_at(program: &Program, span: Span) -> Option<ReadSite> {
     let pc = program
         .ir
         .code
         .iter()
         .position(|l| l.span == span && matches!(l.instr, Instr::Havoc { .. }))?;
-    match program.read_site(pc as Pc) {
-        ReadSite::Call { function, .. } => Some(function),
-        _ => None,
-    }
+    Some(program.read_site(pc as Pc))
 }
 
 /// What a read is: `x = *`, `__VERIFIER_nondet_int()`, `x (uninitialised)`.

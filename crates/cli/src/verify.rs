@@ -1,6 +1,7 @@
 //! `check` and `bmc`, on one file or several: load the target and decide
 //! its property, check its `--assume` condition, run the engine with its
-//! progress line, print the report, write a harness, choose the exit code.
+//! progress line, print the report, write a harness and an SV-COMP
+//! witness, choose the exit code.
 //!
 //! ## The set-up: what is checked about `--assume` before a run
 //!
@@ -285,6 +286,12 @@ fn several(
     if target.more_files.is_empty() {
         return check(target.target()?.file);
     }
+    if target.witness.is_some() {
+        return Err(
+            CliError::usage("`--witness` writes the witness of one program")
+                .help("check the files one at a time, each with its own witness file"),
+        );
+    }
     let badness = |code: u8| match code {
         exit::USAGE => 3,
         exit::BUG => 2,
@@ -348,6 +355,9 @@ pub fn prepare(stdout: &Stdout, t: &Target<'_>) -> Result<Prepared, CliError> {
         }
         Err(error) => return Err(error),
     };
+    if let Some(path) = t.witness {
+        crate::witness_yaml::check_language(&program, path)?;
+    }
     if t.harness.is_some() && !program.details.has_harness() {
         return Err(CliError::usage(format!(
             "--harness writes a C file for gcc; `{}` is not a C program",
@@ -390,6 +400,16 @@ fn finish(stdout: &Stdout, output: &CheckOutput<'_>) -> Result<(u8, bool), CliEr
     }
     if let Some(out) = t.harness {
         write_harness(program, report, out)?;
+    }
+    if let Some(path) = t.witness {
+        let request = crate::witness_yaml::WitnessRequest {
+            path,
+            property: output.asked.property,
+            property_arg: t.property,
+            bugs_only: false,
+            semantics: output.config.options,
+        };
+        crate::witness_yaml::write_witness(program, report, &request)?;
     }
     let code = match report.verdict {
         Verdict::Bug => exit::BUG,
