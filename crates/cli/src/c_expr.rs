@@ -405,6 +405,18 @@ impl Printer<'_, '_> {
             return self.bv_binary(BvOp::Sub, l, b, w);
         }
         let constant = r.as_bv().map(|(_, c)| c);
+        // `a + c` with a negative `c` (a large pattern) reads as `a - |c|`.
+        if let (BvOp::Add, Some(c)) = (op, constant) {
+            if read(c, w, true) < 0 {
+                let (a, _) = self.unsigned_operand(l)?;
+                let minus = literal(-read(c, w, true), w, false);
+                return Self::unsigned_result(
+                    format!("{} - {}", a.at(ADD), minus.at(ADD + 1)),
+                    ADD,
+                    w,
+                );
+            }
+        }
         match op {
             BvOp::Add | BvOp::Sub | BvOp::Mul | BvOp::And | BvOp::Or | BvOp::Xor => {
                 let (sym, prec) = match op {
@@ -664,6 +676,17 @@ mod tests {
         assert_eq!(
             c(&t).as_deref(),
             Some("(unsigned int)i + (unsigned int)s == 7U")
+        );
+    }
+
+    #[test]
+    fn adding_a_negative_constant_subtracts() {
+        let wide = Term::bv_resize(&var("n", 32), 64, true);
+        let sum = Term::bv_bin(BvOp::Add, &wide, &Term::bv(64, (-5i64) as u64));
+        let t = Term::bv_cmp(BvPred::Sle, &sum, &Term::bv(64, 0));
+        assert_eq!(
+            c(&t).as_deref(),
+            Some("(long long)((unsigned long long)n - 5ULL) <= 0LL")
         );
     }
 
