@@ -4,6 +4,7 @@
     python3 bench/svcomp.py [DIR] [--timeout 60] [--jobs N] [--wiser PATH]
                             [--engine check|check:joins|check:auto|bmc|prove|verify]
                             [--filter SUBSTR] [--check-harness] [--json OUT]
+                            [--witness-dir DIR]
 
 DIR (default: ../shared/svcomp-dev beside the repository) holds category
 folders of SV-COMP tasks: `.yml` files, each naming one C input file
@@ -69,8 +70,18 @@ a 10 s limit. The exit code of this script is 1 when an answer is wrong or
 (with --check-harness) a `false` answer is not confirmed, 2 on a usage
 error (no tasks, no binary), else 0. --json OUT writes the rows and totals.
 
-Stdlib only; the yml files are read by a small parser of the subset they
-use (block mappings and sequences, quoted or plain scalars, flow lists).
+--witness-dir DIR adds `--witness DIR/CATEGORY__TASK.yml` to every run
+(`CATEGORY__TASK.PROPERTY.yml` for a task with several properties) and
+validates each witness written against
+docs/schemas/svcomp-witness-2.0.schema.json; each row's reason ends in
+`witness valid (ENTRY TYPE)`, `witness invalid: FIRST ERROR` (also listed
+at the end) or `witness none` (no witness: an unknown answer), and a line
+counts them. This needs the
+Python packages jsonschema and PyYAML (`pip install jsonschema pyyaml`).
+
+Stdlib only otherwise; the yml files are read by a small parser of the
+subset they use (block mappings and sequences, quoted or plain scalars,
+flow lists).
 """
 
 import argparse
@@ -423,6 +434,13 @@ def run_task(task, prop, args, wiser, workdir):
         # bmc: deepen the bound with unwinding assertions, so `safe` is
         # possible and a bug comes at the smallest bound.
         cmd += ["--unwind", "1", "--unwind-max", "1000", "--unwinding-assertions"]
+    witness = None
+    if args.witness_dir:
+        suffix = f".{name}" if len(task.properties) > 1 else ""
+        witness = Path(args.witness_dir) / f"{task.category.replace('/', '_')}__{task.name}{suffix}.yml"
+        if witness.exists():
+            witness.unlink()
+        cmd += ["--witness", str(witness)]
     harness = None
     if args.check_harness and not task.uses_threads():
         harness = workdir / f"{task.category.replace('/', '_')}__{task.name}.harness.c"
@@ -449,6 +467,8 @@ def run_task(task, prop, args, wiser, workdir):
         row["result"] = "n/a"
     else:
         row["result"] = "unknown"
+    if witness is not None:
+        row["witness"] = check_witness(witness, args.witness_schema)
     if args.check_harness and answer.startswith("false"):
         if task.uses_threads():
             row["gcc"] = "n/a (threads)"
@@ -459,6 +479,38 @@ def run_task(task, prop, args, wiser, workdir):
                 # itself reaches the error the task says is unreachable.
                 row["reason"] = "the expected verdict is contradicted: gcc's build of the witness reaches the error"
     return row
+
+
+def check_witness(path, validator):
+    """`valid`, `invalid: FIRST ERROR` or `none` (no file written)."""
+    import yaml  # checked in main()
+
+    if not path.is_file():
+        return "none"
+    try:
+        doc = yaml.safe_load(path.read_text())
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        return f"invalid: not YAML: {first_line(str(e))}"
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        where = "/".join(str(p) for p in e.absolute_path)
+        return f"invalid: {first_line(e.message)[:120]} at /{where}"
+    kind = doc[0].get("entry_type", "?") if isinstance(doc, list) and doc else "?"
+    return f"valid ({kind})"
+
+
+def witness_validator():
+    """The validator of docs/schemas/svcomp-witness-2.0.schema.json, or an
+    exit with how to install what it needs."""
+    try:
+        import jsonschema
+        import yaml  # noqa: F401  (check_witness reads the witnesses)
+    except ImportError as e:
+        die(f"--witness-dir needs the Python packages jsonschema and PyYAML ({e}): pip install jsonschema pyyaml")
+    schema_path = Path(__file__).resolve().parent.parent / "docs" / "schemas" / "svcomp-witness-2.0.schema.json"
+    schema = json.loads(schema_path.read_text())
+    return jsonschema.Draft202012Validator(schema)
 
 
 def interpret(code, out, err, row):
@@ -639,6 +691,8 @@ def fmt_row(r, show_gcc):
     if show_gcc:
         cols.append(f"{(r['gcc'].split(' (')[0] if r['gcc'] else '-'):<13}")
     reason = r["reason"]
+    if r.get("witness"):
+        reason = (reason + "; " if reason else "") + "witness " + r["witness"]
     if r["gcc"].startswith("NOT") and "(" in r["gcc"]:
         reason = (reason + "; " if reason else "") + "gcc: " + r["gcc"].split(" (", 1)[1].rstrip(")")
     cols.append(reason)
@@ -706,7 +760,12 @@ def main():
     ap.add_argument("--solver-timeout", type=int, default=None, metavar="MS", help="wiser --solver-timeout: milliseconds per solver query (default: wiser's, 10000); floating-point queries can need more")
     ap.add_argument("--check-harness", action="store_true", help="confirm each `false` answer by compiling its harness with gcc")
     ap.add_argument("--json", metavar="OUT", default=None, help="write rows and totals as JSON")
+    ap.add_argument("--witness-dir", metavar="DIR", default=None, help="write each run's SV-COMP witness into DIR and validate it against the witness schema")
     args = ap.parse_args()
+    args.witness_schema = None
+    if args.witness_dir:
+        args.witness_schema = witness_validator()
+        Path(args.witness_dir).mkdir(parents=True, exist_ok=True)
     if args.timeout <= 0:
         ap.error("--timeout must be positive")
     if args.jobs < 1:
@@ -768,6 +827,24 @@ def main():
             methods[r["proof_method"]] = methods.get(r["proof_method"], 0) + 1
     if methods:
         print("# proved by: " + ", ".join(f"{m} {n}" for m, n in sorted(methods.items())))
+    by_engine = {}
+    for r in rows:
+        if r["result"] == "correct" and r["engine"]:
+            key = (r["engine"], r["answer"].split("(")[0])
+            by_engine[key] = by_engine.get(key, 0) + 1
+    if by_engine:
+        print("# correct answers by engine: " + ", ".join(f"{e} {a} {n}" for (e, a), n in sorted(by_engine.items())))
+    if args.witness_dir:
+        ws = [r.get("witness", "") for r in rows if "witness" in r]
+        valid = [w for w in ws if w.startswith("valid")]
+        print(
+            f"# witnesses in {args.witness_dir}: {len(valid)} valid"
+            f" ({sum('violation' in w for w in valid)} violation, {sum('invariant_set' in w for w in valid)} correctness),"
+            f" {sum(w.startswith('invalid') for w in ws)} invalid, {sum(w == 'none' for w in ws)} not written"
+        )
+        for r in rows:
+            if r.get("witness", "").startswith("invalid"):
+                print(f"#   {r['category']}/{r['task']} ({r['property']}): {r['witness']}")
     unknowns = [r for r in rows if r["result"] == "unknown"]
     if unknowns:
         print("# unknown:")
