@@ -187,6 +187,21 @@ fn an_exhaustive_safe_verdict_writes_a_valid_correctness_witness() {
 }
 
 #[test]
+fn a_safe_program_without_loops_gets_no_witness_and_a_note_why() {
+    let dir = scratch("witness", "no-loops");
+    let path = witness_path(&dir, "factorial");
+    let path_text = path.to_string_lossy().to_string();
+    let out = wiser(&["check", "examples/c/factorial.c", "--witness", &path_text]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!path.exists());
+    assert!(
+        stderr(&out).contains("has no loop to state an invariant at"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn fuzz_and_concolic_write_the_violation_witness_of_a_bug() {
     let validator = schema(SCHEMA);
     let dir = scratch("witness", "engines");
