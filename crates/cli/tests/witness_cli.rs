@@ -187,6 +187,27 @@ fn an_exhaustive_safe_verdict_writes_a_valid_correctness_witness() {
 }
 
 #[test]
+fn the_portfolio_writes_the_witness_of_its_answer() {
+    let dir = scratch("witness", "verify");
+    let path = witness_path(&dir, "verify");
+    let path_text = path.to_string_lossy().to_string();
+    let out = wiser(&[
+        "verify",
+        "examples/c/sum_invariant.c",
+        "--witness",
+        &path_text,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let witness = read_witness(&path);
+    assert_valid(&schema(SCHEMA), &witness, "verify");
+    assert_eq!(witness[0]["entry_type"], "invariant_set");
+    assert_eq!(
+        witness[0]["content"][0]["invariant"]["location"]["line"],
+        17
+    );
+}
+
+#[test]
 fn a_safe_program_without_loops_gets_no_witness_and_a_note_why() {
     let dir = scratch("witness", "no-loops");
     let path = witness_path(&dir, "factorial");
