@@ -43,7 +43,7 @@ pub enum Command {
     Bmc(BmcArgs),
     /// Prove a program free of errors: inductive loop invariants found by Z3's Horn-clause engine (Spacer), each checked independently before the verdict is safe. Exit: 0 proved, 3 no proof, 2 usage or input error.
     Prove(ProveArgs),
-    /// Verify a program with the engines side by side: symbolic execution and bounded model checking (deepened, with unwinding assertions) for bugs and bounded programs, the prover for loops; the first definitive answer is taken, the others stopped. Exit: 0 safe, 1 bug, 3 unknown, 2 usage or input error.
+    /// Verify a program with the engines side by side: symbolic execution and bounded model checking (deepened, with unwinding assertions) for bugs and bounded programs, the prover (Spacer) and k-induction for loops; the first definitive answer is taken, the others stopped. Without --max-memory, the process stops at 4096 MiB, as `check` does. Exit: 0 safe, 1 bug, 3 unknown, 2 usage or input error.
     Verify(VerifyArgs),
     /// Run a program on concrete inputs. Exit: 0 normal end, 1 runtime error, 3 an assume failed, 4 step limit, 2 usage or input error.
     Run(RunArgs),

@@ -1,7 +1,10 @@
 //! The flags of the engine commands `bmc`, `prove` and `verify`, and the
 //! limits they share ([`EngineRunArgs`]).
 
-use super::{engine_config, jobs, memory_limit, seconds, solver_limit, time_limit, TargetArgs};
+use super::{
+    engine_config, jobs, memory_limit, seconds, solver_limit, time_limit, TargetArgs,
+    DEFAULT_MAX_MEMORY_MB,
+};
 use crate::error::CliError;
 use crate::load::Program;
 use crate::semantic_args::SemanticArgs;
@@ -84,9 +87,18 @@ pub enum EngineArg {
 }
 
 impl VerifyArgs {
-    /// The engine configuration (limits, workers, property, solver).
+    /// The engine configuration (limits, workers, property, solver): as
+    /// `check`'s, symbolic execution is bounded by the time and memory
+    /// (by default `check`'s), not by a number of states.
     pub fn config(&self) -> Config {
-        self.run.config().with_jobs(jobs(self.jobs))
+        self.run
+            .config()
+            .with_jobs(jobs(self.jobs))
+            .with_max_states(u64::MAX)
+            .with_max_memory(memory_limit(
+                self.run.max_memory,
+                Some(DEFAULT_MAX_MEMORY_MB),
+            ))
     }
 
     /// The portfolio's members, each once, in the order asked.
