@@ -123,6 +123,18 @@ fn type_name(width: u32, signed: bool) -> Option<&'static str> {
     })
 }
 
+/// `e` converted to the unsigned type of `width` bits.
+fn unsigned_cast(e: &Expr, width: u32) -> Option<Expr> {
+    let name = type_name(width, false)?;
+    Some(Expr::new(
+        format!("({name}){}", e.at(UNARY)),
+        UNARY,
+        width,
+        false,
+        promoted(width, false),
+    ))
+}
+
 /// The type a value of `width` bits has after integer promotion.
 fn promoted(width: u32, signed: bool) -> CTy {
     match (width, signed) {
@@ -360,30 +372,10 @@ impl Printer<'_, '_> {
                 e.constant = None;
                 Some(e)
             }
-            Kind::Extract { t: x, .. } => {
-                // Converting to the narrower unsigned type keeps the low
-                // bits.
-                let e = self.bits(x)?;
-                let name = type_name(w, false)?;
-                Some(Expr::new(
-                    format!("({name}){}", e.at(UNARY)),
-                    UNARY,
-                    w,
-                    false,
-                    promoted(w, false),
-                ))
-            }
-            Kind::IntToBv { t: x, .. } => {
-                let e = self.integer(x)?;
-                let name = type_name(w, false)?;
-                Some(Expr::new(
-                    format!("({name}){}", e.at(UNARY)),
-                    UNARY,
-                    w,
-                    false,
-                    promoted(w, false),
-                ))
-            }
+            // Converting to the narrower unsigned type keeps the low
+            // bits; an integer's conversion wraps it the same way.
+            Kind::Extract { t: x, .. } => unsigned_cast(&self.bits(x)?, w),
+            Kind::IntToBv { t: x, .. } => unsigned_cast(&self.integer(x)?, w),
             Kind::Ite(c, x, y) => {
                 let c = self.boolean(c)?;
                 let (x, _) = self.unsigned_operand(x)?;
