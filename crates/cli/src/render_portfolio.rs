@@ -8,7 +8,14 @@ use wiser_engine::{MemberOutcome, PortfolioRun, Verdict};
 /// how the others ended, or, without an answer, each engine's reasons.
 pub(crate) fn text(run: &PortfolioRun) -> String {
     let ended = |m: &MemberOutcome| {
-        if m.abandoned {
+        if m.not_started {
+            let why = if m.stopped {
+                "not started"
+            } else {
+                "not started: no room under the memory bound"
+            };
+            why.to_string()
+        } else if m.abandoned {
             "left inside a step".to_string()
         } else if m.stopped {
             "stopped".to_string()
@@ -70,6 +77,7 @@ pub(crate) fn json(run: &PortfolioRun) -> Value {
                 "elapsed_ms": u64::try_from(m.elapsed.as_millis()).unwrap_or(u64::MAX),
                 "stopped": m.stopped,
                 "abandoned": m.abandoned,
+                "not_started": m.not_started,
             })
         })
         .collect();

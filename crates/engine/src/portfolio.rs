@@ -18,7 +18,7 @@ use crate::bmc::{bmc, Bmc};
 use crate::config::Config;
 use crate::prove::{prove_with, Method, ProveOptions};
 use crate::report::{Extra, Incomplete, Report, Verdict};
-use crate::run::{spawn_worker, Monitor, GRACE};
+use crate::run::{descendants_resident_bytes, spawn_worker, Limits, Monitor, GRACE};
 use crate::symex::symex_monitored;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -124,6 +124,9 @@ pub struct MemberOutcome {
     /// Was it still inside one step when the portfolio stopped waiting
     /// for it (its report is lost)?
     pub abandoned: bool,
+    /// Was it never started (under a memory bound, the others left no
+    /// room for its solver processes)?
+    pub not_started: bool,
 }
 
 /// What a portfolio run gives: the report that answers, and how each
@@ -155,14 +158,39 @@ pub fn portfolio(
     assert!(!members.is_empty(), "a portfolio of no engine");
     let start = Instant::now();
     let (tx, rx) = mpsc::channel::<(usize, Report)>();
-    let mut monitors = Vec::new();
-    for (i, member) in members.iter().enumerate() {
-        let child = Arc::new(Monitor::new());
-        monitors.push(child.clone());
-        let config = config
+    let monitors: Vec<Arc<Monitor>> = members.iter().map(|_| Arc::new(Monitor::new())).collect();
+    let relay = Relay {
+        monitor: &monitor,
+        monitors: &monitors,
+        limits: Limits::new(config, start, monitor.clone()),
+        starter: Starter {
+            ir,
+            config,
+            members,
+            tx,
+        },
+    };
+    let (reports, ended) = relay.collect(&rx);
+    finish(members, reports, ended, start)
+}
+
+/// Starts the members, each on a thread of its own.
+struct Starter<'a> {
+    ir: Arc<Ir>,
+    config: &'a Config,
+    members: &'a [Member],
+    tx: mpsc::Sender<(usize, Report)>,
+}
+
+impl Starter<'_> {
+    /// Starts member `i`, whose report comes on the channel.
+    fn start(&self, i: usize, child: Arc<Monitor>) {
+        let member = &self.members[i];
+        let config = self
+            .config
             .clone()
-            .with_jobs(member.jobs(config.jobs, members.len()));
-        let (ir, runner, to_relay) = (ir.clone(), member.clone(), tx.clone());
+            .with_jobs(member.jobs(self.config.jobs, self.members.len()));
+        let (ir, runner, to_relay) = (self.ir.clone(), member.clone(), self.tx.clone());
         let spawned = spawn_worker(format!("portfolio-{}", member.name()), move || {
             let run = || runner.run(ir, &config, child);
             let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
@@ -175,51 +203,109 @@ pub fn portfolio(
                 "internal error: cannot start the {} engine: {e}",
                 member.name()
             );
-            let _ = tx.send((i, internal(member, msg)));
+            let _ = self.tx.send((i, internal(member, msg)));
         }
     }
-    drop(tx);
-    let relay = Relay {
-        monitor: &monitor,
-        monitors: &monitors,
-    };
-    let (reports, ended) = relay.collect(&rx, members.len());
-    finish(members, reports, ended, start)
 }
 
 /// The relay between the run's monitor and the members'.
 struct Relay<'a> {
     monitor: &'a Monitor,
     monitors: &'a [Arc<Monitor>],
+    /// The run's limits: the memory bound counts every member's solver
+    /// processes, which no member's own limits see.
+    limits: Limits,
+    starter: Starter<'a>,
 }
+
+/// How often the relay reads the memory of the process and its solvers.
+const MEMORY_EVERY: Duration = Duration::from_millis(20);
+
+/// Under a memory bound, members start one at a time, this long apart
+/// (time for the last one's solver processes to show in the memory)
+/// and only while the memory is below [`START_BELOW_PERCENT`] of the
+/// bound: each member's solver processes cost tens of MiB before their
+/// first query, and a small bound would be crossed by starting them all.
+const START_EVERY: Duration = Duration::from_millis(100);
+
+/// See [`START_EVERY`].
+const START_BELOW_PERCENT: u64 = 60;
 
 /// When each member's report came, or that it was told to stop.
 struct Ended {
     at: Vec<Option<Instant>>,
     stopped: Vec<bool>,
+    /// Members never started (the memory bound left no room).
+    not_started: Vec<bool>,
+    /// The members were stopped at the memory bound.
+    out_of_memory: bool,
 }
 
 impl Relay<'_> {
     /// Waits for the members' reports, stopping the others at the first
     /// definitive one, and giving up on a member [`GRACE`] (plus a
     /// second for its own supervisor's grace) after it was told to stop.
-    fn collect(
-        &self,
-        rx: &mpsc::Receiver<(usize, Report)>,
-        n: usize,
-    ) -> (Vec<Option<Report>>, Ended) {
+    fn collect(&self, rx: &mpsc::Receiver<(usize, Report)>) -> (Vec<Option<Report>>, Ended) {
+        let n = self.monitors.len();
         let mut reports: Vec<Option<Report>> = (0..n).map(|_| None).collect();
         let mut ended = Ended {
             at: vec![None; n],
             stopped: vec![false; n],
+            not_started: vec![false; n],
+            out_of_memory: false,
         };
         let mut told: Option<Instant> = None;
         let patience = GRACE + Duration::from_secs(1);
+        let mut next_memory = Instant::now();
+        let (mut started, mut last_start) = (0, None::<Instant>);
         while reports.iter().any(Option::is_none) {
             self.sum();
-            if self.monitor.interrupt.load(Ordering::Relaxed) {
-                self.stop_all();
-                told.get_or_insert_with(Instant::now);
+            let now = Instant::now();
+            let memory = now >= next_memory;
+            if memory {
+                next_memory = now + MEMORY_EVERY;
+            }
+            // The members watch the clock and the interrupt themselves;
+            // the memory of all of them only the relay can see.
+            match self.limits.reached(memory, descendants_resident_bytes) {
+                Some(Incomplete::MaxMemory) if told.is_none() => {
+                    ended.out_of_memory = true;
+                    self.stop_all();
+                    told = Some(now);
+                }
+                Some(Incomplete::Interrupted) => {
+                    self.stop_all();
+                    told.get_or_insert(now);
+                }
+                _ => {}
+            }
+            if started < n {
+                let running = (0..started).any(|i| reports[i].is_none());
+                if told.is_none() && self.room_to_start(last_start) {
+                    self.starter.start(started, self.monitors[started].clone());
+                    started += 1;
+                    last_start = Some(now);
+                    continue;
+                }
+                if told.is_some() || !running {
+                    // Stopping, or every started member has ended with
+                    // the memory still too high for the next: the rest
+                    // never start.
+                    let why = match told {
+                        Some(_) if !ended.out_of_memory => Incomplete::Interrupted,
+                        _ => Incomplete::MaxMemory,
+                    };
+                    for (i, slot) in reports.iter_mut().enumerate().skip(started) {
+                        ended.not_started[i] = true;
+                        ended.stopped[i] = told.is_some();
+                        ended.at[i] = Some(now);
+                        let mut r =
+                            Report::empty(Verdict::Unknown, extra_of(&self.starter.members[i]));
+                        r.incomplete.push(why);
+                        *slot = Some(r);
+                    }
+                    started = n;
+                }
             }
             if told.is_some_and(|t| t.elapsed() > patience) {
                 break;
@@ -239,13 +325,29 @@ impl Relay<'_> {
                     reports[i] = Some(report);
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
-                // Every member's thread is gone: those that sent nothing
-                // could not start (reported as such when they failed).
+                // The relay holds a sender: never disconnected.
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
         }
         self.sum();
         (reports, ended)
+    }
+
+    /// May the next member start? At once without a memory bound; under
+    /// one, [`START_EVERY`] after the last and below
+    /// [`START_BELOW_PERCENT`] of the bound.
+    fn room_to_start(&self, last_start: Option<Instant>) -> bool {
+        let Some(max) = self.limits.max_memory else {
+            return true;
+        };
+        let Some(last) = last_start else {
+            return true;
+        };
+        if last.elapsed() < START_EVERY {
+            return false;
+        }
+        let used = crate::run::resident_bytes().unwrap_or(0) + descendants_resident_bytes();
+        used < max / 100 * START_BELOW_PERCENT
     }
 
     fn stop_all(&self) {
@@ -298,6 +400,20 @@ fn finish(
             elapsed: ended.at[i].unwrap_or_else(Instant::now) - start,
             stopped: ended.stopped[i],
             abandoned: r.is_none(),
+            not_started: ended.not_started[i],
+        })
+        .map(|mut o: MemberOutcome| {
+            // Members the relay stopped at the memory bound say
+            // `interrupted`: the reason is the bound.
+            if ended.out_of_memory {
+                for i in &mut o.incomplete {
+                    if *i == Incomplete::Interrupted {
+                        *i = Incomplete::MaxMemory;
+                    }
+                }
+                o.incomplete.dedup();
+            }
+            o
         })
         .collect();
     // The first definitive answer to arrive.
@@ -407,6 +523,8 @@ mod tests {
                 .map(|i| Some(now + Duration::from_millis(i as u64)))
                 .collect(),
             stopped: vec![false; n],
+            not_started: vec![false; n],
+            out_of_memory: false,
         }
     }
 

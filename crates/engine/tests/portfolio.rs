@@ -141,3 +141,34 @@ fn the_interrupt_stops_every_engine_and_keeps_the_reasons() {
     assert_eq!(run.answered_by, None);
     assert!(run.members.iter().all(|m| m.verdict == Verdict::Unknown));
 }
+
+#[test]
+fn a_memory_bound_already_crossed_starts_no_member() {
+    // A bound below the process's own memory: the relay, which counts the
+    // process and every member's solvers, stops the run before any
+    // member starts its solver processes.
+    let source = "i = 0; while i < n do i = i + 1 od; assert i != 100000000";
+    let ir = Arc::new(wiser_imp::compile(source).unwrap());
+    let config = Config::default()
+        .with_jobs(2)
+        .with_max_memory(Some(1 << 20))
+        .with_timeout(Some(Duration::from_secs(60)));
+    let start = Instant::now();
+    let run = portfolio(ir, &config, &Member::all(), Arc::new(Monitor::new()));
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert_eq!(run.report.verdict, Verdict::Unknown);
+    assert!(
+        run.report.incomplete.contains(&Incomplete::MaxMemory),
+        "{:?}",
+        run.report.incomplete
+    );
+    assert!(
+        run.members.iter().all(|m| m.not_started),
+        "{:?}",
+        run.members
+    );
+}

@@ -20,7 +20,7 @@ mod solvers;
 mod watch;
 
 pub use limits::{Limits, Monitor};
-pub use memory::{peak_resident_bytes, resident_bytes};
+pub use memory::{descendants_resident_bytes, peak_resident_bytes, resident_bytes};
 pub(crate) use solvers::Solvers;
 pub use watch::GRACE;
 pub(crate) use watch::{supervise_one, Poll, StopSwitch, Watch, TICK};
