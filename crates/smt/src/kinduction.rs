@@ -27,7 +27,7 @@
 
 use crate::horn::{HornProblem, Refusal};
 use crate::solver::{Answer, Solver};
-use crate::term::Term;
+use crate::term::{Sort, Term};
 use rustc_hash::FxHashMap;
 
 /// The formulas of k-induction over a problem's clauses, strengthened
@@ -52,8 +52,8 @@ enum Tag {
 impl<'a> Unrolling<'a> {
     /// The unrolling of `p`'s clauses, each state strengthened by `facts`
     /// (one per relation; shorter means `true` for the rest). `p` must be
-    /// linear ([`HornProblem::is_linear`]): a clause's second body would
-    /// be ignored.
+    /// unrollable ([`HornProblem::is_unrollable`]): a clause's second body
+    /// would be ignored, and arrays cannot be equated.
     pub fn new(p: &'a HornProblem, facts: &'a [Term]) -> Self {
         let mut locals = FxHashMap::default();
         for c in &p.clauses {
@@ -233,6 +233,18 @@ impl HornProblem {
         self.clauses.iter().all(|c| c.body.len() <= 1)
     }
 
+    /// Can [`Unrolling`] unroll it: linear, and every parameter a scalar
+    /// (a step binds the next state's values by equalities, and the terms
+    /// have no equality of arrays)?
+    pub fn is_unrollable(&self) -> bool {
+        self.is_linear()
+            && self.relations.iter().all(|r| {
+                r.params
+                    .iter()
+                    .all(|p| !matches!(p.sort(), Sort::Array(..)))
+            })
+    }
+
     /// Checks with `solver` that the clauses' queries are unreachable by
     /// k-induction at `k` (at least 1), strengthened by `facts` (one
     /// formula per relation): `Ok` only if the facts are inductive (every
@@ -248,8 +260,9 @@ impl HornProblem {
             return Err(Refusal::Malformed("k-induction at k = 0".into()));
         }
         self.well_formed(facts)?;
-        if !self.is_linear() {
-            let what = "k-induction over non-linear clauses (a clause with several bodies)";
+        if !self.is_unrollable() {
+            let what = "k-induction over non-linear clauses (a clause with several bodies) \
+                        or over arrays";
             return Err(Refusal::Malformed(what.into()));
         }
         // The facts are inductive: the clauses without the queries hold.

@@ -1,7 +1,9 @@
 //! k-induction's certificate, checked independently: accepted when it
 //! holds, refused when corrupted.
 
-use wiser_smt::{Application, Clause, HornProblem, Refusal, Relation, Term, Z3Solver};
+use wiser_smt::{
+    Application, Clause, HornProblem, Refusal, Relation, Scalar, Sort, Term, Z3Solver,
+};
 
 /// `x = 0; while (*) x = x == 0 ? 1 : x == 1 ? 0 : x + 1;` with the error
 /// `x == bad`. For `bad == 3` the property is 2-inductive (only `x == 2`
@@ -123,4 +125,31 @@ fn an_unreachable_error_past_a_negative_value_is_proved() {
     assert_eq!(check(&p, 4, &none), Err(Refusal::NotKInductive { k: 4 }));
     let x = Term::int_var("x");
     assert_eq!(check(&p, 1, &[Term::le(&Term::int(0), &x)]), Ok(()));
+}
+
+#[test]
+fn array_parameters_are_refused() {
+    // A relation over an array: a step would equate arrays, which the
+    // terms cannot say.
+    let sort = Sort::Array(Scalar::Int, Scalar::Int);
+    let a = Term::var("a", sort);
+    let p = HornProblem {
+        relations: vec![Relation {
+            name: "loop".into(),
+            params: vec![a.clone()],
+        }],
+        clauses: vec![Clause {
+            body: Vec::new(),
+            constraint: Term::bool(true),
+            head: Some(Application {
+                relation: 0,
+                args: vec![a],
+            }),
+        }],
+    };
+    assert!(p.is_linear() && !p.is_unrollable());
+    assert!(matches!(
+        check(&p, 1, &[Term::bool(true)]),
+        Err(Refusal::Malformed(_))
+    ));
 }

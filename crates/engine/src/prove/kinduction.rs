@@ -47,10 +47,11 @@ pub(super) fn k_induction(
     stop: &StopSwitch,
     stats: &mut SolverStats,
 ) -> Outcome {
-    if !p.is_linear() {
-        let reason = "k-induction unrolls linear clauses only, and the summaries of \
-                      recursive procedures are not linear";
-        return Outcome::Unknown(Incomplete::NoInvariant, reason.into());
+    if !p.is_unrollable() {
+        let reason = "k-induction unrolls linear clauses over scalars only: the summaries of \
+                      recursive procedures are not linear, and arrays have no equality in \
+                      the terms";
+        return Outcome::Unknown(Incomplete::NotEncoded, reason.into());
     }
     let unrolling = Unrolling::new(p, facts);
     let mut solver = solvers.bare();
