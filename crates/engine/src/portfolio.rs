@@ -65,16 +65,18 @@ impl Member {
         })
     }
 
-    /// The members of the default portfolio: symbolic execution for
-    /// bugs, deepening BMC for short bugs and bounded programs, the
-    /// prover (Spacer) and k-induction for loops whose bound is an input.
-    pub fn all() -> Vec<Member> {
-        vec![
-            Member::Symex,
-            Member::deepening_bmc(),
-            Member::Prove,
-            Member::KInduction,
-        ]
+    /// The members of the default portfolio on `jobs` workers: symbolic
+    /// execution for bugs, deepening BMC for short bugs and bounded
+    /// programs, the prover for loops whose bound is an input — with
+    /// k-induction as a member of its own where there are workers for
+    /// four, else inside the prover's member after Spacer (both start
+    /// with the same Houdini facts, which two members would find twice).
+    pub fn defaults(jobs: usize) -> Vec<Member> {
+        let mut members = vec![Member::Symex, Member::deepening_bmc(), Member::Prove];
+        if jobs >= 4 {
+            members.push(Member::KInduction);
+        }
+        members
     }
 
     /// The workers a member uses of `jobs` shared by `members` members:
@@ -86,19 +88,33 @@ impl Member {
         }
     }
 
-    fn run(&self, ir: Arc<Ir>, config: &Config, monitor: Arc<Monitor>) -> Report {
+    /// Runs the member; `kinduction_apart`: k-induction is a member of
+    /// its own, so the prover's member runs Spacer alone.
+    fn run(
+        &self,
+        ir: Arc<Ir>,
+        config: &Config,
+        monitor: Arc<Monitor>,
+        kinduction_apart: bool,
+    ) -> Report {
         match self {
             Member::Symex => symex_monitored(ir, config, monitor),
             Member::Bmc(b) => bmc(ir, config, b, monitor),
-            Member::Prove => prove_with(ir, config, &Member::method(Method::Spacer), monitor),
+            Member::Prove => {
+                let method = if kinduction_apart {
+                    Method::Spacer
+                } else {
+                    Method::Auto
+                };
+                prove_with(ir, config, &Member::method(method), monitor)
+            }
             Member::KInduction => {
                 prove_with(ir, config, &Member::method(Method::KInduction), monitor)
             }
         }
     }
 
-    /// The prover's settings for one of its methods: each method is a
-    /// member of its own, with the whole time.
+    /// The prover's settings for `method`, with the whole time.
     fn method(method: Method) -> ProveOptions {
         ProveOptions {
             method,
@@ -191,8 +207,9 @@ impl Starter<'_> {
             .clone()
             .with_jobs(member.jobs(self.config.jobs, self.members.len()));
         let (ir, runner, to_relay) = (self.ir.clone(), member.clone(), self.tx.clone());
+        let apart = self.members.contains(&Member::KInduction);
         let spawned = spawn_worker(format!("portfolio-{}", member.name()), move || {
-            let run = || runner.run(ir, &config, child);
+            let run = || runner.run(ir, &config, child, apart);
             let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
                 .unwrap_or_else(|panic| failed(&runner, panic.as_ref()));
             // The portfolio may have stopped waiting: nobody to tell.

@@ -35,7 +35,7 @@ fn the_portfolio_agrees_with_each_engine_on_random_programs() {
         let run = portfolio(
             ir.clone(),
             &config,
-            &Member::all(),
+            &Member::defaults(4),
             Arc::new(Monitor::new()),
         );
         assert!(
@@ -95,7 +95,7 @@ fn the_first_answer_stops_the_others() {
         .with_jobs(2)
         .with_timeout(Some(Duration::from_secs(60)));
     let start = Instant::now();
-    let run = portfolio(ir, &config, &Member::all(), Arc::new(Monitor::new()));
+    let run = portfolio(ir, &config, &Member::defaults(4), Arc::new(Monitor::new()));
     assert_eq!(run.report.verdict, Verdict::Bug);
     assert!(run.answered_by.is_some());
     assert!(
@@ -132,7 +132,7 @@ fn the_interrupt_stops_every_engine_and_keeps_the_reasons() {
         })
     };
     let start = Instant::now();
-    let run = portfolio(ir, &config, &Member::all(), monitor);
+    let run = portfolio(ir, &config, &Member::defaults(4), monitor);
     stopper.join().unwrap();
     let took = start.elapsed();
     assert!(took < Duration::from_secs(5), "took {took:?}");
@@ -154,7 +154,7 @@ fn a_memory_bound_already_crossed_starts_no_member() {
         .with_max_memory(Some(1 << 20))
         .with_timeout(Some(Duration::from_secs(60)));
     let start = Instant::now();
-    let run = portfolio(ir, &config, &Member::all(), Arc::new(Monitor::new()));
+    let run = portfolio(ir, &config, &Member::defaults(4), Arc::new(Monitor::new()));
     assert!(
         start.elapsed() < Duration::from_secs(5),
         "took {:?}",

@@ -52,7 +52,7 @@ pub struct ProveArgs {
 pub struct VerifyArgs {
     #[command(flatten)]
     pub target: TargetArgs,
-    /// The engines to run side by side, comma-separated (one alone is run alone) [default: check,bmc,prove,k-induction].
+    /// The engines to run side by side, comma-separated (one alone is run alone) [default: check,bmc,prove, and k-induction with 4 workers or more; with fewer, the prover runs k-induction after Spacer].
     #[arg(long, value_enum, value_delimiter = ',', value_name = "ENGINE,...")]
     pub engine: Vec<EngineArg>,
     /// Worker threads shared by the engines: one each for bmc, prove and k-induction, the rest for check (1 to 64) [default: the number of cores].
@@ -80,7 +80,7 @@ pub enum EngineArg {
     Check,
     /// Bounded model checking from bound 1, deepened, with unwinding assertions.
     Bmc,
-    /// Inductive invariants, as `wiser prove --method spacer`.
+    /// Inductive invariants, as `wiser prove` (`--method spacer` beside a k-induction member).
     Prove,
     /// k-induction, as `wiser prove --method k-induction`.
     KInduction,
@@ -105,7 +105,7 @@ impl VerifyArgs {
     pub fn members(&self) -> Vec<wiser_engine::Member> {
         use wiser_engine::Member;
         if self.engine.is_empty() {
-            return Member::all();
+            return Member::defaults(jobs(self.jobs));
         }
         let mut asked = self.engine.clone();
         asked.dedup();
