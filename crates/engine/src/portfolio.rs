@@ -12,7 +12,10 @@
 //! the portfolio reports as an internal error, never as a verdict. A
 //! member still inside one slow step [`GRACE`] after it was told to stop
 //! (its engine's own supervisor already abandons such workers) is left
-//! behind, so a portfolio ends as promptly as each of its members.
+//! behind, so a portfolio ends as promptly as each of its members. The
+//! memory bound is the relay's to watch, over the process and every
+//! member's solver processes (no member's own limits see the others');
+//! under a bound, members start one at a time while there is room.
 
 use crate::bmc::{bmc, Bmc};
 use crate::config::Config;
@@ -140,8 +143,9 @@ pub struct MemberOutcome {
     /// Was it still inside one step when the portfolio stopped waiting
     /// for it (its report is lost)?
     pub abandoned: bool,
-    /// Was it never started (under a memory bound, the others left no
-    /// room for its solver processes)?
+    /// Was it never started: under a memory bound, the others left no
+    /// room for its solver processes before the run ended or another
+    /// member answered?
     pub not_started: bool,
 }
 
