@@ -17,8 +17,12 @@ use support::{assert_valid, examples, json_of, schema, scratch_file, wiser, Exam
 const TIMEOUT: &str = "10";
 
 fn prove(e: &Example) -> serde_json::Value {
-    let path = e.path.to_str().expect("a UTF-8 path");
-    let out = wiser(&[
+    prove_path(e.path.to_str().expect("a UTF-8 path"))
+}
+
+/// `wiser prove PATH` as JSON, within [`TIMEOUT`].
+fn prove_path(path: &str) -> serde_json::Value {
+    json_of(&wiser(&[
         "prove",
         path,
         "--format",
@@ -26,8 +30,7 @@ fn prove(e: &Example) -> serde_json::Value {
         "--timeout",
         TIMEOUT,
         "-q",
-    ]);
-    json_of(&out)
+    ]))
 }
 
 #[test]
@@ -190,15 +193,7 @@ fn sarif_carries_the_invariants_at_their_loops() {
 /// `wiser prove` on a C program of its own, as JSON.
 fn prove_c(name: &str, text: &str) -> serde_json::Value {
     let file = scratch_file("prove-cli", name, text);
-    let path = file.to_str().expect("a UTF-8 path");
-    json_of(&wiser(&[
-        "prove",
-        path,
-        "--format",
-        "json",
-        "--timeout",
-        TIMEOUT,
-    ]))
+    prove_path(file.to_str().expect("a UTF-8 path"))
 }
 
 /// A recursive identity on 0..=100 (SV-COMP's recursive-simple `id`
