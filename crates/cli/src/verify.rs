@@ -486,10 +486,10 @@ impl Rendered for CheckOutput<'_> {
             obj.insert("proof".into(), proof);
         }
         if let (Some(run), Some(obj)) = (self.portfolio, json.as_object_mut()) {
-            // The member that answered (`k-induction` is the prover's
-            // engine with one method), else whose report this is.
-            let engine = run.answered_by.unwrap_or(report.extra.engine());
-            obj.insert("engine".into(), engine.into());
+            // `engine` stays the engine whose report this is (the
+            // `k-induction` member's is `prove`'s, with its method in
+            // `proof.method`); `portfolio.answered_by` names the member.
+            obj.insert("engine".into(), report.extra.engine().into());
             obj.insert("portfolio".into(), crate::render_portfolio::json(run));
         }
         if let (Some(c), Some(obj)) = (&report.coverage, json.as_object_mut()) {
