@@ -560,14 +560,19 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
     });
     // Apart: one `json!` of all the fields passes the macro's recursion
     // limit.
-    let cvc5 = [
+    let external = [
         ("cvc5_queries", s.solver.cvc5_queries),
         ("cvc5_sat", s.solver.cvc5_sat),
         ("cvc5_unsat", s.solver.cvc5_unsat),
         ("cvc5_fallbacks", s.solver.cvc5_fallbacks),
+        ("bitwuzla_queries", s.solver.bitwuzla_queries),
+        ("bitwuzla_sat", s.solver.bitwuzla_sat),
+        ("bitwuzla_unsat", s.solver.bitwuzla_unsat),
+        ("bitwuzla_fallbacks", s.solver.bitwuzla_fallbacks),
+        ("external_settled", s.solver.external_settled),
     ];
     if let Some(stats) = out["stats"].as_object_mut() {
-        for (k, v) in cvc5 {
+        for (k, v) in external {
             stats.insert(k.to_string(), v.into());
         }
     }

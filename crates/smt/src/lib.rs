@@ -33,6 +33,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod bitwuzla_backend;
 mod build;
 mod bv_build;
 mod child;
@@ -45,6 +46,7 @@ mod model;
 mod process;
 mod protocol;
 mod server;
+mod smtlib_process;
 mod solver;
 mod subst;
 mod term;
@@ -53,6 +55,7 @@ mod z3_backend_float;
 mod z3_backend_horn;
 mod z3_backend_watchdog;
 
+pub use bitwuzla_backend::Bitwuzla;
 pub use cvc5_backend::Cvc5;
 pub use display::{SharedPrinter, MAX_TEXT, MIN_SHARED, PLAIN_NODES};
 pub use horn::{Application, Clause, HornAnswer, HornProblem, Refusal, Relation};

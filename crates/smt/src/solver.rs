@@ -57,7 +57,7 @@ pub struct SolverStats {
     /// Satisfiability checks run, incremental and one-shot.
     pub z3_checks: u64,
     /// Time spent in the solvers at the bottom of the chain (Z3, and
-    /// cvc5 for the queries asked of it).
+    /// Bitwuzla and cvc5 for the queries asked of them).
     pub z3_time: Duration,
     /// Solver processes started beyond the first of each
     /// [`crate::ProcessSolver`]: each one replaced a process that was
@@ -72,9 +72,27 @@ pub struct SolverStats {
     /// See `cvc5_sat`.
     pub cvc5_unsat: u64,
     /// Of those, the ones cvc5 did not answer (an error, `unknown`, a
-    /// model that failed the check) and that went on to Z3 (counted in
-    /// `z3_queries` too). The rest ran out of time in cvc5 (unknown).
+    /// model that failed the check). The rest it answered, ran out of
+    /// time on, or was stopped on when Bitwuzla answered first. A query
+    /// that neither answered goes on to Z3 (`z3_queries`).
     pub cvc5_fallbacks: u64,
+    /// Queries asked of Bitwuzla (those with float operations and no
+    /// mathematical integer, when a Python with its bindings is found: see
+    /// [`crate::Bitwuzla`]), side by side with cvc5.
+    pub bitwuzla_queries: u64,
+    /// Of those, answered sat (with a model our evaluator checked) /
+    /// unsat by Bitwuzla.
+    pub bitwuzla_sat: u64,
+    /// See `bitwuzla_sat`.
+    pub bitwuzla_unsat: u64,
+    /// Of those, the ones Bitwuzla did not answer (an error, `unknown`, a
+    /// model that failed the check). The rest it answered, ran out of
+    /// time on, or was stopped on when cvc5 answered first.
+    pub bitwuzla_fallbacks: u64,
+    /// Float queries settled by Bitwuzla or cvc5 (counted once, however
+    /// many of them ran): decided, or given up at the deadline; they did
+    /// not reach Z3.
+    pub external_settled: u64,
 }
 
 impl SolverStats {
@@ -90,15 +108,15 @@ impl SolverStats {
     }
 
     /// Queries decided or given up at the bottom of the chain: those
-    /// that reached Z3 and those cvc5 answered or ran out of time on.
+    /// that reached Z3 and those Bitwuzla or cvc5 settled.
     pub fn solver_queries(&self) -> u64 {
-        self.z3_queries + self.cvc5_queries - self.cvc5_fallbacks.min(self.cvc5_queries)
+        self.z3_queries + self.external_settled
     }
 
     /// Every counter, in a fixed order (the solver process's wire order),
     /// and the time. Destructured exhaustively, so that no counter can be
     /// left out of a sum or off the wire.
-    pub(crate) fn counters(&mut self) -> ([&mut u64; 17], &mut Duration) {
+    pub(crate) fn counters(&mut self) -> ([&mut u64; 22], &mut Duration) {
         // Each counter is named once, for the pattern and the array alike.
         macro_rules! in_order {
             ($($counter:ident),*) => {{
@@ -123,7 +141,12 @@ impl SolverStats {
             cvc5_queries,
             cvc5_sat,
             cvc5_unsat,
-            cvc5_fallbacks
+            cvc5_fallbacks,
+            bitwuzla_queries,
+            bitwuzla_sat,
+            bitwuzla_unsat,
+            bitwuzla_fallbacks,
+            external_settled
         )
     }
 }

@@ -30,6 +30,7 @@
 //! rendering of this translation, and what it does not decide comes back
 //! here with the time left.
 
+use crate::bitwuzla_backend::Bitwuzla;
 use crate::cvc5_backend::Cvc5;
 use crate::model::Model;
 use crate::solver::{Answer, Solver, SolverStats};
@@ -68,7 +69,10 @@ pub struct Z3Solver {
     /// Each constraint's translation, with the definitions it needs.
     assertions: FxHashMap<Term, Bool>,
     /// Asked first the queries with float operations, if set (see
-    /// `z3_backend_cvc5.rs`).
+    /// `z3_backend_external.rs`).
+    bitwuzla: Option<Bitwuzla>,
+    /// Asked the queries with float operations that Bitwuzla did not
+    /// decide, if set.
     cvc5: Option<Cvc5>,
     /// For each constraint asserted since the last reset, the literal that
     /// switches it on.
@@ -98,8 +102,8 @@ pub fn z3_version() -> String {
 
 impl Z3Solver {
     /// A solver; `timeout` bounds each query (Z3 then answers unknown).
-    /// Queries with float operations go to cvc5 first when
-    /// [`Cvc5::from_env`] finds one.
+    /// Queries with float operations go to Bitwuzla and cvc5 first when
+    /// [`Bitwuzla::from_env`] and [`Cvc5::from_env`] find them.
     pub fn new(timeout: Option<Duration>) -> Z3Solver {
         Z3Solver {
             watchdog: None,
@@ -110,16 +114,23 @@ impl Z3Solver {
             floats: FxHashMap::default(),
             definitions: FxHashMap::default(),
             assertions: FxHashMap::default(),
+            bitwuzla: Bitwuzla::from_env(),
             cvc5: Cvc5::from_env(),
             guards: FxHashMap::default(),
             stats: SolverStats::default(),
         }
     }
 
-    /// Sets the cvc5 asked first the queries with float operations
-    /// (`None`: Z3 alone).
+    /// Sets the cvc5 asked the queries with float operations that
+    /// Bitwuzla did not decide (`None`: none).
     pub fn set_cvc5(&mut self, cvc5: Option<Cvc5>) {
         self.cvc5 = cvc5;
+    }
+
+    /// Sets the Bitwuzla asked first the queries with float operations
+    /// (`None`: none; with neither, Z3 alone).
+    pub fn set_bitwuzla(&mut self, bitwuzla: Option<Bitwuzla>) {
+        self.bitwuzla = bitwuzla;
     }
 
     /// The translation of the constraint `c`, with the definitions of the
@@ -517,7 +528,7 @@ impl Solver for Z3Solver {
     fn solve(&mut self, constraints: &[Term]) -> Answer {
         let start = Instant::now();
         let deadline = self.check_deadline();
-        if let Some(answer) = self.ask_cvc5(constraints, deadline) {
+        if let Some(answer) = self.ask_external(constraints, deadline) {
             self.stats.z3_time += start.elapsed();
             return answer;
         }
@@ -730,9 +741,9 @@ fn c_div(a: &ZInt, b: &ZInt) -> ZInt {
     b.eq(&zero).ite(&zero, &q)
 }
 
-// Asking cvc5, in a file of its own.
-#[path = "z3_backend_cvc5.rs"]
-mod cvc5;
+// Asking Bitwuzla and cvc5, in a file of its own.
+#[path = "z3_backend_external.rs"]
+mod external;
 
 #[cfg(test)]
 #[path = "z3_backend_tests.rs"]

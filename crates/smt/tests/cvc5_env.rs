@@ -16,6 +16,7 @@ fn a_bogus_wiser_cvc5_falls_back_to_z3() {
     let sum = Term::fp(FloatOp::Binary(FBinOp::Add, t), &[x, c(1.0)]);
     let query = [Term::fp(FloatOp::Cmp(CmpOp::Eq, t), &[sum, c(3.0)])];
     let mut s = Z3Solver::new(None);
+    s.set_bitwuzla(None);
     match s.solve(&query) {
         Answer::Sat(m) => assert!(query.iter().all(|q| m.holds(q))),
         other => panic!("{other:?}"),

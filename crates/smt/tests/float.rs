@@ -3,12 +3,13 @@
 //! integer types, on the values where IEEE 754 and C's conversions are
 //! delicate (zeros, infinities, NaNs, subnormals, the extreme normals,
 //! halfway cases, the edges of each integer type's range) and a few
-//! pseudo-random patterns, Z3's translation, cvc5 reading its SMT-LIB
-//! rendering, folding and the model evaluator all give `apply`'s result.
+//! pseudo-random patterns, Z3's translation, cvc5 and Bitwuzla reading its
+//! SMT-LIB rendering, folding and the model evaluator all give `apply`'s
+//! result.
 //! Then a few symbolic queries, where Z3 must search rather than compute.
 
 use wiser_num::{CmpOp, FBinOp, FClass, FUnOp, FloatOp, FloatTy, Int, IntTy};
-use wiser_smt::{Answer, Cvc5, Model, Solver, SolverStats, Sort, Term, Value, Z3Solver};
+use wiser_smt::{Answer, Bitwuzla, Cvc5, Model, Solver, SolverStats, Sort, Term, Value, Z3Solver};
 use wiser_testkit::{external_tool, Xorshift as Rng};
 
 const INT_TYS: [IntTy; 7] = [
@@ -303,43 +304,49 @@ fn describe(op: FloatOp, args: &[Int]) -> String {
     format!("{op} on [{}]", shown.join(", "))
 }
 
-/// Z3 alone: the tests here check Z3's translation, whether or not cvc5
-/// is installed (which `Z3Solver::new` would ask first).
-fn z3() -> Z3Solver {
+/// Which solver a check goes through.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Via {
+    /// Z3 alone: its translation, whether or not Bitwuzla or cvc5 is
+    /// installed (which `Z3Solver::new` would ask first).
+    Z3,
+    /// cvc5 (`cvc5` on the `PATH`) in front of Z3.
+    Cvc5,
+    /// Bitwuzla (`python3` on the `PATH`, with the `bitwuzla` module) in
+    /// front of Z3.
+    Bitwuzla,
+}
+
+/// A solver with only the float solvers of `via`.
+fn make(via: Via) -> Z3Solver {
     let mut s = Z3Solver::new(None);
-    s.set_cvc5(None);
+    s.set_cvc5((via == Via::Cvc5).then(|| Cvc5::at("cvc5")));
+    s.set_bitwuzla((via == Via::Bitwuzla).then(|| Bitwuzla::with_python("python3")));
     s
 }
 
-/// The solver asking cvc5 first (`cvc5` on the `PATH`).
-fn via_cvc5() -> Z3Solver {
-    let mut s = Z3Solver::new(None);
-    s.set_cvc5(Some(Cvc5::at("cvc5")));
-    s
-}
-
-/// Solves `constraints` with a solver `make` makes; with `cvc5`, asserts
-/// that cvc5 gave the answer (Z3 was not needed).
-fn solve_with(make: fn() -> Z3Solver, cvc5: bool, constraints: &[Term]) -> Answer {
-    let mut s = make();
+/// Solves `constraints` through `via`; for Bitwuzla or cvc5, asserts
+/// that it gave the answer (Z3 was not needed).
+fn solve_with(via: Via, constraints: &[Term]) -> Answer {
+    let mut s = make(via);
     let answer = s.solve(constraints);
-    if cvc5 {
-        let mut st = SolverStats::default();
-        s.stats(&mut st);
-        assert_eq!(
-            (st.cvc5_queries, st.cvc5_fallbacks),
-            (1, 0),
-            "cvc5 did not decide ({answer:?}): {st:?}"
-        );
+    let mut st = SolverStats::default();
+    s.stats(&mut st);
+    let asked = match via {
+        Via::Z3 => None,
+        Via::Cvc5 => Some((st.cvc5_queries, st.cvc5_fallbacks)),
+        Via::Bitwuzla => Some((st.bitwuzla_queries, st.bitwuzla_fallbacks)),
+    };
+    if let Some(asked) = asked {
+        assert_eq!(asked, (1, 0), "{via:?} did not decide ({answer:?}): {st:?}");
     }
     answer
 }
 
 /// Checks `op` on `tuples` in one query, and, should the query not be
-/// sat with `apply`'s results, each tuple alone to name the culprit; with
-/// `cvc5`, through cvc5 (which must decide each query), else Z3 alone.
-fn check_batch(op: FloatOp, tuples: &[Vec<Int>], cvc5: bool) -> usize {
-    let make = if cvc5 { via_cvc5 } else { z3 };
+/// sat with `apply`'s results, each tuple alone to name the culprit;
+/// through `via` (Bitwuzla and cvc5 must decide each query).
+fn check_batch(op: FloatOp, tuples: &[Vec<Int>], via: Via) -> usize {
     let mut constraints = Vec::new();
     let mut results = Vec::new();
     for (k, args) in tuples.iter().enumerate() {
@@ -347,7 +354,7 @@ fn check_batch(op: FloatOp, tuples: &[Vec<Int>], cvc5: bool) -> usize {
         constraints.extend(cs);
         results.push(r);
     }
-    let answer = solve_with(make, cvc5, &constraints);
+    let answer = solve_with(via, &constraints);
     let ok = match &answer {
         Answer::Sat(m) => tuples
             .iter()
@@ -360,11 +367,10 @@ fn check_batch(op: FloatOp, tuples: &[Vec<Int>], cvc5: bool) -> usize {
     }
     for (k, args) in tuples.iter().enumerate() {
         let (cs, r, _) = check_constraints(op, args, k);
-        match solve_with(make, cvc5, &cs) {
+        match solve_with(via, &cs) {
             Answer::Sat(m) => {
                 let want = expected(op, args, r.sort());
-                let who = if cvc5 { "cvc5" } else { "Z3" };
-                assert_eq!(value_of(&m, &r), want, "{who} on {}", describe(op, args));
+                assert_eq!(value_of(&m, &r), want, "{via:?} on {}", describe(op, args));
             }
             other => panic!("{}: {other:?}", describe(op, args)),
         }
@@ -372,7 +378,8 @@ fn check_batch(op: FloatOp, tuples: &[Vec<Int>], cvc5: bool) -> usize {
     panic!("{op}: the batch failed ({answer:?}) but no check alone did");
 }
 
-/// Fewer operand tuples for cvc5, which takes some 15 ms per float
+/// Fewer operand tuples for cvc5 and Bitwuzla (a process per query), for
+/// cvc5 takes some 15 ms per float
 /// result even when the operands are fixed (Z3 folds those): every
 /// operation on the values of [`floats`] without the random ones and
 /// without the edges of integer ranges except for conversions to
@@ -439,28 +446,36 @@ fn cvc5_tuples(op: FloatOp) -> Vec<Vec<Int>> {
 }
 
 /// Every operation on its operand tuples, in batches: all of
-/// [`operand_tuples`] for Z3, [`cvc5_tuples`] for cvc5.
-fn agrees_with_apply_on_every_operation(cvc5: bool) {
+/// [`operand_tuples`] for Z3, [`cvc5_tuples`] for the others.
+fn agrees_with_apply_on_every_operation(via: Via) {
     let mut checked = 0;
     for t in FloatTy::ALL {
         for op in ops(t) {
-            let tuples = if cvc5 {
+            // Bitwuzla has no mathematical integers: such queries skip it.
+            let unbounded = matches!(op,
+                FloatOp::FromInt(i, _) | FloatOp::ToInt(_, i) | FloatOp::ToIntOverflows(_, i)
+                    if i.is_unbounded());
+            if via == Via::Bitwuzla && unbounded {
+                continue;
+            }
+            let tuples = if via != Via::Z3 {
                 cvc5_tuples(op)
             } else {
                 operand_tuples(op)
             };
             for chunk in tuples.chunks(200) {
-                checked += check_batch(op, chunk, cvc5);
+                checked += check_batch(op, chunk, via);
             }
         }
     }
-    assert!(checked > if cvc5 { 2000 } else { 5000 }, "{checked} checks");
+    let least = if via == Via::Z3 { 5000 } else { 2000 };
+    assert!(checked > least, "{checked} checks");
 }
 
 /// Z3's translation of every operation gives `apply`'s result.
 #[test]
 fn z3_agrees_with_apply_on_every_operation() {
-    agrees_with_apply_on_every_operation(false);
+    agrees_with_apply_on_every_operation(Via::Z3);
 }
 
 /// So does cvc5 reading the SMT-LIB rendering of that translation, and
@@ -470,7 +485,16 @@ fn cvc5_agrees_with_apply_on_every_operation() {
     if !external_tool("cvc5") {
         return;
     }
-    agrees_with_apply_on_every_operation(true);
+    agrees_with_apply_on_every_operation(Via::Cvc5);
+}
+
+/// So does Bitwuzla, reading the same rendering.
+#[test]
+fn bitwuzla_agrees_with_apply_on_every_operation() {
+    if !wiser_testkit::external_python_module("bitwuzla") {
+        return;
+    }
+    agrees_with_apply_on_every_operation(Via::Bitwuzla);
 }
 
 /// Folding constants and evaluating under a model give `apply`'s result.
@@ -524,7 +548,7 @@ fn symbolic_queries() {
         &Term::fp(mul, &[x.clone(), f32c(2.0)]),
         &f32c(3.0),
     )];
-    match z3().solve(&c) {
+    match make(Via::Z3).solve(&c) {
         Answer::Sat(m) => assert_eq!(m.int("x"), Int::from_u64(u64::from(1.5f32.to_bits()))),
         other => panic!("{other:?}"),
     }
@@ -535,7 +559,7 @@ fn symbolic_queries() {
         Term::bv_eq(&Term::fp(add, &[x.clone(), f32c(1.0)]), &f32c(3.0)),
         Term::not(&Term::bv_eq(&x, &f32c(2.0))),
     ];
-    match z3().solve(&c) {
+    match make(Via::Z3).solve(&c) {
         Answer::Sat(m) => {
             let v = f32::from_bits(m.int("x").low_bits(32) as u32);
             assert!(v != 2.0 && v + 1.0 == 3.0, "{v}");
@@ -556,12 +580,12 @@ fn symbolic_queries() {
         Term::not(&over),
         Term::bv_eq(&to, &Term::bv(32, i32::MAX as u64)),
     ];
-    assert_eq!(z3().solve(&c), Answer::Unsat);
+    assert_eq!(make(Via::Z3).solve(&c), Answer::Unsat);
     let c = [
         Term::not(&over),
         Term::bv_eq(&to, &Term::bv(32, (i32::MAX - 127) as u64)),
     ];
-    match z3().solve(&c) {
+    match make(Via::Z3).solve(&c) {
         Answer::Sat(m) => {
             let v = f32::from_bits(m.int("x").low_bits(32) as u32);
             assert_eq!(v, 2147483520.0);
@@ -573,7 +597,7 @@ fn symbolic_queries() {
         FloatOp::Cmp(CmpOp::Lt, FloatTy::F32),
         &[x.clone(), x.clone()],
     );
-    assert_eq!(z3().solve(&[lt]), Answer::Unsat);
+    assert_eq!(make(Via::Z3).solve(&[lt]), Answer::Unsat);
     let ne = Term::fp(
         FloatOp::Cmp(CmpOp::Ne, FloatTy::F32),
         &[x.clone(), x.clone()],
@@ -582,7 +606,7 @@ fn symbolic_queries() {
         FloatOp::Unary(FUnOp::Neg, FloatTy::F32),
         std::slice::from_ref(&x),
     );
-    match z3().solve(&[ne.clone(), Term::bool(true)]) {
+    match make(Via::Z3).solve(&[ne.clone(), Term::bool(true)]) {
         Answer::Sat(m) => assert!(f32::from_bits(m.int("x").low_bits(32) as u32).is_nan()),
         other => panic!("{other:?}"),
     }
@@ -591,7 +615,7 @@ fn symbolic_queries() {
         ne,
         Term::not(&Term::bv_eq(&neg, &Term::bv(32, 0x7fc0_0000))),
     ];
-    assert_eq!(z3().solve(&c), Answer::Unsat);
+    assert_eq!(make(Via::Z3).solve(&c), Answer::Unsat);
 }
 
 /// Chains of float operations: Z3 takes an operation's FP value straight
@@ -649,7 +673,7 @@ fn chained_operations_agree_with_apply() {
             } else {
                 cond
             });
-            match z3().solve(&with) {
+            match make(Via::Z3).solve(&with) {
                 Answer::Sat(m) => {
                     assert_eq!(m.int("r"), qv, "({a} * {b} + {c}) / {c}");
                     assert_eq!(m.int("g"), fv, "({a} * {b} + {c}) / {c} as f32");
@@ -664,6 +688,7 @@ fn chained_operations_agree_with_apply() {
 fn solver() -> Z3Solver {
     let mut s = Z3Solver::new(Some(std::time::Duration::from_secs(20)));
     s.set_cvc5(None);
+    s.set_bitwuzla(None);
     s
 }
 

@@ -43,7 +43,7 @@
 //! ```
 #![warn(missing_docs)]
 
-pub use external::external_tool;
+pub use external::{external_python_module, external_tool};
 pub use rng::Xorshift;
 pub use size::{full_size, sized};
 
