@@ -100,6 +100,20 @@ fn address_taken_variables_live_in_cells() {
 }
 
 #[test]
+fn stores_through_pointers_are_kept_in_step_only_where_a_union_is_pointed_into() {
+    // A union stored into by name only: lowered as before, no
+    // descriptors, no check at the store through `q`.
+    let named = "union u { int a; char c[4]; }; int main(void){ union u x; int y; int *q = &y; x.a = 1; *q = 2; return x.c[0] + y; }";
+    let ir = lower(named).unwrap();
+    assert!(!ir.contains("$union slot"), "{ir}");
+    // A pointer into `x.a`: the union's slots are described where it is
+    // taken, and the store through `p` reads the descriptor.
+    let pointed = "union u { int a; char c[4]; }; int main(void){ union u x; int *p = &x.a; *p = 1; return x.c[0]; }";
+    let ir = lower(pointed).unwrap();
+    assert!(ir.matches("$union slot[").count() >= 2, "{ir}");
+}
+
+#[test]
 fn outside_the_subset_is_an_error_at_its_place() {
     let cases = [
         (
@@ -111,8 +125,8 @@ fn outside_the_subset_is_an_error_at_its_place() {
             "casts of pointers to integers",
         ),
         (
-            "union u { int a; char c[4]; }; int main(void){ union u x; int *p = &x.a; return 0; }",
-            "a pointer into a member of a union",
+            "union in { int a; char c[4]; }; union u { union in i; long b; }; int main(void){ union u x; int *p = &x.i.a; return 0; }",
+            "a pointer into a member of a union nested in another union",
         ),
         (
             "int main(void){ _Complex double z; return 0; }",

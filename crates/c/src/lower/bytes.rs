@@ -90,6 +90,7 @@ pub fn set(f: &mut Fun, p: Expr, byte: Expr, n: Expr, at: CSpan) -> Res<()> {
                 }
             };
             f.rb.store(*array, f.rb.load(qt), v, span);
+            super::union_ptrs::after_store(f, f.rb.load(qt), t, at)?;
         }
         Ok(())
     })
@@ -114,11 +115,11 @@ pub fn copy(f: &mut Fun, d: Expr, s: Expr, n: Expr, memmove: bool, at: CSpan) ->
     let k = f.rb.temp(ScalarTy::INT);
     let fewer = Expr::cmp(CmpOp::Lt, f.rb.load(kd), f.rb.load(ks));
     f.rb.assign(k, Expr::ite(fewer, f.rb.load(kd), f.rb.load(ks)), span);
-    let memories: Vec<(wiser_ir::ArrayId, ScalarTy)> = memories()
+    let memories: Vec<(wiser_ir::ArrayId, ScalarTy, CType)> = memories()
         .into_iter()
         .map(|t| {
             let held = heap::value_ty(f.u, &t).unwrap_or(ScalarTy::INT);
-            Ok((heap::cell_array(f, &t, at)?.0, held))
+            Ok((heap::cell_array(f, &t, at)?.0, held, t))
         })
         .collect::<Res<_>>()?;
     let one = |f: &mut Fun, down: bool| {
@@ -132,9 +133,10 @@ pub fn copy(f: &mut Fun, d: Expr, s: Expr, n: Expr, memmove: bool, at: CSpan) ->
             let (ft, tt) = (f.rb.temp(ScalarTy::INT), f.rb.temp(ScalarTy::INT));
             f.rb.assign(ft, from, span);
             f.rb.assign(tt, to, span);
-            for (array, held) in &memories {
+            for (array, held, t) in &memories {
                 let v = super::ptr::shared_select(f, *array, *held, f.rb.load(ft), span);
                 f.rb.store(*array, f.rb.load(tt), v, span);
+                super::union_ptrs::after_store(f, f.rb.load(tt), t, at)?;
             }
             Ok(())
         })

@@ -143,6 +143,8 @@ pub struct Heap {
     pub startup: Vec<(Place, CType, u64)>,
     /// The arrays about objects, once made.
     pub mem: Option<Mem>,
+    /// Pointers into unions' members ([`super::union_ptrs`]).
+    pub union_ptrs: super::union_ptrs::State,
     /// Can a global (or static local) hold a pointer: is a heap object
     /// that no local points to still reachable when `main` returns?
     pub global_pointers: bool,

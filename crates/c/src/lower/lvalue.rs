@@ -71,6 +71,16 @@ pub fn store(f: &mut Fun, lv: &LVal, v: Expr, span: wiser_ir::Span) {
     }
 }
 
+/// The memory cell an lvalue is, and its type (for
+/// [`super::unions::after_store`]); `None` for a variable or an element
+/// of an IR array. Its pointer is a load or a constant ([`stable`]).
+fn cell(lv: &LVal) -> Option<(Expr, CType)> {
+    match lv {
+        LVal::Heap(_, obj, t) => Some((obj.clone(), CType::Int(*t))),
+        _ => None,
+    }
+}
+
 /// An lvalue whose subscript is held in a temporary when it has to be
 /// evaluated twice (read, then written) and its evaluation has checks.
 fn stable(f: &mut Fun, lv: LVal, span: wiser_ir::Span) -> LVal {
@@ -102,7 +112,7 @@ pub(super) fn assign(f: &mut Fun, lhs: &Node<E>, rhs: &Node<E>, at: CSpan) -> Re
     let v = convert(f, v, lv.ty());
     let lv = stable(f, lv, span);
     store(f, &lv, v.clone(), span);
-    super::unions::after_store(f, lhs, at)?;
+    super::unions::after_store(f, lhs, cell(&lv), at)?;
     Ok(assigned(f, &lv, v, span))
 }
 
@@ -134,7 +144,7 @@ pub(super) fn compound(
     };
     let v = convert(f, (res, rt), ty);
     store(f, &lv, v.clone(), span);
-    super::unions::after_store(f, &b.lhs, at)?;
+    super::unions::after_store(f, &b.lhs, cell(&lv), at)?;
     let _ = value;
     Ok(assigned(f, &lv, v, span))
 }
@@ -174,7 +184,7 @@ pub(super) fn step(
         convert(f, (new, pt), ty)
     };
     store(f, &lv, new.clone(), span);
-    super::unions::after_store(f, operand, at)?;
+    super::unions::after_store(f, operand, cell(&lv), at)?;
     Ok(Some(match saved {
         Some(t) => (f.rb.load(t), ty),
         None => assigned(f, &lv, new, span),

@@ -207,7 +207,8 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                                     Some(it) => repeated(f, f.rb.load(bt), it, span),
                                     None => ptr::null(),
                                 };
-                                heap::store(f, &run.ty, q, v, span)?;
+                                heap::store(f, &run.ty, q.clone(), v, span)?;
+                                super::union_ptrs::after_store(f, q, &run.ty, at)?;
                             }
                         }
                     }
@@ -275,7 +276,8 @@ pub fn call(f: &mut Fun, name: &str, c: &ast::CallExpression, at: CSpan) -> Libr
                             match &dst {
                                 Target::Memory(p, t) => {
                                     let to = slot(f, p, t, i.clone(), off, span);
-                                    heap::store(f, &run.ty, to, v, span)?;
+                                    heap::store(f, &run.ty, to.clone(), v, span)?;
+                                    super::union_ptrs::after_store(f, to, &run.ty, at)?;
                                 }
                                 Target::Array(o) => {
                                     let (a, i) = element(f, o, i.clone(), span);

@@ -43,6 +43,7 @@ mod stmt;
 mod strings;
 mod structs;
 mod thread;
+mod union_ptrs;
 mod unions;
 
 use crate::preprocess::SpanMap;
@@ -440,12 +441,31 @@ impl<'u, 'a, 'b> Fun<'u, 'a, 'b> {
     }
 }
 
-/// Lowers a parsed unit.
+/// Lowers a parsed unit. A unit that takes a pointer into a union's
+/// member is lowered a second time, knowing which unions are pointed
+/// into, so that stores through pointers keep them in step
+/// ([`union_ptrs`]); any other is lowered once.
 pub fn lower(
     unit: &ast::TranslationUnit,
     map: &SpanMap,
     options: &crate::Options,
 ) -> Res<Compiled> {
+    let (compiled, taken) = lower_pass(unit, map, options, None)?;
+    if taken.is_empty() {
+        return Ok(compiled);
+    }
+    Ok(lower_pass(unit, map, options, Some(taken))?.0)
+}
+
+/// One lowering of a unit, keeping the unions `sync` in step through
+/// pointers (see [`union_ptrs::State::sync`]); also the unions the unit
+/// takes pointers into.
+fn lower_pass(
+    unit: &ast::TranslationUnit,
+    map: &SpanMap,
+    options: &crate::Options,
+    sync: Option<std::collections::BTreeSet<u32>>,
+) -> Res<(Compiled, std::collections::BTreeSet<u32>)> {
     let dm = options.data_model;
     let mut u = Unit {
         dm,
@@ -480,6 +500,7 @@ pub fn lower(
         droppable_havocs: Default::default(),
         fn_targets: Vec::new(),
     };
+    u.heap.union_ptrs.sync = sync;
     let found = scan::scan(unit);
     u.threaded = found.threaded;
     u.byte_functions = found.byte_functions;
@@ -629,7 +650,8 @@ pub fn lower(
         .into_iter()
         .map(|(k, why)| (k, why.into()))
         .collect();
-    Ok(Compiled {
+    let taken = std::mem::take(&mut u.heap.union_ptrs.taken);
+    let compiled = Compiled {
         ir,
         warnings: u.warnings,
         nondet_reads: u.nondet_reads,
@@ -641,7 +663,8 @@ pub fn lower(
             .filter(|(_, f)| f.def.is_some())
             .map(|(n, _)| n.clone())
             .collect(),
-    })
+    };
+    Ok((compiled, taken))
 }
 
 /// Drops the droppable `Havoc`s (by span: an uninitialised local's, an

@@ -181,9 +181,7 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
     match &e.node {
         // An array member is the pointer to its first element.
         E::Member(m) if matches!(type_of(f, e, 0), Some(CType::Array(..))) => {
-            if unions::inside(f, e) {
-                return Err(unions::pointer_into(f, e.span));
-            }
+            super::union_ptrs::taken(f, e)?;
             let (p, _, ty) = structs::member_slot(f, &m.node, e.span)?;
             let CType::Array(elem, _) = ty else {
                 return Err(Diagnostic::new(span, "this member is not an array"));
@@ -235,8 +233,9 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             let tmp = f.rb.temp(ScalarTy::INT);
             f.rb.assign(tmp, v, span);
             let v = f.rb.load(tmp);
+            let (lv, cell) = stable_cell(f, lv, &t, span);
             store(f, &lv, v.clone(), span);
-            unions::after_store(f, &b.node.lhs, e.span)?;
+            unions::after_store(f, &b.node.lhs, cell, e.span)?;
             Ok((v, t))
         }
         E::BinaryOperator(b) if b.node.operator.node == ast::BinaryOperator::Index => {
@@ -286,8 +285,9 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             let new = moved(f, old, &t, i, minus, op_span, b.node.operator.span)?;
             let tmp = f.rb.temp(ScalarTy::INT);
             f.rb.assign(tmp, new, span);
+            let (lv, cell) = stable_cell(f, lv, &t, span);
             store(f, &lv, f.rb.load(tmp), span);
-            unions::after_store(f, &b.node.lhs, e.span)?;
+            unions::after_store(f, &b.node.lhs, cell, e.span)?;
             Ok((f.rb.load(tmp), t))
         }
         E::UnaryOperator(u)
@@ -315,8 +315,9 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             )?;
             let tmp = f.rb.temp(ScalarTy::INT);
             f.rb.assign(tmp, new, span);
+            let (lv, cell) = stable_cell(f, lv, &t, span);
             store(f, &lv, f.rb.load(tmp), span);
-            unions::after_store(f, &u.node.operand, e.span)?;
+            unions::after_store(f, &u.node.operand, cell, e.span)?;
             Ok((f.rb.load(if post { old } else { tmp }), t))
         }
         E::Conditional(c) => {
@@ -501,9 +502,7 @@ pub fn arithmetic(f: &Fun, at: CSpan) -> Diagnostic {
 /// `&e`: the reference of a cell, a structure or a mutex.
 pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
     let span = f.span(e.span);
-    if unions::inside(f, e) {
-        return Err(unions::pointer_into(f, e.span));
-    }
+    super::union_ptrs::taken(f, e)?;
     match &e.node {
         E::Identifier(id) => match f.lookup(&id.node.name) {
             // The places of objects are written once, before any use:
@@ -723,6 +722,30 @@ pub fn load(f: &mut Fun, lv: &PLVal, span: wiser_ir::Span) -> Expr {
             }
         }
         PLVal::Heap(a, obj) => shared_select(f, *a, ScalarTy::INT, obj.clone(), span),
+    }
+}
+
+/// A pointer lvalue about to be stored to (pointing to a `t`), and the
+/// memory cell it is for [`unions::after_store`]: in a program that
+/// stores through pointers into unions' members
+/// ([`super::union_ptrs`]), its cell's pointer is held in a temporary, so
+/// that the store cannot change it (`p->next->next = q` where `p->next ==
+/// p`); otherwise as it was, and no cell.
+fn stable_cell(
+    f: &mut Fun,
+    lv: PLVal,
+    t: &CType,
+    span: wiser_ir::Span,
+) -> (PLVal, Option<(Expr, CType)>) {
+    match lv {
+        PLVal::Heap(a, obj) if f.u.heap.union_ptrs.sync.is_some() => {
+            let tmp = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(tmp, obj, span);
+            let obj = f.rb.load(tmp);
+            let cell = (obj.clone(), CType::Pointer(Box::new(t.clone())));
+            (PLVal::Heap(a, obj), Some(cell))
+        }
+        lv => (lv, None),
     }
 }
 

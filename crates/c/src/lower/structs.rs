@@ -231,8 +231,22 @@ pub fn assign(f: &mut Fun, lhs: &Node<E>, rhs: &Node<E>, at: CSpan) -> Res<()> {
             ),
         ));
     }
+    // In a program that stores through pointers into unions' members,
+    // the destination is also where the store landed
+    // ([`super::union_ptrs`]): held in a temporary (the source first, as
+    // `copy` evaluates them).
+    let (dst, src, cell) = if f.u.heap.union_ptrs.sync.is_some() {
+        let span = f.span(at);
+        let (s, d) = (f.rb.temp(ScalarTy::INT), f.rb.temp(ScalarTy::INT));
+        f.rb.assign(s, src, span);
+        f.rb.assign(d, dst, span);
+        let cell = (f.rb.load(d), CType::Struct(di));
+        (f.rb.load(d), f.rb.load(s), Some(cell))
+    } else {
+        (dst, src, None)
+    };
     copy(f, dst, src, si, at)?;
-    super::unions::after_store(f, lhs, at)
+    super::unions::after_store(f, lhs, cell, at)
 }
 
 /// A fresh object of structure `sid` in `place` holding a copy of the

@@ -15,12 +15,13 @@
 //! `NULL` for zero bytes and otherwise an address in no object; a pointer
 //! stored over a pointer at the same bytes is copied.
 //!
-//! Stores are kept in step where the program names the union (`u.m = …`,
-//! `p->s.a[i] = …`, `u = v`, an initialiser); a pointer into a union's
-//! member would write past that, so taking one (`&u.m`, `u.c` as a
-//! pointer, a cast of a union's pointer to a member's type) is refused
-//! with an error where it is written — unless the use only reads through
-//! it ([`read_only_pointer`]: `printf`'s `%s`, `strlen`'s parameter).
+//! Stores are kept in step here where the program names the union (`u.m =
+//! …`, `p->s.a[i] = …`, `u = v`, an initialiser). A store through a
+//! pointer into a union's member (`int *p = &u.i; *p = 1`) names no
+//! union: [`super::union_ptrs`] keeps those in step, with the same
+//! [`in_step`], in a program that takes such a pointer; a use that only
+//! reads through the pointer ([`read_only_pointer`]: `printf`'s `%s`,
+//! `strlen`'s parameter) needs none of that.
 
 use super::{heap, layout, ptr, structs, CSpan, Fun, Res, Unit};
 use crate::types::{CType, Len, Rank};
@@ -31,7 +32,7 @@ use wiser_num::{BinOp, Int, IntTy};
 
 /// How many scalars a union's member may have for its stores to be kept
 /// in step.
-const MAX_SCALARS: usize = 4096;
+pub(super) const MAX_SCALARS: usize = 4096;
 
 /// How many updates one store may emit (a store at a computed subscript
 /// of an array member updates every scalar the array overlaps).
@@ -54,11 +55,15 @@ fn any(u: &Unit) -> bool {
 
 /// One scalar of a value laid out in slots, from the value's start.
 #[derive(Clone, Debug)]
-struct Scalar {
-    slot: u64,
-    byte: u64,
-    size: u64,
-    ty: CType,
+pub(super) struct Scalar {
+    /// Its slot.
+    pub slot: u64,
+    /// Its first byte in gcc's layout.
+    pub byte: u64,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its type (an integer, a pointer or a mutex).
+    pub ty: CType,
 }
 
 impl Scalar {
@@ -69,7 +74,7 @@ impl Scalar {
 
 /// The scalars of a value of type `ty`, in slot order; `None` past
 /// [`MAX_SCALARS`] or for a type without a byte layout.
-fn scalars(u: &Unit, ty: &CType) -> Option<Vec<Scalar>> {
+pub(super) fn scalars(u: &Unit, ty: &CType) -> Option<Vec<Scalar>> {
     let mut out = Vec::new();
     scalars_at(u, ty, 0, 0, 0, &mut out)?;
     Some(out)
@@ -120,13 +125,14 @@ fn scalars_at(
 /// A store into a union's member, as an lvalue names it: the union (an
 /// expression of union type, or a pointer to one with `->`), the member,
 /// and the members and subscripts from the member to what is stored.
-struct Found<'e> {
+pub(super) struct Found<'e> {
     base: &'e Node<E>,
     arrow: bool,
     /// The anonymous members from `base` to the union (C11's `struct {
     /// union { ... }; }`).
     through: Vec<String>,
-    sid: u32,
+    /// The union.
+    pub sid: u32,
     member: String,
     rest: Vec<Step<'e>>,
 }
@@ -139,7 +145,7 @@ enum Step<'e> {
 }
 
 /// The union store `e` (an lvalue) names, if it names one.
-fn locate<'e>(f: &Fun, e: &'e Node<E>) -> Option<Found<'e>> {
+pub(super) fn locate<'e>(f: &Fun, e: &'e Node<E>) -> Option<Found<'e>> {
     let array = |e: &Node<E>| matches!(ptr::type_of_value(f, e), Some(CType::Array(..)));
     match &e.node {
         E::Member(m) => {
@@ -201,7 +207,7 @@ pub fn inside(f: &Fun, e: &Node<E>) -> bool {
     any(f.u) && locate(f, e).is_some_and(|found| several_members(f.u, found.sid))
 }
 
-fn several_members(u: &Unit, sid: u32) -> bool {
+pub(super) fn several_members(u: &Unit, sid: u32) -> bool {
     layout::members(u, sid).len() > 1
 }
 
@@ -229,59 +235,41 @@ pub fn read_only_pointer(f: &mut Fun, e: &Node<E>) -> Res<Option<(Expr, CType)>>
     })
 }
 
-/// The error for a pointer into a union's member.
-pub fn pointer_into(f: &Fun, at: CSpan) -> Diagnostic {
-    f.u.unsupported(at, "a pointer into a member of a union")
-        .with_help(
-            "wiser keeps a union's members in step on stores that name the union \
-             (`u.m = ...`, `p->m = ...`); store through the union instead",
-        )
+/// The error for a union reached through an expression with side
+/// effects (`a[i++].u.x = 1`, `&a[i++].u.x`): the union is evaluated
+/// again to keep it in step.
+fn effects_error(f: &Fun, at: CSpan) -> Diagnostic {
+    f.u.unsupported(
+        at,
+        "a union's member stored into, or pointed into, through an expression with side effects",
+    )
+    .with_help("evaluate the subscript or pointer into a variable first (`k = i++; a[k].u.x = 1;`)")
 }
 
 /// After a store to the lvalue `lhs`: when it stored into a member of a
 /// union, brings the union's other members in step with the bytes stored.
-pub fn after_store(f: &mut Fun, lhs: &Node<E>, at: CSpan) -> Res<()> {
+/// `stored` is the pointer to what was stored and its type, when it is
+/// in memory: a store through a pointer may land in a union's member
+/// ([`super::union_ptrs::after_store`]).
+pub fn after_store(
+    f: &mut Fun,
+    lhs: &Node<E>,
+    stored: Option<(Expr, CType)>,
+    at: CSpan,
+) -> Res<()> {
     if !any(f.u) {
         return Ok(());
     }
-    let Some(found) = locate(f, lhs) else {
-        return Ok(());
-    };
-    if !several_members(f.u, found.sid) {
-        return Ok(());
-    }
-    let effects = !pure(f, found.base)
-        || found
-            .rest
-            .iter()
-            .any(|s| matches!(s, Step::Index(Some(i)) if !pure(f, i)));
-    if effects {
-        return Err(f.u.unsupported(
-            at,
-            "a store into a union's member through an expression with side effects",
-        ));
-    }
-    let span = f.span(at);
-    // The union, evaluated again (no effects: the same object; checked
-    // already by the store).
-    let mut union = if found.arrow {
-        ptr::pointer(f, found.base)?.0
-    } else {
-        structs::object(f, found.base)?.0
-    };
-    let mut container = match ptr::type_of_value(f, found.base) {
-        Some(CType::Pointer(t)) if found.arrow => *t,
-        Some(t) => t,
-        None => CType::Void,
-    };
-    for anon in &found.through {
-        let CType::Struct(i) = container else { break };
-        let Some((slot, t)) = layout::member(f.u, i, anon) else {
-            break;
+    let Some(found) = locate(f, lhs).filter(|found| several_members(f.u, found.sid)) else {
+        return match stored {
+            Some((p, ty)) if through_pointer(f, lhs) => {
+                super::union_ptrs::after_store(f, p, &ty, at)
+            }
+            _ => Ok(()),
         };
-        union = layout::plus(union, slot, span);
-        container = t;
-    }
+    };
+    let span = f.span(at);
+    let union = union_of(f, &found, at)?;
     let (mut slot, mut ty) = layout::member(f.u, found.sid, &found.member)
         .ok_or_else(|| Diagnostic::new(span, "no such member"))?;
     let mut byte = 0u64;
@@ -317,6 +305,59 @@ pub fn after_store(f: &mut Fun, lhs: &Node<E>, at: CSpan) -> Res<()> {
     let stored = scalars_from(f, &ty, slot, byte, at)?;
     let member = found.member.clone();
     in_step(f, union, found.sid, &member, &stored, at)
+}
+
+/// The pointer to the union `found` names, evaluated again (it has no
+/// effects, so it is the same object).
+pub(super) fn union_of(f: &mut Fun, found: &Found, at: CSpan) -> Res<Expr> {
+    let effects = !pure(f, found.base)
+        || found
+            .rest
+            .iter()
+            .any(|s| matches!(s, Step::Index(Some(i)) if !pure(f, i)));
+    if effects {
+        return Err(effects_error(f, at));
+    }
+    let span = f.span(at);
+    let mut union = if found.arrow {
+        ptr::pointer(f, found.base)?.0
+    } else {
+        structs::object(f, found.base)?.0
+    };
+    let mut container = match ptr::type_of_value(f, found.base) {
+        Some(CType::Pointer(t)) if found.arrow => *t,
+        Some(t) => t,
+        None => CType::Void,
+    };
+    for anon in &found.through {
+        let CType::Struct(i) = container else { break };
+        let Some((slot, t)) = layout::member(f.u, i, anon) else {
+            break;
+        };
+        union = layout::plus(union, slot, span);
+        container = t;
+    }
+    Ok(union)
+}
+
+/// Does the lvalue `e` lie where a pointer leads (`*p`, `p[i]`, `p->m`,
+/// and members and elements of those), so that it may be inside a union
+/// no expression names? A variable and its members and elements do not
+/// (a union among them is one [`locate`] finds).
+fn through_pointer(f: &Fun, e: &Node<E>) -> bool {
+    match &e.node {
+        E::Identifier(_) => false,
+        E::Member(m) if m.node.operator.node == MemberOperator::Direct => {
+            through_pointer(f, &m.node.expression)
+        }
+        E::BinaryOperator(b)
+            if b.node.operator.node == B::Index
+                && matches!(ptr::type_of_value(f, &b.node.lhs), Some(CType::Array(..))) =>
+        {
+            through_pointer(f, &b.node.lhs)
+        }
+        _ => true,
+    }
 }
 
 /// The scalars of a value of type `ty` at `slot` and `byte` of a union.
@@ -361,7 +402,7 @@ pub fn after_member(f: &mut Fun, union: Expr, sid: u32, member: &str, at: CSpan)
 
 /// The error for a union whose members' bytes are not all known here:
 /// too many scalars, or a member without gcc's layout (a bit-field).
-fn too_large(f: &Fun, at: CSpan) -> Diagnostic {
+pub(super) fn too_large(f: &Fun, at: CSpan) -> Diagnostic {
     f.u.unsupported(
         at,
         &format!(
@@ -373,7 +414,7 @@ fn too_large(f: &Fun, at: CSpan) -> Diagnostic {
 /// Updates every scalar of the members of union `sid` (at `union`) other
 /// than `member` that overlaps a scalar of `stored` (slots and bytes from
 /// the union's start).
-fn in_step(
+pub(super) fn in_step(
     f: &mut Fun,
     union: Expr,
     sid: u32,

@@ -1,0 +1,245 @@
+//! Stores through pointers into a union's members (`int *p = &u.i; *p =
+//! -1;`, `strcpy(v.as.str, "hi")`, a callee storing through its `char *`
+//! parameter). `unions.rs` keeps a union in step on the stores that name
+//! it; such a store names no union, so a program that takes a pointer
+//! into a union's member is lowered twice ([`super::lower`]): the first
+//! pass finds the unions pointed into ([`State::taken`]), the second keeps
+//! them in step through pointers.
+//!
+//! * Where a pointer into a member of union `U` is taken (`&u.i`, `u.c`
+//!   as a pointer), the descriptor of each slot of that union's object is
+//!   written: `$union slot[p]` is [`descriptor`]`(U, s)` for the union's
+//!   slot `s`, nonzero. Every other cell's is 0 (the array's default):
+//!   a pointer into a union's member can only come from such an
+//!   expression (or arithmetic on its result), so the union's slots are
+//!   described before any store through it.
+//! * After each store through a pointer (`*p = v`, `p[i] = v`, `p->m =
+//!   v`, `*ps = t`, which [`super::unions::after_store`] sends here) of a
+//!   value held where a member of a union pointed into is, the stored
+//!   cell's descriptor is read; for each slot of those unions held in the
+//!   same memory, `if (d == descriptor(U, s))` brings union `U` (at `p -
+//!   s`) in step with [`super::unions::in_step`], the one routine the
+//!   stores that name the union use.
+//!
+//! A program that takes no such pointer is lowered once, exactly as
+//! before. A union nested in another union is kept in step only where
+//! it is innermost (as `unions.rs` does), so a pointer into a member of
+//! one is refused where it is written.
+
+use super::unions::{self, Scalar};
+use super::{heap, layout, CSpan, Fun, Res, Unit};
+use crate::types::{CType, Len};
+use lang_c::ast::Expression as E;
+use lang_c::span::Node;
+use std::collections::BTreeSet;
+use wiser_ir::{ArrayId, Diagnostic, Expr, ScalarTy};
+use wiser_num::{BinOp, CmpOp, Int, IntTy};
+
+/// What lowering knows of pointers into unions' members.
+#[derive(Default)]
+pub struct State {
+    /// The unions to keep in step through pointers (the second pass:
+    /// what the first found), or `None` (the first pass).
+    pub sync: Option<BTreeSet<u32>>,
+    /// The unions a pointer into whose member this pass has taken.
+    pub taken: BTreeSet<u32>,
+    /// `$union slot`, once made: each cell's descriptor.
+    slots: Option<ArrayId>,
+}
+
+/// The descriptor of slot `s` of union `sid`: nonzero, and another for
+/// each pair.
+fn descriptor(sid: u32, s: u64) -> Expr {
+    Expr::int(IntTy::INT, Int::from_u64(((u64::from(sid) + 1) << 32) + s))
+}
+
+/// The array of descriptors, indexed by pointers.
+fn slots_array(f: &mut Fun) -> ArrayId {
+    if let Some(a) = f.u.heap.union_ptrs.slots {
+        return a;
+    }
+    let a = f.rb.program().array(
+        "$union slot",
+        heap::field_ty(ScalarTy::INT),
+        Some(Int::from(0)),
+    );
+    f.u.heap.union_ptrs.slots = Some(a);
+    a
+}
+
+/// Does the type `ty` hold a union of several members (in a member, an
+/// element, or itself)?
+fn holds_union(u: &Unit, ty: &CType, depth: u32) -> bool {
+    if depth > 64 {
+        return true;
+    }
+    match ty {
+        CType::Struct(i) => {
+            (unions::is_union(u, *i) && unions::several_members(u, *i))
+                || layout::members(u, *i)
+                    .iter()
+                    .any(|(_, _, t)| holds_union(u, t, depth + 1))
+        }
+        CType::Array(elem, _) => holds_union(u, elem, depth + 1),
+        _ => false,
+    }
+}
+
+/// Is union `sid` nested in another union, or another in it?
+fn nested(u: &Unit, sid: u32) -> bool {
+    let n = u.heap.structs.borrow().len() as u32;
+    let inner = layout::members(u, sid)
+        .iter()
+        .any(|(_, _, t)| holds_union(u, t, 0));
+    inner
+        || (0..n).any(|o| {
+            o != sid
+                && unions::is_union(u, o)
+                && unions::several_members(u, o)
+                && layout::members(u, o)
+                    .iter()
+                    .any(|(_, _, t)| contains(u, t, sid, 0))
+        })
+}
+
+/// Does the type `ty` hold structure `sid`?
+fn contains(u: &Unit, ty: &CType, sid: u32, depth: u32) -> bool {
+    if depth > 64 {
+        return true;
+    }
+    match ty {
+        CType::Struct(i) => {
+            *i == sid
+                || layout::members(u, *i)
+                    .iter()
+                    .any(|(_, _, t)| contains(u, t, sid, depth + 1))
+        }
+        CType::Array(elem, Len::Const(_)) => contains(u, elem, sid, depth + 1),
+        _ => false,
+    }
+}
+
+/// Where a pointer into a member of a union is taken (`e` is the member,
+/// or an element of it: `&u.i`, `u.c` as a pointer, `&p->c[2]`): notes
+/// the union, and in the second pass describes its slots. `Ok` for any
+/// other `e`.
+pub fn taken(f: &mut Fun, e: &Node<E>) -> Res<()> {
+    if !unions::inside(f, e) {
+        return Ok(());
+    }
+    let Some(found) = unions::locate(f, e) else {
+        return Ok(());
+    };
+    let sid = found.sid;
+    if nested(f.u, sid) {
+        return Err(f
+            .u
+            .unsupported(
+                e.span,
+                "a pointer into a member of a union nested in another union",
+            )
+            .with_help(
+                "wiser keeps a nested union in step only on stores that name it \
+                 (`u.in.m = ...`); store through the union instead",
+            ));
+    }
+    f.u.heap.union_ptrs.taken.insert(sid);
+    let Some(sync) = &f.u.heap.union_ptrs.sync else {
+        return Ok(());
+    };
+    if !sync.contains(&sid) {
+        return Err(Diagnostic::new(
+            f.span(e.span),
+            "internal: a pointer into a union that the first pass did not see",
+        ));
+    }
+    let union = unions::union_of(f, &found, e.span)?;
+    let span = f.span(e.span);
+    let count = layout::slots(f.u, &CType::Struct(sid));
+    if count > unions::MAX_SCALARS as u64 {
+        return Err(unions::too_large(f, e.span));
+    }
+    let array = slots_array(f);
+    let base = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(base, union, span);
+    for s in 0..count {
+        let q = layout::plus(f.rb.load(base), s, span);
+        f.rb.store(array, q, descriptor(sid, s), span);
+    }
+    Ok(())
+}
+
+/// After a store through the pointer `p` (already evaluated: pass a
+/// load or a constant) of a value of type `ty`: in the second pass, each
+/// stored scalar that lands in a union pointed into brings the union in
+/// step (see the module's documentation).
+pub fn after_store(f: &mut Fun, p: Expr, ty: &CType, at: CSpan) -> Res<()> {
+    let Some(sync) = f.u.heap.union_ptrs.sync.clone() else {
+        return Ok(());
+    };
+    if sync.is_empty() {
+        return Ok(());
+    }
+    let Some(stored) = unions::scalars(f.u, ty) else {
+        return Ok(());
+    };
+    let span = f.span(at);
+    let array = slots_array(f);
+    let base = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(base, p, span);
+    for x in stored {
+        let held = heap::value_ty(f.u, &x.ty);
+        // The slots of the unions pointed into that this memory holds.
+        let mut cands = Vec::new();
+        for &sid in &sync {
+            for (member, mslot, mty) in layout::members(f.u, sid) {
+                let Some(ys) = unions::scalars(f.u, &mty) else {
+                    return Err(unions::too_large(f, at));
+                };
+                for y in ys {
+                    if heap::value_ty(f.u, &y.ty) == held {
+                        let y = Scalar {
+                            slot: y.slot + mslot,
+                            ..y
+                        };
+                        cands.push((sid, member.clone(), y));
+                    }
+                }
+            }
+        }
+        if cands.is_empty() {
+            continue;
+        }
+        let q = f.rb.temp(ScalarTy::INT);
+        let at_x = layout::plus(f.rb.load(base), x.slot, span);
+        f.rb.assign(q, at_x, span);
+        let d = f.rb.temp(ScalarTy::INT);
+        let desc = Expr::select(array, heap::field_ty(ScalarTy::INT), f.rb.load(q));
+        f.rb.assign(d, desc, span);
+        let described = Expr::cmp(CmpOp::Ne, f.rb.load(d), Expr::int(IntTy::INT, 0));
+        f.if_else(
+            described,
+            span,
+            |f| {
+                for (sid, member, y) in &cands {
+                    let this = Expr::cmp(CmpOp::Eq, f.rb.load(d), descriptor(*sid, y.slot));
+                    let start = Expr::binary(
+                        BinOp::Sub,
+                        f.rb.load(q),
+                        Expr::int(IntTy::INT, Int::from_u64(y.slot)),
+                        span,
+                    );
+                    f.if_else(
+                        this,
+                        span,
+                        |f| unions::in_step(f, start, *sid, member, std::slice::from_ref(y), at),
+                        |_| Ok(()),
+                    )?;
+                }
+                Ok(())
+            },
+            |_| Ok(()),
+        )?;
+    }
+    Ok(())
+}
