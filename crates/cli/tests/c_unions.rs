@@ -165,6 +165,7 @@ struct row { struct node nodes[3]; };
 void set(int *p, int v) { *p = v; }
 void poke(char *c, int k) { c[k] = 1; }
 void halves(struct node *n) { n->u.half.hi = 0x0102; }
+void put(void *vp) { int *ip = vp; *ip = 0x0a0b0c0d; }
 int main(void) {
   union word u;
   int *p = &u.i;
@@ -185,6 +186,13 @@ int main(void) {
   assert(u.i == 0x01020301);
   memset(u.c, 0xff, 2);
   assert(u.h[0] == 0xffff && u.i == 0x0102ffff);
+  *(unsigned short *)&u = 0xabcd;
+  assert(u.i == 0x0102abcd);
+  int *whole = (int *)&u;
+  *whole = 7;
+  assert(u.b[0] == 7 && u.h[1] == 0);
+  put(&u);
+  assert(u.b[0] == 0x0d && u.b[3] == 0x0a);
   struct row r[2];
   int k = __VERIFIER_nondet_int();
   if (k < 0 || k > 2) k = 1;
@@ -226,6 +234,9 @@ fn stores_through_pointers_into_a_unions_members_keep_it_in_step() {
             ("u.i == 0x7fffffff", "u.i == 0x7ffffffe"),
             ("nodes[k].u.i == 0x0102ffff", "nodes[k].u.i == 0x0101ffff"),
             ("pw->i == 0x11234", "pw->i == 0x1234"),
+            ("u.i == 0x0102abcd", "u.i == 0x0102abce"),
+            ("u.b[0] == 7", "u.b[0] == 6"),
+            ("u.b[3] == 0x0a", "u.b[3] == 0x0b"),
         ],
     );
 }

@@ -92,7 +92,8 @@ fn compatible(f: &Fun, from: &CType, to: &CType) -> bool {
 /// integer of its width, or a pointer)?
 fn first_member(f: &Fun, sid: u32, ty: &CType) -> bool {
     if unions::is_union(f.u, sid) {
-        // A pointer into a union's member would store past `unions.rs`.
+        // Its members are not all at its first slot: `pointer_to`
+        // converts a union's pointer ([`super::union_ptrs::converted`]).
         return false;
     }
     let first = layout::runs(f.u, &CType::Struct(sid))
@@ -131,6 +132,15 @@ pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
         .with_help("only `0` (`NULL`) converts to a pointer; casts between integers and pointers are not supported"));
     }
     let (v, from) = pointer(f, e)?;
+    if let CType::Struct(sid) = from {
+        // A union's pointer as a member's (`(int *)&u`) or as `void *`:
+        // kept in step through pointers ([`super::union_ptrs`]).
+        if from != *to {
+            if let Some(p) = super::union_ptrs::converted(f, v.clone(), sid, to, e.span)? {
+                return Ok(p);
+            }
+        }
+    }
     if (from == CType::Void || incomplete(f, &from))
         && *to != CType::Void
         && layout::bytes(f.u, to).is_none_or(|(n, _)| n > 1)

@@ -7,7 +7,7 @@
 //! them in step through pointers.
 //!
 //! * Where a pointer into a member of union `U` is taken (`&u.i`, `u.c`
-//!   as a pointer), the descriptor of each slot of that union's object is
+//!   as a pointer, `(int *)&u`, `&u` as a `void *`), the descriptor of each slot of that union's object is
 //!   written: `$union slot[p]` is [`descriptor`]`(U, s)` for the union's
 //!   slot `s`, nonzero. Every other cell's is 0 (the array's default):
 //!   a pointer into a union's member can only come from such an
@@ -130,12 +130,74 @@ pub fn taken(f: &mut Fun, e: &Node<E>) -> Res<()> {
     let Some(found) = unions::locate(f, e) else {
         return Ok(());
     };
-    let sid = found.sid;
+    if !note(f, found.sid, e.span)? {
+        return Ok(());
+    }
+    let union = unions::union_of(f, &found, e.span)?;
+    let base = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(base, union, f.span(e.span));
+    describe(f, base, found.sid, e.span)
+}
+
+/// `p`, a pointer to union `sid`, converted to a pointer to `to`: a
+/// pointer to the first member whose first scalar is held as a `to` is
+/// (all members start at the union's first byte), or to a member of type
+/// `to`; the union's own pointer for `void *` (and a structure never
+/// defined). `None` when `sid` is no union of several members, or no
+/// member fits.
+pub fn converted(f: &mut Fun, p: Expr, sid: u32, to: &CType, at: CSpan) -> Res<Option<Expr>> {
+    if !unions::is_union(f.u, sid) || !unions::several_members(f.u, sid) {
+        return Ok(None);
+    }
+    let opaque = |f: &Fun, t: &CType| match t {
+        CType::Void => true,
+        CType::Struct(i) => {
+            f.u.heap
+                .structs
+                .borrow()
+                .get(*i as usize)
+                .is_some_and(|s| s.fields.is_none())
+        }
+        _ => false,
+    };
+    let slot = if opaque(f, to) {
+        Some(0)
+    } else {
+        let held = heap::value_ty(f.u, to);
+        layout::members(f.u, sid)
+            .into_iter()
+            .find(|(_, _, mty)| {
+                mty == to
+                    || (held.is_some()
+                        && !matches!(to, CType::Struct(_))
+                        && unions::scalars(f.u, mty)
+                            .and_then(|ys| ys.first().map(|y| heap::value_ty(f.u, &y.ty)))
+                            == Some(held))
+            })
+            .map(|(_, mslot, _)| mslot)
+    };
+    let Some(slot) = slot else {
+        return Ok(None);
+    };
+    let span = f.span(at);
+    if !note(f, sid, at)? {
+        return Ok(Some(layout::plus(p, slot, span)));
+    }
+    let base = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(base, p, span);
+    describe(f, base, sid, at)?;
+    Ok(Some(layout::plus(f.rb.load(base), slot, span)))
+}
+
+/// Notes that a pointer into union `sid` is taken at `at`; whether this
+/// is the second pass, which describes the union's slots. A union nested
+/// in another is refused.
+fn note(f: &mut Fun, sid: u32, at: CSpan) -> Res<bool> {
     if nested(f.u, sid) {
         return Err(f
             .u
             .unsupported(
-                e.span,
+                at,
                 "a pointer into a member of a union nested in another union",
             )
             .with_help(
@@ -145,23 +207,26 @@ pub fn taken(f: &mut Fun, e: &Node<E>) -> Res<()> {
     }
     f.u.heap.union_ptrs.taken.insert(sid);
     let Some(sync) = &f.u.heap.union_ptrs.sync else {
-        return Ok(());
+        return Ok(false);
     };
     if !sync.contains(&sid) {
         return Err(Diagnostic::new(
-            f.span(e.span),
+            f.span(at),
             "internal: a pointer into a union that the first pass did not see",
         ));
     }
-    let union = unions::union_of(f, &found, e.span)?;
-    let span = f.span(e.span);
+    Ok(true)
+}
+
+/// Writes the descriptor of each slot of union `sid` at the pointer
+/// `base` holds.
+fn describe(f: &mut Fun, base: wiser_ir::Place, sid: u32, at: CSpan) -> Res<()> {
+    let span = f.span(at);
     let count = layout::slots(f.u, &CType::Struct(sid));
     if count > unions::MAX_SCALARS as u64 {
-        return Err(unions::too_large(f, e.span));
+        return Err(unions::too_large(f, at));
     }
     let array = slots_array(f);
-    let base = f.rb.temp(ScalarTy::INT);
-    f.rb.assign(base, union, span);
     for s in 0..count {
         let q = layout::plus(f.rb.load(base), s, span);
         f.rb.store(array, q, descriptor(sid, s), span);
