@@ -162,6 +162,7 @@ struct value { int kind; union { long long n; char str[8]; } as; };
 union cell { int i; struct { short lo, hi; } half; };
 struct node { int tag; union cell u; };
 struct row { struct node nodes[3]; };
+struct led { union word w; int after; };
 void set(int *p, int v) { *p = v; }
 void poke(char *c, int k) { c[k] = 1; }
 void halves(struct node *n) { n->u.half.hi = 0x0102; }
@@ -193,6 +194,10 @@ int main(void) {
   assert(u.b[0] == 7 && u.h[1] == 0);
   put(&u);
   assert(u.b[0] == 0x0d && u.b[3] == 0x0a);
+  struct led l = {{0}, 9};
+  int *lp = (int *)&l;
+  *lp = 0x100;
+  assert(l.w.b[1] == 1 && l.after == 9);
   struct row r[2];
   int k = __VERIFIER_nondet_int();
   if (k < 0 || k > 2) k = 1;
@@ -237,6 +242,7 @@ fn stores_through_pointers_into_a_unions_members_keep_it_in_step() {
             ("u.i == 0x0102abcd", "u.i == 0x0102abce"),
             ("u.b[0] == 7", "u.b[0] == 6"),
             ("u.b[3] == 0x0a", "u.b[3] == 0x0b"),
+            ("l.w.b[1] == 1", "l.w.b[1] == 0"),
         ],
     );
 }

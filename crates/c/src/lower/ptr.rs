@@ -133,10 +133,12 @@ pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
     }
     let (v, from) = pointer(f, e)?;
     if let CType::Struct(sid) = from {
-        // A union's pointer as a member's (`(int *)&u`) or as `void *`:
-        // kept in step through pointers ([`super::union_ptrs`]).
-        if from != *to {
-            if let Some(p) = super::union_ptrs::converted(f, v.clone(), sid, to, e.span)? {
+        // A union's pointer (or a structure's that starts with a union) as
+        // a member's (`(int *)&u`) or as `void *`: kept in step through
+        // pointers ([`super::union_ptrs`]).
+        let first = super::union_ptrs::first_union(f.u, sid);
+        if let Some(union) = first.filter(|_| from != *to) {
+            if let Some(p) = super::union_ptrs::converted(f, v.clone(), union, to, e.span)? {
                 return Ok(p);
             }
         }

@@ -139,6 +139,23 @@ pub fn taken(f: &mut Fun, e: &Node<E>) -> Res<()> {
     describe(f, base, found.sid, e.span)
 }
 
+/// The union of several members structure `sid` is, or starts with
+/// (its first member, or that member's first member, ...: at the same
+/// pointer).
+pub fn first_union(u: &Unit, sid: u32) -> Option<u32> {
+    let mut at = sid;
+    for _ in 0..64 {
+        if unions::is_union(u, at) {
+            return unions::several_members(u, at).then_some(at);
+        }
+        match layout::members(u, at).first() {
+            Some((_, 0, CType::Struct(i))) => at = *i,
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// `p`, a pointer to union `sid`, converted to a pointer to `to`: a
 /// pointer to the first member whose first scalar is held as a `to` is
 /// (all members start at the union's first byte), or to a member of type
