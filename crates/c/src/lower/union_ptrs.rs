@@ -7,19 +7,25 @@
 //! them in step through pointers.
 //!
 //! * Where a pointer into a member of union `U` is taken (`&u.i`, `u.c`
-//!   as a pointer, `(int *)&u`, `&u` as a `void *`), the descriptor of each slot of that union's object is
-//!   written: `$union slot[p]` is [`descriptor`]`(U, s)` for the union's
-//!   slot `s`, nonzero. Every other cell's is 0 (the array's default):
-//!   a pointer into a union's member can only come from such an
-//!   expression (or arithmetic on its result), so the union's slots are
-//!   described before any store through it.
+//!   as a pointer, `(int *)&u`, `&u` as a `void *`), the descriptor of
+//!   each slot of that union's object is written: `$union slot[p]` is
+//!   [`descriptor`]`(U, s)` for the union's slot `s`, nonzero. Every other
+//!   cell's is 0 (the array's default): a pointer into a union's member
+//!   can only come from such an expression (or arithmetic on its result),
+//!   so the union's slots are described before any store through it.
+//!   (Describing them where the object is made instead would touch every
+//!   way an object comes to be — locals, globals, `malloc`, arrays,
+//!   copies of parameters and results — and cost every object holding
+//!   such a union, pointed into or not.)
 //! * After each store through a pointer (`*p = v`, `p[i] = v`, `p->m =
-//!   v`, `*ps = t`, which [`super::unions::after_store`] sends here) of a
-//!   value held where a member of a union pointed into is, the stored
-//!   cell's descriptor is read; for each slot of those unions held in the
-//!   same memory, `if (d == descriptor(U, s))` brings union `U` (at `p -
-//!   s`) in step with [`super::unions::in_step`], the one routine the
-//!   stores that name the union use.
+//!   v`, `*ps = t`, which [`super::unions::after_store`] sends here, and
+//!   `memset`'s and `memcpy`'s) of a value held where a member of a union
+//!   pointed into is, the stored cell's descriptor is read; for each slot
+//!   of those unions held in the same memory, `if (d == descriptor(U,
+//!   s))` brings union `U` (at `p - s`) in step with
+//!   [`super::unions::in_step`], the one routine the stores that name the
+//!   union use. The check is code the front end writes: the engines know
+//!   nothing of unions.
 //!
 //! A program that takes no such pointer is lowered once, exactly as
 //! before. A union nested in another union is kept in step only where
