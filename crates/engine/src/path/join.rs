@@ -41,7 +41,7 @@ impl PathCond {
             Arc::make_mut(&mut merged.constrained).insert_mut(v.clone());
         }
         for (x, a) in self.boxed.iter() {
-            match other.boxed.get(x) {
+            match &other.boxed.get(x) {
                 Some(b) if b.set == a.set => {}
                 b => {
                     only_a.extend(set_terms(x, &a.set));
@@ -52,7 +52,7 @@ impl PathCond {
                         }
                         None => universe(x),
                     };
-                    let seq = a.seq.max(b.map_or(0, |b| b.seq));
+                    let seq = a.seq.max(b.as_ref().map_or(0, |b| b.seq));
                     match union(&a.set, &b_set) {
                         Some(set) if !set.is_all() => {
                             merged.boxed.insert_mut(x.clone(), Boxed { set, seq });

@@ -133,7 +133,7 @@ impl PathCond {
     /// The set of `x` (its whole universe if unconstrained by bounds).
     pub fn set(&self, x: &Term) -> ValueSet {
         match self.boxed.get(x) {
-            Some(b) => b.set.clone(),
+            Some(b) => b.set,
             None => universe(x),
         }
     }
@@ -144,7 +144,7 @@ impl PathCond {
     }
 
     /// The boxed variables and their sets.
-    pub fn boxed(&self) -> impl Iterator<Item = (&Term, &Boxed)> {
+    pub fn boxed(&self) -> impl Iterator<Item = (&Term, Boxed)> {
         self.boxed.iter()
     }
 
@@ -275,21 +275,21 @@ impl PathCond {
     /// The sets of `vars` and the constraints `cs` (oldest first), merged
     /// in order of their sequence numbers.
     fn ordered<'a>(&self, vars: &[Term], cs: impl Iterator<Item = &'a Constraint>) -> Vec<Term> {
-        let mut sets: Vec<(u32, &Term, &ValueSet)> = vars
+        let mut sets: Vec<(u32, &Term, ValueSet)> = vars
             .iter()
-            .filter_map(|v| self.boxed.get(v).map(|b| (b.seq, v, &b.set)))
+            .filter_map(|v| self.boxed.get(v).map(|b| (b.seq, v, b.set)))
             .collect();
         sets.sort_by_key(|(seq, ..)| *seq);
         let mut out = Vec::new();
         let mut sets = sets.into_iter().peekable();
         for c in cs {
             while let Some((_, v, s)) = sets.next_if(|(seq, ..)| *seq < c.seq) {
-                out.extend(set_terms(v, s));
+                out.extend(set_terms(v, &s));
             }
             out.push(c.term.clone());
         }
         for (_, v, s) in sets {
-            out.extend(set_terms(v, s));
+            out.extend(set_terms(v, &s));
         }
         out
     }
