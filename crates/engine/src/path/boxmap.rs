@@ -17,7 +17,7 @@ use wiser_num::Int;
 use wiser_smt::Term;
 
 /// The list's nodes are counted by `triomphe::Arc`, which has no weak
-/// count: 8 bytes less per node (a node with its count is 56 bytes, an
+/// count: 8 bytes less per node (a node with its count is 48 bytes, an
 /// allocator size class of its own) and one node per branch per path.
 type Arc<T> = triomphe::Arc<T>;
 
@@ -38,18 +38,19 @@ enum Ends {
 }
 
 /// A set as the map stores it: most sets a branch makes are one interval
-/// whose finite ends fit in 64 bits (`x > 0`), kept in 24 bytes instead of
-/// a [`ValueSet`]'s 56; any other set is shared behind a pointer.
+/// with a 64-bit end (`x > 0`), or two less than 2^32 apart, kept in 16
+/// bytes instead of a [`ValueSet`]'s 56; any other set is shared behind a
+/// pointer.
 #[derive(Clone, Debug)]
 enum Set {
-    /// One interval; an end that [`Ends`] does not name is unbounded (and
-    /// its field is 0).
-    Range { lo: i64, hi: i64, ends: Ends },
+    /// One interval, as `ends` says: `[base, base + width]`,
+    /// `[base, +inf)`, `(-inf, base]` or every value (unused fields 0).
+    Range { base: i64, width: u32, ends: Ends },
     /// Any other set (several intervals, wide ends, the empty set).
     Other(std::sync::Arc<ValueSet>),
 }
 
-/// One entry: a [`Boxed`] in 32 bytes.
+/// One entry: a [`Boxed`] in 24 bytes.
 #[derive(Clone, Debug)]
 struct Packed {
     set: Set,
@@ -58,27 +59,28 @@ struct Packed {
 
 impl Packed {
     fn new(b: Boxed) -> Packed {
-        let set = match b.set.parts() {
-            [Interval { lo, hi }] => {
-                let end = |e: &Option<Int>| match e {
-                    None => Some((0, false)),
-                    Some(v) => v.to_i64().map(|v| (v, true)),
-                };
-                match (end(lo), end(hi)) {
-                    (Some((lo, has_lo)), Some((hi, has_hi))) => Set::Range {
-                        lo,
-                        hi,
-                        ends: match (has_lo, has_hi) {
-                            (false, false) => Ends::Neither,
-                            (true, false) => Ends::Lo,
-                            (false, true) => Ends::Hi,
-                            (true, true) => Ends::Both,
-                        },
-                    },
-                    _ => Set::Other(std::sync::Arc::new(b.set)),
-                }
-            }
-            _ => Set::Other(std::sync::Arc::new(b.set)),
+        let range = match b.set.parts() {
+            [Interval { lo: None, hi: None }] => Some((0, 0, Ends::Neither)),
+            [Interval {
+                lo: Some(lo),
+                hi: None,
+            }] => lo.to_i64().map(|lo| (lo, 0, Ends::Lo)),
+            [Interval {
+                lo: None,
+                hi: Some(hi),
+            }] => hi.to_i64().map(|hi| (hi, 0, Ends::Hi)),
+            [Interval {
+                lo: Some(lo),
+                hi: Some(hi),
+            }] => lo.to_i64().and_then(|base| {
+                let width = hi.sub(lo).to_i64().and_then(|w| u32::try_from(w).ok())?;
+                Some((base, width, Ends::Both))
+            }),
+            _ => None,
+        };
+        let set = match range {
+            Some((base, width, ends)) => Set::Range { base, width, ends },
+            None => Set::Other(std::sync::Arc::new(b.set)),
         };
         Packed { set, seq: b.seq }
     }
@@ -110,22 +112,39 @@ struct Entry<'a> {
 impl Entry<'_> {
     fn unpack(self) -> Boxed {
         let set = match self.set {
-            Set::Range { lo, hi, ends } => {
-                let (has_lo, has_hi) = match ends {
-                    Ends::Neither => (false, false),
-                    Ends::Lo => (true, false),
-                    Ends::Hi => (false, true),
-                    Ends::Both => (true, true),
-                };
-                ValueSet::interval(Interval::new(
-                    has_lo.then(|| Int::from(*lo)),
-                    has_hi.then(|| Int::from(*hi)),
-                ))
+            Set::Range { base, width, ends } => {
+                let base = Int::from(*base);
+                ValueSet::interval(match ends {
+                    Ends::Neither => Interval::default(),
+                    Ends::Lo => Interval::new(Some(base), None),
+                    Ends::Hi => Interval::new(None, Some(base)),
+                    Ends::Both => {
+                        let hi = base.add(&Int::from(i64::from(*width)));
+                        Interval::range(base, hi)
+                    }
+                })
             }
             Set::Other(s) => ValueSet::clone(s),
         };
         Boxed { set, seq: self.seq }
     }
+}
+
+/// A fold this thread made: of the list `list` over the trie `below`, the
+/// trie `trie`. Both sides of a branch that adds a bound share their list
+/// and trie, and each side folds when its list is full: the second side
+/// takes the first side's trie instead of a copy of its own, which would
+/// be the same map (its nodes and the list's entries copied again, in
+/// every pair of waiting states). The handles keep the list and the trie
+/// alive, so equal pointers are equal maps.
+struct LastFold {
+    list: Arc<Node>,
+    below: Option<std::sync::Arc<Trie>>,
+    trie: std::sync::Arc<Trie>,
+}
+
+thread_local! {
+    static LAST_FOLD: std::cell::RefCell<Option<LastFold>> = const { std::cell::RefCell::new(None) };
 }
 
 /// One entry of the list, newest first.
@@ -201,14 +220,29 @@ impl BoxMap {
     /// Moves the list into the trie, oldest entry first so that the newest
     /// one of each key stays.
     fn fold(&mut self) {
-        let mut entries: Vec<&Node> = self.nodes().collect();
-        if entries.is_empty() {
+        let Some(list) = self.recent.take() else {
+            return;
+        };
+        let below = self.trie.take();
+        let same = |f: &LastFold| {
+            Arc::ptr_eq(&f.list, &list)
+                && match (&f.below, &below) {
+                    (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+                    (a, b) => a.is_none() && b.is_none(),
+                }
+        };
+        if let Some(t) =
+            LAST_FOLD.with_borrow(|f| f.as_ref().filter(|f| same(f)).map(|f| f.trie.clone()))
+        {
+            self.trie = Some(t);
             return;
         }
-        let mut trie = match &self.trie {
+        let mut trie = match &below {
             Some(t) => Trie::clone(t),
             None => HashTrieMap::new_with_hasher_and_ptr_kind(Fx::default()),
         };
+        let mut entries: Vec<&Node> =
+            std::iter::successors(Some(&*list), |n| n.next.as_deref()).collect();
         while let Some(n) = entries.pop() {
             trie.insert_mut(
                 n.key.clone(),
@@ -218,8 +252,9 @@ impl BoxMap {
                 },
             );
         }
-        self.trie = Some(std::sync::Arc::new(trie));
-        self.recent = None;
+        let trie = std::sync::Arc::new(trie);
+        self.trie = Some(trie.clone());
+        LAST_FOLD.set(Some(LastFold { list, below, trie }));
     }
 
     /// Every entry once (its newest value), in no particular order.
@@ -299,7 +334,13 @@ mod tests {
     #[test]
     fn sets_come_back_as_they_went_in() {
         let wide = Int::from(i64::MAX).add(&Int::ONE);
+        let span = |lo: &Int, w: i64| Interval::range(lo.clone(), lo.add(&Int::from(w)));
         let sets = [
+            ValueSet::interval(span(&Int::from(5), (1 << 32) - 1)),
+            ValueSet::interval(span(&Int::from(5), 1 << 32)),
+            ValueSet::interval(span(&Int::from(i64::MAX), 1)),
+            ValueSet::interval(span(&Int::from(i64::MIN), 0)),
+            ValueSet::interval(span(&wide, 0)),
             ValueSet::all(),
             ValueSet::empty(),
             ValueSet::point(Int::from(-7)),
@@ -319,11 +360,48 @@ mod tests {
     }
 
     #[test]
-    fn a_list_node_is_48_bytes() {
-        // With its count, 56: an allocator size class below the 64 bytes
-        // of a node with a `std` Arc, which every branch of every waiting
-        // state pays for (bench/programs/memory_bfs_21.imp).
-        assert_eq!(std::mem::size_of::<Node>(), 48);
-        assert_eq!(std::mem::size_of::<Packed>(), 32);
+    fn a_list_node_is_40_bytes() {
+        // With its count, 48, against 104 for a node of a `Boxed` with a
+        // `std` Arc: every branch of every waiting state pays for one
+        // (bench/programs/memory_bfs_21.imp).
+        assert_eq!(std::mem::size_of::<Node>(), 40);
+        assert_eq!(std::mem::size_of::<Packed>(), 24);
+    }
+
+    #[test]
+    fn both_sides_of_a_branch_share_one_fold() {
+        let vars: Vec<Term> = (0..=RECENT)
+            .map(|i| Term::int_var(format!("w{i}").as_str()))
+            .collect();
+        let mut m = BoxMap::default();
+        for (i, v) in vars[..usize::from(RECENT)].iter().enumerate() {
+            m.insert_mut(v.clone(), boxed(i as i64, i as u32));
+        }
+        let last = &vars[usize::from(RECENT)];
+        let (mut yes, mut no) = (m.clone(), m.clone());
+        yes.insert_mut(last.clone(), boxed(1, 99));
+        no.insert_mut(last.clone(), boxed(-1, 99));
+        let (Some(a), Some(b)) = (&yes.trie, &no.trie) else {
+            panic!("both sides folded");
+        };
+        assert!(std::sync::Arc::ptr_eq(a, b));
+        for (i, v) in vars[..usize::from(RECENT)].iter().enumerate() {
+            let want = Some(ValueSet::point(Int::from(i as i64)));
+            assert_eq!(yes.get(v).map(|b| b.set), want);
+            assert_eq!(no.get(v).map(|b| b.set), want);
+        }
+        assert_eq!(
+            yes.get(last).map(|b| b.set),
+            Some(ValueSet::point(Int::ONE))
+        );
+        assert_eq!(
+            no.get(last).map(|b| b.set),
+            Some(ValueSet::point(Int::from(-1)))
+        );
+        assert_eq!(
+            m.iter().count(),
+            usize::from(RECENT),
+            "the parent keeps its list"
+        );
     }
 }
