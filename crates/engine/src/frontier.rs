@@ -13,7 +13,7 @@ use crate::searcher::{Info, Parent, Search, Searcher, Serial};
 use slab::Slab;
 use std::sync::Mutex;
 use wiser_ir::Pc;
-use wiser_semantics::{Algebra, State};
+use wiser_semantics::{Algebra, Frozen, State};
 
 /// Where one worker's states wait: an [`Arena`] ordered by a searcher, or
 /// a [`crate::merge::MergeFrontier`] that also merges states.
@@ -53,7 +53,10 @@ pub trait Frontier<T>: Send {
     }
 }
 
-impl<T: Searchable + Send> Frontier<T> for Arena<T> {
+impl<T: Searchable + Send> Frontier<T> for Arena<T>
+where
+    T::Waiting: Send,
+{
     fn push(&mut self, state: T, successor: bool) -> bool {
         if successor {
             Arena::push(self, state);
@@ -76,8 +79,17 @@ impl<T: Searchable + Send> Frontier<T> for Arena<T> {
     }
 }
 
-/// What a frontier reads from a state to describe it to its searcher.
-pub trait Searchable {
+/// What a frontier reads from a state to describe it to its searcher, and
+/// the smaller form the state waits in.
+pub trait Searchable: Sized {
+    /// The state while it waits in an [`Arena`].
+    type Waiting;
+    /// The state in the form it waits in.
+    fn wait(self) -> Self::Waiting;
+    /// The state again, as it was when it began to wait.
+    fn resume(waiting: Self::Waiting) -> Self;
+    /// How many decisions the path of a waiting state took.
+    fn waiting_decisions(waiting: &Self::Waiting) -> usize;
     /// The instruction the state executes next.
     fn pc(&self) -> Pc;
     /// Is it stuck on an error?
@@ -87,6 +99,16 @@ pub trait Searchable {
 }
 
 impl<A: Algebra, P> Searchable for State<A, P> {
+    type Waiting = Frozen<A, P>;
+    fn wait(self) -> Frozen<A, P> {
+        self.freeze()
+    }
+    fn resume(waiting: Frozen<A, P>) -> Self {
+        waiting.thaw()
+    }
+    fn waiting_decisions(waiting: &Frozen<A, P>) -> usize {
+        waiting.decisions()
+    }
     fn pc(&self) -> Pc {
         self.pc
     }
@@ -102,14 +124,15 @@ impl<A: Algebra, P> Searchable for State<A, P> {
 /// shallowest states.
 const SCAN_LIMIT: usize = 4096;
 
-/// States waiting in the order of a searcher.
+/// States waiting in the order of a searcher, each in the form it waits
+/// in ([`Searchable::Waiting`]).
 ///
 /// A state pushed after a pop is taken as a successor of the popped state
 /// (its [`Info::parent`]): drivers pop a state, expand it and push what the
 /// step produced. States that come from elsewhere (stolen from another
 /// worker) go in with [`Arena::adopt`].
-pub struct Arena<T> {
-    states: Slab<(T, Serial)>,
+pub struct Arena<T: Searchable> {
+    states: Slab<(T::Waiting, Serial)>,
     searcher: Box<dyn Searcher>,
     next_serial: Serial,
     /// The state popped last.
@@ -136,7 +159,7 @@ impl<T: Searchable> Arena<T> {
             stuck: state.stuck(),
             parent,
         };
-        let id = self.states.insert((state, serial));
+        let id = self.states.insert((state.wait(), serial));
         self.searcher.push(id, info);
     }
 
@@ -155,7 +178,8 @@ impl<T: Searchable> Arena<T> {
     pub fn pop(&mut self) -> Option<T> {
         self.last = None;
         let id = self.searcher.pop()?;
-        let (state, serial) = self.states.remove(id);
+        let (waiting, serial) = self.states.remove(id);
+        let state = T::resume(waiting);
         self.last = Some(Parent {
             serial,
             pc: state.pc(),
@@ -175,7 +199,7 @@ impl<T: Searchable> Arena<T> {
         let mut ids: Vec<(usize, usize)> = self
             .states
             .iter()
-            .map(|(id, (s, _))| (s.decisions(), id))
+            .map(|(id, (s, _))| (T::waiting_decisions(s), id))
             .collect();
         let max = max.min(ids.len());
         if max < ids.len() {
@@ -185,7 +209,7 @@ impl<T: Searchable> Arena<T> {
         ids.into_iter()
             .map(|(_, id)| {
                 self.searcher.remove(id);
-                self.states.remove(id).0
+                T::resume(self.states.remove(id).0)
             })
             .collect()
     }
@@ -193,7 +217,7 @@ impl<T: Searchable> Arena<T> {
     /// Removes a state for another worker.
     pub fn steal(&mut self) -> Option<T> {
         let id = self.searcher.steal()?;
-        Some(self.states.remove(id).0)
+        Some(T::resume(self.states.remove(id).0))
     }
 
     /// The number of waiting states.
@@ -220,7 +244,10 @@ pub struct Pool<T> {
     arenas: Vec<Mutex<Box<dyn Frontier<T>>>>,
 }
 
-impl<T: Searchable + Send + 'static> Pool<T> {
+impl<T: Searchable + Send + 'static> Pool<T>
+where
+    T::Waiting: Send,
+{
     /// A pool of `workers` empty arenas ordered by `search`'s searchers.
     pub fn new(workers: usize, search: &Search) -> Self {
         Pool::with_frontiers(
@@ -354,5 +381,21 @@ impl<T> Pool<T> {
             let mut a = self.arena(i);
             while a.pop().is_some() {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::witness::SymState;
+    use wiser_semantics::Frozen;
+
+    #[test]
+    fn a_symbolic_state_waits_in_112_bytes() {
+        // What crates/semantics/src/frozen.rs says, for the state every
+        // waiting slot of a wide search holds: its slot is 8 bytes more
+        // (the serial), against 192 for a `State` by value.
+        assert_eq!(std::mem::size_of::<SymState>(), 184);
+        type Waiting = Frozen<crate::symbolic::Symbolic, crate::path::PathCond>;
+        assert_eq!(std::mem::size_of::<Waiting>(), 112);
     }
 }

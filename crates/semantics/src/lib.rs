@@ -25,6 +25,7 @@
 
 mod algebra;
 pub mod concrete;
+mod frozen;
 mod locals;
 mod policy;
 mod stack;
@@ -35,6 +36,7 @@ pub mod trace;
 
 pub use algebra::Algebra;
 pub use concrete::{ArrayInput, Input};
+pub use frozen::Frozen;
 pub use locals::Locals;
 pub use policy::{Fork, Policy};
 pub use stack::Stack;
