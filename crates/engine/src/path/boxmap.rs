@@ -110,6 +110,44 @@ struct Entry<'a> {
 }
 
 impl Entry<'_> {
+    /// [`ValueSet::clamp`] of the set, without making the set: the
+    /// effective model clamps every boxed variable it reads.
+    fn clamp(self, v: &Int) -> Option<Int> {
+        let (base, width, ends) = match self.set {
+            Set::Range { base, width, ends } => (Int::from(*base), *width, *ends),
+            Set::Other(set) => return set.clamp(v),
+        };
+        Some(match ends {
+            Ends::Neither => v.clone(),
+            Ends::Lo if *v < base => base,
+            Ends::Hi if *v > base => base,
+            Ends::Lo | Ends::Hi => v.clone(),
+            Ends::Both => {
+                let hi = base.add(&Int::from(i64::from(width)));
+                if *v < base {
+                    base
+                } else if *v > hi {
+                    hi
+                } else {
+                    v.clone()
+                }
+            }
+        })
+    }
+
+    /// [`ValueSet::contains`] of the set, without making the set.
+    fn contains(self, v: &Int) -> bool {
+        match self.set {
+            Set::Range { .. } => self.clamp(v).as_ref() == Some(v),
+            Set::Other(set) => set.contains(v),
+        }
+    }
+
+    /// [`ValueSet::is_empty`] of the set (a range is never empty).
+    fn is_empty(self) -> bool {
+        matches!(self.set, Set::Other(set) if set.is_empty())
+    }
+
     fn unpack(self) -> Boxed {
         let set = match self.set {
             Set::Range { base, width, ends } => {
@@ -186,6 +224,24 @@ impl BoxMap {
     /// The set of `x`, if it is boxed.
     pub(super) fn get(&self, x: &Term) -> Option<Boxed> {
         self.packed(x).map(Entry::unpack)
+    }
+
+    /// `v` moved to the nearest member of `x`'s set, if `x` is boxed.
+    pub(super) fn clamp(&self, x: &Term, v: Int) -> Int {
+        match self.packed(x) {
+            Some(e) => e.clamp(&v).unwrap_or(v),
+            None => v,
+        }
+    }
+
+    /// Does `x`'s set contain `v`? `None` if `x` is not boxed.
+    pub(super) fn admits(&self, x: &Term, v: &Int) -> Option<bool> {
+        self.packed(x).map(|e| e.contains(v))
+    }
+
+    /// Is `x`'s set empty? `None` if `x` is not boxed.
+    pub(super) fn is_empty_at(&self, x: &Term) -> Option<bool> {
+        self.packed(x).map(Entry::is_empty)
     }
 
     /// Is `x` boxed?
@@ -347,14 +403,28 @@ mod tests {
             ValueSet::all_but(&Int::ZERO),
             ValueSet::interval(Interval::new(Some(Int::ONE), None)),
             ValueSet::interval(Interval::new(None, Some(Int::from(i64::MIN)))),
-            ValueSet::interval(Interval::new(Some(Int::ZERO), Some(wide))),
+            ValueSet::interval(Interval::new(Some(Int::ZERO), Some(wide.clone()))),
         ];
         for (seq, set) in sets.into_iter().enumerate() {
             let b = Boxed {
                 set,
                 seq: seq as u32,
             };
-            let back = Packed::new(b.clone()).as_entry().unpack();
+            let packed = Packed::new(b.clone());
+            for v in [-9, -7, -1, 0, 1, 2, 5, 6, i64::MAX, i64::MIN] {
+                let v = Int::from(v);
+                for v in [v.clone(), v.add(&Int::from(1i64 << 32)), v.mul(&wide)] {
+                    assert_eq!(
+                        packed.as_entry().clamp(&v),
+                        b.set.clamp(&v),
+                        "{:?} {v}",
+                        b.set
+                    );
+                    assert_eq!(packed.as_entry().contains(&v), b.set.contains(&v));
+                }
+            }
+            assert_eq!(packed.as_entry().is_empty(), b.set.is_empty());
+            let back = packed.as_entry().unpack();
             assert_eq!((back.set, back.seq), (b.set, b.seq));
         }
     }

@@ -99,10 +99,7 @@ impl PathCond {
 
     /// `v` moved into the set of the variable `x`.
     fn clamp(&self, x: &Term, v: Int) -> Int {
-        match self.boxed.get(x) {
-            Some(b) => b.set.clamp(&v).unwrap_or(v),
-            None => v,
-        }
+        self.boxed.clamp(x, v)
     }
 
     /// The value of the integer or bit-vector variable `x` in the
@@ -136,6 +133,20 @@ impl PathCond {
             Some(b) => b.set,
             None => universe(x),
         }
+    }
+
+    /// Does the set of `x` contain `v`? (`self.set(x).contains(v)`
+    /// without making the set: deciding a bound asks it on every branch.)
+    pub fn admits(&self, x: &Term, v: &Int) -> bool {
+        self.boxed
+            .admits(x, v)
+            .unwrap_or_else(|| universe(x).contains(v))
+    }
+
+    /// Is the set of `x` empty? (`self.set(x).is_empty()` without making
+    /// the set.)
+    pub fn is_empty_set(&self, x: &Term) -> bool {
+        self.boxed.is_empty_at(x).unwrap_or(false)
     }
 
     /// Is `x` in the box?

@@ -232,7 +232,7 @@ impl<S: Solver> Feasible<S> {
         if let Some(xs) = conjoined_bounds(c) {
             // `c` only narrows the box: decide it on the narrowed box.
             let narrowed = extend(path, c, path.model.clone());
-            if xs.iter().any(|x| narrowed.set(x).is_empty()) {
+            if xs.iter().any(|x| narrowed.is_empty_set(x)) {
                 self.stats.by_bounds += 1;
                 return self.pruned();
             }
@@ -240,7 +240,7 @@ impl<S: Solver> Feasible<S> {
                 // Clamping into a narrower set keeps a value that lies
                 // inside, and moves a variable that no other constraint
                 // mentions: either way the raw model can stay.
-                let kept = |x: &Term| path.value(x).is_some_and(|v| narrowed.set(x).contains(&v));
+                let kept = |x: &Term| path.value(x).is_some_and(|v| narrowed.admits(x, &v));
                 if xs.iter().all(kept) {
                     self.stats.by_model += 1;
                     return Some(narrowed);
