@@ -14,7 +14,7 @@
 //! deadline is also Bitwuzla's own time limit per check, so that it stops
 //! by itself should our process be killed first.
 
-use crate::smtlib_process::{on_path, run, time_left, ExternalError, Verdict};
+use crate::smtlib_process::{configured, run, time_left, ExternalError, Verdict};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -60,11 +60,7 @@ impl Bitwuzla {
     pub fn from_env() -> Option<Bitwuzla> {
         static FOUND: OnceLock<Option<Bitwuzla>> = OnceLock::new();
         FOUND
-            .get_or_init(|| match std::env::var_os("WISER_BITWUZLA") {
-                Some(v) if v.is_empty() || v == "off" => None,
-                Some(v) => Some(Bitwuzla::with_python(v)),
-                None => on_path("python3").map(Bitwuzla::with_python),
-            })
+            .get_or_init(|| configured("WISER_BITWUZLA", "python3").map(Bitwuzla::with_python))
             .clone()
     }
 

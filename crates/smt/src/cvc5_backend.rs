@@ -15,7 +15,7 @@
 //! stops by itself should our own process be killed first (the solver
 //! process is, when a query overruns: see `process.rs`).
 
-use crate::smtlib_process::{on_path, run, time_left, ExternalError, Verdict};
+use crate::smtlib_process::{configured, run, time_left, ExternalError, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -41,11 +41,7 @@ impl Cvc5 {
     pub fn from_env() -> Option<Cvc5> {
         static FOUND: OnceLock<Option<Cvc5>> = OnceLock::new();
         FOUND
-            .get_or_init(|| match std::env::var_os("WISER_CVC5") {
-                Some(v) if v.is_empty() || v == "off" => None,
-                Some(v) => Some(Cvc5::at(v)),
-                None => on_path("cvc5").map(Cvc5::at),
-            })
+            .get_or_init(|| configured("WISER_CVC5", "cvc5").map(Cvc5::at))
             .clone()
     }
 

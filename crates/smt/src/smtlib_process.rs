@@ -98,8 +98,18 @@ fn wait_until(
     }
 }
 
+/// The program the environment variable `var` names: `off` (or empty)
+/// for none, a path, or when unset `default` looked up on the `PATH`.
+pub(crate) fn configured(var: &str, default: &str) -> Option<PathBuf> {
+    match std::env::var_os(var) {
+        Some(v) if v.is_empty() || v == "off" => None,
+        Some(v) => Some(PathBuf::from(v)),
+        None => on_path(default),
+    }
+}
+
 /// The executable `name` in a directory of `PATH`.
-pub(crate) fn on_path(name: &str) -> Option<PathBuf> {
+fn on_path(name: &str) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|dir| dir.join(name))
