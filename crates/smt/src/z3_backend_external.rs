@@ -1,10 +1,10 @@
-//! Asking Bitwuzla and cvc5, side by side, a query with float operations,
-//! before Z3 (see `bitwuzla_backend.rs` and `cvc5_backend.rs` for why). The float
-//! encoding is defined once, as the Z3 translation: both read its
-//! standard SMT-LIB rendering (what `WISER_Z3_DUMP` writes), with
-//! `get-value` for the query's variables. Whatever neither decides goes on
-//! to Z3 with the time left, and a model is believed only once our own
-//! evaluator agrees that it satisfies every constraint.
+//! Asking Bitwuzla and cvc5, side by side, a query with float
+//! operations, before Z3 (see `bitwuzla_backend.rs` and `cvc5_backend.rs`
+//! for why). The float encoding is defined once, as the Z3 translation:
+//! both read its standard SMT-LIB rendering (what `WISER_Z3_DUMP`
+//! writes), with `get-value` for the query's variables. Whatever neither
+//! decides goes on to Z3 with the time left, and a model is believed only
+//! once our own evaluator agrees that it satisfies every constraint.
 
 use super::{new_z3_solver, z3_var, Z3Solver};
 use crate::bitwuzla_backend::Bitwuzla;
