@@ -27,13 +27,18 @@ impl Z3Solver {
         constraints: &[Term],
         deadline: Option<Instant>,
     ) -> Option<Answer> {
-        let bitwuzla = self.bitwuzla.clone().filter(|b| b.executable().is_some());
-        if bitwuzla.is_none() && self.cvc5.is_none() {
+        if self.bitwuzla.is_none() && self.cvc5.is_none() {
             return None;
         }
         let Query { vars, integers } = external_vars(constraints)?;
         let mut solvers = Vec::new();
-        if let Some(b) = bitwuzla.filter(|_| !integers) {
+        // Whether Python has Bitwuzla is asked only now, at a float query
+        // (starting Python costs more than most queries).
+        let bitwuzla = self
+            .bitwuzla
+            .clone()
+            .filter(|b| !integers && b.executable().is_some());
+        if let Some(b) = bitwuzla {
             solvers.push(External::Bitwuzla(b));
         }
         if let Some(c) = self.cvc5.clone() {
