@@ -382,26 +382,29 @@ fn queries_with_unbounded_integers_do_not_go_to_bitwuzla() {
     assert_eq!(stats(&s).bitwuzla_unsat, 1);
 }
 
-#[test]
-fn bitwuzla_and_cvc5_race_and_the_first_answer_is_taken() {
-    // A slow Bitwuzla and a quick cvc5, then the other way round: the
-    // quick one's answer is taken and the slow one stopped at once.
-    let easy = easy_query().0;
-    let slow_python = fake_python("slow", "exec sleep 100");
-    let quick_cvc5 = fake("quick-liar", "cat >/dev/null; echo unsat");
-    let mut s = via_bitwuzla(
-        &slow_python,
-        Some(quick_cvc5),
-        Some(Duration::from_secs(20)),
-    );
+/// The easy query through the Bitwuzla at `python` racing the cvc5 at
+/// `cvc5`, one of which answers unsat at once and the other never:
+/// the quick one's answer is taken within 5 s. Returns the stats.
+fn race(python: PathBuf, cvc5: PathBuf) -> SolverStats {
+    let mut s = via_bitwuzla(&python, Some(cvc5), Some(Duration::from_secs(20)));
     let start = Instant::now();
-    assert_eq!(s.solve(&easy), Answer::Unsat);
+    assert_eq!(s.solve(&easy_query().0), Answer::Unsat);
     assert!(
         start.elapsed() < Duration::from_secs(5),
         "{:?}",
         start.elapsed()
     );
-    let st = stats(&s);
+    stats(&s)
+}
+
+#[test]
+fn bitwuzla_and_cvc5_race_and_the_first_answer_is_taken() {
+    // A slow Bitwuzla and a quick cvc5, then the other way round: the
+    // quick one's answer is taken and the slow one stopped at once.
+    let st = race(
+        fake_python("slow", "exec sleep 100"),
+        fake("quick-liar", "cat >/dev/null; echo unsat"),
+    );
     assert_eq!(
         (
             st.cvc5_unsat,
@@ -413,21 +416,10 @@ fn bitwuzla_and_cvc5_race_and_the_first_answer_is_taken() {
         (1, 1, 0, 1, 0),
         "{st:?}"
     );
-    let quick_python = fake_python("quick-liar", "cat >/dev/null; echo unsat");
-    let slow_cvc5 = fake("slow", "exec sleep 100");
-    let mut s = via_bitwuzla(
-        &quick_python,
-        Some(slow_cvc5),
-        Some(Duration::from_secs(20)),
+    let st = race(
+        fake_python("quick-liar", "cat >/dev/null; echo unsat"),
+        fake("slow", "exec sleep 100"),
     );
-    let start = Instant::now();
-    assert_eq!(s.solve(&easy), Answer::Unsat);
-    assert!(
-        start.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        start.elapsed()
-    );
-    let st = stats(&s);
     assert_eq!(
         (st.bitwuzla_unsat, st.cvc5_queries, st.cvc5_fallbacks),
         (1, 1, 0),
