@@ -6,10 +6,11 @@ use crate::{compile_file, harness, Compiled, NondetFn, Options, UNSUPPORTED};
 use std::path::Path;
 use std::sync::Arc;
 use wiser_frontend::{
-    one_line, DataModel, Frontend, Harness, HarnessRead, LoadError, LoadRequest, Loaded,
-    LoadedProgram, ReadSite, WitnessStyle,
+    one_line, CommandLineError, DataModel, Frontend, Harness, HarnessRead, LoadError, LoadRequest,
+    Loaded, LoadedProgram, ReadSite, WitnessStyle,
 };
 use wiser_ir::{Instr, Ir, Pc, Place, Sources};
+use wiser_num::Int;
 
 /// The C front end.
 pub struct C;
@@ -125,6 +126,17 @@ impl LoadedProgram for CProgram {
 
     fn has_harness(&self) -> bool {
         true
+    }
+
+    fn command_line(
+        &self,
+        ir: &Ir,
+        args: &[Vec<u8>],
+    ) -> Option<Result<Vec<Int>, CommandLineError>> {
+        ir.globals
+            .iter()
+            .any(|g| &*g.name == crate::lower::ARGC)
+            .then(|| crate::lower::command_line_reads(args))
     }
 }
 

@@ -457,9 +457,12 @@ pub struct RunArgs {
     /// An input value: NAME=INT for a variable, NAME[INDEX]=INT for an array element. Repeatable; inputs not given are 0.
     #[arg(long, short = 'i', value_name = "NAME=INT")]
     pub input: Vec<String>,
-    /// Values of the successive reads, comma-separated: IMP's `x = *`; in C the `__VERIFIER_nondet_*` calls (and uninitialised locals) in the order the run makes them.
+    /// Values of the successive reads, comma-separated: IMP's `x = *`; in C the `__VERIFIER_nondet_*` calls (and uninitialised locals) in the order the run makes them. For a C `main` that takes `argv`, the first reads are its command line (as a bug report's input lists them), unless it is given after `--`.
     #[arg(long, value_name = "INT,INT,...", allow_hyphen_values = true)]
     pub reads: Option<String>,
+    /// C programs whose `main` takes `argv`: the command line after the program's name (`wiser run prog.c -- -n 7`); --reads then gives only the program's own reads. Without it and without --reads, `argc` is 1.
+    #[arg(last = true, value_name = "ARG")]
+    pub args: Vec<std::ffi::OsString>,
     /// Stop after this many steps (exit 4).
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     pub max_steps: u64,

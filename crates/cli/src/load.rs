@@ -7,8 +7,9 @@ use crate::error::CliError;
 use crate::task::{self, Task};
 use std::path::Path;
 use std::sync::Arc;
-use wiser_frontend::{DataModel, Frontend, LoadRequest, LoadedProgram, ReadSite};
+use wiser_frontend::{CommandLineError, DataModel, Frontend, LoadRequest, LoadedProgram, ReadSite};
 use wiser_ir::{Ir, LineCol, Pc, Sources, Span};
+use wiser_num::Int;
 
 /// The front ends `wiser` reads, in order: `--lang` names one of them; a
 /// file's extension picks the one that lists it; the first reads files of
@@ -101,6 +102,12 @@ impl Program {
     /// What made the read at `pc` (the `Havoc` a witness's read came from).
     pub fn read_site(&self, pc: Pc) -> ReadSite {
         self.details.read_site(&self.ir, &self.sources, pc)
+    }
+
+    /// The reads that give the program the command line `args`; `None`
+    /// when it reads none (see [`LoadedProgram::command_line`]).
+    pub fn command_line(&self, args: &[Vec<u8>]) -> Option<Result<Vec<Int>, CommandLineError>> {
+        self.details.command_line(&self.ir, args)
     }
 }
 

@@ -15,6 +15,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use wiser_num::Int;
 use wiser_semantics::concrete::{self, Outcome, Watch};
 use wiser_semantics::{Options, Trace};
 
@@ -24,6 +25,27 @@ pub const INTERRUPTED: u8 = 130;
 
 /// How long a run goes before its progress line appears.
 const QUIET_START: Duration = Duration::from_secs(1);
+
+/// The reads that give the program its command line: the words after
+/// `--`; without them and without --reads, none (`argc` is 1). Empty
+/// when --reads gives the command line (as a bug report lists the
+/// reads) or the program reads none.
+fn command_line(program: &Program, args: &RunArgs, file: &Path) -> Result<Vec<Int>, CliError> {
+    use std::os::unix::ffi::OsStrExt;
+    let words: Vec<Vec<u8>> = args.args.iter().map(|a| a.as_bytes().to_vec()).collect();
+    if words.is_empty() && args.reads.is_some() {
+        return Ok(Vec::new());
+    }
+    match program.command_line(&words) {
+        Some(reads) => reads.map_err(|e| CliError::usage(e.message).help(e.help)),
+        None if words.is_empty() => Ok(Vec::new()),
+        None => Err(CliError::usage(format!(
+            "{} reads no command line: the words after `--` have nowhere to go",
+            file.display()
+        ))
+        .help("`-- ARG...` is `argv` for a C program whose `main` is `int main(int argc, char **argv)`")),
+    }
+}
 
 /// Runs `wiser run`; returns the exit code.
 pub fn run(args: &RunArgs, signals: &Interrupts, stdout: &out::Stdout) -> Result<u8, CliError> {
@@ -37,6 +59,8 @@ pub fn run(args: &RunArgs, signals: &Interrupts, stdout: &out::Stdout) -> Result
         args.reads.as_deref(),
         inputs::INPUT,
     )?;
+    let command_line = command_line(&program, args, file)?;
+    input.reads.splice(0..0, command_line.iter().cloned());
     if let Some(list) = &args.schedule {
         input.schedule = inputs::schedule(list)?;
     }
@@ -69,10 +93,11 @@ pub fn run(args: &RunArgs, signals: &Interrupts, stdout: &out::Stdout) -> Result
         let _ = p.join();
     }
     if let Some(unused) = inputs::unused_reads(&input, run.read_pcs.len()) {
+        // The command line's reads are not counted as --reads's.
         let said = format!(
             "{unused} of the {} values of --reads were not read (the run made {} read(s))",
-            input.reads.len(),
-            run.read_pcs.len()
+            input.reads.len() - command_line.len(),
+            run.read_pcs.len().saturating_sub(command_line.len())
         );
         // A run that ended normally shows the values were too many: a
         // mistake in the input. One cut short by an error may simply not

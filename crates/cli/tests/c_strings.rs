@@ -288,3 +288,66 @@ int main(int argc, char *argv[], char **envp) {
     assert_eq!(code, 1, "{json}");
     assert_eq!(json["bugs"][0]["kind"], "out_of_bounds", "{json}");
 }
+
+#[test]
+fn wiser_run_gives_main_the_words_after_dashes() {
+    let dir = folder("strings-run-argv");
+    let prog = write(
+        &dir,
+        "echo.c",
+        "#include <stdio.h>
+int main(int argc, char **argv) {
+    printf(\"%d\", argc);
+    for (int i = 1; i < argc; i++) printf(\" [%s]\", argv[i]);
+    printf(\"\\n\");
+    return 0;
+}
+",
+    );
+    // No words and no --reads: the program's name alone, as a shell runs
+    // it, and nothing is said of reads that had no value.
+    let (code, out, err) = support::c::run(&prog, &[]);
+    assert_eq!((code, out.as_str()), (0, "1\n"), "{err}");
+    assert!(!err.contains("no value"), "{err}");
+    // Words after `--`, bytes over 127 included (`char` is signed).
+    let (code, out, err) = support::c::run(&prog, &["--", "-n", "ok", "\u{e9}"]);
+    assert_eq!((code, out.as_str()), (0, "4 [-n] [ok] [\u{e9}]\n"), "{err}");
+    // What does not fit is refused, saying what fits.
+    let (code, _, err) = support::c::run(&prog, &["--", "hello"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("`hello` has 5 bytes") && err.contains("at most 4"),
+        "{err}"
+    );
+    let (code, _, err) = support::c::run(&prog, &["--", "a", "b", "c", "d"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("4 arguments") && err.contains("at most 3"),
+        "{err}"
+    );
+    // With `--`, --reads gives the program's own reads only.
+    let reads = write(
+        &dir,
+        "reads.c",
+        "#include <stdio.h>
+extern int __VERIFIER_nondet_int(void);
+int main(int argc, char **argv) {
+    if (argc == 2 && argv[1][0] == 'x') printf(\"%d\\n\", __VERIFIER_nondet_int());
+    return 0;
+}
+",
+    );
+    let (code, out, err) = support::c::run(&reads, &["--reads", "5", "--", "x"]);
+    assert_eq!((code, out.as_str()), (0, "5\n"), "{err}");
+    let (code, _, err) = support::c::run(&reads, &["--reads", "5,6", "--", "x"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("1 of the 2 values of --reads were not read (the run made 1 read(s))"),
+        "{err}"
+    );
+    // A program whose `main` takes no `argv` has no command line.
+    let plain = write(&dir, "plain.c", "int main(void) { return 0; }\n");
+    let (code, _, err) = support::c::run(&plain, &["--", "x"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("reads no command line"), "{err}");
+}

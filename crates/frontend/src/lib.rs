@@ -220,6 +220,28 @@ pub trait LoadedProgram: Send + Sync {
     fn assumption_cut(&self) -> Option<&Arc<Ir>> {
         None
     }
+
+    /// The reads that give the program the command line `args` (the words
+    /// after its name), in the order its run makes them, before its own
+    /// reads; `None` when the program reads no command line (`ir` is its
+    /// own). An error says why `args` cannot be its command line.
+    fn command_line(
+        &self,
+        ir: &Ir,
+        args: &[Vec<u8>],
+    ) -> Option<Result<Vec<Int>, CommandLineError>> {
+        let _ = (ir, args);
+        None
+    }
+}
+
+/// Why some words cannot be a program's command line (too many, too long).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandLineError {
+    /// What is wrong, e.g. "the argument `hello` has 5 bytes".
+    pub message: String,
+    /// What to do about it.
+    pub help: String,
 }
 
 /// A harness's text and how to use it.

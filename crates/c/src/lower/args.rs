@@ -11,6 +11,7 @@
 
 use super::{heap, layout, strings, Fun, Res};
 use crate::types::{CInt, CType, Rank};
+use wiser_frontend::CommandLineError;
 use wiser_ir::{Expr, Place, ScalarTy};
 use wiser_num::{CmpOp, Int, IntTy};
 
@@ -43,6 +44,47 @@ pub fn argument_name(name: &str, at: impl std::fmt::Display) -> Option<String> {
     Some(format!("{function} at {at} fails"))
 }
 
+/// The global that `argc` is read into when `main` takes `argv`: a
+/// program with it reads its command line (see [`command_line_reads`]).
+pub const ARGC: &str = "$argc";
+
+/// The reads that give `main` the command line `args` (the words after
+/// the program's name), in the order the main routine makes them: `argc`,
+/// then `ARG_LEN` bytes of each of the `MAX_ARGS` arguments (0 past an
+/// argument's end and for arguments past `argc`).
+pub fn command_line_reads(args: &[Vec<u8>]) -> Result<Vec<Int>, CommandLineError> {
+    let shown = |a: &[u8]| a.escape_ascii().to_string();
+    if args.len() as u64 > MAX_ARGS {
+        return Err(CommandLineError {
+            message: format!(
+                "{} arguments after the program's name; a C program's `argv` holds at most {MAX_ARGS}",
+                args.len()
+            ),
+            help: format!("give at most {MAX_ARGS} arguments after `--`"),
+        });
+    }
+    let mut reads = vec![Int::from_u64(1 + args.len() as u64)];
+    for k in 0..MAX_ARGS as usize {
+        let arg = args.get(k).map_or(&[][..], Vec::as_slice);
+        if arg.len() as u64 > ARG_LEN {
+            return Err(CommandLineError {
+                message: format!(
+                    "the argument `{}` has {} bytes; each of `argv[1]` to `argv[{MAX_ARGS}]` holds at most {ARG_LEN}",
+                    shown(arg),
+                    arg.len()
+                ),
+                help: format!("shorten it to {ARG_LEN} bytes or fewer"),
+            });
+        }
+        for j in 0..ARG_LEN as usize {
+            // The reads are of `char`, signed here: a byte over 127 is its
+            // negative value, as the program sees it.
+            reads.push(Int::from(arg.get(j).map_or(0, |b| i64::from(*b as i8))));
+        }
+    }
+    Ok(reads)
+}
+
 /// The values `main` is called with, made by the IR's main routine: its
 /// integer parameters are inputs (`argc` bounded as above when `argv`
 /// follows it), and its pointer parameters `argv` and `envp`.
@@ -60,7 +102,7 @@ pub fn arguments(
     for (k, ty) in params.iter().enumerate() {
         match ty {
             CType::Int(t) => {
-                let name = if k == 0 && has_argv { "$argc".to_string() } else { format!("$main argument {k}") };
+                let name = if k == 0 && has_argv { ARGC.to_string() } else { format!("$main argument {k}") };
                 let p = f.rb.program().global(name, t.scalar(f.u.dm), Some(Int::from(0)));
                 f.rb.havoc(p, span);
                 if k == 0 && has_argv {

@@ -57,7 +57,7 @@ use wiser_ir::{
     Span,
 };
 
-pub use args::argument_name;
+pub use args::{argument_name, command_line_reads, ARGC};
 
 /// The first message of every construct outside the subset.
 pub const UNSUPPORTED: &str = "unsupported in C programs";
