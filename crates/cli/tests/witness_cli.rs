@@ -266,7 +266,7 @@ fn an_unknown_verdict_writes_nothing_and_says_so() {
     let path_text = path.to_string_lossy().to_string();
     let out = wiser(&[
         "check",
-        "examples/c/sum_invariant.c",
+        "examples/c/kinduction_odd.c",
         "--max-states",
         "200",
         "--witness",

@@ -591,6 +591,20 @@ pub struct Ir {
     /// do not check (the front end's model leaves them out), each with
     /// why: no engine says `safe` of a property that holds one of them.
     pub unchecked: Vec<(ErrorKind, Arc<str>)>,
+    /// The loops [`crate::accelerate`] accelerated: each head's edge into
+    /// its body now leads to the accelerating code.
+    pub accelerated: Vec<Accelerated>,
+}
+
+/// One accelerated loop (see [`crate::accelerate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accelerated {
+    /// The loop's head, a branch.
+    pub head: Pc,
+    /// Where its edge into the body leads now: the accelerating code.
+    pub code: Pc,
+    /// The body's first instruction, where the edge led before.
+    pub body: Pc,
 }
 
 impl Ir {

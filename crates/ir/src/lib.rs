@@ -34,6 +34,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod accelerate;
 mod builder;
 mod builder_objects;
 pub mod cfg;
@@ -52,8 +53,8 @@ pub use builder::{Builder, IrError, Label, RoutineBuilder};
 pub use cfg::Cfg;
 pub use expr::{checks_of, Checked, Expr, MAX_EXPR_OPS};
 pub use ir::{
-    ArrayDecl, ArrayId, Check, ClassDecl, ClassId, Code, ErrorKind, Field, Global, InputVar, Instr,
-    Ir, Located, Op, Pc, Place, ProcId, Routine, Site, Slot,
+    Accelerated, ArrayDecl, ArrayId, Check, ClassDecl, ClassId, Code, ErrorKind, Field, Global,
+    InputVar, Instr, Ir, Located, Op, Pc, Place, ProcId, Routine, Site, Slot,
 };
 pub use output::{OutPart, Part, Stream};
 pub use print::show;

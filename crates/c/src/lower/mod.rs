@@ -625,6 +625,7 @@ fn lower_pass(
         .collect();
     u.droppable_havocs.retain(|span| !calls.contains(span));
     drop_unread_havocs(&mut ir, &u.droppable_havocs);
+    wiser_ir::accelerate::counting_loops(&mut ir);
     // A function none of whose results is read any more is no input;
     // one that a system header declares, or one of the C library's output
     // functions however declared (`printf`), is then the C library's, and

@@ -53,6 +53,12 @@ pub fn prove_with(
     monitor: Arc<Monitor>,
 ) -> Report {
     let start = Instant::now();
+    // Invariants are about loops as written, not their closed forms.
+    let ir = if ir.accelerated.is_empty() {
+        ir
+    } else {
+        Arc::new(wiser_ir::accelerate::as_written(&ir))
+    };
     let limits = Limits::new(config, start, monitor.clone());
     let solvers = Arc::new(Solvers::new(config, limits.deadline));
     let stop = Arc::new(StopSwitch::default());
