@@ -102,8 +102,8 @@ fn base_type(u: &Unit, specs: &[&Node<TS>], at: CSpan, enums: &mut Enumerators) 
 }
 
 /// The members one declaration in a structure declares, with their
-/// types (see [`heap::member_type`]).
-fn members(u: &Unit, fd: &Node<ast::StructField>) -> Res<Vec<(String, CType)>> {
+/// types (see [`heap::member_type`]) and widths as bit-fields.
+fn members(u: &Unit, fd: &Node<ast::StructField>) -> Res<Vec<(String, CType, Option<u32>)>> {
     let mut ts = Vec::new();
     for s in &fd.node.specifiers {
         if let ast::SpecifierQualifier::TypeSpecifier(t) = &s.node {
@@ -116,23 +116,25 @@ fn members(u: &Unit, fd: &Node<ast::StructField>) -> Res<Vec<(String, CType)>> {
         // C11's anonymous structure or union: its members are the
         // containing structure's (`layout::member` finds them).
         if let Some(anonymous) = super::layout::anonymous_member(u, &base) {
-            out.push((anonymous, base.clone()));
+            out.push((anonymous, base.clone(), None));
         }
     }
     for d in &fd.node.declarators {
+        if d.node.bit_width.is_some() {
+            out.push(super::bitfields::declared(u, &base, &d.node, d.span)?);
+            continue;
+        }
         let Some(decl) = &d.node.declarator else {
             continue;
         };
         let (name, ty, params) = declarator(u, base.clone(), &decl.node, None)?;
         let Some(name) = name else { continue };
-        let ty = if d.node.bit_width.is_some() {
-            CType::Opaque("bit-fields".into(), None)
-        } else if params.is_some() {
+        let ty = if params.is_some() {
             CType::Opaque("function members".into(), None)
         } else {
             heap::member_type(ty)
         };
-        out.push((name, ty));
+        out.push((name, ty, None));
     }
     Ok(out)
 }

@@ -51,8 +51,12 @@ impl Heap {
 pub struct StructDef {
     /// Its tag, if it has one.
     pub tag: Option<String>,
-    /// Its members (`None` while only declared: `struct node;`).
+    /// Its members (`None` while only declared: `struct node;`), an
+    /// unnamed bit-field (`int : 3;`, padding) with the empty name.
     pub fields: Option<Vec<(String, CType)>>,
+    /// The width of each of `fields` that is a bit-field
+    /// ([`super::bitfields`]).
+    pub widths: Vec<Option<u32>>,
     /// Is it a `union` (members laid out one after the other like a
     /// structure's, kept in step by [`super::unions`])?
     pub union: bool,
@@ -159,8 +163,9 @@ pub struct Heap {
     pub from_void: bool,
 }
 
-/// Reads the members one declaration in a structure declares.
-pub type Members = dyn Fn(&Unit, &Node<ast::StructField>) -> Res<Vec<(String, CType)>>;
+/// Reads the members one declaration in a structure declares, with the
+/// width of each that is a bit-field.
+pub type Members = dyn Fn(&Unit, &Node<ast::StructField>) -> Res<Vec<(String, CType, Option<u32>)>>;
 
 /// The type of a `struct` or `union` specifier, declaring it when it has
 /// members. A union is a structure whose members [`super::unions`] keeps
@@ -186,6 +191,7 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
         structs.push(StructDef {
             tag: Some(tag.clone()),
             fields: None,
+            widths: Vec::new(),
             union,
         });
         let i = structs.len() as u32 - 1;
@@ -204,6 +210,7 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
             structs.push(StructDef {
                 tag: tag.clone(),
                 fields: None,
+                widths: Vec::new(),
                 union,
             });
             let i = structs.len() as u32 - 1;
@@ -213,24 +220,27 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
             i
         }
     };
-    let mut fields = Vec::new();
+    let (mut fields, mut widths) = (Vec::new(), Vec::new());
     for d in decls {
         if let ast::StructDeclaration::Field(fd) = &d.node {
-            for (name, ty) in member(u, fd)? {
-                if fields.iter().any(|(n, _)| *n == name) {
+            for (name, ty, width) in member(u, fd)? {
+                if !name.is_empty() && fields.iter().any(|(n, _)| *n == name) {
                     return Err(Diagnostic::new(
                         u.span(fd.span),
                         format!("the member `{name}` is declared twice"),
                     ));
                 }
                 fields.push((name, ty));
+                widths.push(width);
             }
         }
     }
     if union && fields.len() > 1 {
         u.heap.unions.set(true);
     }
-    u.heap.structs.borrow_mut()[index as usize].fields = Some(fields);
+    let mut structs = u.heap.structs.borrow_mut();
+    structs[index as usize].fields = Some(fields);
+    structs[index as usize].widths = widths;
     Ok(CType::Struct(index))
 }
 

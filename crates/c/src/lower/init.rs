@@ -178,11 +178,16 @@ fn fill(
             ))
         }
     };
-    let component = |f: &Fun, k: u64| -> (u64, CType) {
+    // The slot offset, type and width as a bit-field of member or
+    // element `k`.
+    let component = |f: &Fun, k: u64| -> (u64, CType, Option<u32>) {
         match (&members, ty) {
-            (Some(m), _) => (m[k as usize].1, m[k as usize].2.clone()),
-            (None, CType::Array(elem, _)) => (k * layout::slots(f.u, elem), (**elem).clone()),
-            _ => (0, CType::Void),
+            (Some(m), CType::Struct(sid)) => {
+                let (name, offset, t) = &m[k as usize];
+                (*offset, t.clone(), layout::member_width(f.u, *sid, name))
+            }
+            (None, CType::Array(elem, _)) => (k * layout::slots(f.u, elem), (**elem).clone(), None),
+            _ => (0, CType::Void, None),
         }
     };
     let mut k = 0u64;
@@ -237,7 +242,7 @@ fn fill(
                 "more initialisers than the object has members or elements",
             ));
         }
-        let (offset, cty) = component(f, k);
+        let (offset, cty, width) = component(f, k);
         let span = f.span(item.span);
         let q = layout::plus(p.clone(), offset, span);
         let aggregate = matches!(cty, CType::Struct(_) | CType::Array(..));
@@ -270,7 +275,7 @@ fn fill(
                         let ast::Initializer::Expression(e) = &one.node.initializer.node else {
                             return Err(f.u.unsupported(one.span, "this initialiser"));
                         };
-                        store_slot(f, q, &cty, e, item.span)?;
+                        store_slot(f, q, (&cty, width), e, item.span)?;
                         *pos += 1;
                     }
                     _ => return Err(f.u.unsupported(item.span, "a list initialising a scalar")),
@@ -294,7 +299,7 @@ fn fill(
                     }
                     CType::Struct(_) | CType::Array(..) => fill(f, &q, &cty, items, pos, false)?,
                     _ => {
-                        store_slot(f, q, &cty, e, item.span)?;
+                        store_slot(f, q, (&cty, width), e, item.span)?;
                         *pos += 1;
                     }
                 },
@@ -313,15 +318,24 @@ fn fill(
     Ok(())
 }
 
-/// Stores `e` into the slot `q` of type `ty` (an integer or a pointer).
+/// Stores `e` into the slot `q` of type `ty` (an integer or a pointer;
+/// a bit-field when it has a width).
 fn store_slot(
     f: &mut Fun,
     q: Expr,
-    ty: &CType,
+    (ty, width): (&CType, Option<u32>),
     e: &Node<ast::Expression>,
     at: lang_c::span::Span,
 ) -> Res<()> {
-    let Some(value) = stored_value(f, e, ty)? else {
+    let value = match (ty, width) {
+        (CType::Int(t), Some(w)) => {
+            let v = expr::rvalue(f, e)?;
+            let v = expr::convert(f, v, super::bitfields::value_ty(*t, w, f.u.dm));
+            Some(super::bitfields::truncate(v, *t, w, f.u.dm))
+        }
+        _ => stored_value(f, e, ty)?,
+    };
+    let Some(value) = value else {
         return Err(f.u.unsupported(at, "initialising this member"));
     };
     let span = f.span(at);

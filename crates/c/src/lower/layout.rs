@@ -16,7 +16,7 @@
 //! an array member's end that stays inside the structure is not an error
 //! (as for gcc's AddressSanitizer).
 
-use super::{heap, ptr, Fun, Unit};
+use super::{bitfields, heap, ptr, Fun, Unit};
 use crate::types::{CType, Len};
 use wiser_ir::{Expr, ScalarTy};
 use wiser_num::{BinOp, CmpOp, Int, IntTy};
@@ -59,7 +59,7 @@ pub fn bytes(u: &Unit, ty: &CType) -> Option<(u64, u64)> {
     bytes_at(u, ty, 0)
 }
 
-fn bytes_at(u: &Unit, ty: &CType, depth: u32) -> Option<(u64, u64)> {
+pub(super) fn bytes_at(u: &Unit, ty: &CType, depth: u32) -> Option<(u64, u64)> {
     if depth > MAX_NESTING {
         return None;
     }
@@ -76,24 +76,8 @@ fn bytes_at(u: &Unit, ty: &CType, depth: u32) -> Option<(u64, u64)> {
             Some((size.checked_mul(*n)?, align))
         }
         CType::Struct(i) => {
-            let (fields, union) = u
-                .heap
-                .structs
-                .borrow()
-                .get(*i as usize)
-                .and_then(|s| Some((s.fields.clone()?, s.union)))?;
-            let (mut size, mut align) = (0u64, 1u64);
-            for (_, t) in &fields {
-                let (s, a) = bytes_at(u, t, depth + 1)?;
-                // A union's members all start at its first byte.
-                size = if union {
-                    size.max(s)
-                } else {
-                    size.div_ceil(a) * a + s
-                };
-                align = align.max(a);
-            }
-            Some((size.div_ceil(align) * align, align))
+            let (_, size, align) = placed(u, *i, depth)?;
+            Some((size, align))
         }
         _ => None,
     }
@@ -110,21 +94,62 @@ pub fn member_bytes(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType)>
     Some((bytes, slots, ty?))
 }
 
-/// [`member_bytes`] of a member of `sid` itself.
+/// [`member_bytes`] of a member of `sid` itself; `None` for a
+/// bit-field (no byte of its own).
 fn own_member_bytes(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType)> {
-    let union = super::unions::is_union(u, sid);
-    let mut at = 0u64;
-    for (n, slot, t) in members(u, sid) {
-        let (size, align) = bytes(u, &t)?;
-        at = at.div_ceil(align) * align;
-        if n == name {
-            return Some((at, slot, t));
-        }
-        if !union {
-            at += size;
-        }
+    let (fields, widths) = fields(u, sid)?;
+    let (offsets, _, _) = placed(u, sid, 0)?;
+    let k = fields.iter().position(|(n, _)| n == name)?;
+    if widths.get(k).copied().flatten().is_some() {
+        return None;
     }
-    None
+    let (_, slot, t) = members(u, sid).into_iter().find(|(n, _, _)| n == name)?;
+    Some((offsets[k] / 8, slot, t))
+}
+
+/// The fields of structure `sid` and their widths as bit-fields.
+type Fields = (Vec<(String, CType)>, Vec<Option<u32>>);
+
+fn fields(u: &Unit, sid: u32) -> Option<Fields> {
+    let structs = u.heap.structs.borrow();
+    let s = structs.get(sid as usize)?;
+    Some((s.fields.clone()?, s.widths.clone()))
+}
+
+/// gcc's layout of structure `sid` ([`bitfields::place`]).
+fn placed(u: &Unit, sid: u32, depth: u32) -> Option<(Vec<u64>, u64, u64)> {
+    let (fields, widths) = fields(u, sid)?;
+    let union = super::unions::is_union(u, sid);
+    bitfields::place(u, &fields, &widths, union, depth)
+}
+
+/// Does a value of type `ty` hold a bit-field (a union's members then
+/// share bits, not only bytes: [`super::unions`] refuses them)?
+pub fn has_bitfields(u: &Unit, ty: &CType) -> bool {
+    has_bitfields_at(u, ty, 0)
+}
+
+fn has_bitfields_at(u: &Unit, ty: &CType, depth: u32) -> bool {
+    match ty {
+        _ if depth > MAX_NESTING => false,
+        CType::Struct(i) => fields(u, *i).is_some_and(|(fields, widths)| {
+            widths.iter().any(Option::is_some)
+                || fields
+                    .iter()
+                    .any(|(_, t)| has_bitfields_at(u, t, depth + 1))
+        }),
+        CType::Array(elem, _) => has_bitfields_at(u, elem, depth + 1),
+        _ => false,
+    }
+}
+
+/// The width of member `name` of structure `sid` (of an anonymous
+/// member too) if it is a bit-field.
+pub fn member_width(u: &Unit, sid: u32, name: &str) -> Option<u32> {
+    let (at, step) = member_path(u, sid, name)?.pop()?;
+    let (fields, widths) = fields(u, at)?;
+    let k = fields.iter().position(|(n, _)| *n == step)?;
+    widths.get(k).copied().flatten()
 }
 
 /// The member of structure `sid` that starts at byte `offset`, with its
@@ -148,7 +173,8 @@ pub fn members(u: &Unit, sid: u32) -> Vec<(String, u64, CType)> {
         .unwrap_or_default();
     let mut offset = 0u64;
     let mut out = Vec::with_capacity(fields.len());
-    for (name, ty) in fields {
+    // An unnamed bit-field is padding, without a slot.
+    for (name, ty) in fields.into_iter().filter(|(n, _)| !n.is_empty()) {
         let n = slots(u, &ty);
         out.push((name, offset, ty));
         offset = offset.saturating_add(n);

@@ -21,14 +21,18 @@ pub enum LVal {
     /// An integer member of an object, or the value of a cell: the
     /// member's array and the object's reference (checked).
     Heap(wiser_ir::ArrayId, Expr, CInt),
+    /// A bit-field member ([`super::bitfields`]): as [`LVal::Heap`],
+    /// with its width.
+    Bits(wiser_ir::ArrayId, Expr, CInt, u32),
 }
 
 impl LVal {
-    /// Its C type.
-    pub fn ty(&self) -> CInt {
+    /// Its C type (what a read of it is: a bit-field's promoted type).
+    pub fn ty(&self, dm: crate::DataModel) -> CInt {
         match self {
             LVal::Place(_, t) | LVal::Heap(_, _, t) => *t,
             LVal::Elem(o, _) => o.elem,
+            LVal::Bits(_, _, t, w) => super::bitfields::value_ty(*t, *w, dm),
         }
     }
 }
@@ -48,6 +52,11 @@ pub fn load(f: &mut Fun, lv: &LVal, span: wiser_ir::Span) -> Val {
             (f.shared(v, span), o.elem)
         }
         LVal::Heap(a, obj, t) => (super::heap::load_int(f, *a, obj.clone(), *t, span), *t),
+        LVal::Bits(a, obj, t, w) => {
+            let v = super::heap::load_int(f, *a, obj.clone(), *t, span);
+            let dm = f.u.dm;
+            (super::bitfields::read(v, *t, *w, dm), lv.ty(dm))
+        }
     }
 }
 
@@ -56,7 +65,14 @@ pub fn load(f: &mut Fun, lv: &LVal, span: wiser_ir::Span) -> Val {
 /// thread's write).
 fn assigned(f: &mut Fun, lv: &LVal, stored: Expr, span: wiser_ir::Span) -> Val {
     if f.u.threaded {
-        (stored, lv.ty())
+        let stored = match lv {
+            LVal::Bits(_, _, t, w) => {
+                let slot = super::bitfields::truncate(stored, *t, *w, f.u.dm);
+                super::bitfields::read(slot, *t, *w, f.u.dm)
+            }
+            _ => stored,
+        };
+        (stored, lv.ty(f.u.dm))
     } else {
         load(f, lv, span)
     }
@@ -68,6 +84,10 @@ pub fn store(f: &mut Fun, lv: &LVal, v: Expr, span: wiser_ir::Span) {
         LVal::Place(p, _) => f.rb.assign(*p, v, span),
         LVal::Elem(o, i) => f.rb.store(o.id, i.clone(), v, span),
         LVal::Heap(a, obj, t) => super::heap::store_int(f, *a, obj.clone(), v, *t, span),
+        LVal::Bits(a, obj, t, w) => {
+            let v = super::bitfields::truncate(v, *t, *w, f.u.dm);
+            super::heap::store_int(f, *a, obj.clone(), v, *t, span)
+        }
     }
 }
 
@@ -76,7 +96,7 @@ pub fn store(f: &mut Fun, lv: &LVal, v: Expr, span: wiser_ir::Span) {
 /// of an IR array. Its pointer is a load or a constant ([`stable`]).
 fn cell(lv: &LVal) -> Option<(Expr, CType)> {
     match lv {
-        LVal::Heap(_, obj, t) => Some((obj.clone(), CType::Int(*t))),
+        LVal::Heap(_, obj, t) | LVal::Bits(_, obj, t, _) => Some((obj.clone(), CType::Int(*t))),
         _ => None,
     }
 }
@@ -96,6 +116,11 @@ fn stable(f: &mut Fun, lv: LVal, span: wiser_ir::Span) -> LVal {
             f.rb.assign(t, obj, span);
             LVal::Heap(a, f.rb.load(t), ty)
         }
+        LVal::Bits(a, obj, ty, w) if obj.as_const().is_none() => {
+            let t = f.rb.temp(ScalarTy::INT);
+            f.rb.assign(t, obj, span);
+            LVal::Bits(a, f.rb.load(t), ty, w)
+        }
         other => other,
     }
 }
@@ -109,7 +134,7 @@ pub(super) fn assign(f: &mut Fun, lhs: &Node<E>, rhs: &Node<E>, at: CSpan) -> Re
         lv
     };
     let v = rvalue(f, rhs)?;
-    let v = convert(f, v, lv.ty());
+    let v = convert(f, v, lv.ty(f.u.dm));
     let lv = stable(f, lv, span);
     store(f, &lv, v.clone(), span);
     super::unions::after_store(f, lhs, cell(&lv), at)?;
@@ -132,7 +157,7 @@ pub(super) fn compound(
     let lv = stable(f, lv, span);
     let r = rvalue(f, &b.rhs)?;
     let l = load(f, &lv, span);
-    let ty = lv.ty();
+    let ty = lv.ty(f.u.dm);
     let (res, rt) = if matches!(bop, BinOp::Shl | BinOp::Shr) {
         super::expr::needs_integer(f, bop.symbol(), l.1, b.operator.span)?;
         super::expr::needs_integer(f, bop.symbol(), r.1, b.operator.span)?;

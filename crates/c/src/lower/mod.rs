@@ -20,6 +20,7 @@
 
 mod alloc;
 mod args;
+mod bitfields;
 mod bytes;
 mod call;
 mod consts;

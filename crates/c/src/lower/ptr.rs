@@ -539,6 +539,7 @@ pub fn address(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
             pointer(f, &u.node.operand)
         }
         E::Member(m) => {
+            super::bitfields::no_address(f, m)?;
             let (p, through, ty) = structs::member_slot(f, &m.node, e.span)?;
             match ty {
                 // A mutex member holds its mutex's reference.
@@ -604,19 +605,7 @@ pub(super) fn element(
 pub fn int_lvalue(f: &mut Fun, e: &Node<E>) -> Res<LVal> {
     let span = f.span(e.span);
     match &e.node {
-        E::Member(m) => {
-            let (obj, ty) = structs::member(f, &m.node, e.span)?;
-            match ty {
-                CType::Int(t) => {
-                    let (array, _) = heap::cell_array(f, &ty, e.span)?;
-                    Ok(LVal::Heap(array, obj, t))
-                }
-                _ => Err(Diagnostic::new(
-                    span,
-                    format!("the member is a `{}`, not an integer", ty.describe_in(f)),
-                )),
-            }
-        }
+        E::Member(m) => super::bitfields::int_member(f, &m.node, e.span),
         _ => match accessed(f, e, span)? {
             Some((obj, t, what)) => {
                 let CType::Int(it) = t else {

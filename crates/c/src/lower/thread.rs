@@ -260,7 +260,7 @@ fn create(f: &mut Fun, a: &[Node<E>], span: wiser_ir::Span) -> Res<()> {
     match &lv {
         LVal::Place(p, _) => f.rb.spawn(proc, values, Some(*p), span),
         other => {
-            let ty = other.ty();
+            let ty = other.ty(f.u.dm);
             let t = f.rb.temp(ty.scalar(f.u.dm));
             f.rb.spawn(proc, values, Some(t), span);
             let v = f.rb.load(t);

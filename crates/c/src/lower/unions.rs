@@ -423,6 +423,9 @@ pub(super) fn in_step(
     at: CSpan,
 ) -> Res<()> {
     let span = f.span(at);
+    if layout::has_bitfields(f.u, &CType::Struct(sid)) {
+        return Err(too_large(f, at));
+    }
     let members = layout::members(f.u, sid);
     let mut updates = 0usize;
     for (name, _, mty) in &members {

@@ -1,0 +1,219 @@
+//! Bit-fields (`lower/bitfields.rs`): values modulo 2^width, signed ones
+//! sign-extended, promotions, initialisers, copies, gcc's layout, judged
+//! against gcc; a bug behind a bit-field found symbolically and replayed
+//! by gcc; what C refuses (`&s.bf`, widths) and what wiser refuses
+//! (unions with bit-fields).
+
+mod support;
+
+use support::c::{assert_facts, assert_gcc_confirms, check_json, folder, gcc_links, gcc_run, run};
+use support::write;
+
+/// Facts about bit-fields, each an `assert` that gcc's build passes
+/// under both data models.
+const FACTS: &str = r#"struct flags { signed a : 5; unsigned b : 3; int : 0; int c : 7; unsigned d : 32; int : 4; char e; _Bool f : 1; };
+struct outer { char x; struct flags s; short y : 9; };
+struct flags g = {1, -3, 7};
+struct outer table[2] = {{1, {15, 9, -70, 0xffffffffu, 'e', 1}, -300}, {.s = {.c = 63, .a = -17}, .y = 255}};
+struct flags bump(struct flags s) { s.a++; s.b += 7; return s; }
+int main(void) {
+  struct flags s = {1, -3, 7};
+  struct flags *p = &s;
+  assert(s.a == 1 && s.b == 5 && s.c == 7 && s.d == 0 && s.e == 0);
+  assert(g.a == 1 && g.b == 5 && g.c == 7);
+  s.a = 31;
+  assert(s.a == -1);
+  s.b = 9;
+  assert(s.b == 1);
+  p->c = -65;
+  assert(p->c == 63);
+  assert(s.b - 5 < 0);
+  p->d = 5;
+  assert(p->d - 6 > 0);
+  int v = (s.a = 17);
+  assert(v == -15);
+  s.a += 20;
+  assert(s.a == 5);
+  s.b *= 3;
+  assert(s.b == 3);
+  p->c--;
+  assert(s.c == 62);
+  int w = s.b++;
+  assert(w == 3 && s.b == 4);
+  ++p->b; ++p->b; ++p->b; ++p->b;
+  assert(s.b == 0);
+  s.f = 5;
+  assert(s.f == 1);
+  struct flags t = bump(s);
+  assert(t.a == 6 && t.b == 7 && t.c == 62 && t.d == 5 && s.a == 5);
+  assert(table[0].s.a == 15 && table[0].s.b == 1 && table[0].s.c == 58);
+  assert(table[0].s.d == 0xffffffffu && table[0].s.e == 'e' && table[0].y == 212);
+  assert(table[1].s.a == 15 && table[1].s.c == 63 && table[1].y == 255);
+  assert(table[1].x == 0 && table[1].s.b == 0);
+  struct outer o = table[0];
+  o.s.c = o.s.c + 6;
+  assert(o.s.c == -64 && table[0].s.c == 58);
+  int k = __VERIFIER_nondet_int();
+  s.a = k;
+  assert(s.a >= -16 && s.a <= 15 && ((unsigned)s.a - (unsigned)k) % 32u == 0);
+  s.b = k;
+  assert(s.b == (k & 7));
+  assert(sizeof(struct flags) == 16 && sizeof(struct outer) == 24 && sizeof table == 48);
+  return 0;
+}
+"#;
+
+#[test]
+fn bit_fields_compute_as_gcc_does() {
+    let text = format!("#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\n{FACTS}");
+    assert_facts(
+        &folder("bitfield-facts"),
+        &text,
+        support::c::Facts::Safe,
+        -77,
+        &[
+            ("s.a == -1", "s.a == 31"),
+            ("s.b == 1);", "s.b == 9);"),
+            ("v == -15", "v == 17"),
+            ("w == 3 && s.b == 4", "w == 3 && s.b == 5"),
+            ("s.b == (k & 7)", "s.b == (k & 7) && k != 12345"),
+        ],
+    );
+}
+
+/// Structures whose layout `sizeof` and `offsetof` show, printed by the
+/// program: wiser's output must be gcc's.
+const LAYOUT: &str = r#"#include <stdio.h>
+#include <stddef.h>
+struct A { char a; int : 0; char b; };
+struct B { char a; int : 3; };
+struct C { char a; int x : 3; };
+struct D { char a; long long x : 20; char c; };
+struct E { int a : 31; int b : 2; };
+struct F { char a : 4; short b : 9; char c; };
+struct G { char a; long long : 0; char b; };
+struct H { short a : 3; int b : 30; };
+struct I { char a; unsigned long long x : 64; };
+struct J { int a : 3; char : 0; char b; };
+struct K { char a[3]; int b : 9; };
+struct L { _Bool a : 1; char b; unsigned c : 31; };
+struct M { struct A a; int x : 1; struct L l[2]; };
+union U { int a : 3; char b; };
+/* An unnamed bit-field does not align its structure: `a` is at 1. */
+struct N { char c; struct A a; };
+int main(void) {
+  printf("%d %d %d %d %d %d %d\n", (int)sizeof(struct A), (int)sizeof(struct B),
+         (int)sizeof(struct C), (int)sizeof(struct D), (int)sizeof(struct E),
+         (int)sizeof(struct F), (int)sizeof(struct G));
+  printf("%d %d %d %d %d %d %d %d\n", (int)sizeof(struct H), (int)sizeof(struct I),
+         (int)sizeof(struct J), (int)sizeof(struct K), (int)sizeof(struct L),
+         (int)sizeof(struct M), (int)sizeof(union U), (int)offsetof(struct N, a));
+  printf("%d %d %d %d\n", (int)offsetof(struct A, b), (int)offsetof(struct J, b),
+         (int)offsetof(struct F, c), (int)offsetof(struct M, l));
+  return 0;
+}
+"#;
+
+#[test]
+fn layouts_are_gccs() {
+    let dir = folder("bitfield-layout");
+    let prog = write(&dir, "layout.c", LAYOUT);
+    for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
+        if !gcc_links(flag, &dir) {
+            continue;
+        }
+        let (code, expected, err) = gcc_run(&dir, flag, &prog);
+        assert_eq!(code, 0, "{err}");
+        let (code, out, err) = run(&prog, &["--data-model", model]);
+        assert_eq!(code, 0, "{model}: {err}");
+        assert_eq!(out, expected, "{model}");
+    }
+    // Whatever gcc says, this is i386's layout (seen with gcc -m32).
+    let (_, out, _) = run(&prog, &[]);
+    assert!(
+        out.starts_with("5 2 4 8 8 4 5\n8 12 4 8 8 24 4 1\n4 1 2 8\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_bug_behind_a_bit_field_is_found_and_replayed_by_gcc() {
+    let dir = folder("bitfield-symbolic");
+    let prog = write(
+        &dir,
+        "bug.c",
+        "#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+struct packet { unsigned kind : 3; signed level : 4; unsigned : 0; unsigned len : 12; };
+int main(void) {
+    struct packet p;
+    p.kind = __VERIFIER_nondet_int();
+    p.level = __VERIFIER_nondet_int();
+    p.len = __VERIFIER_nondet_int();
+    if (p.kind == 6 && p.level == -8 && p.len > 4000)
+        assert(0);
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["bugs"][0]["kind"], "assertion");
+    assert_gcc_confirms(&dir, &prog);
+    // With the widths respected, no value reaches a kind of 9.
+    let safe = write(
+        &dir,
+        "safe.c",
+        "#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+struct packet { unsigned kind : 3; signed level : 4; };
+int main(void) {
+    struct packet p;
+    p.kind = __VERIFIER_nondet_int();
+    p.level = __VERIFIER_nondet_int();
+    assert(p.kind <= 7 && p.level >= -8 && p.level <= 7);
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&safe, &[]);
+    assert_eq!(code, 0, "{json}");
+}
+
+#[test]
+fn what_c_and_wiser_refuse_is_said() {
+    let dir = folder("bitfield-errors");
+    let cases = [
+        (
+            "address.c",
+            "struct S { int a : 3; int b; };\nint main(void) { struct S s; int *p = &s.a; return *p; }\n",
+            "cannot take the address of the bit-field `a`",
+            "address.c:2:40",
+        ),
+        (
+            "wide.c",
+            "struct S { int a : 33; };\nint main(void) { struct S s; s.a = 1; return s.a; }\n",
+            "the width of the bit-field `a` is 33, outside 0 to 32",
+            "wide.c:1:20",
+        ),
+        (
+            "zero.c",
+            "struct S { int a : 0; };\nint main(void) { struct S s; return 0; }\n",
+            "the bit-field `a` has width 0",
+            "zero.c:1:20",
+        ),
+        (
+            "union.c",
+            "union U { int a : 3; unsigned char b; };\nint main(void) { union U u; u.b = 255; return u.a; }\n",
+            "a layout not known here (bit-fields)",
+            "union.c:2:29",
+        ),
+    ];
+    for (name, text, what, at) in cases {
+        let prog = write(&dir, name, text);
+        let (code, _, err) = run(&prog, &[]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains(what), "{name}: {err}");
+        assert!(err.contains(at), "{name}: {err}");
+    }
+}
