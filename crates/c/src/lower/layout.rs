@@ -84,27 +84,29 @@ pub(super) fn bytes_at(u: &Unit, ty: &CType, depth: u32) -> Option<(u64, u64)> {
 }
 
 /// The byte offset of member `name` of structure `sid` (`offsetof`),
-/// with its slot offset and type.
+/// with its slot offset and type; `None` for a bit-field (no byte of its
+/// own).
 pub fn member_bytes(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType)> {
-    let (mut bytes, mut slots, mut ty) = (0u64, 0u64, None);
-    for (at, step) in member_path(u, sid, name)? {
-        let (b, s, t) = own_member_bytes(u, at, &step)?;
-        (bytes, slots, ty) = (bytes + b, slots + s, Some(t));
+    match member_bits(u, sid, name)? {
+        (bit, slot, t, None) => Some((bit / 8, slot, t)),
+        _ => None,
     }
-    Some((bytes, slots, ty?))
 }
 
-/// [`member_bytes`] of a member of `sid` itself; `None` for a
-/// bit-field (no byte of its own).
-fn own_member_bytes(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType)> {
-    let (fields, widths) = fields(u, sid)?;
-    let (offsets, _, _) = placed(u, sid, 0)?;
-    let k = fields.iter().position(|(n, _)| n == name)?;
-    if widths.get(k).copied().flatten().is_some() {
-        return None;
+/// The bit offset of member `name` of structure `sid` (of an anonymous
+/// member too), with its slot offset, type and width as a bit-field.
+pub fn member_bits(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType, Option<u32>)> {
+    let (mut bits, mut slots, mut last) = (0u64, 0u64, None);
+    for (at, step) in member_path(u, sid, name)? {
+        let (fields, widths) = fields(u, at)?;
+        let (offsets, _, _) = placed(u, at, 0)?;
+        let k = fields.iter().position(|(n, _)| *n == step)?;
+        let (_, slot, t) = members(u, at).into_iter().find(|(n, _, _)| *n == step)?;
+        (bits, slots) = (bits + offsets[k], slots + slot);
+        last = Some((t, widths.get(k).copied().flatten()));
     }
-    let (_, slot, t) = members(u, sid).into_iter().find(|(n, _, _)| n == name)?;
-    Some((offsets[k] / 8, slot, t))
+    let (t, width) = last?;
+    Some((bits, slots, t, width))
 }
 
 /// The fields of structure `sid` and their widths as bit-fields.
@@ -123,29 +125,11 @@ fn placed(u: &Unit, sid: u32, depth: u32) -> Option<(Vec<u64>, u64, u64)> {
     bitfields::place(u, &fields, &widths, union, depth)
 }
 
-/// Does a value of type `ty` hold a bit-field (a union's members then
-/// share bits, not only bytes: [`super::unions`] refuses them)?
-pub fn has_bitfields(u: &Unit, ty: &CType) -> bool {
-    has_bitfields_at(u, ty, 0)
-}
-
-fn has_bitfields_at(u: &Unit, ty: &CType, depth: u32) -> bool {
-    match ty {
-        _ if depth > MAX_NESTING => false,
-        CType::Struct(i) => fields(u, *i).is_some_and(|(fields, widths)| {
-            widths.iter().any(Option::is_some)
-                || fields
-                    .iter()
-                    .any(|(_, t)| has_bitfields_at(u, t, depth + 1))
-        }),
-        CType::Array(elem, _) => has_bitfields_at(u, elem, depth + 1),
-        _ => false,
-    }
-}
-
 /// The width of member `name` of structure `sid` (of an anonymous
 /// member too) if it is a bit-field.
 pub fn member_width(u: &Unit, sid: u32, name: &str) -> Option<u32> {
+    // (Not through `member_bits`: a structure without a layout known
+    // here still has its bit-fields.)
     let (at, step) = member_path(u, sid, name)?.pop()?;
     let (fields, widths) = fields(u, at)?;
     let k = fields.iter().position(|(n, _)| *n == step)?;

@@ -187,8 +187,10 @@ pub fn converted(f: &mut Fun, p: Expr, sid: u32, to: &CType, at: CSpan) -> Res<O
         Some(0)
     } else {
         let held = heap::value_ty(f.u, to);
+        // (A bit-field has no address: no pointer is to one.)
         layout::members(f.u, sid)
             .into_iter()
+            .filter(|(name, _, _)| layout::member_width(f.u, sid, name).is_none())
             .find(|(_, _, mty)| {
                 mty == to
                     || (held.is_some()
@@ -281,7 +283,7 @@ pub fn after_store(f: &mut Fun, p: Expr, ty: &CType, at: CSpan) -> Res<()> {
         let mut cands = Vec::new();
         for &sid in &sync {
             for (member, mslot, mty) in layout::members(f.u, sid) {
-                let Some(ys) = unions::scalars(f.u, &mty) else {
+                let Some(ys) = unions::member_scalars(f.u, sid, &member, &mty) else {
                     return Err(unions::too_large(f, at));
                 };
                 for y in ys {

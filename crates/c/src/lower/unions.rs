@@ -6,7 +6,9 @@
 //! here, with the bytes gcc's x86 layout gives them (little-endian, the
 //! data model's sizes and offsets, [`layout::bytes`]). So `u.i = 0x1234;
 //! u.c[0]` reads `0x34`, `u.c[1] = 0; u.i` reads `0x34`, and a union of
-//! an `int` and an `unsigned` converts as C says.
+//! an `int` and an `unsigned` converts as C says. What is shared is
+//! counted in bits, so that a bit-field ([`super::bitfields`]) shares
+//! only its own bits with the other members.
 //!
 //! A pointer's bytes are no integer here (a pointer is an object and an
 //! offset, [`wiser_ir::pointer`]): an integer that overlaps a pointer
@@ -58,17 +60,18 @@ fn any(u: &Unit) -> bool {
 pub(super) struct Scalar {
     /// Its slot.
     pub slot: u64,
-    /// Its first byte in gcc's layout.
-    pub byte: u64,
-    /// Its size in bytes.
-    pub size: u64,
+    /// Its first bit in gcc's layout (bit `k` of byte `b` is `8b + k`:
+    /// little-endian).
+    pub bit: u64,
+    /// Its width in bits (a bit-field's; 8 times its size for another).
+    pub bits: u64,
     /// Its type (an integer, a pointer or a mutex).
     pub ty: CType,
 }
 
 impl Scalar {
     fn overlaps(&self, o: &Scalar) -> bool {
-        self.byte < o.byte + o.size && o.byte < self.byte + self.size
+        self.bit < o.bit + o.bits && o.bit < self.bit + self.bits
     }
 }
 
@@ -76,15 +79,25 @@ impl Scalar {
 /// [`MAX_SCALARS`] or for a type without a byte layout.
 pub(super) fn scalars(u: &Unit, ty: &CType) -> Option<Vec<Scalar>> {
     let mut out = Vec::new();
-    scalars_at(u, ty, 0, 0, 0, &mut out)?;
+    scalars_at(u, ty, (0, 0, None), 0, &mut out)?;
     Some(out)
 }
 
+/// The scalars of member `name` (of type `ty`) of union `sid`, from the
+/// union's start: a bit-field's one scalar as wide as the bit-field.
+pub(super) fn member_scalars(u: &Unit, sid: u32, name: &str, ty: &CType) -> Option<Vec<Scalar>> {
+    let mut out = Vec::new();
+    let width = layout::member_width(u, sid, name);
+    scalars_at(u, ty, (0, 0, width), 0, &mut out)?;
+    Some(out)
+}
+
+/// The scalars of a `ty` at `(slot, bit)`, as wide as `width` when it is
+/// a bit-field.
 fn scalars_at(
     u: &Unit,
     ty: &CType,
-    slot: u64,
-    byte: u64,
+    (slot, bit, width): (u64, u64, Option<u32>),
     depth: u32,
     out: &mut Vec<Scalar>,
 ) -> Option<()> {
@@ -94,27 +107,21 @@ fn scalars_at(
     match ty {
         CType::Int(_) | CType::Pointer(_) | CType::Mutex => out.push(Scalar {
             slot,
-            byte,
-            size: layout::bytes(u, ty)?.0,
+            bit,
+            bits: width.map_or(layout::bytes(u, ty)?.0 * 8, u64::from),
             ty: ty.clone(),
         }),
         CType::Struct(i) => {
             for (name, mslot, mty) in layout::members(u, *i) {
-                let (mbyte, _, _) = layout::member_bytes(u, *i, &name)?;
-                scalars_at(u, &mty, slot + mslot, byte + mbyte, depth + 1, out)?;
+                let (mbit, _, _, w) = layout::member_bits(u, *i, &name)?;
+                scalars_at(u, &mty, (slot + mslot, bit + mbit, w), depth + 1, out)?;
             }
         }
         CType::Array(elem, Len::Const(n)) => {
-            let (eslots, ebytes) = (layout::slots(u, elem), layout::bytes(u, elem)?.0);
+            let (eslots, ebits) = (layout::slots(u, elem), layout::bytes(u, elem)?.0 * 8);
             for k in 0..*n {
-                scalars_at(
-                    u,
-                    elem,
-                    slot + k * eslots,
-                    byte + k * ebytes,
-                    depth + 1,
-                    out,
-                )?;
+                let at = (slot + k * eslots, bit + k * ebits, None);
+                scalars_at(u, elem, at, depth + 1, out)?;
             }
         }
         _ => return None,
@@ -272,16 +279,16 @@ pub fn after_store(
     let union = union_of(f, &found, at)?;
     let (mut slot, mut ty) = layout::member(f.u, found.sid, &found.member)
         .ok_or_else(|| Diagnostic::new(span, "no such member"))?;
-    let mut byte = 0u64;
+    let (mut bit, mut width) = (0u64, layout::member_width(f.u, found.sid, &found.member));
     // Follow the constant steps; a computed subscript keeps the whole
     // array as what was stored.
     for step in &found.rest {
         match (step, &ty) {
             (Step::Member(name), CType::Struct(i)) => {
-                let Some((b, s, t)) = layout::member_bytes(f.u, *i, name) else {
+                let Some((b, s, t, w)) = layout::member_bits(f.u, *i, name) else {
                     return Err(Diagnostic::new(span, "no such member"));
                 };
-                (slot, byte, ty) = (slot + s, byte + b, t);
+                (slot, bit, ty, width) = (slot + s, bit + b, t, w);
             }
             (Step::Index(i), CType::Array(elem, Len::Const(n))) => {
                 let k = match i {
@@ -292,17 +299,17 @@ pub fn after_store(
                         .and_then(|v| u64::try_from(v).ok()),
                 };
                 let Some(k) = k.filter(|k| k < n) else { break };
-                let eb = layout::bytes(f.u, elem).map_or(0, |b| b.0);
-                (slot, byte, ty) = (
+                let eb = layout::bytes(f.u, elem).map_or(0, |b| b.0 * 8);
+                (slot, bit, ty) = (
                     slot + k * layout::slots(f.u, elem),
-                    byte + k * eb,
+                    bit + k * eb,
                     (**elem).clone(),
                 );
             }
             _ => break,
         }
     }
-    let stored = scalars_from(f, &ty, slot, byte, at)?;
+    let stored = scalars_from(f, &ty, (slot, bit, width), at)?;
     let member = found.member.clone();
     in_step(f, union, found.sid, &member, &stored, at)
 }
@@ -360,19 +367,19 @@ fn through_pointer(f: &Fun, e: &Node<E>) -> bool {
     }
 }
 
-/// The scalars of a value of type `ty` at `slot` and `byte` of a union.
-fn scalars_from(f: &Fun, ty: &CType, slot: u64, byte: u64, at: CSpan) -> Res<Vec<Scalar>> {
-    let Some(stored) = scalars(f.u, ty) else {
+/// The scalars of a value of type `ty` at `slot` and `bit` of a union
+/// (a bit-field's of `width` bits).
+fn scalars_from(
+    f: &Fun,
+    ty: &CType,
+    at_bits: (u64, u64, Option<u32>),
+    at: CSpan,
+) -> Res<Vec<Scalar>> {
+    let mut out = Vec::new();
+    if scalars_at(f.u, ty, at_bits, 0, &mut out).is_none() {
         return Err(too_large(f, at));
-    };
-    Ok(stored
-        .into_iter()
-        .map(|s| Scalar {
-            slot: s.slot + slot,
-            byte: s.byte + byte,
-            ..s
-        })
-        .collect())
+    }
+    Ok(out)
 }
 
 /// Does evaluating `e` again give the same value (no effects, members
@@ -396,17 +403,18 @@ pub fn after_member(f: &mut Fun, union: Expr, sid: u32, member: &str, at: CSpan)
     let Some((slot, ty)) = layout::member(f.u, sid, member) else {
         return Ok(());
     };
-    let stored = scalars_from(f, &ty, slot, 0, at)?;
+    let width = layout::member_width(f.u, sid, member);
+    let stored = scalars_from(f, &ty, (slot, 0, width), at)?;
     in_step(f, union, sid, member, &stored, at)
 }
 
 /// The error for a union whose members' bytes are not all known here:
-/// too many scalars, or a member without gcc's layout (a bit-field).
+/// too many scalars, or a member without a layout known here.
 pub(super) fn too_large(f: &Fun, at: CSpan) -> Diagnostic {
     f.u.unsupported(
         at,
         &format!(
-            "a store into a union whose members have more than {MAX_SCALARS} scalars or a layout not known here (bit-fields)"
+            "a store into a union whose members have more than {MAX_SCALARS} scalars or a layout not known here"
         ),
     )
 }
@@ -423,16 +431,13 @@ pub(super) fn in_step(
     at: CSpan,
 ) -> Res<()> {
     let span = f.span(at);
-    if layout::has_bitfields(f.u, &CType::Struct(sid)) {
-        return Err(too_large(f, at));
-    }
     let members = layout::members(f.u, sid);
     let mut updates = 0usize;
     for (name, _, mty) in &members {
         if name == member {
             continue;
         }
-        let Some(others) = scalars(f.u, mty) else {
+        let Some(others) = member_scalars(f.u, sid, name, mty) else {
             return Err(too_large(f, at));
         };
         updates += others
@@ -455,7 +460,7 @@ pub(super) fn in_step(
         if name == member {
             continue;
         }
-        let Some(others) = scalars(f.u, &mty) else {
+        let Some(others) = member_scalars(f.u, sid, &name, &mty) else {
             return Err(too_large(f, at));
         };
         for y in others {
@@ -470,7 +475,7 @@ pub(super) fn in_step(
             let yp = layout::plus(f.rb.load(base), y.slot, span);
             let pointer_bytes = over.iter().any(|x| {
                 matches!(x.ty, CType::Pointer(_))
-                    && !(matches!(y.ty, CType::Pointer(_)) && x.byte == y.byte && x.size == y.size)
+                    && !(matches!(y.ty, CType::Pointer(_)) && x.bit == y.bit && x.bits == y.bits)
             });
             if pointer_bytes {
                 // A pointer's bytes are no integer here: what shares
@@ -517,18 +522,21 @@ fn update(f: &mut Fun, x: &Scalar, xp: Expr, y: &Scalar, yp: Expr, at: CSpan) ->
     let ScalarTy::Int(yh) = yt else {
         return Ok(());
     };
-    let lo = x.byte.max(y.byte);
-    let hi = (x.byte + x.size).min(y.byte + y.size);
+    // The bits both share, from bit `lo` to `hi` (a bit-field's value is
+    // its low bits: a read converts it to its width again,
+    // [`super::bitfields::read`]).
+    let lo = x.bit.max(y.bit);
+    let hi = (x.bit + x.bits).min(y.bit + y.bits);
     let bits = |n: u64| Expr::int(IntTy::U64, Int::from_u64(n));
-    let mask = if hi - lo >= 8 {
+    let mask = if hi - lo >= 64 {
         u64::MAX
     } else {
-        (1u64 << (8 * (hi - lo))) - 1
+        (1u64 << (hi - lo)) - 1
     };
-    let shift_y = 8 * (lo - y.byte);
+    let shift_y = lo - y.bit;
     let xv = ptr::shared_select(f, xa, xt, xp, span).cast(IntTy::U64);
-    let part = Expr::binary(BinOp::Shr, xv, bits(8 * (lo - x.byte)), span);
-    let v = if lo == y.byte && hi == y.byte + y.size {
+    let part = Expr::binary(BinOp::Shr, xv, bits(lo - x.bit), span);
+    let v = if lo == y.bit && hi == y.bit + y.bits {
         // `y` lies inside `x`: its old value is not read.
         part.cast(yh)
     } else {
