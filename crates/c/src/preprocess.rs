@@ -76,6 +76,8 @@ pub struct SpanMap {
     /// Where text appended after the program starts, and the file it is
     /// (the C library, see `libc.rs`): offsets from there are that file's.
     appended: Option<(u32, FileId)>,
+    /// Where `#pragma pack` lines change the packing, and what to.
+    packs: Vec<(u32, Option<u32>)>,
 }
 
 /// The parsed text and its map.
@@ -142,6 +144,7 @@ pub fn prepare(
             lines,
             orig_starts,
             appended: None,
+            packs: packs(&text),
         };
         return Ok(Prepared { text, map });
     }
@@ -196,8 +199,46 @@ pub fn prepare(
         lines,
         orig_starts,
         appended: None,
+        packs: packs(&pp_text),
     };
     Ok(Prepared { text: pp_text, map })
+}
+
+/// The packing `#pragma pack` lines set (gcc's: `pack(n)`, `pack()`,
+/// `pack(push)`, `pack(push, n)`, `pack(pop)`), as the offsets of the
+/// lines that change it and the packing from there (`None`: none). The
+/// parser skips the lines.
+fn packs(text: &str) -> Vec<(u32, Option<u32>)> {
+    let (mut out, mut stack, mut now) = (Vec::new(), Vec::new(), None);
+    let mut start = 0u32;
+    for line in text.split_inclusive('\n') {
+        let at = start;
+        start += line.len() as u32;
+        let Some(rest) = line.trim().strip_prefix("#pragma") else {
+            continue;
+        };
+        let Some(args) = rest.trim().strip_prefix("pack") else {
+            continue;
+        };
+        let args = args.trim().trim_start_matches('(').trim_end_matches(')');
+        let args: Vec<&str> = args.split(',').map(str::trim).collect();
+        let number = |a: &str| a.parse::<u32>().ok().filter(|n| n.is_power_of_two());
+        match args.as_slice() {
+            ["push", rest @ ..] => {
+                stack.push(now);
+                if let Some(n) = rest.first() {
+                    now = number(n);
+                }
+            }
+            ["pop", ..] => now = stack.pop().flatten(),
+            ["show"] => continue,
+            [""] => now = None,
+            [n] => now = number(n),
+            _ => continue,
+        }
+        out.push((at, now));
+    }
+    out
 }
 
 /// Old C's `main ()` without a type (implicit `int`, gone since C99 but
@@ -261,6 +302,13 @@ impl SpanMap {
             ((f, a), (g, b)) if f == g && b >= a => Span::in_file(f, a, b),
             ((f, a), _) => Span::in_file(f, a, a + 1),
         }
+    }
+
+    /// The packing `#pragma pack` sets at offset `at` of the parsed text
+    /// (the most a member is aligned to, in bytes), if any.
+    pub fn pack_at(&self, at: usize) -> Option<u32> {
+        let k = self.packs.partition_point(|(o, _)| *o as usize <= at);
+        k.checked_sub(1).and_then(|k| self.packs[k].1)
     }
 
     /// The user's file's name, as given.
@@ -328,5 +376,21 @@ mod tests {
         assert_eq!(line_marker("# 12 \"a.c\" 1 3"), Some((12, "a.c")));
         assert_eq!(line_marker("#line 3 \"b.c\""), Some((3, "b.c")));
         assert_eq!(line_marker("#pragma once"), None);
+    }
+
+    #[test]
+    fn pragma_pack_follows_gccs_stack() {
+        let text = "#pragma pack(push)\n#pragma pack(1)\nA\n#pragma pack(push, 2)\nB\n\
+                    #pragma pack(pop)\nC\n#pragma pack(pop)\nD\n#pragma pack(4)\nE\n#pragma pack()\nF\n";
+        let packs = packs(text);
+        let at = |w: &str| {
+            let k = text.find(&format!("{w}\n")).unwrap() as u32;
+            let i = packs.partition_point(|(o, _)| *o <= k);
+            packs[i - 1].1
+        };
+        assert_eq!(
+            ["A", "B", "C", "D", "E", "F"].map(at),
+            [Some(1), Some(2), Some(1), None, Some(4), None]
+        );
     }
 }

@@ -101,6 +101,15 @@ struct M { struct A a; int x : 1; struct L l[2]; };
 union U { int a : 3; char b; };
 /* An unnamed bit-field does not align its structure: `a` is at 1. */
 struct N { char c; struct A a; };
+#pragma pack(push)
+#pragma pack(1)
+struct P { char a; int b; short c : 5; int d : 30; unsigned : 0; char e; };
+struct Q { signed f0 : 19; signed f1 : 28; unsigned long long f7; signed f8 : 30; };
+#pragma pack(pop)
+#pragma pack(2)
+struct R { char a; int b; int c : 20; int d : 20; unsigned : 0; char e; };
+#pragma pack()
+struct T { char a; int b; struct P p; };
 int main(void) {
   printf("%d %d %d %d %d %d %d\n", (int)sizeof(struct A), (int)sizeof(struct B),
          (int)sizeof(struct C), (int)sizeof(struct D), (int)sizeof(struct E),
@@ -110,6 +119,10 @@ int main(void) {
          (int)sizeof(struct M), (int)sizeof(union U), (int)offsetof(struct N, a));
   printf("%d %d %d %d\n", (int)offsetof(struct A, b), (int)offsetof(struct J, b),
          (int)offsetof(struct F, c), (int)offsetof(struct M, l));
+  printf("%d %d %d %d\n", (int)sizeof(struct P), (int)sizeof(struct Q), (int)sizeof(struct R),
+         (int)sizeof(struct T));
+  printf("%d %d %d %d %d\n", (int)offsetof(struct P, b), (int)offsetof(struct P, e),
+         (int)offsetof(struct Q, f7), (int)offsetof(struct R, e), (int)offsetof(struct T, p));
   return 0;
 }
 "#;
@@ -131,7 +144,7 @@ fn layouts_are_gccs() {
     // Whatever gcc says, this is i386's layout (seen with gcc -m32).
     let (_, out, _) = run(&prog, &[]);
     assert!(
-        out.starts_with("5 2 4 8 8 4 5\n8 12 4 8 8 24 4 1\n4 1 2 8\n"),
+        out.starts_with("5 2 4 8 8 4 5\n8 12 4 8 8 24 4 1\n4 1 2 8\n13 18 14 24\n1 12 6 12 8\n"),
         "{out}"
     );
 }
@@ -226,6 +239,11 @@ extern int __VERIFIER_nondet_int(void);
 union U0 { signed f0 : 20; uint64_t f1; };
 union U2 { struct { unsigned a : 3; signed b : 7; unsigned c : 22; } s; uint32_t w; uint8_t by[4]; };
 union U3 { unsigned x : 12; int16_t h; };
+#pragma pack(push)
+#pragma pack(1)
+struct S0 { signed f0 : 5; uint8_t f1; unsigned f2 : 14; int16_t f3; };
+#pragma pack(pop)
+union U4 { struct S0 s; uint64_t w; uint8_t b[8]; };
 union U0 g = {-5};
 int main(void) {
   union U0 u;
@@ -248,6 +266,12 @@ int main(void) {
   t.h = -32768;
   assert(t.x == 0);
   assert(g.f0 == -5 && g.f1 == 0xffffbu);
+  union U4 p;
+  p.w = 0x0123456789abcdefULL;
+  assert(p.s.f0 == 15 && p.s.f1 == 205 && p.s.f2 == 2475 && p.s.f3 == 17767);
+  p.s.f2 = 0x3fff;
+  p.s.f3 = -2;
+  assert(p.w == 0x123fffebfffcdefULL && sizeof(struct S0) == 6);
   union U2 w2 = v;
   assert(w2.s.b == -2 && w2.w == v.w);
   int k = __VERIFIER_nondet_int();
@@ -269,6 +293,7 @@ fn union_members_share_a_bit_fields_bits() {
             ("u.f0 == -274961", "u.f0 == 774287"),
             ("v.s.b == -35", "v.s.b == 93"),
             ("v.s.c == 2108271", "v.s.c == 2108270"),
+            ("p.s.f2 == 2475", "p.s.f2 == 2476"),
             (
                 "v.s.a == (k & 7) && v.s.c",
                 "v.s.a == (k & 7) && k != 4242 && v.s.c",

@@ -181,34 +181,37 @@ pub fn no_address(f: &Fun, m: &Node<ast::MemberExpression>) -> Res<()> {
 /// Where gcc puts the fields of a structure or union: each field's
 /// offset in bits, the size in bytes and the alignment; `None` for a
 /// field without a size known here. `fields` and `widths` are a
-/// [`heap::StructDef`]'s.
+/// [`heap::StructDef`]'s; under `#pragma pack(n)` (`pack`) no member is
+/// aligned to more than `n` bytes and a bit-field goes right after what
+/// precedes it.
 pub fn place(
     u: &Unit,
-    fields: &[(String, CType)],
-    widths: &[Option<u32>],
-    union: bool,
+    (fields, widths): (&[(String, CType)], &[Option<u32>]),
+    (union, pack): (bool, Option<u32>),
     depth: u32,
 ) -> Option<(Vec<u64>, u64, u64)> {
     let (mut at, mut end, mut align) = (0u64, 0u64, 1u64);
     let mut offsets = Vec::with_capacity(fields.len());
     for (k, (name, ty)) in fields.iter().enumerate() {
-        let (size, a) = layout::bytes_at(u, ty, depth + 1)?;
+        let (size, natural) = layout::bytes_at(u, ty, depth + 1)?;
+        let a = pack.map_or(natural, |p| natural.min(u64::from(p)));
         let (bits, abits) = (size * 8, a * 8);
         let start = match widths.get(k).copied().flatten() {
-            // `T : 0` starts the next unit of T's alignment.
+            // `T : 0` starts the next unit of T's own alignment (packed
+            // or not).
             Some(0) => {
-                at = at.div_ceil(abits) * abits;
+                at = at.div_ceil(natural * 8) * natural * 8;
                 offsets.push(at);
                 continue;
             }
             // A bit-field goes where it is unless it would then span
             // more units of its type's alignment than the type has
-            // (gcc's `excess_unit_span`).
+            // (gcc's `excess_unit_span`, not applied when packed).
             Some(w) => {
                 let w = u64::from(w);
                 let start = if union { 0 } else { at };
                 let spans = (start % abits + w).div_ceil(abits);
-                let start = if spans > bits / abits {
+                let start = if pack.is_none() && spans > bits / abits {
                     start.div_ceil(abits) * abits
                 } else {
                     start

@@ -57,6 +57,9 @@ pub struct StructDef {
     /// The width of each of `fields` that is a bit-field
     /// ([`super::bitfields`]).
     pub widths: Vec<Option<u32>>,
+    /// The most its members are aligned to, in bytes, where `#pragma
+    /// pack` packs it.
+    pub pack: Option<u32>,
     /// Is it a `union` (members laid out one after the other like a
     /// structure's, kept in step by [`super::unions`])?
     pub union: bool,
@@ -192,6 +195,7 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
             tag: Some(tag.clone()),
             fields: None,
             widths: Vec::new(),
+            pack: None,
             union,
         });
         let i = structs.len() as u32 - 1;
@@ -211,6 +215,7 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
                 tag: tag.clone(),
                 fields: None,
                 widths: Vec::new(),
+                pack: None,
                 union,
             });
             let i = structs.len() as u32 - 1;
@@ -241,6 +246,7 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
     let mut structs = u.heap.structs.borrow_mut();
     structs[index as usize].fields = Some(fields);
     structs[index as usize].widths = widths;
+    structs[index as usize].pack = u.map.pack_at(at.start);
     Ok(CType::Struct(index))
 }
 

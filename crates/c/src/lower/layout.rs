@@ -121,8 +121,12 @@ fn fields(u: &Unit, sid: u32) -> Option<Fields> {
 /// gcc's layout of structure `sid` ([`bitfields::place`]).
 fn placed(u: &Unit, sid: u32, depth: u32) -> Option<(Vec<u64>, u64, u64)> {
     let (fields, widths) = fields(u, sid)?;
-    let union = super::unions::is_union(u, sid);
-    bitfields::place(u, &fields, &widths, union, depth)
+    let (union, pack) = {
+        let structs = u.heap.structs.borrow();
+        let s = structs.get(sid as usize)?;
+        (s.union, s.pack)
+    };
+    bitfields::place(u, (&fields, &widths), (union, pack), depth)
 }
 
 /// The width of member `name` of structure `sid` (of an anonymous
