@@ -216,6 +216,12 @@ fn what_c_and_wiser_refuse_is_said() {
             "wider.c:1:35",
         ),
         (
+            "enum.c",
+            "enum E { A, B, C, D };\nstruct S { enum E e : 2; };\nint main(void) { struct S s; s.e = D; return s.e == D; }\n",
+            "unsupported in C programs: bit-fields of enumerated types",
+            "enum.c:2:12",
+        ),
+        (
             "zero.c",
             "struct S { int a : 0; };\nint main(void) { struct S s; return 0; }\n",
             "the bit-field `a` has width 0",

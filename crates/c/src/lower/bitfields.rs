@@ -33,9 +33,10 @@ use wiser_num::IntTy;
 pub fn declared(
     u: &Unit,
     base: &CType,
+    fd: &Node<ast::StructField>,
     d: &ast::StructDeclarator,
-    at: CSpan,
 ) -> Res<(String, CType, Option<u32>)> {
+    let at = fd.span;
     let name = match &d.declarator {
         Some(decl) => decl::declarator(u, base.clone(), &decl.node, None)?.0,
         None => None,
@@ -54,6 +55,16 @@ pub fn declared(
             .with_help("a bit-field's type is `int`, `unsigned`, `_Bool` or another integer type"))
         }
     };
+    let enumerated = fd.node.specifiers.iter().any(|s| {
+        matches!(&s.node, ast::SpecifierQualifier::TypeSpecifier(t)
+            if matches!(t.node, ast::TypeSpecifier::Enum(_)))
+    });
+    if enumerated {
+        // gcc's enumerated type is `unsigned int` when no constant is
+        // negative, so such a bit-field is unsigned; here enumerations
+        // are `int`.
+        return Err(u.unsupported(at, "bit-fields of enumerated types"));
+    }
     let (v, _) = consts::eval(u, &|n: &str| u.globals.get(n).cloned(), w)?;
     let bits = if t.rank == Rank::Bool {
         1

@@ -121,7 +121,7 @@ fn members(u: &Unit, fd: &Node<ast::StructField>) -> Res<Vec<(String, CType, Opt
     }
     for d in &fd.node.declarators {
         if d.node.bit_width.is_some() {
-            out.push(super::bitfields::declared(u, &base, &d.node, d.span)?);
+            out.push(super::bitfields::declared(u, &base, fd, &d.node)?);
             continue;
         }
         let Some(decl) = &d.node.declarator else {
