@@ -307,3 +307,33 @@ fn union_members_share_a_bit_fields_bits() {
         ],
     );
 }
+
+/// Bit-fields of every integer type gcc accepts, and the types their
+/// values have (`sizeof` and `?:` see them).
+const MIXED: &str = r#"#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+struct mixed { char c : 3; short h : 9; long long q : 64; unsigned long long r : 20; long l : 7; unsigned char uc : 2; unsigned u : 5; };
+int main(void) {
+  struct mixed m = {3, -257, -5, 0xfffff, 64, 7, 3};
+  assert(m.c == 3 && m.h == 255 && m.q == -5 && m.r == 0xfffff && m.l == -64 && m.uc == 3);
+  m.c++;
+  assert(m.c == -4);
+  assert(sizeof(m.r + 0) == 4 && m.r + 1 == 0x100000 && m.uc - 4 < 0);
+  m.q = m.q * 3;
+  assert(m.q == -15 && sizeof(m.q + 0) == 8 && sizeof(m.c + 0) == 4);
+  int k = __VERIFIER_nondet_int();
+  assert(((k ? m.u : -1) < 0) == !k);
+  return 0;
+}
+"#;
+
+#[test]
+fn bit_fields_of_every_integer_type_have_gccs_types() {
+    assert_facts(
+        &folder("bitfield-mixed"),
+        MIXED,
+        support::c::Facts::Safe,
+        1,
+        &[("m.c == -4", "m.c == 4"), ("m.uc - 4 < 0", "m.uc - 4 > 0")],
+    );
+}

@@ -137,7 +137,15 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
             let CType::Struct(i) = sid else {
                 return Err(u.unsupported(e.span, "a member of something that is not a structure"));
             };
-            let field = super::layout::member(u, i, &m.node.identifier.node.name).map(|(_, t)| t);
+            let name = &m.node.identifier.node.name;
+            let field = super::layout::member(u, i, name).map(|(_, t)| {
+                // A bit-field's value has its promoted type (`int` when
+                // narrower than `int`).
+                match (t, super::layout::member_width(u, i, name)) {
+                    (CType::Int(c), Some(w)) => CType::Int(super::bitfields::value_ty(c, w, u.dm)),
+                    (t, _) => t,
+                }
+            });
             field.ok_or_else(|| {
                 Diagnostic::new(
                     u.span(m.node.identifier.span),
