@@ -222,6 +222,12 @@ fn what_c_and_wiser_refuse_is_said() {
             "enum.c:2:12",
         ),
         (
+            "typedef.c",
+            "typedef enum { A, B, C, D } E;\ntypedef E F;\nstruct S { F e : 2; };\nint main(void) { struct S s; s.e = D; return s.e == D; }\n",
+            "unsupported in C programs: bit-fields of enumerated types",
+            "typedef.c:3:12",
+        ),
+        (
             "zero.c",
             "struct S { int a : 0; };\nint main(void) { struct S s; return 0; }\n",
             "the bit-field `a` has width 0",

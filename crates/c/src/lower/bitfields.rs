@@ -55,10 +55,9 @@ pub fn declared(
             .with_help("a bit-field's type is `int`, `unsigned`, `_Bool` or another integer type"))
         }
     };
-    let enumerated = fd.node.specifiers.iter().any(|s| {
-        matches!(&s.node, ast::SpecifierQualifier::TypeSpecifier(t)
-            if matches!(t.node, ast::TypeSpecifier::Enum(_)))
-    });
+    let enumerated = fd.node.specifiers.iter().any(
+        |s| matches!(&s.node, ast::SpecifierQualifier::TypeSpecifier(t) if enumeration(u, &t.node)),
+    );
     if enumerated {
         // gcc's enumerated type is `unsigned int` when no constant is
         // negative, so such a bit-field is unsigned; here enumerations
@@ -101,6 +100,26 @@ pub fn declared(
         ));
     }
     Ok((name.unwrap_or_default(), base.clone(), Some(width)))
+}
+
+/// Is `t` an enumerated type (`enum E`, or a `typedef` of one)?
+fn enumeration(u: &Unit, t: &ast::TypeSpecifier) -> bool {
+    match t {
+        ast::TypeSpecifier::Enum(_) => true,
+        ast::TypeSpecifier::TypedefName(id) => u.enum_typedefs.contains(&id.node.name),
+        _ => false,
+    }
+}
+
+/// Notes the `typedef` `name` declared with `specs` when its type is an
+/// enumeration (wiser's enumerations are `int`: the name alone says so).
+pub fn note_typedef(u: &mut Unit, specs: &[Node<ast::DeclarationSpecifier>], name: &str) {
+    let enumerated = specs.iter().any(|s| {
+        matches!(&s.node, ast::DeclarationSpecifier::TypeSpecifier(t) if enumeration(u, &t.node))
+    });
+    if enumerated {
+        u.enum_typedefs.insert(name.to_string());
+    }
 }
 
 /// The width of `int`.

@@ -398,6 +398,7 @@ pub fn global_declaration<'a>(
         let (name, ty, params) = declarator(u, specs.ty.clone(), &init.node.declarator.node, None)?;
         let Some(name) = name else { continue };
         if specs.typedef {
+            super::bitfields::note_typedef(u, &d.node.specifiers, &name);
             let ty = if name == "pthread_mutex_t" {
                 CType::Mutex
             } else {

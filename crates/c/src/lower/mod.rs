@@ -170,6 +170,9 @@ pub struct Unit<'a> {
     /// Does the program create threads (`pthread_create`)? Then every
     /// read of shared state is an instruction of its own.
     pub threaded: bool,
+    /// The `typedef` names of enumerated types (a bit-field of one is
+    /// refused, see [`bitfields::declared`]).
+    pub enum_typedefs: std::collections::HashSet<String>,
     /// Does the program call a byte function (`scan::Found::byte_functions`)?
     pub byte_functions: bool,
     /// Does the program free memory (`scan::Found::frees`)?
@@ -493,6 +496,7 @@ fn lower_pass(
         warned: Default::default(),
         heap: Default::default(),
         threaded: false,
+        enum_typedefs: std::collections::HashSet::new(),
         byte_functions: false,
         frees: false,
         addressed: Default::default(),
