@@ -351,3 +351,29 @@ int main(int argc, char **argv) {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("reads no command line"), "{err}");
 }
+
+#[test]
+fn a_constant_byte_count_that_ends_inside_an_element_is_refused() {
+    // Typed memory writes whole elements: one byte of a 4-byte structure
+    // written whole would set `b` and `c` too (gcc leaves them 2 and 3).
+    let dir = folder("strings-partial");
+    let prog = write(
+        &dir,
+        "partial.c",
+        "#include <string.h>
+struct S { char a, b; short c; };
+int main(void) {
+    struct S s = {1, 2, 3};
+    memset(&s, 0xff, 1);
+    return s.b;
+}
+",
+    );
+    let (code, _, err) = support::c::run(&prog, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("a constant byte count that ends inside an element of type `struct S`")
+            && err.contains("partial.c:5:22"),
+        "{err}"
+    );
+}
