@@ -165,6 +165,7 @@ fn agrees_with_the_in_process_solver() {
     let mut by_process = ProcessSolver::new(command(None), limit, &processes);
     let mut in_process = Z3Solver::new(limit);
     let (mut queries, mut sat, mut unsat, mut unknown) = (0, 0, 0, 0);
+    let mut retried = false;
     for seed in 1..=150u64 {
         let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
         let mut path: Vec<Term> = Vec::new();
@@ -178,9 +179,25 @@ fn agrees_with_the_in_process_solver() {
             if query.last().and_then(Term::as_bool).is_some() {
                 continue;
             }
-            queries += 1;
-            let expected = in_process.solve(&query);
-            let got = by_process.solve(&query);
+            // An `unknown` of a small query is the machine's load (a
+            // 20 s limit passed while the other tests of this file ran
+            // beside it), not a disagreement: the query is asked of both
+            // again, once, and its reason shown.
+            let (mut expected, mut got);
+            let mut attempt = 0;
+            loop {
+                queries += 1;
+                attempt += 1;
+                expected = in_process.solve(&query);
+                got = by_process.solve(&query);
+                let undecided =
+                    matches!(expected, Answer::Unknown(_)) || matches!(got, Answer::Unknown(_));
+                if !undecided || attempt == 2 {
+                    break;
+                }
+                println!("seed {seed}: in process {expected:?}, by process {got:?}; asked again");
+                retried = true;
+            }
             match (&expected, &got) {
                 (Answer::Sat(_), Answer::Sat(m)) => {
                     assert!(query.iter().all(|c| m.holds(c)), "seed {seed}: {query:?}");
@@ -207,13 +224,17 @@ fn agrees_with_the_in_process_solver() {
     in_process.stats(&mut theirs);
     assert_eq!(mine.z3_queries, queries);
     assert_eq!(mine.solver_restarts, 0);
-    assert_eq!(
-        (mine.z3_sat, mine.z3_unsat),
-        (theirs.z3_sat, theirs.z3_unsat)
-    );
+    // A query asked again may have been decided by one side the first
+    // time: the counts agree when none was.
+    if !retried {
+        assert_eq!(
+            (mine.z3_sat, mine.z3_unsat),
+            (theirs.z3_sat, theirs.z3_unsat)
+        );
+    }
     // A check past its leash starts the store afresh, which depends on
     // timing: the work is the same when neither solver had to.
-    if mine.one_shot_retries == 0 && theirs.one_shot_retries == 0 {
+    if !retried && mine.one_shot_retries == 0 && theirs.one_shot_retries == 0 {
         let work = |s: &SolverStats| (s.z3_pushes, s.z3_pops, s.z3_asserts);
         assert_eq!(work(&mine), work(&theirs));
     }
