@@ -132,12 +132,8 @@ pub fn counting_loops(ir: &mut Ir) -> usize {
         }
     }
     // Old successors to their new places; the new code's are new already.
-    let moved = code.len();
-    for (new_pc, loc) in code.iter_mut().enumerate().take(moved) {
-        if is_new(&map, new_pc as Pc) {
-            continue;
-        }
-        retarget(&mut loc.instr, &map);
+    for &pc in &map {
+        retarget(&mut code[pc as usize].instr, &map);
     }
     for (head, then, start) in redirect {
         if let Instr::Branch {
@@ -197,11 +193,6 @@ fn routine_mut(ir: &mut Ir, r: Option<usize>) -> &mut Routine {
         None => &mut ir.main,
         Some(p) => &mut ir.procs[p],
     }
-}
-
-/// Is `pc` of the new code only (no old pc maps to it)?
-fn is_new(map: &[Pc], pc: Pc) -> bool {
-    map.binary_search(&pc).is_err()
 }
 
 /// Points every successor of an old instruction at its new place.
@@ -449,39 +440,24 @@ fn emit(old: &[Located], c: &Counting, k: Place, map: &[Pc], code: &mut Vec<Loca
         )
     };
     let up = g.by > 0;
+    // How far the guard's bound lies ahead, in the steps' direction.
+    let gap = if up {
+        bin(bound, v, BinOp::Sub)
+    } else {
+        bin(v, bound, BinOp::Sub)
+    };
     // Iterations until the guard fails, as if nothing wrapped.
     let exit: Vec<Op> = match (c.op, up) {
-        (CmpOp::Lt, true) => ceil_div(bin(bound.clone(), v.clone(), BinOp::Sub)),
-        (CmpOp::Le, true) => bin(
-            bin(
-                bin(bound.clone(), v.clone(), BinOp::Sub),
-                vec![int(d)],
-                BinOp::Div,
-            ),
-            vec![int(1)],
-            BinOp::Add,
-        ),
-        (CmpOp::Gt, false) => ceil_div(bin(v.clone(), bound.clone(), BinOp::Sub)),
-        (CmpOp::Ge, false) => bin(
-            bin(
-                bin(v.clone(), bound.clone(), BinOp::Sub),
-                vec![int(d)],
-                BinOp::Div,
-            ),
-            vec![int(1)],
-            BinOp::Add,
-        ),
+        (CmpOp::Lt, true) | (CmpOp::Gt, false) => ceil_div(gap),
+        (CmpOp::Le, true) | (CmpOp::Ge, false) => {
+            bin(bin(gap, vec![int(d)], BinOp::Div), vec![int(1)], BinOp::Add)
+        }
         (CmpOp::Ne, _) if d == 1 => {
-            // Reached without a wrap only from the side the steps go.
-            let (from, to) = if up {
-                (v.clone(), bound.clone())
-            } else {
-                (bound.clone(), v.clone())
-            };
-            let mut ite = from.clone();
-            ite.extend(to.clone());
+            // Reached without a wrap only when the bound lies ahead.
+            let mut ite = vec![int(0)];
+            ite.extend(gap.clone());
             ite.push(Op::Cmp(CmpOp::Lt, W));
-            ite.extend(bin(to, from, BinOp::Sub));
+            ite.extend(gap);
             ite.push(int(NEVER));
             ite.push(Op::Ite(ScalarTy::Int(W)));
             ite
