@@ -353,27 +353,78 @@ int main(int argc, char **argv) {
 }
 
 #[test]
-fn a_constant_byte_count_that_ends_inside_an_element_is_refused() {
-    // Typed memory writes whole elements: one byte of a 4-byte structure
-    // written whole would set `b` and `c` too (gcc leaves them 2 and 3).
+fn a_byte_count_that_ends_inside_an_element_writes_only_its_bytes() {
+    // Typed memory holds values, not bytes: the last, partial element of
+    // a byte count is merged bit by bit (little-endian), for a count
+    // known when the program is lowered and for one known only when it
+    // runs (`n`, every value from 0 to 12 on wiser's side), through a
+    // typed pointer, an array variable and a `void *` parameter alike.
     let dir = folder("strings-partial");
-    let prog = write(
+    support::c::assert_facts(
         &dir,
-        "partial.c",
-        "#include <string.h>
+        "#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+extern int __VERIFIER_nondet_int(void);
 struct S { char a, b; short c; };
+struct P { char c; int i; short h; };
+struct B { unsigned x : 3; int y : 5; unsigned z; };
+static void set(void *p, int byte, int n) { memset(p, byte, n); }
 int main(void) {
     struct S s = {1, 2, 3};
     memset(&s, 0xff, 1);
-    return s.b;
+    assert(s.a == -1 && s.b == 2 && s.c == 3);
+    struct B b = {1, 2, 3}, r = {5, -3, 9};
+    memset(&b, 0x0f, sizeof b);
+    assert(b.x == 7 && b.y == 1 && b.z == 0x0f0f0f0f);
+    memset(&r, 0x0f, 1);
+    assert(r.x == 7 && r.y == 1 && r.z == 9);
+    struct P p[2] = {{1, 2, 3}, {4, 5, 6}};
+    memset(p, 0x7f, 6);
+    assert(p[0].c == 0x7f && p[0].i == 0x7f7f && p[0].h == 3);
+    memset(p, 0x7f, 9);
+    assert(p[0].i == 0x7f7f7f7f && p[0].h == 0x7f && p[1].c == 4);
+    int x[4] = {0x11111111, 0x22222222, 0x33333333, 0x44444444};
+    memmove(x + 1, x, 7);
+    assert(x[1] == 0x11111111 && x[2] == 0x33222222 && x[3] == 0x44444444);
+    int n = __VERIFIER_nondet_int();
+    if (n < 0 || n > 8) return 0;
+    int a[3] = {1, 2, 3};
+    memset(a, 0xff, n);
+    assert(a[1] == (n <= 4 ? 2 : n == 8 ? -1 : (int)((1u << (8 * (n - 4))) - 1)));
+    short d[4] = {1, 2, 3, 4}, e[4] = {-1, -2, -3, -4};
+    memcpy(d, e, n);
+    assert(d[1] == (n <= 2 ? 2 : n == 3 ? 254 : -2) && d[3] == (n == 8 ? -4 : n == 7 ? 252 : 4));
+    int *y = malloc(3 * sizeof(int));
+    if (!y) return 0;
+    y[0] = 1, y[1] = 2, y[2] = 3;
+    set(y, 0xff, n);
+    assert(y[1] == (n <= 4 ? 2 : n == 8 ? -1 : (int)((1u << (8 * (n - 4))) - 1)));
+    free(y);
+    return 0;
 }
 ",
-    );
-    let (code, _, err) = support::c::run(&prog, &[]);
-    assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("a constant byte count that ends inside an element of type `struct S`")
-            && err.contains("partial.c:5:22"),
-        "{err}"
+        support::c::Facts::Safe,
+        6,
+        &[
+            (
+                "assert(s.a == -1 && s.b == 2",
+                "assert(s.a == -1 && s.b == -1",
+            ),
+            ("b.y == 1 && b.z", "b.y == -1 && b.z"),
+            (
+                "p[0].i == 0x7f7f && p[0].h == 3",
+                "p[0].i == 0x7f7f && p[0].h == 0x7f7f",
+            ),
+            ("x[2] == 0x33222222", "x[2] == 0x33111111"),
+            (
+                "n <= 2 ? 2 : n == 3 ? 254 : -2",
+                "n <= 2 ? 2 : n == 3 ? -2 : -2",
+            ),
+            (
+                "assert(y[1] == (n <= 4 ? 2 : n == 8 ? -1 : (int)",
+                "assert(y[1] == (n <= 4 ? 2 : n >= 6 ? -1 : (int)",
+            ),
+        ],
     );
 }

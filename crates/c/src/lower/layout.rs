@@ -109,6 +109,25 @@ pub fn member_bits(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType, O
     Some((bits, slots, t, width))
 }
 
+/// Does a value of type `ty` hold a bit-field (in a member, an element)?
+pub fn has_bit_fields(u: &Unit, ty: &CType) -> bool {
+    has_bit_fields_at(u, ty, 0)
+}
+
+fn has_bit_fields_at(u: &Unit, ty: &CType, depth: u32) -> bool {
+    if depth > MAX_NESTING {
+        return false;
+    }
+    match ty {
+        CType::Struct(i) => fields(u, *i).is_some_and(|(fs, ws)| {
+            ws.iter().any(Option::is_some)
+                || fs.iter().any(|(_, t)| has_bit_fields_at(u, t, depth + 1))
+        }),
+        CType::Array(elem, _) => has_bit_fields_at(u, elem, depth + 1),
+        _ => false,
+    }
+}
+
 /// The fields of structure `sid` and their widths as bit-fields.
 type Fields = (Vec<(String, CType)>, Vec<Option<u32>>);
 
