@@ -56,7 +56,7 @@ pub fn fresh(f: &mut Fun, place: Place, sid: u32, havoc: bool, span: wiser_ir::S
 /// The type `sizeof` measures in `e` (`sizeof(struct S)`, `sizeof *p`).
 fn sized(f: &Fun, e: &Node<E>) -> Option<CType> {
     match &e.node {
-        E::SizeOfTy(t) => super::decl::type_name(f.u, &t.node.0.node).ok(),
+        E::SizeOfTy(t) => super::declarator::type_name(f.u, &t.node.0.node).ok(),
         E::SizeOfVal(v) => {
             super::static_type::static_type(f.u, &|n: &str| f.lookup(n), &v.node.0).ok()
         }

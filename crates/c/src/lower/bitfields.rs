@@ -19,7 +19,7 @@
 //! i386 and x86-64).
 
 use super::lvalue::LVal;
-use super::{consts, decl, heap, layout, structs, CSpan, Fun, Res, Unit};
+use super::{consts, heap, layout, structs, CSpan, Fun, Res, Unit};
 use crate::types::{CInt, CType, Rank};
 use crate::DataModel;
 use lang_c::ast;
@@ -38,7 +38,7 @@ pub fn declared(
 ) -> Res<(String, CType, Option<u32>)> {
     let at = fd.span;
     let name = match &d.declarator {
-        Some(decl) => decl::declarator(u, base.clone(), &decl.node, None)?.0,
+        Some(decl) => super::declarator::declarator(u, base.clone(), &decl.node, None)?.0,
         None => None,
     };
     let shown = name.as_deref().unwrap_or("(unnamed)");

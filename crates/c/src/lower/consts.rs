@@ -76,7 +76,7 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
             _ => Err(not_const()),
         },
         E::SizeOfTy(t) => {
-            let ty = super::decl::type_name(u, &t.node.0.node)?;
+            let ty = super::declarator::type_name(u, &t.node.0.node)?;
             size_of(u, &ty, e.span)
         }
         E::SizeOfVal(v) => {
@@ -84,7 +84,7 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
             size_of(u, &ty, e.span)
         }
         E::OffsetOf(o) => {
-            let ty = super::decl::type_name(u, &o.node.type_name.node)?;
+            let ty = super::declarator::type_name(u, &o.node.type_name.node)?;
             let d = &o.node.designator.node;
             if !d.members.is_empty() {
                 return Err(u.unsupported(e.span, "`offsetof` of a nested member"));
@@ -108,14 +108,14 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
             if !matches!(eval(u, scope, base), Ok((v, _)) if v.is_zero()) {
                 return Err(not_const());
             }
-            let CType::Pointer(ty) = super::decl::type_name(u, &c.node.type_name.node)? else {
+            let CType::Pointer(ty) = super::declarator::type_name(u, &c.node.type_name.node)? else {
                 return Err(not_const());
             };
             let (v, _) = offset_of(u, &ty, &m.node.identifier.node.name, e.span)?;
             Ok((v, CInt::ULONG))
         }
         E::Cast(c) => {
-            let ty = super::decl::type_name(u, &c.node.type_name.node)?;
+            let ty = super::declarator::type_name(u, &c.node.type_name.node)?;
             let (v, from) = eval(u, scope, &c.node.expression)?;
             let to = ty.int().ok_or_else(not_const)?;
             Ok((convert(&v, from, to, dm), to))

@@ -6,7 +6,7 @@
 pub use super::lvalue::{array_ref, load, lvalue, store, LVal};
 use super::lvalue::{assign, compound, step};
 pub use super::static_type::static_type;
-use super::{call, consts, decl, float, ptr, CSpan, Fun, Res, Var};
+use super::{call, consts, float, ptr, CSpan, Fun, Res, Var};
 use crate::types::{CInt, CType, Rank};
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
@@ -142,7 +142,7 @@ fn rvalue_at(f: &mut Fun, e: &Node<E>) -> Res<Val> {
         E::BinaryOperator(b) => binary(f, e, &b.node),
         E::UnaryOperator(un) => unary(f, e, &un.node),
         E::Cast(c) => {
-            let ty = decl::type_name(f.u, &c.node.type_name.node)?;
+            let ty = super::declarator::type_name(f.u, &c.node.type_name.node)?;
             if ty != CType::Void && ptr::is_pointer(f, &c.node.expression) {
                 return Err(f
                     .u

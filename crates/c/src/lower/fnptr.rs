@@ -258,7 +258,7 @@ pub fn call(
 
 /// The type a typedef names: `ty`, or the function type of a function
 /// declarator (`typedef int op_fn(int);`).
-pub fn function_type(ty: CType, params: Option<super::decl::Params>) -> CType {
+pub fn function_type(ty: CType, params: Option<super::declarator::Params>) -> CType {
     match params {
         Some(ps) => CType::Func(Box::new(FnSig::new(ty, ps.into_iter().map(|(_, t)| t)))),
         None => ty,

@@ -2,7 +2,8 @@
 //! lists, strings and zero fill), run where the declaration is, and global
 //! initialisers run by the IR's main routine before C's `main`.
 
-use super::decl::{array_ty, declarator, specifiers, MAX_ELEMENTWISE};
+use super::decl::{array_ty, MAX_ELEMENTWISE};
+use super::declarator::{declarator, specifiers};
 use super::{consts, expr, heap, layout, ArrObj, Dim, Fun, Res, Var};
 use crate::types::{CType, Len};
 use lang_c::ast;

@@ -25,6 +25,7 @@ mod bytes;
 mod call;
 mod consts;
 mod decl;
+mod declarator;
 mod expr;
 mod float;
 mod fnptr;

@@ -221,7 +221,7 @@ fn pointer_at(f: &mut Fun, e: &Node<E>) -> Res<(Expr, CType)> {
         E::UnaryOperator(u) if u.node.operator.node == U::Address => address(f, &u.node.operand),
         E::StringLiteral(s) => super::strings::literal(f, &s.node, e.span),
         E::Cast(c) => {
-            let to = super::decl::type_name(f.u, &c.node.type_name.node)?;
+            let to = super::declarator::type_name(f.u, &c.node.type_name.node)?;
             let CType::Pointer(to) = to else {
                 return Err(f.u.unsupported(e.span, "casts of pointers to integers"));
             };
@@ -390,7 +390,7 @@ fn container_of(f: &mut Fun, to: &CType, e: &Node<E>, span: wiser_ir::Span) -> R
         return Ok(None);
     };
     let char_pointer = matches!(
-        super::decl::type_name(f.u, &bytes.node.type_name.node),
+        super::declarator::type_name(f.u, &bytes.node.type_name.node),
         Ok(CType::Pointer(c)) if matches!(*c, CType::Int(i) if i.rank == crate::types::Rank::Char)
     );
     if b.node.operator.node != ast::BinaryOperator::Minus || !char_pointer {

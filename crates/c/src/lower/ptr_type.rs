@@ -40,7 +40,7 @@ pub(super) fn type_of(f: &Fun, e: &Node<E>, depth: u32) -> Option<CType> {
             Var::Mutex(_) => Some(CType::Mutex),
             _ => None,
         },
-        E::Cast(c) => super::decl::type_name(f.u, &c.node.type_name.node).ok(),
+        E::Cast(c) => super::declarator::type_name(f.u, &c.node.type_name.node).ok(),
         E::StringLiteral(_) => Some(CType::Pointer(Box::new(CType::Int(super::strings::CHAR)))),
         E::Call(_) => super::static_type::static_type(f.u, &|n: &str| f.lookup(n), e).ok(),
         E::UnaryOperator(u) => match u.node.operator.node {

@@ -3,7 +3,7 @@
 //! the same rules as [`super::expr`] through [`crate::types`].
 
 use super::expr::is_compound;
-use super::{call, consts, decl, fnptr, Dim, Res, Unit, Var};
+use super::{call, consts, fnptr, Dim, Res, Unit, Var};
 use crate::types::{CInt, CType, Len};
 use lang_c::ast::{self, BinaryOperator as B, Expression as E, UnaryOperator as U};
 use lang_c::span::Node;
@@ -43,7 +43,7 @@ pub fn static_type(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -
                 )
             }),
         },
-        E::Cast(c) => decl::type_name(u, &c.node.type_name.node),
+        E::Cast(c) => super::declarator::type_name(u, &c.node.type_name.node),
         E::Call(c) => match &c.node.callee.node {
             E::Identifier(id) if scope(&id.node.name).is_none() => {
                 Ok(match u.funcs.get(&id.node.name) {
