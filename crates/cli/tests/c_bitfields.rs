@@ -233,6 +233,14 @@ fn what_c_and_wiser_refuse_is_said() {
             "the bit-field `a` has width 0",
             "zero.c:1:20",
         ),
+        (
+            // (`sizeof (k ? s.a : s.b)` is an `int`'s: a value, no
+            // bit-field.)
+            "sizeof.c",
+            "struct S { int a : 3; int b; };\nint main(void) { struct S s = {1, 2}, *p = &s; int k = 0;\n  return (int)sizeof(k ? s.a : s.b) + (int)sizeof(p->a); }\n",
+            "`sizeof` applied to the bit-field `a`",
+            "sizeof.c:3:44",
+        ),
     ];
     for (name, text, what, at) in cases {
         let prog = write(&dir, name, text);

@@ -80,6 +80,9 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
             size_of(u, &ty, e.span)
         }
         E::SizeOfVal(v) => {
+            if let E::Member(m) = &v.node.0.node {
+                bit_field_size(u, scope, m, e.span)?;
+            }
             let ty = super::expr::static_type(u, scope, &v.node.0)?;
             size_of(u, &ty, e.span)
         }
@@ -108,7 +111,8 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
             if !matches!(eval(u, scope, base), Ok((v, _)) if v.is_zero()) {
                 return Err(not_const());
             }
-            let CType::Pointer(ty) = super::declarator::type_name(u, &c.node.type_name.node)? else {
+            let CType::Pointer(ty) = super::declarator::type_name(u, &c.node.type_name.node)?
+            else {
                 return Err(not_const());
             };
             let (v, _) = offset_of(u, &ty, &m.node.identifier.node.name, e.span)?;
@@ -229,6 +233,36 @@ pub fn size_of(u: &Unit, ty: &CType, at: CSpan) -> Res<(Int, CInt)> {
         )
     })?;
     Ok((Int::from_u64(n), size_t(u.dm)))
+}
+
+/// The error of `sizeof s.m` for a bit-field `m` (C11 6.5.3.4:1), if it
+/// is one.
+fn bit_field_size(
+    u: &Unit,
+    scope: &dyn Fn(&str) -> Option<Var>,
+    m: &Node<ast::MemberExpression>,
+    at: CSpan,
+) -> Res<()> {
+    let base = super::expr::static_type(u, scope, &m.node.expression)?;
+    let sid = match (&m.node.operator.node, base) {
+        (ast::MemberOperator::Indirect, CType::Pointer(t)) => *t,
+        (ast::MemberOperator::Direct, t) => t,
+        _ => return Ok(()),
+    };
+    let CType::Struct(sid) = sid else {
+        return Ok(());
+    };
+    let name = &m.node.identifier.node.name;
+    match super::layout::member_width(u, sid, name) {
+        Some(_) => Err(wiser_ir::Diagnostic::new(
+            u.span(at),
+            format!("`sizeof` applied to the bit-field `{name}`"),
+        )
+        .with_help(
+            "a bit-field has no size in bytes (C11 6.5.3.4:1): take `sizeof` of its declared type",
+        )),
+        None => Ok(()),
+    }
 }
 
 /// `offsetof(T, m)`: the byte offset of member `m` of structure `T`.
