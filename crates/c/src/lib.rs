@@ -27,6 +27,7 @@ pub mod harness;
 mod libc;
 mod lower;
 pub use lower::UNSUPPORTED;
+mod packed;
 mod preprocess;
 pub mod types;
 

@@ -78,6 +78,9 @@ pub struct SpanMap {
     appended: Option<(u32, FileId)>,
     /// Where `#pragma pack` lines change the packing, and what to.
     packs: Vec<(u32, Option<u32>)>,
+    /// Where the `struct` and `union` keywords of types with gcc's
+    /// `__attribute__((packed))` are ([`crate::packed`]), in order.
+    packed: Vec<u32>,
 }
 
 /// The parsed text and its map.
@@ -137,7 +140,7 @@ pub fn prepare(
                 first: true,
             })
             .collect();
-        let map = SpanMap {
+        let mut map = SpanMap {
             file,
             name: name.clone(),
             pp: None,
@@ -145,7 +148,10 @@ pub fn prepare(
             orig_starts,
             appended: None,
             packs: packs(&text),
+            packed: Vec::new(),
         };
+        let mut text = text;
+        map.packed = crate::packed::blank(&mut text);
         return Ok(Prepared { text, map });
     }
     let pp_text = run_cpp(path, dm).map_err(|msg| {
@@ -192,6 +198,8 @@ pub fn prepare(
         format!("{name} (preprocessed)"),
         pp_text.clone(),
     ));
+    let mut pp_text = pp_text;
+    let packed = crate::packed::blank(&mut pp_text);
     let map = SpanMap {
         file,
         name,
@@ -200,6 +208,7 @@ pub fn prepare(
         orig_starts,
         appended: None,
         packs: packs(&pp_text),
+        packed,
     };
     Ok(Prepared { text: pp_text, map })
 }
@@ -304,9 +313,14 @@ impl SpanMap {
         }
     }
 
-    /// The packing `#pragma pack` sets at offset `at` of the parsed text
-    /// (the most a member is aligned to, in bytes), if any.
+    /// The packing of a structure type whose `struct` or `union` keyword
+    /// is at offset `at` of the parsed text (the most a member is aligned
+    /// to, in bytes), if any: 1 when it has `__attribute__((packed))`,
+    /// else what `#pragma pack` sets there.
     pub fn pack_at(&self, at: usize) -> Option<u32> {
+        if u32::try_from(at).is_ok_and(|a| self.packed.binary_search(&a).is_ok()) {
+            return Some(1);
+        }
         let k = self.packs.partition_point(|(o, _)| *o as usize <= at);
         k.checked_sub(1).and_then(|k| self.packs[k].1)
     }

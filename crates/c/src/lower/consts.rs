@@ -226,6 +226,12 @@ pub fn eval(u: &Unit, scope: &dyn Fn(&str) -> Option<Var>, e: &Node<E>) -> Res<(
 
 /// `sizeof` of a type, as a `size_t`.
 pub fn size_of(u: &Unit, ty: &CType, at: CSpan) -> Res<(Int, CInt)> {
+    if let Some(why) = super::layout::unmodelled(u, ty) {
+        return Err(u.unsupported(
+            at,
+            &format!("`sizeof` of a type whose layout a gcc attribute changes: {why}, which wiser does not lay out (it lays out `__attribute__((packed))` on a structure, and `#pragma pack`)"),
+        ));
+    }
     let n = super::layout::bytes(u, ty).map(|(n, _)| n).ok_or_else(|| {
         u.unsupported(
             at,

@@ -179,6 +179,7 @@ pub fn specifiers(u: &mut Unit, specs: &[Node<DS>], at: CSpan) -> Res<Specs> {
     }
     let mut enums = Vec::new();
     let ty = base_type(u, &ts, at, &mut enums)?;
+    heap::declared_attributes(u, specs, &ty);
     // Enumerators are file-scope constants in the subset.
     for (n, v) in enums {
         u.globals.insert(n, Var::Const(v));

@@ -63,6 +63,52 @@ pub struct StructDef {
     /// Is it a `union` (members laid out one after the other like a
     /// structure's, kept in step by [`super::unions`])?
     pub union: bool,
+    /// A gcc attribute that changes its layout in a way not laid out
+    /// here (`aligned`, `packed` on a member): it then has no byte layout
+    /// ([`super::layout::bytes`] is `None`), so what needs one is refused.
+    pub unmodelled: Option<String>,
+}
+
+/// The layout attribute among `exts` that wiser does not lay out
+/// (`aligned(8)`, a member's `packed`), as written.
+pub fn layout_attribute(exts: &[Node<ast::Extension>]) -> Option<String> {
+    let names: Vec<&str> = exts
+        .iter()
+        .filter_map(|e| match &e.node {
+            ast::Extension::Attribute(a) => Some(a.name.node.trim_matches('_')),
+            _ => None,
+        })
+        .collect();
+    // `aligned` first: with it, `packed` is not all there is to lay out.
+    ["aligned", "packed"]
+        .into_iter()
+        .find(|n| names.contains(n))
+        .map(|n| format!("`__attribute__(({n}))`"))
+}
+
+/// Marks the structure a declaration defines (its type `ty`) as laid out
+/// by an attribute wiser does not lay out ([`StructDef::unmodelled`])
+/// when the declaration has one: `struct S { … }
+/// __attribute__((aligned(16)));` (the attribute after the body is the
+/// declaration's).
+pub fn declared_attributes(u: &Unit, specs: &[Node<ast::DeclarationSpecifier>], ty: &CType) {
+    use ast::DeclarationSpecifier as DS;
+    let mut attribute = None;
+    let mut defines = false;
+    for s in specs {
+        match &s.node {
+            DS::Extension(e) => attribute = attribute.or(layout_attribute(e)),
+            DS::TypeSpecifier(t) => {
+                defines |= matches!(&t.node, ast::TypeSpecifier::Struct(st) if st.node.declarations.is_some());
+            }
+            _ => {}
+        }
+    }
+    if let (Some(a), CType::Struct(i), true) = (attribute, ty, defines) {
+        if let Some(s) = u.heap.structs.borrow_mut().get_mut(*i as usize) {
+            s.unmodelled.get_or_insert(a);
+        }
+    }
 }
 
 /// The unit's arrays about objects (see the module's documentation),
@@ -197,6 +243,7 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
             widths: Vec::new(),
             pack: None,
             union,
+            unmodelled: None,
         });
         let i = structs.len() as u32 - 1;
         u.heap.tags.borrow_mut().insert(tag, i);
@@ -217,6 +264,7 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
                 widths: Vec::new(),
                 pack: None,
                 union,
+                unmodelled: None,
             });
             let i = structs.len() as u32 - 1;
             if let Some(t) = &tag {
@@ -226,8 +274,19 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
         }
     };
     let (mut fields, mut widths) = (Vec::new(), Vec::new());
+    let mut unmodelled = None;
     for d in decls {
         if let ast::StructDeclaration::Field(fd) = &d.node {
+            let specs = fd.node.specifiers.iter().filter_map(|s| match &s.node {
+                ast::SpecifierQualifier::Extension(e) => layout_attribute(e),
+                _ => None,
+            });
+            let decls = fd
+                .node
+                .declarators
+                .iter()
+                .filter_map(|d| layout_attribute(&d.node.declarator.as_ref()?.node.extensions));
+            unmodelled = unmodelled.or(specs.chain(decls).next());
             for (name, ty, width) in member(u, fd)? {
                 if !name.is_empty() && fields.iter().any(|(n, _)| *n == name) {
                     return Err(Diagnostic::new(
@@ -247,6 +306,7 @@ pub fn struct_type(u: &Unit, st: &ast::StructType, at: CSpan, member: &Members) 
     structs[index as usize].fields = Some(fields);
     structs[index as usize].widths = widths;
     structs[index as usize].pack = u.map.pack_at(at.start);
+    structs[index as usize].unmodelled = unmodelled.map(|a| format!("{a} on a member"));
     Ok(CType::Struct(index))
 }
 

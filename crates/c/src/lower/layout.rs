@@ -109,6 +109,33 @@ pub fn member_bits(u: &Unit, sid: u32, name: &str) -> Option<(u64, u64, CType, O
     Some((bits, slots, t, width))
 }
 
+/// Why a value of type `ty` has no byte layout when a gcc attribute
+/// wiser does not lay out is the reason ([`super::heap::StructDef::unmodelled`]):
+/// the structure and the attribute.
+pub fn unmodelled(u: &Unit, ty: &CType) -> Option<String> {
+    unmodelled_at(u, ty, 0)
+}
+
+fn unmodelled_at(u: &Unit, ty: &CType, depth: u32) -> Option<String> {
+    if depth > MAX_NESTING {
+        return None;
+    }
+    match ty {
+        CType::Struct(i) => {
+            let own = u.heap.structs.borrow().get(*i as usize)?.unmodelled.clone();
+            match own {
+                Some(a) => Some(format!("`{}` has {a}", super::heap::struct_name(u, *i))),
+                None => fields(u, *i)?
+                    .0
+                    .iter()
+                    .find_map(|(_, t)| unmodelled_at(u, t, depth + 1)),
+            }
+        }
+        CType::Array(elem, _) => unmodelled_at(u, elem, depth + 1),
+        _ => None,
+    }
+}
+
 /// Does a value of type `ty` hold a bit-field (in a member, an element)?
 pub fn has_bit_fields(u: &Unit, ty: &CType) -> bool {
     has_bit_fields_at(u, ty, 0)
@@ -143,6 +170,9 @@ fn placed(u: &Unit, sid: u32, depth: u32) -> Option<(Vec<u64>, u64, u64)> {
     let (union, pack) = {
         let structs = u.heap.structs.borrow();
         let s = structs.get(sid as usize)?;
+        if s.unmodelled.is_some() {
+            return None;
+        }
         (s.union, s.pack)
     };
     bitfields::place(u, (&fields, &widths), (union, pack), depth)
