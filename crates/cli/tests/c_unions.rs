@@ -106,6 +106,109 @@ int main(void) {
     assert_gcc_confirms(&dir, &prog);
 }
 
+/// A variable whose address is seen as a pointer to another width
+/// (`punned.rs`): its bytes as gcc lays them out, for locals, globals and
+/// parameters, stores on either side (the variable, or through the
+/// converted pointer) seen on the other, and Quake's inverse square root.
+const PUNNED: &str = r#"#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+double gd = 1.5;
+int gi;
+static unsigned hi_word(double d) { return ((unsigned *)&d)[1]; }
+float q_rsqrt(float number) {
+  long long i; float x2, y;
+  x2 = number * 0.5F; y = number;
+  i = *(int *)&y;
+  i = 0x5f3759df - (i >> 1);
+  *(int *)&y = (int)i;
+  return y * (1.5F - (x2 * y * y));
+}
+int main(void) {
+  double d = -2.0;
+  assert(*(unsigned *)&d == 0 && ((unsigned *)&d)[1] == 0xc0000000u && hi_word(3.0) == 0x40080000u);
+  ((unsigned *)&d)[1] = 0x40080000u;
+  assert(d == 3.0);
+  d += 1.0;
+  assert(((unsigned *)&d)[1] == 0x40100000u);
+  int x = 0x11223344;
+  unsigned char *b = (unsigned char *)&x;
+  assert(b[0] == 0x44 && b[3] == 0x11);
+  b[2] = 0xff;
+  x++;
+  assert(x == 0x11ff3345 && ((unsigned char *)&x)[0] == 0x45);
+  short *s = (short *)&x;
+  s[1] = -1;
+  assert(x == -52411);
+  float f = 1.0f;
+  assert(*(unsigned *)&f == 0x3f800000u);
+  ((unsigned char *)&f)[3] = 0x40;
+  assert(f == 4.0f);
+  assert(((unsigned *)&gd)[1] == 0x3ff80000u);
+  ((unsigned short *)&gi)[1] = 7;
+  assert(gi == 458752);
+  float r = q_rsqrt(4.0f);
+  assert(r > 0.499f && r < 0.5f);
+  long long ll = __VERIFIER_nondet_int();
+  ((unsigned *)&ll)[1] = 0;
+  assert(ll >= 0 && ((unsigned *)&ll)[0] == (unsigned)ll);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_variable_seen_through_a_pointer_of_another_width_is_its_bytes() {
+    let dir = folder("punned");
+    assert_facts(
+        &dir,
+        PUNNED,
+        Facts::Safe,
+        -5,
+        &[
+            (
+                "((unsigned *)&d)[1] == 0xc0000000u",
+                "((unsigned *)&d)[1] == 0xc0080000u",
+            ),
+            ("assert(d == 3.0);", "assert(d == 2.0);"),
+            ("x == 0x11ff3345", "x == 0x11ff3344"),
+            ("assert(x == -52411);", "assert(x == -52412);"),
+            ("assert(f == 4.0f);", "assert(f == 2.0f);"),
+            ("assert(gi == 458752);", "assert(gi == 7);"),
+            ("ll >= 0 &&", "ll < 0 &&"),
+        ],
+    );
+    // A bug behind a word of a double, found and replayed by gcc.
+    let prog = write(
+        &dir,
+        "word.c",
+        "extern unsigned __VERIFIER_nondet_uint(void);
+extern void reach_error(void);
+int main(void) {
+    double d = 0.0;
+    ((unsigned *)&d)[1] = __VERIFIER_nondet_uint();
+    if (d == 2.5)
+        reach_error();
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert!(
+        support::c::first_reads(&json).contains(&0x4004_0000),
+        "{json}"
+    );
+    assert_gcc_confirms(&dir, &prog);
+    // A wider view would read past the variable: refused as before.
+    let wide = write(
+        &dir,
+        "wide.c",
+        "int main(void) { int i = 1; double x = *(double *)&i; return x > 0; }\n",
+    );
+    let (code, out, err) = check(&wide, &[]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("a `int *` is used as a `double *`"), "{err}");
+}
+
 #[test]
 fn pointers_in_a_union_are_copied_at_the_same_bytes() {
     // SV-COMP's test-0158: a pointer member and a structure whose third

@@ -7,7 +7,7 @@ use super::{consts, heap, ArrObj, CSpan, Dim, Fun, FuncInfo, Res, Unit, Var};
 use crate::types::{CInt, CType, Len};
 use lang_c::ast;
 use lang_c::span::Node;
-use wiser_ir::{ArrayTy, Builder, Diagnostic, Expr, ScalarTy};
+use wiser_ir::{ArrayTy, Builder, Diagnostic, Expr, Place, ScalarTy};
 use wiser_num::{Int, IntTy};
 
 /// The largest array the front end initialises element by element.
@@ -144,6 +144,8 @@ fn heap_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan)
     // (A function pointer holds no object.)
     u.heap.global_pointers |= matches!(ty, CType::Pointer(p) if !matches!(**p, CType::Func(_)))
         || matches!(ty, CType::Struct(_));
+    // A punned global lives in its union ([`super::punned`]).
+    let punned = super::punned::union_for(u, plain(name), ty);
     let var = match ty {
         CType::Pointer(p) if !u.addressed.contains(plain(name)) => {
             return Ok(Var::Ptr(place, (**p).clone()))
@@ -157,9 +159,16 @@ fn heap_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan)
             Var::Cell(place, ty.clone())
         }
     };
-    let class = heap::class_for(u, b, ty);
+    let object = match punned {
+        Some(sid) => {
+            super::punned::bind_global(u, place, sid, plain(name));
+            CType::Struct(sid)
+        }
+        None => ty.clone(),
+    };
+    let class = super::punned::class(u, b, &object, ty);
     b.global_refers(place, class);
-    u.heap.startup.push((place, ty.clone(), 1));
+    u.heap.startup.push((place, object, 1));
     Ok(var)
 }
 
@@ -388,16 +397,18 @@ fn local_object(
             Ok(Var::Mutex(place))
         }
         _ => {
-            let class = heap::class_for(f.u, f.rb.program(), ty);
+            let object = cell_object(f, place, name, ty);
+            let class = super::punned::class(f.u, f.rb.program(), &object, ty);
             heap::cell_array(f, ty, CSpan::none())?;
             f.rb.refers(place, class);
-            heap::allocate(f, place, ty, Expr::int(IntTy::INT, 1), true, span);
+            heap::allocate(f, place, &object, Expr::int(IntTy::INT, 1), true, span);
             f.objects.push(place);
             if let (Some(t), false) = (ty.int(), initialised) {
                 let tmp = f.rb.temp(t.scalar(f.u.dm));
                 f.rb.havoc(tmp, span);
                 let (obj, v) = (f.rb.load(place), f.rb.load(tmp));
                 heap::store(f, ty, obj, v, span)?;
+                super::punned::stored(f, place, ty, CSpan::none())?;
             }
             Ok(Var::Cell(place, ty.clone()))
         }
@@ -406,6 +417,19 @@ fn local_object(
 
 /// A parameter whose address is taken (`&x` somewhere): a fresh cell
 /// holding the argument.
+/// The type of the object the cell of variable `name` (of type `ty`, at
+/// `place`) is: its own, or the union a punned variable lives in
+/// ([`super::punned`]), noted as such.
+fn cell_object(f: &mut Fun, place: Place, name: &str, ty: &CType) -> CType {
+    match super::punned::union_for(f.u, name, ty) {
+        Some(sid) => {
+            super::punned::bind(f, place, sid, name);
+            CType::Struct(sid)
+        }
+        None => ty.clone(),
+    }
+}
+
 pub fn to_cell(f: &mut Fun, name: &str, var: Var, span: wiser_ir::Span) -> Res<Var> {
     if !f.u.addressed.contains(name) {
         return Ok(var);
@@ -416,12 +440,14 @@ pub fn to_cell(f: &mut Fun, name: &str, var: Var, span: wiser_ir::Span) -> Res<V
         _ => return Ok(var),
     };
     heap::cell_array(f, &ty, CSpan::none())?;
-    let class = heap::class_for(f.u, f.rb.program(), &ty);
     let place = f.rb.local(format!("&{name}"), ScalarTy::INT);
+    let object = cell_object(f, place, name, &ty);
+    let class = super::punned::class(f.u, f.rb.program(), &object, &ty);
     f.rb.refers(place, class);
-    heap::allocate(f, place, &ty, Expr::int(IntTy::INT, 1), true, span);
+    heap::allocate(f, place, &object, Expr::int(IntTy::INT, 1), true, span);
     f.objects.push(place);
     let obj = f.rb.load(place);
     heap::store(f, &ty, obj, value, span)?;
+    super::punned::stored(f, place, &ty, CSpan::none())?;
     Ok(Var::Cell(place, ty))
 }

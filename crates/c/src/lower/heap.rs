@@ -198,6 +198,11 @@ pub struct Heap {
     pub mem: Option<Mem>,
     /// Pointers into unions' members ([`super::union_ptrs`]).
     pub union_ptrs: super::union_ptrs::State,
+    /// The unions punned variables live in, by name and type
+    /// ([`super::punned`]).
+    pub punned: RefCell<HashMap<(String, crate::types::CInt), u32>>,
+    /// The cells of punned globals: their union and member.
+    pub punned_cells: RefCell<HashMap<Place, (u32, String)>>,
     /// Can a global (or static local) hold a pointer: is a heap object
     /// that no local points to still reachable when `main` returns?
     pub global_pointers: bool,

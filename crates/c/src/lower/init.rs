@@ -90,7 +90,8 @@ pub fn initialise(f: &mut Fun, var: &Var, init: &Node<ast::Initializer>, zeroed:
             };
             let span = f.span(init.span);
             let obj = f.rb.load(*place);
-            heap::store(f, ty, obj, v, span)
+            heap::store(f, ty, obj, v, span)?;
+            super::punned::stored(f, *place, ty, init.span)
         }
         (Var::Struct(place, sid), ast::Initializer::List(items)) => {
             let p = f.rb.load(*place);

@@ -38,6 +38,7 @@ mod memfns;
 mod output;
 mod ptr;
 mod ptr_type;
+mod punned;
 mod scan;
 mod sprintf;
 mod static_type;
@@ -181,6 +182,9 @@ pub struct Unit<'a> {
     /// Names whose address is taken somewhere (`&x`): such variables live
     /// in heap cells.
     pub addressed: std::collections::HashSet<String>,
+    /// The types names' addresses are converted to (`(T *)&x`), by name
+    /// ([`punned`]).
+    pub punned: HashMap<String, Vec<Node<ast::TypeName>>>,
     /// Names used as values other than through a subscript (see
     /// `scan.rs`): an array of such a name lives in an object.
     pub decays: std::collections::HashSet<String>,
@@ -347,6 +351,9 @@ pub struct Fun<'u, 'a, 'b> {
     /// Is this a thread body (`pthread_exit` returns from it; `return`
     /// returns no value)?
     pub thread: bool,
+    /// The cells of this function's punned variables: their union and
+    /// member ([`punned`]).
+    pub punned: HashMap<Place, (u32, String)>,
     /// Is this a `__VERIFIER_atomic_*` function (an atomic section from
     /// entry to every return)?
     pub atomic: bool,
@@ -501,6 +508,7 @@ fn lower_pass(
         byte_functions: false,
         frees: false,
         addressed: Default::default(),
+        punned: Default::default(),
         decays: Default::default(),
         thread_ids: Default::default(),
         droppable_havocs: Default::default(),
@@ -512,6 +520,7 @@ fn lower_pass(
     u.byte_functions = found.byte_functions;
     u.frees = found.frees;
     u.addressed = found.addressed;
+    u.punned = found.punned;
     u.decays = found.decays;
     u.thread_ids = found.thread_ids;
     let mut b = Builder::new();
@@ -578,6 +587,7 @@ fn lower_pass(
             thread: false,
             atomic: false,
             objects: Vec::new(),
+            punned: HashMap::new(),
         };
         // String literals' objects are made first of all, by code at the
         // end of the routine (only then are they all known: global

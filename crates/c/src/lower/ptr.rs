@@ -131,6 +131,12 @@ pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
         )
         .with_help("only `0` (`NULL`) converts to a pointer; casts between integers and pointers are not supported"));
     }
+    // `(unsigned *)&d` of a punned variable: a pointer into its union.
+    if let Some((union, sid)) = super::punned::named(f, e, true) {
+        if let Some(p) = super::union_ptrs::converted(f, union, sid, to, e.span)? {
+            return Ok(p);
+        }
+    }
     let (v, from) = pointer(f, e)?;
     if let CType::Struct(sid) = from {
         // A union's pointer (or a structure's that starts with a union) as

@@ -8,9 +8,9 @@
 //! reach).
 
 use lang_c::ast::{self, Expression as E, UnaryOperator as U};
-use lang_c::span::Span;
+use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What the scan found.
 #[derive(Default)]
@@ -43,6 +43,10 @@ pub struct Found {
     /// Is `free` or `realloc` called anywhere? (Only then may `malloc`
     /// give a freed object's address again, `alloc::equal_addresses`.)
     pub frees: bool,
+    /// The type names of the casts of `&x` (`(unsigned *)&d`), by the
+    /// name `x` (by name, as `addressed`): a variable seen through a
+    /// pointer of another width lives in a union ([`super::punned`]).
+    pub punned: HashMap<String, Vec<Node<ast::TypeName>>>,
 }
 
 impl Found {
@@ -126,6 +130,18 @@ impl<'ast> Visit<'ast> for Found {
             }
         }
         visit::visit_call_expression(self, c, span);
+    }
+
+    fn visit_cast_expression(&mut self, c: &'ast ast::CastExpression, span: &'ast Span) {
+        if let E::UnaryOperator(u) = &c.expression.node {
+            if let (U::Address, E::Identifier(id)) = (&u.node.operator.node, &u.node.operand.node) {
+                self.punned
+                    .entry(id.node.name.clone())
+                    .or_default()
+                    .push(c.type_name.clone());
+            }
+        }
+        visit::visit_cast_expression(self, c, span);
     }
 
     fn visit_unary_operator_expression(

@@ -41,6 +41,7 @@ pub fn function_body(
         thread,
         atomic: super::thread::is_atomic_fn(name),
         objects: Vec::new(),
+        punned: HashMap::new(),
     };
     let (mut slot, mut arr) = (0u32, arrays.into_iter());
     let entry = f.span(def.statement.span);

@@ -267,6 +267,12 @@ pub fn after_store(
     if !any(f.u) {
         return Ok(());
     }
+    // A variable whose address is seen at another width ([`super::punned`]).
+    if let (E::Identifier(id), Some((_, ty))) = (&lhs.node, &stored) {
+        if let Some(super::Var::Cell(place, _)) = f.lookup(&id.node.name) {
+            return super::punned::stored(f, place, ty, at);
+        }
+    }
     let Some(found) = locate(f, lhs).filter(|found| several_members(f.u, found.sid)) else {
         return match stored {
             Some((p, ty)) if through_pointer(f, lhs) => {
