@@ -11,8 +11,8 @@
 //! its `$freed` flag, which every later access
 //! through a pointer checks (a use after free); `free(NULL)` does
 //! nothing. `$live` counts the objects `malloc` made and `free` did not
-//! free: when `main` returns, they are unreachable unless a global can
-//! hold a pointer, and then a memory leak ([`leak_check`]).
+//! free: when `main` returns, one that no global reaches is a memory
+//! leak ([`super::leaks`]).
 
 use super::call::LibraryCall;
 use super::ptr::{self, Value};
@@ -355,23 +355,6 @@ fn release(f: &mut Fun, obj: Expr, span: wiser_ir::Span) {
     f.rb.store(mem.freed, obj, Expr::bool(true), span);
     let fewer = Expr::binary(BinOp::Sub, f.rb.load(mem.live), one(), span);
     f.rb.assign(mem.live, fewer, span);
-}
-
-/// The check, after `main` returns, that every object `malloc` made was
-/// freed: one that was not is unreachable (no local outlives `main`) and a
-/// memory leak, unless a global can hold a pointer — then whether it is
-/// still reachable is not decided here, and `None` says why.
-pub fn leak_check(f: &mut Fun, span: wiser_ir::Span) -> Option<&'static str> {
-    let mem = f.u.heap.mem?;
-    if f.u.heap.global_pointers {
-        return Some("a global variable can hold a pointer, and wiser does not decide whether the objects it reaches are still reachable when `main` returns");
-    }
-    let leaked = Expr::cmp(CmpOp::Ne, f.rb.load(mem.live), Expr::int(IntTy::INT, 0));
-    f.rb.assume(
-        Expr::bool(true).fault_if(leaked, ErrorKind::MemoryLeak, span),
-        span,
-    );
-    None
 }
 
 /// `a == b` for two pointers (neither a `NULL` constant), with the reuse

@@ -148,7 +148,10 @@ fn heap_static(u: &mut Unit, b: &mut Builder, name: &str, ty: &CType, at: CSpan)
     let punned = super::punned::union_for(u, plain(name), ty);
     let var = match ty {
         CType::Pointer(p) if !u.addressed.contains(plain(name)) => {
-            return Ok(Var::Ptr(place, (**p).clone()))
+            if !matches!(**p, CType::Func(_)) {
+                u.heap.root_pointers.push(place);
+            }
+            return Ok(Var::Ptr(place, (**p).clone()));
         }
         CType::Struct(i) => Var::Struct(place, *i),
         CType::Mutex => Var::Mutex(place),

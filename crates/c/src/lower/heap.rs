@@ -124,6 +124,12 @@ pub struct Mem {
     pub malloced: ArrayId,
     /// `$live`: how many of those are not freed.
     pub live: Place,
+    /// `$objects`: how many objects have been made (the last one's
+    /// reference is its negation).
+    pub count: Place,
+    /// `$kind`: the number of each object's type in
+    /// [`Heap::kinds`] ([`super::leaks`] follows its pointers).
+    pub kinds: ArrayId,
     /// `$freed after` and `$last malloc`, in a program that frees: for a
     /// freed object, the last object `malloc` had made when it was freed
     /// (the objects made later may have its address,
@@ -150,6 +156,8 @@ pub fn mem(u: &mut Unit, b: &mut Builder) -> Mem {
         freed: b.array("$freed", FLAG_TY, zero.clone()),
         malloced: b.array("$malloced", FLAG_TY, zero.clone()),
         live: b.global("$live", ScalarTy::INT, zero.clone()),
+        count: b.global("$objects", ScalarTy::INT, zero.clone()),
+        kinds: b.array("$kind", field_ty(ScalarTy::INT), zero.clone()),
         reuse: u.frees.then(|| {
             (
                 b.array("$freed after", field_ty(ScalarTy::INT), zero.clone()),
@@ -206,6 +214,13 @@ pub struct Heap {
     /// Can a global (or static local) hold a pointer: is a heap object
     /// that no local points to still reachable when `main` returns?
     pub global_pointers: bool,
+    /// The globals (and static locals) that are pointers, held in a
+    /// place: roots of what is reachable when `main` returns
+    /// ([`super::leaks`]).
+    pub root_pointers: Vec<Place>,
+    /// The types of the objects the program makes, numbered as `$kind`
+    /// numbers them.
+    pub kinds: Vec<CType>,
     /// Does the program call `exit` or `abort` (which end it with its
     /// locals still pointing to what they point to)?
     pub exits: bool,
@@ -524,6 +539,22 @@ pub fn allocate(
         )
     };
     f.rb.store(mem.len, reference.clone(), len, span);
+    let more = Expr::binary(
+        wiser_num::BinOp::Add,
+        f.rb.load(mem.count),
+        Expr::int(IntTy::INT, 1),
+        span,
+    );
+    f.rb.assign(mem.count, more, span);
+    let kind = match f.u.heap.kinds.iter().position(|k| k == ty) {
+        Some(k) => k,
+        None => {
+            f.u.heap.kinds.push(ty.clone());
+            f.u.heap.kinds.len() - 1
+        }
+    };
+    let kind = Expr::int(IntTy::INT, wiser_num::Int::from_u64(kind as u64));
+    f.rb.store(mem.kinds, reference.clone(), kind, span);
     if let Some((bytes, slots)) = mem.elem {
         // An element's size: gcc's where it has one, else a byte a slot.
         let b = super::layout::bytes(f.u, ty).map_or(size, |(b, _)| b);

@@ -32,6 +32,7 @@ mod fnptr;
 mod heap;
 mod init;
 mod layout;
+mod leaks;
 mod local_arrays;
 mod lvalue;
 mod memfns;
@@ -615,8 +616,9 @@ fn lower_pass(
         let dst = ret.map(|t| f.rb.temp(t));
         let file = f.u.map.file_name().to_string();
         let args = args::arguments(&mut f, &main_params, &file, main_span)?;
+        let roots = leaks::before_main(&mut f, main_span);
         f.rb.call(main_proc, args, dst, main_span);
-        if let Some(why) = alloc::leak_check(&mut f, main_span) {
+        if let Some(why) = leaks::check(&mut f, roots, main_span) {
             unchecked.push((ErrorKind::MemoryLeak, why.to_string()));
         }
         f.rb.jump(end);
