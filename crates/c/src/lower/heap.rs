@@ -111,6 +111,30 @@ pub fn declared_attributes(u: &Unit, specs: &[Node<ast::DeclarationSpecifier>], 
     }
 }
 
+/// What an object holds, for [`super::leaks`]: elements of type `ty`,
+/// each `per` units of its length (`$len`) apart — its slots, or its
+/// bytes for an object of bytes (`malloc(16)`) used as a `ty`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kind {
+    pub ty: CType,
+    pub per: u64,
+}
+
+/// The number of a [`Kind`] (made on first use).
+pub fn kind(u: &mut Unit, ty: &CType, per: u64) -> u64 {
+    let k = Kind {
+        ty: ty.clone(),
+        per,
+    };
+    match u.heap.kinds.iter().position(|x| *x == k) {
+        Some(i) => i as u64,
+        None => {
+            u.heap.kinds.push(k);
+            u.heap.kinds.len() as u64 - 1
+        }
+    }
+}
+
 /// The unit's arrays about objects (see the module's documentation),
 /// indexed by references (objects, not pointers: see
 /// [`wiser_ir::pointer`]).
@@ -220,7 +244,10 @@ pub struct Heap {
     pub root_pointers: Vec<Place>,
     /// The types of the objects the program makes, numbered as `$kind`
     /// numbers them.
-    pub kinds: Vec<CType>,
+    pub kinds: Vec<Kind>,
+    /// Does the program call `memcpy` or `memmove` (which can copy a
+    /// pointer into an object of bytes)?
+    pub byte_copies: bool,
     /// Does the program call `exit` or `abort` (which end it with its
     /// locals still pointing to what they point to)?
     pub exits: bool,
@@ -546,14 +573,7 @@ pub fn allocate(
         span,
     );
     f.rb.assign(mem.count, more, span);
-    let kind = match f.u.heap.kinds.iter().position(|k| k == ty) {
-        Some(k) => k,
-        None => {
-            f.u.heap.kinds.push(ty.clone());
-            f.u.heap.kinds.len() - 1
-        }
-    };
-    let kind = Expr::int(IntTy::INT, wiser_num::Int::from_u64(kind as u64));
+    let kind = Expr::int(IntTy::INT, wiser_num::Int::from_u64(kind(f.u, ty, size)));
     f.rb.store(mem.kinds, reference.clone(), kind, span);
     if let Some((bytes, slots)) = mem.elem {
         // An element's size: gcc's where it has one, else a byte a slot.

@@ -53,8 +53,8 @@ pub fn check(f: &mut Fun, roots: Option<Place>, span: wiser_ir::Span) -> Option<
     if f.u.threaded {
         return Some("the program has threads, and wiser does not decide whether the objects a global reaches are still reachable when `main` returns");
     }
-    if f.u.heap.untyped && f.u.heap.from_void {
-        return Some("the program uses objects of bytes (`malloc(16)`) through wider pointers, and wiser does not decide where their pointers are, so whether the objects a global reaches are still reachable when `main` returns");
+    if f.u.heap.untyped && f.u.heap.from_void && f.u.heap.byte_copies {
+        return Some("the program copies bytes (`memcpy`) and uses objects of bytes (`malloc(16)`) through wider pointers, and wiser does not decide where their pointers are, so whether the objects a global reaches are still reachable when `main` returns");
     }
     let roots = roots?;
     let marks = Marks::new(f);
@@ -96,6 +96,47 @@ pub fn check(f: &mut Fun, roots: Option<Place>, span: wiser_ir::Span) -> Option<
         );
     });
     None
+}
+
+/// Where the `void *` `p` is converted to a `to *`: an object of bytes
+/// it points to takes `to` as its type, if `to` has pointers (its
+/// elements are `bytes(to)` bytes of its length apart).
+pub fn typed_by_use(f: &mut Fun, p: Expr, to: &CType, span: wiser_ir::Span) {
+    let Some((size, _)) = layout::bytes(f.u, to) else {
+        return;
+    };
+    let mem = heap::mem(f.u, f.rb.program());
+    let uchar = CType::Int(crate::types::CInt::new(crate::types::Rank::Char, false));
+    let bytes = heap::kind(f.u, &uchar, 1);
+    let typed = heap::kind(f.u, to, size);
+    let field = heap::field_ty(ScalarTy::INT);
+    let o = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(o, pointer::object(p, span), span);
+    let int = |v: u64| Expr::int(IntTy::INT, Int::from_u64(v));
+    let is_bytes = Expr::and(
+        Expr::cmp(CmpOp::Ne, f.rb.load(o), int(0)),
+        Expr::cmp(
+            CmpOp::Eq,
+            Expr::select(mem.kinds, field, f.rb.load(o)),
+            int(bytes),
+        ),
+    );
+    let _ = f.if_else(
+        is_bytes,
+        span,
+        |f| {
+            f.rb.store(mem.kinds, f.rb.load(o), int(typed), span);
+            Ok(())
+        },
+        |_| Ok(()),
+    );
+}
+
+/// Does a `ty` hold pointers to objects (for [`typed_by_use`])?
+pub fn has_pointers(u: &super::Unit, ty: &CType) -> bool {
+    layout::runs(u, ty)
+        .iter()
+        .any(|r| matches!(&r.ty, CType::Pointer(t) if !matches!(**t, CType::Func(_))))
 }
 
 /// `for k in from..=to: body(object -k)` (references count down from
@@ -208,7 +249,7 @@ impl Marks {
         let lt = f.rb.temp(ScalarTy::INT);
         f.rb.assign(lt, len, span);
         let kinds = f.u.heap.kinds.clone();
-        for (k, ty) in kinds.iter().enumerate() {
+        for (k, heap::Kind { ty, per }) in kinds.iter().enumerate() {
             let offsets: Vec<u64> = layout::runs(f.u, ty)
                 .into_iter()
                 .filter(|r| matches!(&r.ty, CType::Pointer(t) if !matches!(**t, CType::Func(_))))
@@ -233,7 +274,7 @@ impl Marks {
                     let elems = Expr::binary(
                         BinOp::Div,
                         f.rb.load(lt),
-                        Expr::int(IntTy::INT, Int::from_u64(size)),
+                        Expr::int(IntTy::INT, Int::from_u64(*per)),
                         span,
                     );
                     layout::times(f, elems, false, span, &mut |f, e| {

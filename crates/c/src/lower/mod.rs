@@ -520,6 +520,7 @@ fn lower_pass(
     u.threaded = found.threaded;
     u.byte_functions = found.byte_functions;
     u.frees = found.frees;
+    u.heap.byte_copies = found.byte_copies;
     u.addressed = found.addressed;
     u.punned = found.punned;
     u.decays = found.decays;

@@ -137,7 +137,15 @@ pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
             return Ok(p);
         }
     }
-    let (v, from) = pointer(f, e)?;
+    let (mut v, from) = pointer(f, e)?;
+    if from == CType::Void && super::leaks::has_pointers(f.u, to) {
+        // An object of bytes used as a `to` ([`super::leaks`]).
+        let span = f.span(e.span);
+        let t = f.rb.temp(ScalarTy::INT);
+        f.rb.assign(t, v, span);
+        super::leaks::typed_by_use(f, f.rb.load(t), to, span);
+        v = f.rb.load(t);
+    }
     if let CType::Struct(sid) = from {
         // A union's pointer (or a structure's that starts with a union) as
         // a member's (`(int *)&u`) or as `void *`: kept in step through

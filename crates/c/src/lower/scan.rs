@@ -40,6 +40,8 @@ pub struct Found {
     /// object records its element's layout for a call on a `void *`,
     /// `bytes.rs`.)
     pub byte_functions: bool,
+    /// Is `memcpy` or `memmove` called anywhere?
+    pub byte_copies: bool,
     /// Is `free` or `realloc` called anywhere? (Only then may `malloc`
     /// give a freed object's address again, `alloc::equal_addresses`.)
     pub frees: bool,
@@ -97,6 +99,7 @@ impl<'ast> Visit<'ast> for Found {
             // A direct call: the name is not a value.
             self.byte_functions |= matches!(id.node.name.as_str(), "memset" | "memcpy" | "memmove");
             self.frees |= matches!(id.node.name.as_str(), "free" | "realloc");
+            self.byte_copies |= matches!(id.node.name.as_str(), "memcpy" | "memmove");
             if id.node.name != "pthread_create" {
                 for a in &c.arguments {
                     match &a.node {
