@@ -210,6 +210,52 @@ int main(void) {
 }
 
 #[test]
+fn a_union_stored_whole_through_a_pointer_keeps_its_members() {
+    // Csmith's seed 325: a union of an integer and a pointer stored whole
+    // through a pointer, where a pointer into its member was taken, lost
+    // the integer (each slot stored was brought in step with the others,
+    // the pointer's bytes making the integer any value).
+    assert_facts(
+        &folder("union-whole"),
+        "#include <assert.h>
+#include <stdint.h>
+union U { int64_t i; int8_t *p; };
+struct S { int k; union U u; };
+int main(void) {
+  union U a = {-6}, b, *pb = &b;
+  int64_t *bi = &b.i;
+  *pb = a;
+  assert(b.i == -6 && *bi == -6);
+  struct S s = {1, {-7}}, t, *pt = &t;
+  int64_t *ti = &t.u.i;
+  *pt = s;
+  assert(t.u.i == -7 && *ti == -7);
+  union U arr[2] = {{1}, {2}}, brr[2], *pa = brr;
+  int64_t *bri = &brr[1].i;
+  pa[1] = arr[1];
+  assert(brr[1].i == 2 && *bri == 2);
+  int8_t c = 3;
+  union U w;
+  w.p = &c;
+  *pb = w;
+  assert(*b.p == 3);
+  *bi = 5;
+  assert(b.i == 5);
+  return 0;
+}
+",
+        Facts::Safe,
+        0,
+        &[
+            ("b.i == -6 &&", "b.i == 6 &&"),
+            ("t.u.i == -7 &&", "t.u.i == 7 &&"),
+            ("brr[1].i == 2 &&", "brr[1].i == 1 &&"),
+            ("assert(b.i == 5);", "assert(b.i == 4);"),
+        ],
+    );
+}
+
+#[test]
 fn pointers_in_a_union_are_copied_at_the_same_bytes() {
     // SV-COMP's test-0158: a pointer member and a structure whose third
     // member lies beyond it; the pointer survives the store into the

@@ -91,6 +91,25 @@ fn holds_union(u: &Unit, ty: &CType, depth: u32) -> bool {
     }
 }
 
+/// Does a value of type `ty` hold a whole union `sid` starting at its
+/// slot `at` (itself, a member, an element)?
+fn holds_at(u: &Unit, ty: &CType, at: u64, sid: u32, depth: u32) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    match ty {
+        CType::Struct(i) if *i == sid && at == 0 => true,
+        CType::Struct(i) => layout::members(u, *i).iter().any(|(_, off, t)| {
+            at >= *off && at < off + layout::slots(u, t) && holds_at(u, t, at - off, sid, depth + 1)
+        }),
+        CType::Array(elem, Len::Const(n)) => {
+            let size = layout::slots(u, elem);
+            at < size.saturating_mul(*n) && holds_at(u, elem, at % size, sid, depth + 1)
+        }
+        _ => false,
+    }
+}
+
 /// Is union `sid` nested in another union, or another in it?
 fn nested(u: &Unit, sid: u32) -> bool {
     let n = u.heap.structs.borrow().len() as u32;
@@ -287,11 +306,18 @@ pub fn after_store(f: &mut Fun, p: Expr, ty: &CType, at: CSpan) -> Res<()> {
                     return Err(unions::too_large(f, at));
                 };
                 for y in ys {
-                    if heap::value_ty(f.u, &y.ty) == held {
-                        let y = Scalar {
-                            slot: y.slot + mslot,
-                            ..y
-                        };
+                    let y = Scalar {
+                        slot: y.slot + mslot,
+                        ..y
+                    };
+                    // A union stored whole (`*p = u`, `*ps = s` holding
+                    // it) is in step already: its other members' slots
+                    // were stored too, from a value in step.
+                    let whole = x
+                        .slot
+                        .checked_sub(y.slot)
+                        .is_some_and(|at| holds_at(f.u, ty, at, sid, 0));
+                    if heap::value_ty(f.u, &y.ty) == held && !whole {
                         cands.push((sid, member.clone(), y));
                     }
                 }
