@@ -2,9 +2,9 @@
 """Csmith programs, made self-checking against gcc, through wiser.
 
 For each seed, Csmith (Debian's `csmith` and `libcsmith-dev`) writes a
-random C program with pointers, structures and arrays (no unions,
-bit-fields, packed structures or floats: see --csmith-args) that prints
-a checksum of its globals. gcc (`-m32 -msse2 -mfpmath=sse`: the data
+random C program with pointers, structures, arrays, unions, bit-fields
+and packed structures (Csmith's defaults less floats and `argc`: see
+--csmith-args) that prints a checksum of its globals. gcc (`-m32 -msse2 -mfpmath=sse`: the data
 model wiser reads C in by default, with IEEE float arithmetic) compiles
 and runs it (with `--float`, a float's bytes are hashed through a union,
 see FLOAT_BYTES), and the program is rewritten to check its
@@ -44,7 +44,7 @@ import time
 from common import ROOT
 
 CSMITH_INCLUDE = "/usr/include/csmith"
-DEFAULT_ARGS = "--no-argc --no-unions --no-bitfields --no-packed-struct --no-float"
+DEFAULT_ARGS = "--no-argc --no-float"
 
 
 def sh(cmd, timeout, env=None, cwd=None):
