@@ -209,7 +209,10 @@ int main(void) {
     // are checked in bytes, which the report lists.)
     assert_eq!(json["bugs"], Value::Array(vec![]), "{json}");
     let unchecked = json["unchecked"].as_array().unwrap();
-    assert!(unchecked.iter().all(|u| u["kind"] != "memory_leak"), "{json}");
+    assert!(
+        unchecked.iter().all(|u| u["kind"] != "memory_leak"),
+        "{json}"
+    );
     let cut = write(&dir, "cut.c", &zalloc.replace("CUT", "n->next = 0;"));
     let (code, json) = check_json(&cut, MEMSAFETY);
     assert_eq!(code, 1, "{json}");

@@ -31,6 +31,7 @@ pub fn global_declaration<'a>(
             } else {
                 super::fnptr::function_type(ty, params)
             };
+            let ty = heap::typedef_type(ty, &init.node.declarator.node);
             u.typedefs.insert(name, ty);
             continue;
         }
@@ -232,8 +233,9 @@ pub fn local_declaration(f: &mut Fun, d: &Node<ast::Declaration>) -> Res<()> {
         )?;
         let Some(name) = name else { continue };
         if specs.typedef {
-            f.u.typedefs
-                .insert(name, super::fnptr::function_type(ty, params));
+            let ty = super::fnptr::function_type(ty, params);
+            let ty = heap::typedef_type(ty, &init.node.declarator.node);
+            f.u.typedefs.insert(name, ty);
             continue;
         }
         if params.is_some() || specs.is_extern {

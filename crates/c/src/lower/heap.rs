@@ -86,6 +86,17 @@ pub fn layout_attribute(exts: &[Node<ast::Extension>]) -> Option<String> {
         .map(|n| format!("`__attribute__(({n}))`"))
 }
 
+/// The type a typedef names: `ty`, or, when its declarator has a layout
+/// attribute (`typedef int A8 __attribute__((aligned(8)));`, which
+/// changes where the type goes in a structure), a type outside the
+/// subset, an error where it is used.
+pub fn typedef_type(ty: CType, d: &ast::Declarator) -> CType {
+    match layout_attribute(&d.extensions) {
+        Some(a) => CType::Opaque(format!("a type with {a}").into(), None),
+        None => ty,
+    }
+}
+
 /// Marks the structure a declaration defines (its type `ty`) as laid out
 /// by an attribute wiser does not lay out ([`StructDef::unmodelled`])
 /// when the declaration has one: `struct S { … }

@@ -132,6 +132,8 @@ fn unmodelled_at(u: &Unit, ty: &CType, depth: u32) -> Option<String> {
             }
         }
         CType::Array(elem, _) => unmodelled_at(u, elem, depth + 1),
+        // A typedef with a layout attribute ([`super::heap::typedef_type`]).
+        CType::Opaque(what, _) if what.contains("__attribute__") => Some(what.to_string()),
         _ => None,
     }
 }
