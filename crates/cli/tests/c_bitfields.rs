@@ -127,20 +127,26 @@ int main(void) {
 }
 "#;
 
+/// `wiser run` prints what gcc's builds print, under each data model
+/// gcc links.
+fn prints_as_gcc(dir: &std::path::Path, prog: &std::path::Path) {
+    for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
+        if !gcc_links(flag, dir) {
+            continue;
+        }
+        let (code, expected, err) = gcc_run(dir, flag, prog);
+        assert_eq!(code, 0, "{err}");
+        let (code, out, err) = run(prog, &["--data-model", model]);
+        assert_eq!(code, 0, "{model}: {err}");
+        assert_eq!(out, expected, "{model}");
+    }
+}
+
 #[test]
 fn layouts_are_gccs() {
     let dir = folder("bitfield-layout");
     let prog = write(&dir, "layout.c", LAYOUT);
-    for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
-        if !gcc_links(flag, &dir) {
-            continue;
-        }
-        let (code, expected, err) = gcc_run(&dir, flag, &prog);
-        assert_eq!(code, 0, "{err}");
-        let (code, out, err) = run(&prog, &["--data-model", model]);
-        assert_eq!(code, 0, "{model}: {err}");
-        assert_eq!(out, expected, "{model}");
-    }
+    prints_as_gcc(&dir, &prog);
     // Whatever gcc says, this is i386's layout (seen with gcc -m32).
     let (_, out, _) = run(&prog, &[]);
     assert!(
@@ -179,16 +185,7 @@ int main(void) {
 fn packed_attributes_lay_out_as_gccs() {
     let dir = folder("packed-layout");
     let prog = write(&dir, "packed.c", PACKED);
-    for (flag, model) in [("-m32", "ilp32"), ("-m64", "lp64")] {
-        if !gcc_links(flag, &dir) {
-            continue;
-        }
-        let (code, expected, err) = gcc_run(&dir, flag, &prog);
-        assert_eq!(code, 0, "{err}");
-        let (code, out, err) = run(&prog, &["--data-model", model]);
-        assert_eq!(code, 0, "{model}: {err}");
-        assert_eq!(out, expected, "{model}");
-    }
+    prints_as_gcc(&dir, &prog);
     let (_, out, _) = run(&prog, &[]);
     assert!(out.starts_with("7 15 12 3 8\n1 1 14 8 1\n"), "{out}");
     // Attributes wiser does not lay out: a structure with one has no
