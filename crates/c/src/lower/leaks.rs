@@ -103,20 +103,27 @@ pub fn check(f: &mut Fun, roots: Option<Place>, span: wiser_ir::Span) -> Option<
     None
 }
 
-/// Where the `void *` `p` is converted to a `to *`: an object of bytes
-/// it points to takes `to` as its type, if `to` has pointers (its
-/// elements are `bytes(to)` bytes of its length apart).
-pub fn typed_by_use(f: &mut Fun, p: Expr, to: &CType, span: wiser_ir::Span) {
+/// `p`, of a pointer to `from`, converted to a `to *`: where `from` is
+/// `void` and `to` has pointers, an object of bytes `p` points to takes
+/// `to` as its type (its elements `bytes(to)` bytes of its length
+/// apart). The pointer, in a temporary when code was written.
+pub fn typed_by_use(f: &mut Fun, p: Expr, from: &CType, to: &CType, at: super::CSpan) -> Expr {
     let Some((size, _)) = layout::bytes(f.u, to) else {
-        return;
+        return p;
     };
+    if *from != CType::Void || !has_pointers(f.u, to) {
+        return p;
+    }
+    let span = f.span(at);
+    let pt = f.rb.temp(ScalarTy::INT);
+    f.rb.assign(pt, p, span);
     let mem = heap::mem(f.u, f.rb.program());
     let uchar = CType::Int(crate::types::CInt::new(crate::types::Rank::Char, false));
     let bytes = heap::kind(f.u, &uchar, 1);
     let typed = heap::kind(f.u, to, size);
     let field = heap::field_ty(ScalarTy::INT);
     let o = f.rb.temp(ScalarTy::INT);
-    f.rb.assign(o, pointer::object(p, span), span);
+    f.rb.assign(o, pointer::object(f.rb.load(pt), span), span);
     let int = |v: u64| Expr::int(IntTy::INT, Int::from_u64(v));
     let is_bytes = Expr::and(
         Expr::cmp(CmpOp::Ne, f.rb.load(o), int(0)),
@@ -136,10 +143,11 @@ pub fn typed_by_use(f: &mut Fun, p: Expr, to: &CType, span: wiser_ir::Span) {
         },
         |_| Ok(()),
     );
+    f.rb.load(pt)
 }
 
 /// Does a `ty` hold pointers to objects (for [`typed_by_use`])?
-pub fn has_pointers(u: &super::Unit, ty: &CType) -> bool {
+fn has_pointers(u: &super::Unit, ty: &CType) -> bool {
     layout::runs(u, ty)
         .iter()
         .any(|r| matches!(&r.ty, CType::Pointer(t) if !matches!(**t, CType::Func(_))))

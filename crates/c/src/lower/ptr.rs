@@ -131,21 +131,11 @@ pub fn pointer_to(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Expr> {
         )
         .with_help("only `0` (`NULL`) converts to a pointer; casts between integers and pointers are not supported"));
     }
-    // `(unsigned *)&d` of a punned variable: a pointer into its union.
-    if let Some((union, sid)) = super::punned::named(f, e, true) {
-        if let Some(p) = super::union_ptrs::converted(f, union, sid, to, e.span)? {
-            return Ok(p);
-        }
+    if let Some(p) = super::punned::converted(f, e, to)? {
+        return Ok(p);
     }
-    let (mut v, from) = pointer(f, e)?;
-    if from == CType::Void && super::leaks::has_pointers(f.u, to) {
-        // An object of bytes used as a `to` ([`super::leaks`]).
-        let span = f.span(e.span);
-        let t = f.rb.temp(ScalarTy::INT);
-        f.rb.assign(t, v, span);
-        super::leaks::typed_by_use(f, f.rb.load(t), to, span);
-        v = f.rb.load(t);
-    }
+    let (v, from) = pointer(f, e)?;
+    let v = super::leaks::typed_by_use(f, v, &from, to, e.span);
     if let CType::Struct(sid) = from {
         // A union's pointer (or a structure's that starts with a union) as
         // a member's (`(int *)&u`) or as `void *`: kept in step through

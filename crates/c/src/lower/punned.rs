@@ -146,6 +146,15 @@ pub fn named(f: &Fun, e: &Node<E>, address: bool) -> Option<(Expr, u32)> {
     Some((f.rb.load(place), sid))
 }
 
+/// `e` as a `to *` when it is `&x` of a punned variable: a pointer into
+/// its union's member ([`super::union_ptrs::converted`]).
+pub fn converted(f: &mut Fun, e: &Node<E>, to: &CType) -> Res<Option<Expr>> {
+    match named(f, e, true) {
+        Some((union, sid)) => super::union_ptrs::converted(f, union, sid, to, e.span),
+        None => Ok(None),
+    }
+}
+
 /// After a store into the cell at `place` (of type `ty`): when it is a
 /// punned variable's, its union's other members are brought in step.
 pub fn stored(f: &mut Fun, place: Place, ty: &CType, at: CSpan) -> Res<()> {
