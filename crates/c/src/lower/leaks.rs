@@ -61,7 +61,9 @@ pub fn check(f: &mut Fun, roots: Option<Place>, span: wiser_ir::Span) -> Option<
     if f.u.heap.untyped && f.u.heap.from_void && f.u.heap.byte_copies {
         return Some("the program copies bytes (`memcpy`) and uses objects of bytes (`malloc(16)`) through wider pointers, and wiser does not decide where their pointers are, so whether the objects a global reaches are still reachable when `main` returns");
     }
-    let roots = roots?;
+    let Some(roots) = roots else {
+        return Some("no count of the objects made before `main` was kept (an internal error: please report it)");
+    };
     let marks = Marks::new(f);
     // The roots: the objects made before `main` and the pointer globals.
     let count = f.rb.load(roots);
@@ -111,7 +113,7 @@ pub fn typed_by_use(f: &mut Fun, p: Expr, from: &CType, to: &CType, at: super::C
     let Some((size, _)) = layout::bytes(f.u, to) else {
         return p;
     };
-    if *from != CType::Void || !has_pointers(f.u, to) {
+    if *from != CType::Void || pointer_slots(f.u, to).is_empty() {
         return p;
     }
     let span = f.span(at);
@@ -146,15 +148,18 @@ pub fn typed_by_use(f: &mut Fun, p: Expr, from: &CType, to: &CType, at: super::C
     f.rb.load(pt)
 }
 
-/// Does a `ty` hold pointers to objects (for [`typed_by_use`])?
-fn has_pointers(u: &super::Unit, ty: &CType) -> bool {
+/// The slots of a `ty` that hold pointers to objects (not functions'
+/// numbers), from its start.
+fn pointer_slots(u: &super::Unit, ty: &CType) -> Vec<u64> {
     layout::runs(u, ty)
-        .iter()
-        .any(|r| matches!(&r.ty, CType::Pointer(t) if !matches!(**t, CType::Func(_))))
+        .into_iter()
+        .filter(|r| matches!(&r.ty, CType::Pointer(t) if !matches!(**t, CType::Func(_))))
+        .flat_map(|r| (0..r.count).map(move |i| r.offset + i * r.stride))
+        .collect()
 }
 
-/// `for k in from..=to: body(object -k)` (references count down from
-/// -1).
+/// `body(object -k)` for `k` in `from..=to` (references count down from
+/// -1), on [`layout::times`]'s loop.
 fn each_object(
     f: &mut Fun,
     from: Expr,
@@ -162,23 +167,22 @@ fn each_object(
     span: wiser_ir::Span,
     body: &mut dyn FnMut(&mut Fun, Expr),
 ) {
-    let k = f.rb.temp(ScalarTy::INT);
-    f.rb.assign(k, from, span);
-    let (head, next, end) = (f.rb.label(), f.rb.label(), f.rb.label());
-    f.rb.bind(head);
-    f.rb.branch(
-        Expr::cmp(CmpOp::Le, f.rb.load(k), to.clone()),
-        next,
-        end,
+    let one = Expr::int(IntTy::INT, 1);
+    let count = Expr::binary(
+        BinOp::Add,
+        Expr::binary(BinOp::Sub, to, from.clone(), span),
+        one,
         span,
     );
-    f.rb.bind(next);
-    let o = Expr::binary(BinOp::Sub, Expr::int(IntTy::INT, 0), f.rb.load(k), span);
-    body(f, o);
-    let step = Expr::binary(BinOp::Add, f.rb.load(k), Expr::int(IntTy::INT, 1), span);
-    f.rb.assign(k, step, span);
-    f.rb.jump(head);
-    f.rb.bind(end);
+    // (The body never fails: nothing to pass on.)
+    let _ = layout::times(f, count, false, span, &mut |f, i| {
+        let k = Expr::binary(BinOp::Add, from.clone(), i, span);
+        body(
+            f,
+            Expr::binary(BinOp::Sub, Expr::int(IntTy::INT, 0), k, span),
+        );
+        Ok(())
+    });
 }
 
 /// The mark phase's state: `$reach` (an object's mark), and a worklist
@@ -263,25 +267,18 @@ impl Marks {
         let len = Expr::select(mem.len, heap::field_ty(ScalarTy::INT), f.rb.load(o));
         let lt = f.rb.temp(ScalarTy::INT);
         f.rb.assign(lt, len, span);
+        let pointers = CType::Pointer(Box::new(CType::Void));
+        let Ok((ptrs, held)) = heap::cell_array(f, &pointers, super::CSpan::none()) else {
+            return;
+        };
         let kinds = f.u.heap.kinds.clone();
         for (k, heap::Kind { ty, per }) in kinds.iter().enumerate() {
-            let offsets: Vec<u64> = layout::runs(f.u, ty)
-                .into_iter()
-                .filter(|r| matches!(&r.ty, CType::Pointer(t) if !matches!(**t, CType::Func(_))))
-                .flat_map(|r| (0..r.count).map(move |i| r.offset + i * r.stride))
-                .collect();
+            let offsets = pointer_slots(f.u, ty);
             if offsets.is_empty() {
                 continue;
             }
             let this = Expr::cmp(CmpOp::Eq, f.rb.load(kt), Expr::int(IntTy::INT, k as i64));
             let size = layout::slots(f.u, ty);
-            let Ok((ptrs, held)) = heap::cell_array(
-                f,
-                &CType::Pointer(Box::new(CType::Void)),
-                super::CSpan::none(),
-            ) else {
-                return;
-            };
             // (Neither side fails: nothing to pass on.)
             let _ = f.if_else(
                 this,

@@ -99,12 +99,7 @@ pub fn class(u: &mut Unit, b: &mut Builder, object: &CType, ty: &CType) -> Class
 /// `sid` (a local's in this function, a global's in the unit).
 pub fn bind(f: &mut Fun, place: Place, sid: u32, name: &str) {
     match place {
-        Place::Global(_) => {
-            f.u.heap
-                .punned_cells
-                .borrow_mut()
-                .insert(place, (sid, name.to_string()));
-        }
+        Place::Global(_) => bind_global(f.u, place, sid, name),
         _ => {
             f.punned.insert(place, (sid, name.to_string()));
         }
