@@ -2,7 +2,9 @@
 //! the IR's control flow. A front end uses it to drop a `Havoc` whose
 //! value no path reads (a C local declared without an initialiser and
 //! assigned before any use is no input: a witness that listed it would
-//! shift the numbering of the reads that are).
+//! shift the numbering of the reads that are); symbolic execution uses it
+//! to leave dead slots out when it compares states (`wiser-engine`'s
+//! `visited.rs`).
 //!
 //! Successors stay within a routine (a call resumes at its `next`), so
 //! one pass over all instructions computes every routine's liveness; a
@@ -137,6 +139,26 @@ fn live_before(ir: &Ir) -> Vec<Slots> {
         }
     }
     live
+}
+
+/// The slots live before each instruction of a program, computed once.
+pub struct Liveness {
+    live: Vec<Slots>,
+}
+
+impl Liveness {
+    /// The liveness of every routine of `ir`.
+    pub fn new(ir: &Ir) -> Liveness {
+        Liveness {
+            live: live_before(ir),
+        }
+    }
+
+    /// May the routine read `slot`'s current value when it is about to
+    /// run `pc` (on some path from `pc`, read before written)?
+    pub fn is_live(&self, pc: Pc, slot: u32) -> bool {
+        self.live.get(pc as usize).is_some_and(|s| s.contains(slot))
+    }
 }
 
 /// The `Havoc`s of local slots whose value no path reads: on every path
