@@ -43,8 +43,10 @@ pub enum Expansion {
     /// The path went past a bound of the search (input heap, threads,
     /// context switches): it ends here, and the run cannot be `safe`.
     Bounded(crate::Incomplete),
-    /// A state of a concurrent program equal to one expanded before
-    /// (another interleaving reached it): not expanded again.
+    /// A state equal to one expanded before (of a concurrent program:
+    /// another interleaving reached it; of a sequential one: a loop came
+    /// back to concrete values it had, see `visited.rs`): not expanded
+    /// again.
     Revisited,
 }
 
@@ -57,8 +59,8 @@ pub struct Expander<'ir, S: Solver> {
     property: Property,
     /// Ended paths, when asked for.
     recorder: Option<Box<Recorder>>,
-    /// States of a concurrent program expanded so far.
-    visited: Option<Arc<crate::Visited>>,
+    /// States expanded so far (see `visited.rs`).
+    visited: Arc<crate::Visited>,
 }
 
 impl<'ir, S: Solver> Expander<'ir, S> {
@@ -70,16 +72,14 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             policy,
             property: Property::all(),
             recorder: None,
-            visited: ir.threaded.then(|| Arc::new(crate::Visited::default())),
+            visited: Arc::new(crate::Visited::new(ir)),
         }
     }
 
     /// Shares the set of expanded states with other expanders (the
-    /// workers of one run), for a program with threads.
+    /// workers of one run).
     pub fn with_visited(mut self, visited: Arc<crate::Visited>) -> Self {
-        if self.visited.is_some() {
-            self.visited = Some(visited);
-        }
+        self.visited = visited;
         self
     }
 
@@ -254,11 +254,9 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             }
             return Expansion::Final(Box::new(state));
         }
-        if let Some(v) = &self.visited {
-            let bounded = self.machine.options().max_switches.is_some();
-            if !v.insert(&state, bounded) {
-                return Expansion::Revisited;
-            }
+        let bounded = self.machine.options().max_switches.is_some();
+        if !self.visited.insert(&state, bounded) {
+            return Expansion::Revisited;
         }
         self.machine
             .step(&mut self.alg, &mut self.policy, state, out);

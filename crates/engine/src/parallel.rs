@@ -84,8 +84,8 @@ pub(crate) struct Shared {
     pub max_pending: AtomicU64,
     /// What recorded paths may still take, shared by every worker.
     pub budget: Arc<Budget>,
-    /// States expanded so far, for a program with threads (shared, so that
-    /// each state is expanded by one worker once).
+    /// States expanded so far (shared, so that each state is expanded by
+    /// one worker once).
     pub visited: Arc<crate::Visited>,
     /// In a run that stops at its first bug breadth-first: the length of
     /// the shortest bug's path so far. States beyond it are dropped, the
@@ -109,6 +109,7 @@ impl Shared {
         let deadline = config.timeout.map(|t| start + t);
         monitor.pending.store(0, Ordering::SeqCst);
         monitor.states.store(0, Ordering::SeqCst);
+        let visited = Arc::new(crate::Visited::new(&ir));
         Shared {
             pool: pool(&ir, config),
             ir,
@@ -120,7 +121,7 @@ impl Shared {
             known: Arc::new(KnownBugs::new()),
             max_pending: AtomicU64::new(1),
             budget: Arc::new(Budget::new(config.record)),
-            visited: Arc::new(crate::Visited::default()),
+            visited,
             cutoff: AtomicU64::new(u64::MAX),
             near_limit: AtomicBool::new(config.max_states < 4 * BATCH * 64),
             share: None,

@@ -58,6 +58,17 @@ impl SymArray {
         }
     }
 
+    /// The number of cells stored at constant indices since the base.
+    pub fn cells(&self) -> usize {
+        self.cells.size()
+    }
+
+    /// The terms the array is made of: its base, then the values of its
+    /// cells (their indices are constants).
+    pub fn parts(&self) -> impl Iterator<Item = &Term> {
+        std::iter::once(&self.base).chain(self.cells.values())
+    }
+
     /// May a cell hold the constant `v` (see
     /// `Symbolic::array_may_hold`)? Only a negative `v`, a reference made
     /// by `new`, is ruled out of an input or constant array.
