@@ -343,6 +343,10 @@ pub fn check_text(
         Verdict::Safe => {
             let how = match proof {
                 Some(p) => crate::render_prove::safe_words(p),
+                None if report.stats.revisited > 0 => format!(
+                    "every reachable state explored, {} repeats skipped",
+                    report.stats.revisited
+                ),
                 None => "every path explored".into(),
             };
             let _ = writeln!(out, "verdict: safe ({how}; {numbers})");
@@ -535,6 +539,7 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
             "solver_ms": s.solver.z3_time.as_millis() as u64,
             "max_frontier": s.max_frontier,
             "merges": s.merges,
+            "revisited": s.revisited,
             "peak_memory_bytes": s.peak_memory,
             "bytes_per_state": s.bytes_per_state,
             "branches_folded": br.folded,

@@ -36,6 +36,9 @@ pub struct Counts {
     pub states: u64,
     /// The largest frontier of the item's run.
     pub max_frontier: u64,
+    /// States not expanded because an equal one was (in this item's run:
+    /// each item has its own set).
+    pub revisited: u64,
     /// Decisions folded, sides checked, and by which layer.
     pub branches: [u64; 8],
     /// Solver queries, and those that reached Z3.
@@ -54,6 +57,7 @@ impl Counts {
         Counts {
             states: report.stats.states,
             max_frontier: report.stats.max_frontier as u64,
+            revisited: report.stats.revisited,
             branches: [
                 b.folded,
                 b.checks,
@@ -74,6 +78,7 @@ impl Counts {
     pub fn add_to(&self, stats: &mut wiser_engine::Stats) {
         stats.states += self.states;
         stats.max_frontier = stats.max_frontier.max(self.max_frontier as usize);
+        stats.revisited += self.revisited;
         let [folded, checks, by_bounds, by_model, by_enumeration, by_solver, unknown, pruned] =
             self.branches;
         stats.branches.add(&BranchStats {

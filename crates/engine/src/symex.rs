@@ -260,6 +260,7 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     stats.max_frontier = shared.max_pending.load(Ordering::Relaxed) as usize;
     stats.abandoned_workers = abandoned;
     stats.merges = shared.pool.merges();
+    stats.revisited = shared.visited.revisited();
     let mut found = shared.found();
     let bugs = std::mem::take(&mut found.bugs);
     let mut incomplete = std::mem::take(&mut found.incomplete);

@@ -169,6 +169,10 @@ pub struct Stats {
     pub max_frontier: usize,
     /// States merged into others (`--merge`).
     pub merges: u64,
+    /// States not expanded because an equal state was (`visited.rs`):
+    /// interleavings of threads that meet, and loops of a sequential
+    /// program that come back to the same constants.
+    pub revisited: u64,
     /// How decisions were made.
     pub branches: BranchStats,
     /// What the solver chain did.
