@@ -30,10 +30,13 @@
 //! search that ends having skipped only such states is still exhaustive.
 //! When every value is a constant the slice is empty. Dead slots
 //! ([`wiser_ir::liveness`]) are left out, so the previous iteration's
-//! input, about to be overwritten, does not make states differ. A loop
-//! whose states never repeat (a counter) gains nothing, so a loop head
+//! input, about to be overwritten, does not make states differ. Only the
+//! heads of loops that read an input (or call a routine) are compared: a
+//! loop that reads nothing and comes back to a state never ends anyway.
+//! A loop whose states never repeat (a counter) gains nothing, so a head
 //! gives up after [`GIVE_UP_AFTER`] states, or [`GIVE_UP_WORK`] units of
-//! work (term nodes walked, constraints sliced), with no match; at most
+//! work (values hashed, term nodes walked, constraints sliced), with no
+//! match; at most
 //! [`MAX_KEYS`] fingerprints are kept (then only looked up), and states
 //! whose values or path conditions are large are not compared.
 //!
@@ -47,8 +50,9 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use wiser_ir::cfg::successors;
 use wiser_ir::liveness::Liveness;
-use wiser_ir::{Cfg, Ir, Pc};
+use wiser_ir::{Cfg, Instr, Ir, Pc};
 use wiser_semantics::Frame;
 use wiser_smt::Term;
 
@@ -62,9 +66,12 @@ pub const MAX_KEYS: usize = 1 << 20;
 /// distinct states before the second brings the first match.
 pub const GIVE_UP_AFTER: u32 = 1 << 16;
 
-/// A loop head whose fingerprints cost this much work (term nodes walked,
-/// constraints times symbols sliced) without a match is no longer matched.
-pub const GIVE_UP_WORK: u64 = 1 << 26;
+/// A loop head whose fingerprints cost this much work (globals and array
+/// cells hashed, term nodes walked, constraints times symbols sliced)
+/// without a match is no longer matched: a loop filling an array of
+/// thousands of cells stops paying for it within a few hundredths of a
+/// second.
+pub const GIVE_UP_WORK: u64 = 1 << 22;
 
 /// Arrays holding more cells than this in all are not compared (hashing
 /// them at every iteration would cost more than it saves).
@@ -103,7 +110,9 @@ impl Head {
 }
 
 struct Loops {
-    cfg: Cfg,
+    /// By pc: is it the head of a loop that reads an input (see
+    /// [`reading_loop_heads`])?
+    heads: Vec<bool>,
     live: Liveness,
     /// By pc: has this loop head given up (read without the lock)?
     given_up: Vec<AtomicBool>,
@@ -117,7 +126,7 @@ impl Visited {
             revisited: AtomicU64::new(0),
             loops: (!ir.threaded).then(|| {
                 Box::new(Loops {
-                    cfg: Cfg::new(ir),
+                    heads: reading_loop_heads(ir),
                     live: Liveness::new(ir),
                     given_up: (0..ir.code.len()).map(|_| AtomicBool::new(false)).collect(),
                 })
@@ -150,7 +159,7 @@ impl Visited {
             let key = fingerprint(state, bounded_switches);
             return self.seen().keys.insert(key);
         };
-        if state.threads.is_some() || !loops.cfg.is_loop_head(state.pc) {
+        if state.threads.is_some() || !loops.heads[state.pc as usize] {
             return true;
         }
         let given_up = &loops.given_up[state.pc as usize];
@@ -184,6 +193,57 @@ impl Visited {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// By pc: is it the head of a loop whose body reads an input or calls a
+/// routine (which may)? Only such a loop can come back to a state it was
+/// in and still go on differently; a loop that reads nothing and comes
+/// back to a state never ends, and one that does not (a counter) would
+/// pay for comparisons that never match. The body of the loop at `h` is
+/// every instruction that reaches a back edge into `h` without passing
+/// through `h` (its natural loop).
+fn reading_loop_heads(ir: &Ir) -> Vec<bool> {
+    let cfg = Cfg::new(ir);
+    let n = ir.code.len();
+    let mut preds: Vec<Vec<Pc>> = vec![Vec::new(); n];
+    for (pc, loc) in ir.code.iter().enumerate() {
+        for s in successors(&loc.instr) {
+            preds[s as usize].push(pc as Pc);
+        }
+    }
+    let reads = |pc: Pc| {
+        matches!(
+            ir.at(pc).instr,
+            Instr::Havoc { .. } | Instr::Call { .. } | Instr::Spawn { .. }
+        )
+    };
+    let mut heads = vec![false; n];
+    let mut mark = vec![u32::MAX; n];
+    for h in 0..n as Pc {
+        if !cfg.is_loop_head(h) {
+            continue;
+        }
+        // Backwards from the sources of the back edges into `h`.
+        let mut todo: Vec<Pc> = preds[h as usize]
+            .iter()
+            .copied()
+            .filter(|&p| cfg.is_back_edge(p, h))
+            .collect();
+        let mut found = reads(h);
+        while let Some(pc) = todo.pop() {
+            if found {
+                break;
+            }
+            if pc == h || mark[pc as usize] == h {
+                continue;
+            }
+            mark[pc as usize] = h;
+            found = reads(pc);
+            todo.extend(preds[pc as usize].iter().copied());
+        }
+        heads[h as usize] = found;
+    }
+    heads
 }
 
 /// Two independent 64-bit hashes of the same data.
@@ -281,6 +341,7 @@ fn head_key(state: &SymState, live: &Liveness, symbols: &mut Symbols) -> Option<
         }
         at = f.ret;
     }
+    symbols.work += state.globals.len() as u64;
     for v in state.globals.iter() {
         symbols.add(v)?;
     }
@@ -290,6 +351,7 @@ fn head_key(state: &SymState, live: &Liveness, symbols: &mut Symbols) -> Option<
         h.add(&(object_field, object));
     }
     let cells: usize = state.arrays.iter().map(SymArray::cells).sum();
+    symbols.work += (state.arrays.len() + cells) as u64;
     if cells > MAX_CELLS {
         return None;
     }
@@ -297,7 +359,12 @@ fn head_key(state: &SymState, live: &Liveness, symbols: &mut Symbols) -> Option<
         for t in a.parts() {
             symbols.add(t)?;
         }
-        array(&mut h, a);
+        // One pass of a fast hasher over the cells (a term's hash is a
+        // 64-bit value computed when it was made, so a second hasher adds
+        // little here, and the cells are most of the work).
+        let mut fx = rustc_hash::FxHasher::default();
+        a.hash_into(&mut fx);
+        h.add(&fx.finish());
     }
     if !symbols.vars.is_empty() {
         // The conjuncts that share symbols with the state, directly or
@@ -309,6 +376,10 @@ fn head_key(state: &SymState, live: &Liveness, symbols: &mut Symbols) -> Option<
             return None;
         }
         let (slice, _) = state.path.slice(&symbols.vars);
+        // Each term of the slice was made for it (a box's set as terms):
+        // a set that grows with every iteration makes this the costliest
+        // part.
+        symbols.work += 16 * slice.len() as u64;
         let mut sum = 0u128;
         for t in &slice {
             let mut one = Hash2::new();
