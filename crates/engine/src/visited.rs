@@ -28,9 +28,10 @@
 //! futures, and the second is not expanded: its bugs are the first's
 //! (found on a path of their own, which replays as every bug does), and a
 //! search that ends having skipped only such states is still exhaustive.
-//! When every value is a constant the slice is empty. Dead slots
-//! ([`wiser_ir::liveness`]) are left out, so the previous iteration's
-//! input, about to be overwritten, does not make states differ. Only the
+//! When every value is a constant the slice is empty. Dead slots are left
+//! out, so the previous iteration's input, about to be overwritten, does
+//! not make states differ; and so are faint ones ([`wiser_ir::liveness`]:
+//! a counter that only feeds itself, with no check that could fail). Only the
 //! heads of loops that read an input (or call a routine) are compared: a
 //! loop that reads nothing and comes back to a state never ends anyway.
 //! A loop whose states never repeat (a counter) gains nothing, so a head
@@ -127,7 +128,7 @@ impl Visited {
             loops: (!ir.threaded).then(|| {
                 Box::new(Loops {
                     heads: reading_loop_heads(ir),
-                    live: Liveness::new(ir),
+                    live: Liveness::strong(ir),
                     given_up: (0..ir.code.len()).map(|_| AtomicBool::new(false)).collect(),
                 })
             }),

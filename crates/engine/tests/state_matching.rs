@@ -6,7 +6,8 @@
 //! The programs are finite-state machines drawn at random: a global state
 //! `s`, a local flag `f` (live at the loop head, so it must be compared),
 //! a local input `in` (dead at the loop head: the previous iteration's
-//! symbolic input must not keep states apart), and a key `k` read once
+//! symbolic input must not keep states apart), a counter `t` (faint: it
+//! only feeds itself), and a key `k` read once
 //! before the loop, which some transitions need (live and symbolic at the
 //! loop head: states are compared with the part of the path condition
 //! that speaks of it). The oracle is a breadth-first search over the
@@ -17,7 +18,7 @@ use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 use wiser_engine::{symex, Config, Strategy, Verdict};
 use wiser_ir::{Builder, Expr, Ir, ScalarTy, Span};
-use wiser_num::{CmpOp, IntTy};
+use wiser_num::{BinOp, CmpOp, IntTy};
 use wiser_semantics::{concrete, ErrorKind};
 use wiser_testkit::Xorshift;
 
@@ -125,6 +126,12 @@ impl Machine {
         ));
         m.branch(outside, out, body, sp);
         m.bind(body);
+        // A counter nothing reads but itself: faint, so not compared
+        // (were it compared, no two states would be equal and no search
+        // would end).
+        let t = m.local("t", int);
+        let next = Expr::binary(BinOp::Add, m.load(t), c(1), sp);
+        m.assign(t, next, sp);
         for (a, row) in self.table.iter().enumerate() {
             for (i, &(next, flag, key)) in row.iter().enumerate() {
                 let (this, other) = (m.label(), m.label());

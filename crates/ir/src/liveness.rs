@@ -2,9 +2,9 @@
 //! the IR's control flow. A front end uses it to drop a `Havoc` whose
 //! value no path reads (a C local declared without an initialiser and
 //! assigned before any use is no input: a witness that listed it would
-//! shift the numbering of the reads that are); symbolic execution uses it
-//! to leave dead slots out when it compares states (`wiser-engine`'s
-//! `visited.rs`).
+//! shift the numbering of the reads that are); symbolic execution uses
+//! its strong form ([`Liveness::strong`]) to leave dead and faint slots
+//! out when it compares states (`wiser-engine`'s `visited.rs`).
 //!
 //! Successors stay within a routine (a call resumes at its `next`), so
 //! one pass over all instructions computes every routine's liveness; a
@@ -95,17 +95,50 @@ fn written(instr: &Instr) -> Option<u32> {
     }
 }
 
+/// The local slots `code` loads.
+fn loads(code: &Code, into: &mut Slots) {
+    for op in code.iter() {
+        if let Op::Load(Place::Local(slot)) = op {
+            into.insert(*slot);
+        }
+    }
+}
+
 /// The slots live before each instruction: read on some path from it
-/// before being written.
-fn live_before(ir: &Ir) -> Vec<Slots> {
+/// before being written. With `strong`, a read counts only if it can
+/// matter: the value an assignment to a local slot computes is read only
+/// when that slot is itself (strongly) live after it, so a counter that
+/// only feeds itself (`i = i + 1`, with no check that could fail) is
+/// *faint*, not live. Every other read counts: conditions, the operands
+/// of checks (a check that fails is an error), stores, calls, returns
+/// and output.
+fn live_before(ir: &Ir, strong: bool) -> Vec<Slots> {
     let n = ir.code.len();
     let mut uses = vec![Slots::default(); n];
+    // With `strong`: a local assignment's slot and the slots its value
+    // reads, counted only while the slot is live after it.
+    let mut assigned: Vec<Option<(u32, Slots)>> = vec![None; n];
     let mut preds: Vec<Vec<Pc>> = vec![Vec::new(); n];
     for (pc, loc) in ir.code.iter().enumerate() {
-        for code in codes(loc) {
-            for op in code.iter() {
-                if let Op::Load(Place::Local(slot)) = op {
-                    uses[pc].insert(*slot);
+        match &loc.instr {
+            Instr::Assign {
+                dst: Place::Local(slot),
+                value,
+                ..
+            } if strong => {
+                for c in loc.checks.iter() {
+                    if let Some(g) = &c.guard {
+                        loads(g, &mut uses[pc]);
+                    }
+                    loads(&c.cond, &mut uses[pc]);
+                }
+                let mut read = Slots::default();
+                loads(value, &mut read);
+                assigned[pc] = Some((*slot, read));
+            }
+            _ => {
+                for code in codes(loc) {
+                    loads(code, &mut uses[pc]);
                 }
             }
         }
@@ -126,10 +159,17 @@ fn live_before(ir: &Ir) -> Vec<Slots> {
         for s in successors(&loc.instr) {
             after.union(&live[s as usize]);
         }
+        let mut grew = false;
+        if let Some((slot, read)) = &assigned[pc as usize] {
+            if after.contains(*slot) {
+                grew |= live[pc as usize].union(read);
+            }
+        }
         if let Some(slot) = written(&loc.instr) {
             after.remove(slot);
         }
-        if live[pc as usize].union(&after) {
+        grew |= live[pc as usize].union(&after);
+        if grew {
             for &p in &preds[pc as usize] {
                 if !queued[p as usize] {
                     queued[p as usize] = true;
@@ -141,21 +181,25 @@ fn live_before(ir: &Ir) -> Vec<Slots> {
     live
 }
 
-/// The slots live before each instruction of a program, computed once.
+/// The slots strongly live before each instruction of a program (see
+/// [`live_before`]), computed once: the slots whose current value can
+/// still make a difference to what the routine does.
 pub struct Liveness {
     live: Vec<Slots>,
 }
 
 impl Liveness {
-    /// The liveness of every routine of `ir`.
-    pub fn new(ir: &Ir) -> Liveness {
+    /// The strong liveness of every routine of `ir`.
+    pub fn strong(ir: &Ir) -> Liveness {
         Liveness {
-            live: live_before(ir),
+            live: live_before(ir, true),
         }
     }
 
-    /// May the routine read `slot`'s current value when it is about to
-    /// run `pc` (on some path from `pc`, read before written)?
+    /// Can `slot`'s current value make a difference when the routine is
+    /// about to run `pc` (on some path from `pc`, read by a condition, a
+    /// check, a store, a call, a return or output, or by an assignment to
+    /// a slot that can, before being written)?
     pub fn is_live(&self, pc: Pc, slot: u32) -> bool {
         self.live.get(pc as usize).is_some_and(|s| s.contains(slot))
     }
@@ -165,7 +209,9 @@ impl Liveness {
 /// from them the slot is written again, or never read, before the
 /// routine returns.
 pub fn unread_havocs(ir: &Ir) -> Vec<Pc> {
-    let live = live_before(ir);
+    // Plain liveness: a havoc whose value only a faint slot reads is
+    // still an input the witness numbers.
+    let live = live_before(ir, false);
     ir.code
         .iter()
         .enumerate()
@@ -238,5 +284,47 @@ mod tests {
                 .nth(1)
                 .unwrap()
         );
+    }
+
+    /// `i = 0; while true do i = i + 1; assert g != 7 od`, with `i` of
+    /// type `ty`; returns the program and the loop head.
+    fn counter(ty: IntTy) -> (Ir, Pc, u32) {
+        let sp = Span::new(0, 1);
+        let mut b = Builder::new();
+        let g = b.global("g", ScalarTy::Int(IntTy::INT), Some(0.into()));
+        let mut m = b.begin_main(sp);
+        let i = m.local("i", ScalarTy::Int(ty));
+        m.assign(i, Expr::int(ty, 0), sp);
+        let head = m.label();
+        m.bind(head);
+        let next = Expr::binary(wiser_num::BinOp::Add, m.load(i), Expr::int(ty, 1), sp);
+        m.assign(i, next, sp);
+        let cond = Expr::cmp(CmpOp::Ne, m.load(g), Expr::int(IntTy::INT, 7));
+        m.assert(cond, sp);
+        m.jump(head);
+        m.finish();
+        let ir = b.finish().unwrap();
+        let head = ir
+            .code
+            .iter()
+            .position(|l| matches!(l.instr, Instr::Assign { value: ref v, .. } if v.len() > 1))
+            .unwrap() as Pc;
+        let Place::Local(slot) = i else {
+            unreachable!()
+        };
+        (ir, head, slot)
+    }
+
+    #[test]
+    fn a_counter_that_only_feeds_itself_is_faint_unless_a_check_reads_it() {
+        // Unsigned: `i + 1` wraps, no check; `i` is read only to compute
+        // itself, so it is faint, though plainly live.
+        let (ir, head, i) = counter(IntTy::U32);
+        assert!(live_before(&ir, false)[head as usize].contains(i));
+        assert!(!Liveness::strong(&ir).is_live(head, i));
+        // Signed: the overflow check reads `i`, and can fail.
+        let (ir, head, i) = counter(IntTy::I32);
+        assert!(!ir.code[head as usize].checks.is_empty());
+        assert!(Liveness::strong(&ir).is_live(head, i));
     }
 }
