@@ -344,8 +344,9 @@ pub fn check_text(
             let how = match proof {
                 Some(p) => crate::render_prove::safe_words(p),
                 None if report.stats.revisited > 0 => format!(
-                    "every reachable state explored, {} repeats skipped",
-                    report.stats.revisited
+                    "every reachable state explored, {} repeat{} skipped",
+                    report.stats.revisited,
+                    if report.stats.revisited == 1 { "" } else { "s" }
                 ),
                 None => "every path explored".into(),
             };
