@@ -59,8 +59,9 @@ pub struct Expander<'ir, S: Solver> {
     property: Property,
     /// Ended paths, when asked for.
     recorder: Option<Box<Recorder>>,
-    /// States expanded so far (see `visited.rs`).
-    visited: Arc<crate::Visited>,
+    /// States expanded so far (see `visited.rs`); `None` for an expander
+    /// that replays paths.
+    visited: Option<Arc<crate::Visited>>,
 }
 
 impl<'ir, S: Solver> Expander<'ir, S> {
@@ -72,14 +73,22 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             policy,
             property: Property::all(),
             recorder: None,
-            visited: Arc::new(crate::Visited::new(ir)),
+            visited: Some(Arc::new(crate::Visited::new(ir))),
         }
     }
 
     /// Shares the set of expanded states with other expanders (the
     /// workers of one run).
     pub fn with_visited(mut self, visited: Arc<crate::Visited>) -> Self {
-        self.visited = visited;
+        self.visited = Some(visited);
+        self
+    }
+
+    /// Expands every state, however many times it is met: for replaying
+    /// paths one after another, which share their beginnings (a state
+    /// met again there is the same path's, not another's).
+    pub(crate) fn without_matching(mut self) -> Self {
+        self.visited = None;
         self
     }
 
@@ -254,9 +263,11 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             }
             return Expansion::Final(Box::new(state));
         }
-        let bounded = self.machine.options().max_switches.is_some();
-        if !self.visited.insert(&state, bounded) {
-            return Expansion::Revisited;
+        if let Some(visited) = &self.visited {
+            let bounded = self.machine.options().max_switches.is_some();
+            if !visited.insert(&state, bounded) {
+                return Expansion::Revisited;
+            }
         }
         self.machine
             .step(&mut self.alg, &mut self.policy, state, out);

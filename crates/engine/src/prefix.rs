@@ -127,7 +127,9 @@ pub(crate) fn replayer<'ir, S: Solver>(
     config: &Config,
     solver: S,
 ) -> Expander<'ir, S> {
-    Expander::new(ir, Feasible::new(solver), config.options).with_property(config.property)
+    Expander::new(ir, Feasible::new(solver), config.options)
+        .with_property(config.property)
+        .without_matching()
 }
 
 /// Rebuilds the state `prefix` names, stepping `expander`'s machine from
@@ -236,6 +238,40 @@ mod tests {
             }
         }
         assert!(replayed > 100, "only {replayed} states");
+    }
+
+    /// One replaying expander rebuilds prefixes one after another, as a
+    /// distributed worker does, though they share their beginnings and a
+    /// reactive loop comes back to the same state on each (which a
+    /// searching expander would not expand twice).
+    #[test]
+    fn prefixes_through_a_state_met_before_replay_one_after_another() {
+        let ir = wiser_imp::compile(
+            "g = 0;\n\
+             while 0 == 0 do\n\
+               x = *;\n\
+               if x == 1 then g = 1 - g else skip fi;\n\
+               assert g != 5\n\
+             od",
+        )
+        .unwrap();
+        let config = Config::default();
+        let mut replaying = replayer(&ir, &config, Z3Solver::new(None));
+        let mut explore = expander(&ir);
+        let mut queue = std::collections::VecDeque::from([explore.initial()]);
+        let (mut replayed, mut out) = (0, Vec::new());
+        while let Some(state) = queue.pop_front() {
+            if state.steps > 40 {
+                continue;
+            }
+            let prefix = Prefix::of(&state);
+            let again = replay(&mut replaying, &prefix).expect("the prefix replays");
+            assert_eq!((again.pc, again.steps), (state.pc, state.steps));
+            replayed += 1;
+            explore.expand(state, &mut out);
+            queue.extend(out.drain(..));
+        }
+        assert!(replayed >= 10, "only {replayed} states");
     }
 
     /// A prefix that names no path of the program is an error, whether it
