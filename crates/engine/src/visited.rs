@@ -381,13 +381,19 @@ fn head_key(state: &SymState, live: &Liveness, symbols: &mut Symbols) -> Option<
         // a set that grows with every iteration makes this the costliest
         // part.
         symbols.work += 16 * slice.len() as u64;
-        let mut sum = 0u128;
-        for t in &slice {
-            let mut one = Hash2::new();
-            one.add(t);
-            sum = sum.wrapping_add(one.finish());
-        }
-        h.add(&sum);
+        // As a set: a conjunct added again on a later iteration (the
+        // same constraint on a symbol still held) changes nothing.
+        let mut each: Vec<u128> = slice
+            .iter()
+            .map(|t| {
+                let mut one = Hash2::new();
+                one.add(t);
+                one.finish()
+            })
+            .collect();
+        each.sort_unstable();
+        each.dedup();
+        h.add(&each);
     }
     Some(h.finish())
 }
