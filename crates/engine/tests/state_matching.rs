@@ -217,15 +217,13 @@ fn reactive_loops_are_decided_as_the_machines_table_says() {
     assert!(safe >= 20 && bugs >= 20, "{safe} safe, {bugs} bugs");
 }
 
-#[test]
-fn a_live_symbolic_value_keeps_states_apart() {
-    // `p` holds the previous input at the loop head: no state there is
-    // concrete, so none is matched. Were `p` taken for dead, the second
-    // iteration would be matched with the first: the bug (7 then 8) would
-    // be lost, and the safe program below claimed `safe` though its
-    // search never ends; it must stop at its bound, unknown.
+/// `while (1) { in = *; if (in == 0) break; [assert(!(p == 7 && in ==
+/// 8));] p = in; }`, then, without the assertion, `assume(p > 100);
+/// assert(p > 50)`: `p` holds the previous input, live at the loop head.
+fn previous_input(with_bug: bool) -> Ir {
     let sp = Span::default();
     let int = ScalarTy::INT;
+    let c = |v: i64| Expr::int(IntTy::INT, v);
     let mut b = Builder::new();
     let mut m = b.begin_main(sp);
     let p = m.local("p", int);
@@ -233,52 +231,47 @@ fn a_live_symbolic_value_keeps_states_apart() {
     let (head, body, out) = (m.label(), m.label(), m.label());
     m.bind(head);
     m.havoc(input, sp);
-    let stop = Expr::cmp(CmpOp::Eq, m.load(input), Expr::int(IntTy::INT, 0));
+    let stop = Expr::cmp(CmpOp::Eq, m.load(input), c(0));
     m.branch(stop, out, body, sp);
     m.bind(body);
-    // Fails only on the inputs 7 then 8: after 7, `p` must be told apart.
-    let bad = Expr::and(
-        Expr::cmp(CmpOp::Eq, m.load(p), Expr::int(IntTy::INT, 7)),
-        Expr::cmp(CmpOp::Eq, m.load(input), Expr::int(IntTy::INT, 8)),
-    );
-    m.assert(Expr::logical_not(bad), sp);
+    if with_bug {
+        // Fails only on the inputs 7 then 8: after 7, `p` must be told
+        // apart.
+        let bad = Expr::and(
+            Expr::cmp(CmpOp::Eq, m.load(p), c(7)),
+            Expr::cmp(CmpOp::Eq, m.load(input), c(8)),
+        );
+        m.assert(Expr::logical_not(bad), sp);
+    }
     let v = m.load(input);
     m.assign(p, v, sp);
     m.jump(head);
     m.bind(out);
+    if !with_bug {
+        // The last input before the 0, read after the loop.
+        m.assume(Expr::cmp(CmpOp::Gt, m.load(p), c(100)), sp);
+        m.assert(Expr::cmp(CmpOp::Gt, m.load(p), c(50)), sp);
+    }
     m.halt(sp);
     m.finish();
-    let ir = b.finish().expect("a well-formed program");
-    let report = symex(&ir, &config(Strategy::Bfs).with_max_states(20_000));
+    b.finish().expect("a well-formed program")
+}
+
+#[test]
+fn a_live_symbolic_value_keeps_states_apart() {
+    // `p` holds the previous input at the loop head: no state there is
+    // concrete, so none is matched. Were `p` taken for dead, the second
+    // iteration would be matched with the first: the bug (7 then 8) would
+    // be lost, and the safe program claimed `safe` though its search never
+    // ends; it must stop at its bound, unknown.
+    let report = symex(
+        &previous_input(true),
+        &config(Strategy::Bfs).with_max_states(20_000),
+    );
     assert_eq!(report.verdict, Verdict::Bug, "{report:?}");
-    let without_bug = {
-        let mut b = Builder::new();
-        let mut m = b.begin_main(sp);
-        let p = m.local("p", int);
-        let input = m.local("in", int);
-        let (head, body, out) = (m.label(), m.label(), m.label());
-        m.bind(head);
-        m.havoc(input, sp);
-        let stop = Expr::cmp(CmpOp::Eq, m.load(input), Expr::int(IntTy::INT, 0));
-        m.branch(stop, out, body, sp);
-        m.bind(body);
-        let v = m.load(input);
-        m.assign(p, v, sp);
-        m.jump(head);
-        m.bind(out);
-        // The last input before the 0, read after the loop: live.
-        m.assume(
-            Expr::cmp(CmpOp::Gt, m.load(p), Expr::int(IntTy::INT, 100)),
-            sp,
-        );
-        m.assert(
-            Expr::cmp(CmpOp::Gt, m.load(p), Expr::int(IntTy::INT, 50)),
-            sp,
-        );
-        m.halt(sp);
-        m.finish();
-        b.finish().expect("a well-formed program")
-    };
-    let report = symex(&without_bug, &config(Strategy::Bfs).with_max_states(5_000));
+    let report = symex(
+        &previous_input(false),
+        &config(Strategy::Bfs).with_max_states(5_000),
+    );
     assert_eq!(report.verdict, Verdict::Unknown, "{report:?}");
 }
