@@ -302,7 +302,7 @@ impl Relay<'_> {
             }
             if started < n {
                 let running = (0..started).any(|i| reports[i].is_none());
-                if told.is_none() && self.room_to_start(last_start) {
+                if told.is_none() && self.room_to_start(last_start, running) {
                     self.starter.start(started, self.monitors[started].clone());
                     started += 1;
                     last_start = Some(now);
@@ -355,16 +355,19 @@ impl Relay<'_> {
     }
 
     /// May the next member start? At once without a memory bound; under
-    /// one, [`START_EVERY`] after the last and below
-    /// [`START_BELOW_PERCENT`] of the bound.
-    fn room_to_start(&self, last_start: Option<Instant>) -> bool {
+    /// one, below [`START_BELOW_PERCENT`] of the bound and, while a member
+    /// runs, [`START_EVERY`] after the last start (so that its memory
+    /// shows first). With none running there is nothing to wait for: a
+    /// member that ended at once (check stopping at an error outside the
+    /// property) must not keep the others from starting.
+    fn room_to_start(&self, last_start: Option<Instant>, running: bool) -> bool {
         let Some(max) = self.limits.max_memory else {
             return true;
         };
         let Some(last) = last_start else {
             return true;
         };
-        if last.elapsed() < START_EVERY {
+        if running && last.elapsed() < START_EVERY {
             return false;
         }
         let used = crate::run::resident_bytes().unwrap_or(0) + descendants_resident_bytes();

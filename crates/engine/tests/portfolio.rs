@@ -172,3 +172,27 @@ fn a_memory_bound_already_crossed_starts_no_member() {
         run.members
     );
 }
+
+#[test]
+fn a_member_that_ends_at_once_does_not_keep_the_others_from_starting() {
+    // `check` stops at its bound of 5 states within milliseconds. Under a
+    // memory bound members start one at a time; with none running, the
+    // next must start then (it once waited for a member to be running,
+    // and reported the rest as never started for lack of memory).
+    let source = "i = 0; while i < n do i = i + 1 od; assert i >= 0";
+    let ir = Arc::new(wiser_imp::compile(source).unwrap());
+    let config = Config::default()
+        .with_jobs(2)
+        .with_max_states(5)
+        .with_max_memory(Some(8 << 30))
+        .with_timeout(Some(Duration::from_secs(60)));
+    let members = [Member::Symex, Member::Prove];
+    let run = portfolio(ir, &config, &members, Arc::new(Monitor::new()));
+    assert_eq!(run.report.verdict, Verdict::Safe, "{:?}", run.members);
+    assert_eq!(run.answered_by, Some("prove"), "{:?}", run.members);
+    assert!(
+        run.members.iter().all(|m| !m.not_started),
+        "{:?}",
+        run.members
+    );
+}
