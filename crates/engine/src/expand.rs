@@ -45,8 +45,7 @@ pub enum Expansion {
     Bounded(crate::Incomplete),
     /// A state equal to one expanded before (of a concurrent program:
     /// another interleaving reached it; of a sequential one: a loop came
-    /// back to concrete values it had, see `visited.rs`): not expanded
-    /// again.
+    /// back to a state it was in, see `visited.rs`): not expanded again.
     Revisited,
 }
 
@@ -67,21 +66,25 @@ pub struct Expander<'ir, S: Solver> {
 impl<'ir, S: Solver> Expander<'ir, S> {
     /// An expander of `ir` deciding with `policy`, under `options`.
     pub fn new(ir: &'ir Ir, policy: Feasible<S>, options: Options) -> Self {
+        Self::sharing(ir, policy, options, Arc::new(crate::Visited::new(ir)))
+    }
+
+    /// Like [`Expander::new`], sharing the set of expanded states with
+    /// other expanders (the workers of one run).
+    pub fn sharing(
+        ir: &'ir Ir,
+        policy: Feasible<S>,
+        options: Options,
+        visited: Arc<crate::Visited>,
+    ) -> Self {
         Expander {
             machine: Machine::with_options(ir, options),
             alg: Symbolic::new(),
             policy,
             property: Property::all(),
             recorder: None,
-            visited: Some(Arc::new(crate::Visited::new(ir))),
+            visited: Some(visited),
         }
-    }
-
-    /// Shares the set of expanded states with other expanders (the
-    /// workers of one run).
-    pub fn with_visited(mut self, visited: Arc<crate::Visited>) -> Self {
-        self.visited = Some(visited);
-        self
     }
 
     /// Expands every state, however many times it is met: for replaying

@@ -200,9 +200,8 @@ pub(crate) fn work(me: usize, shared: &Shared) {
         policy = policy.with_validation(shared.solvers.bare());
     }
     let ir = shared.ir.clone();
-    let mut expander = Expander::new(&ir, policy, config.options)
-        .with_property(config.property)
-        .with_visited(shared.visited.clone());
+    let mut expander = Expander::sharing(&ir, policy, config.options, shared.visited.clone())
+        .with_property(config.property);
     if config.record.any() {
         expander = expander.with_shared_record(config.record, shared.budget.clone());
     }

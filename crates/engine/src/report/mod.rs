@@ -171,7 +171,7 @@ pub struct Stats {
     pub merges: u64,
     /// States not expanded because an equal state was (`visited.rs`):
     /// interleavings of threads that meet, and loops of a sequential
-    /// program that come back to the same constants.
+    /// program that come back to a state they were in.
     pub revisited: u64,
     /// How decisions were made.
     pub branches: BranchStats,
