@@ -111,12 +111,11 @@ impl Head {
 }
 
 struct Loops {
-    /// By pc: is it the head of a loop that reads an input (see
-    /// [`reading_loop_heads`])?
-    heads: Vec<bool>,
+    /// By pc: are states compared here? At first, the heads of loops
+    /// that read an input ([`reading_loop_heads`]); a head that gives up
+    /// is cleared (read without the lock).
+    heads: Vec<AtomicBool>,
     live: Liveness,
-    /// By pc: has this loop head given up (read without the lock)?
-    given_up: Vec<AtomicBool>,
 }
 
 impl Visited {
@@ -127,9 +126,11 @@ impl Visited {
             revisited: AtomicU64::new(0),
             loops: (!ir.threaded).then(|| {
                 Box::new(Loops {
-                    heads: reading_loop_heads(ir),
+                    heads: reading_loop_heads(ir)
+                        .into_iter()
+                        .map(AtomicBool::new)
+                        .collect(),
                     live: Liveness::strong(ir),
-                    given_up: (0..ir.code.len()).map(|_| AtomicBool::new(false)).collect(),
                 })
             }),
         }
@@ -160,11 +161,8 @@ impl Visited {
             let key = fingerprint(state, bounded_switches);
             return self.seen().keys.insert(key);
         };
-        if state.threads.is_some() || !loops.heads[state.pc as usize] {
-            return true;
-        }
-        let given_up = &loops.given_up[state.pc as usize];
-        if given_up.load(Ordering::Relaxed) {
+        let compared = &loops.heads[state.pc as usize];
+        if state.threads.is_some() || !compared.load(Ordering::Relaxed) {
             return true;
         }
         let (key, work) = head_fingerprint(state, &loops.live);
@@ -180,7 +178,7 @@ impl Visited {
         head.work = head.work.saturating_add(work);
         head.hits = head.hits.saturating_add(u32::from(!new));
         if head.gave_up() {
-            given_up.store(true, Ordering::Relaxed);
+            compared.store(false, Ordering::Relaxed);
         }
         new
     }
