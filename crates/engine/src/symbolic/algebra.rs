@@ -221,6 +221,10 @@ impl Algebra for Symbolic {
         array.store(&index, &value)
     }
 
+    fn store_in(&mut self, _ty: ArrayTy, array: &mut SymArray, index: Term, value: Term) {
+        array.store_in(&index, &value)
+    }
+
     fn const_array(&mut self, ty: ArrayTy, v: &Int) -> SymArray {
         let elem = match ty.elem {
             ScalarTy::Bool => Term::bool(!v.is_zero()),

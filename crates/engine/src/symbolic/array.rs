@@ -7,7 +7,8 @@
 //! that fills an array and reads it back is quadratic. Here a read at a
 //! constant index is a map look-up (`O(log n)`), a write at a constant
 //! index a persistent insert (`O(log n)`, nothing copied when a state is
-//! cloned at a fork), and the chain is built only when a read or write at a
+//! cloned at a fork, and nothing at all by [`SymArray::store_in`] when the
+//! state holds the only handle on the cells), and the chain is built only when a read or write at a
 //! non-constant index, or the caller, needs the array as one term
 //! ([`SymArray::term`]). That term is cached and shared by the clones; once
 //! made, writes at constant indices extend it in `O(1)`, so alternating
@@ -31,8 +32,11 @@ pub struct SymArray {
     /// The initial array, or everything up to the last store at a
     /// non-constant index.
     base: Term,
-    /// The cells stored at constant indices since `base`, by index.
-    cells: RedBlackTreeMapSync<Term, Term>,
+    /// The cells stored at constant indices since `base`, by the index's
+    /// value ([`key`]), each with its index term. Keyed by the value, not
+    /// the term: comparing two keys then reads no term node, which made
+    /// look-ups in arrays of a million cells cache-bound.
+    cells: RedBlackTreeMapSync<Int, (Term, Term)>,
     /// `base` with every cell stored, made on demand and shared by clones.
     full: Arc<OnceLock<Term>>,
 }
@@ -52,8 +56,8 @@ impl SymArray {
     pub fn hash_into<H: std::hash::Hasher>(&self, h: &mut H) {
         use std::hash::Hash;
         self.base.hash(h);
-        for (k, v) in self.cells.iter() {
-            k.hash(h);
+        for (i, v) in self.cells.values() {
+            i.hash(h);
             v.hash(h);
         }
     }
@@ -66,7 +70,7 @@ impl SymArray {
     /// The terms the array is made of: its base, then the values of its
     /// cells (their indices are constants).
     pub fn parts(&self) -> impl Iterator<Item = &Term> {
-        std::iter::once(&self.base).chain(self.cells.values())
+        std::iter::once(&self.base).chain(self.cells.values().map(|(_, v)| v))
     }
 
     /// May a cell hold the constant `v` (see
@@ -83,13 +87,13 @@ impl SymArray {
             || self
                 .cells
                 .values()
-                .any(|c| c.as_int().is_none_or(|c| c == v))
+                .any(|(_, c)| c.as_int().is_none_or(|c| c == v))
     }
 
     /// `self[index]`.
     pub fn select(&self, index: &Term) -> Term {
-        if index.is_const() {
-            if let Some(v) = self.cells.get(index) {
+        if let Some(k) = key(index) {
+            if let Some((_, v)) = self.cells.get(&k) {
                 return v.clone();
             }
             return Term::select(&self.base, index);
@@ -99,30 +103,37 @@ impl SymArray {
 
     /// `self` with `index` mapped to `value`.
     pub fn store(&self, index: &Term, value: &Term) -> SymArray {
-        if index.is_const() {
-            // Checks the sorts as `Term::store` would, and keeps a term
-            // already made up to date at the cost of one node.
-            let full = match self.full.get() {
-                Some(t) => OnceLock::from(Term::store(t, index, value)),
-                None => {
-                    check_sorts(&self.base, index, value);
-                    OnceLock::new()
-                }
-            };
-            return SymArray {
-                base: self.base.clone(),
-                cells: self.cells.insert(index.clone(), value.clone()),
-                full: Arc::new(full),
-            };
-        }
-        SymArray::new(Term::store(self.term(), index, value))
+        let mut a = self.clone();
+        a.store_in(index, value);
+        a
+    }
+
+    /// Maps `index` to `value` in `self`: [`SymArray::store`] without the
+    /// copy of the path to the cell when `self` holds the only handle on
+    /// it (a state writing an array it has written since its last fork).
+    pub fn store_in(&mut self, index: &Term, value: &Term) {
+        let Some(k) = key(index) else {
+            *self = SymArray::new(Term::store(self.term(), index, value));
+            return;
+        };
+        // Checks the sorts as `Term::store` would, and keeps a term
+        // already made up to date at the cost of one node.
+        let full = match self.full.get() {
+            Some(t) => OnceLock::from(Term::store(t, index, value)),
+            None => {
+                check_sorts(&self.base, index, value);
+                OnceLock::new()
+            }
+        };
+        self.cells.insert_mut(k, (index.clone(), value.clone()));
+        self.full = Arc::new(full);
     }
 
     /// The array as one term: the base with every cell stored.
     pub fn term(&self) -> &Term {
         self.full.get_or_init(|| {
             self.cells
-                .iter()
+                .values()
                 .fold(self.base.clone(), |a, (i, v)| Term::store(&a, i, v))
         })
     }
@@ -140,15 +151,16 @@ impl SymArray {
             return SymArray::new(Term::ite(guard, a.term(), b.term()));
         }
         let mut cells = a.cells.clone();
-        for (i, v) in a.cells.iter() {
+        for (k, (i, v)) in a.cells.iter() {
             let w = b.select(i);
             if &w != v {
-                cells.insert_mut(i.clone(), Term::ite(guard, v, &w));
+                cells.insert_mut(k.clone(), (i.clone(), Term::ite(guard, v, &w)));
             }
         }
-        for (i, w) in b.cells.iter() {
-            if !a.cells.contains_key(i) {
-                cells.insert_mut(i.clone(), Term::ite(guard, &a.select(i), w));
+        for (k, (i, w)) in b.cells.iter() {
+            if !a.cells.contains_key(k) {
+                let v = Term::ite(guard, &a.select(i), w);
+                cells.insert_mut(k.clone(), (i.clone(), v));
             }
         }
         SymArray {
@@ -157,6 +169,19 @@ impl SymArray {
             full: Arc::new(OnceLock::new()),
         }
     }
+}
+
+/// The value of a constant index, the key of its cell; `None` for any
+/// other index. One array's indices all have one sort, so values of
+/// distinct constants are distinct.
+fn key(index: &Term) -> Option<Int> {
+    if let Some(n) = index.as_int() {
+        return Some(n.clone());
+    }
+    if let Some((_, bits)) = index.as_bv() {
+        return Some(Int::from_u64(bits));
+    }
+    index.as_bool().map(|b| Int::from(i64::from(b)))
 }
 
 /// The sort checks of [`Term::store`]: `array` is an array indexed by
@@ -204,6 +229,28 @@ mod tests {
         assert_eq!(
             d.select(&Term::int(3)),
             Term::select(&Term::var("a", sort()), &Term::int(3))
+        );
+    }
+
+    #[test]
+    fn a_write_in_place_leaves_the_clones_as_they_were() {
+        let mut a = SymArray::new(Term::var("a", sort()));
+        a.store_in(&Term::int(1), &Term::int(10));
+        let kept = a.clone();
+        a.store_in(&Term::int(1), &Term::int(11));
+        a.store_in(&Term::int(-2), &Term::int(12));
+        assert_eq!(kept.select(&Term::int(1)), Term::int(10));
+        assert_eq!(kept.cells(), 1);
+        assert_eq!(a.select(&Term::int(1)), Term::int(11));
+        assert_eq!(a.select(&Term::int(-2)), Term::int(12));
+        // Bit-vector indices are keyed by their bits.
+        let bv = Sort::Array(Scalar::Bv(8), Scalar::Int);
+        let mut b = SymArray::new(Term::var("b", bv));
+        b.store_in(&Term::bv(8, 255), &Term::int(1));
+        assert_eq!(b.select(&Term::bv(8, 255)), Term::int(1));
+        assert_eq!(
+            b.select(&Term::bv(8, 1)),
+            Term::select(&Term::var("b", bv), &Term::bv(8, 1))
         );
     }
 
