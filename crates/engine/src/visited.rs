@@ -51,7 +51,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-use wiser_ir::cfg::successors;
+use wiser_ir::cfg::predecessors;
 use wiser_ir::liveness::Liveness;
 use wiser_ir::{Cfg, Instr, Ir, Pc};
 use wiser_semantics::Frame;
@@ -204,12 +204,7 @@ impl Visited {
 fn reading_loop_heads(ir: &Ir) -> Vec<bool> {
     let cfg = Cfg::new(ir);
     let n = ir.code.len();
-    let mut preds: Vec<Vec<Pc>> = vec![Vec::new(); n];
-    for (pc, loc) in ir.code.iter().enumerate() {
-        for s in successors(&loc.instr) {
-            preds[s as usize].push(pc as Pc);
-        }
-    }
+    let preds = predecessors(ir);
     let reads = |pc: Pc| {
         matches!(
             ir.at(pc).instr,

@@ -81,14 +81,7 @@ pub fn on_cycles(ir: &Ir) -> Vec<bool> {
         .iter()
         .map(|l| successors(&l.instr).collect())
         .collect();
-    let mut pred: Vec<Vec<Pc>> = vec![Vec::new(); n];
-    for (pc, ss) in succ.iter().enumerate() {
-        for &s in ss {
-            if (s as usize) < n {
-                pred[s as usize].push(pc as Pc);
-            }
-        }
-    }
+    let pred = predecessors(ir);
     // First pass: finishing order of a depth-first search on successors.
     let mut seen = vec![false; n];
     let mut order = Vec::with_capacity(n);
@@ -136,6 +129,21 @@ pub fn on_cycles(ir: &Ir) -> Vec<bool> {
     (0..n)
         .map(|v| size[comp[v]] > 1 || succ[v].iter().any(|&s| s as usize == v))
         .collect()
+}
+
+/// Per instruction: the instructions whose successor it is (see
+/// [`successors`]), for the backward walks of the analyses.
+pub fn predecessors(ir: &Ir) -> Vec<Vec<Pc>> {
+    let n = ir.code.len();
+    let mut preds: Vec<Vec<Pc>> = vec![Vec::new(); n];
+    for (pc, loc) in ir.code.iter().enumerate() {
+        for s in successors(&loc.instr) {
+            if (s as usize) < n {
+                preds[s as usize].push(pc as Pc);
+            }
+        }
+    }
+    preds
 }
 
 /// The successors of an instruction within its routine (at most two).

@@ -11,7 +11,7 @@
 //! callee never touches its caller's slots (a local whose address is
 //! taken is not a slot).
 
-use crate::cfg::successors;
+use crate::cfg::{predecessors, successors};
 use crate::ir::{Code, Instr, Ir, Located, Op, Pc, Place};
 
 /// A set of slots, as bits.
@@ -118,7 +118,6 @@ fn live_before(ir: &Ir, strong: bool) -> Vec<Slots> {
     // With `strong`: a local assignment's slot and the slots its value
     // reads, counted only while the slot is live after it.
     let mut assigned: Vec<Option<(u32, Slots)>> = vec![None; n];
-    let mut preds: Vec<Vec<Pc>> = vec![Vec::new(); n];
     for (pc, loc) in ir.code.iter().enumerate() {
         match &loc.instr {
             Instr::Assign {
@@ -142,10 +141,8 @@ fn live_before(ir: &Ir, strong: bool) -> Vec<Slots> {
                 }
             }
         }
-        for s in successors(&loc.instr) {
-            preds[s as usize].push(pc as Pc);
-        }
     }
+    let preds = predecessors(ir);
     let mut live = uses.clone();
     // Popped last instruction first: a backward analysis converges in
     // about one pass over straight-line code visited in reverse (visited
