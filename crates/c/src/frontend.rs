@@ -133,10 +133,11 @@ impl LoadedProgram for CProgram {
         ir: &Ir,
         args: &[Vec<u8>],
     ) -> Option<Result<Vec<Int>, CommandLineError>> {
+        let bytes = ir.globals.iter().any(|g| crate::lower::reads_argv(&g.name));
         ir.globals
             .iter()
             .any(|g| &*g.name == crate::lower::ARGC)
-            .then(|| crate::lower::command_line_reads(args))
+            .then(|| crate::lower::command_line_reads(args, bytes))
     }
 }
 

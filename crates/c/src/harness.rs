@@ -165,11 +165,11 @@ void *realloc(void *p, size_t n)
 /// constructors before it.
 fn write_main_args(out: &mut String, argc: i64, argv: &[Vec<u8>], program: &str) {
     let mut names = vec![format!("\"{}\"", program.escape_default())];
-    for (k, bytes) in argv
-        .iter()
-        .enumerate()
-        .take(argc.saturating_sub(1).max(0) as usize)
-    {
+    // A program that never names `argv` reads no bytes of it: its
+    // arguments are empty strings, so that `argv` still has `argc`
+    // elements.
+    for k in 0..argc.saturating_sub(1).max(0) as usize {
+        let bytes = argv.get(k).map_or(&[][..], Vec::as_slice);
         let text: Vec<String> = bytes
             .iter()
             .take_while(|b| **b != 0)

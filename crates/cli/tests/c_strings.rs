@@ -290,6 +290,52 @@ int main(int argc, char *argv[], char **envp) {
 }
 
 #[test]
+fn a_main_that_never_names_argv_reads_only_argc() {
+    // As many SV-COMP tasks are written: `argv` is declared, never used.
+    // It is then a null pointer that nothing reads: `argc` is the one
+    // read of the command line, and no object is made, so the prover
+    // (which encodes no objects) takes the program.
+    let dir = folder("strings-unused-argv");
+    let prog = write(
+        &dir,
+        "unused.c",
+        "extern void reach_error(void);
+extern int __VERIFIER_nondet_int(void);
+int main(int argc, char *argv[], char **envp) {
+    int n = __VERIFIER_nondet_int();
+    if (argc == 3 && n == 7) reach_error();
+    return 0;
+}
+",
+    );
+    let (code, json) = check_json(&prog, &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(first_reads(&json), vec![3, 7], "{json}");
+    assert_gcc_confirms(&dir, &prog);
+    let (code, out, err) = support::c::run(&prog, &["--reads", "7", "--", "a", "b"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("error function called at"), "{out}");
+    let (code, out, err) = support::c::run(&prog, &["--reads", "7", "--", "a"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let counter = write(
+        &dir,
+        "counter.c",
+        "extern void reach_error(void);
+extern int __VERIFIER_nondet_int(void);
+int main(int argc, char **argv) {
+    int n = __VERIFIER_nondet_int(), i = 0, s = 0;
+    while (i < n) { i++; s += 2; if (s > 1000) s = 0; }
+    if (s < 0 || s > 1000) reach_error();
+    return 0;
+}
+",
+    );
+    let file = counter.to_string_lossy();
+    let json = support::json_of(&support::wiser(&["prove", &file, "--format", "json"]));
+    assert_eq!(json["verdict"], "safe", "{json}");
+}
+
+#[test]
 fn wiser_run_gives_main_the_words_after_dashes() {
     let dir = folder("strings-run-argv");
     let prog = write(

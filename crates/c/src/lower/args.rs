@@ -8,9 +8,21 @@
 //! numbers); `argv[0]` is the program's file name. The routine branches on
 //! `argc` before it makes `argv`, so that on each path every pointer in it
 //! is a constant. A third parameter (`envp`) is an empty environment.
+//!
+//! A pointer parameter that `main`'s body never names (`int main(int
+//! argc, char *argv[])` in a program that ignores its command line, as
+//! many SV-COMP tasks are written) is a null pointer instead: nothing
+//! can read it, and its objects would otherwise cost every path their
+//! allocations and keep the Horn-clause prover, which encodes no objects,
+//! away from the program. `argc` is then the only read of the command
+//! line.
 
-use super::{heap, layout, strings, Fun, Res};
+use super::{heap, layout, strings, Fun, FuncInfo, Res};
 use crate::types::{CInt, CType, Rank};
+use lang_c::ast;
+use lang_c::span::Span as CSpan;
+use lang_c::visit::Visit;
+use std::collections::HashSet;
 use wiser_frontend::CommandLineError;
 use wiser_ir::{Expr, Place, ScalarTy};
 use wiser_num::{CmpOp, Int, IntTy};
@@ -48,11 +60,18 @@ pub fn argument_name(name: &str, at: impl std::fmt::Display) -> Option<String> {
 /// program with it reads its command line (see [`command_line_reads`]).
 pub const ARGC: &str = "$argc";
 
+/// Does the program read the bytes of its command line (is `argv` made,
+/// with the global of its first byte)?
+pub fn reads_argv(global: &str) -> bool {
+    global == read_name(1, 0)
+}
+
 /// The reads that give `main` the command line `args` (the words after
 /// the program's name), in the order the main routine makes them: `argc`,
-/// then `ARG_LEN` bytes of each of the `MAX_ARGS` arguments (0 past an
-/// argument's end and for arguments past `argc`).
-pub fn command_line_reads(args: &[Vec<u8>]) -> Result<Vec<Int>, CommandLineError> {
+/// then, when `bytes` (the program names `argv`), `ARG_LEN` bytes of each
+/// of the `MAX_ARGS` arguments (0 past an argument's end and for
+/// arguments past `argc`).
+pub fn command_line_reads(args: &[Vec<u8>], bytes: bool) -> Result<Vec<Int>, CommandLineError> {
     let shown = |a: &[u8]| a.escape_ascii().to_string();
     if args.len() as u64 > MAX_ARGS {
         return Err(CommandLineError {
@@ -64,7 +83,7 @@ pub fn command_line_reads(args: &[Vec<u8>]) -> Result<Vec<Int>, CommandLineError
         });
     }
     let mut reads = vec![Int::from_u64(1 + args.len() as u64)];
-    for k in 0..MAX_ARGS as usize {
+    for k in 0..if bytes { MAX_ARGS as usize } else { 0 } {
         let arg = args.get(k).map_or(&[][..], Vec::as_slice);
         if arg.len() as u64 > ARG_LEN {
             return Err(CommandLineError {
@@ -85,12 +104,35 @@ pub fn command_line_reads(args: &[Vec<u8>]) -> Result<Vec<Int>, CommandLineError
     Ok(reads)
 }
 
+/// Per parameter of `main`: may its body read it (does the body name
+/// it anywhere)? A parameter without a name is never read.
+pub fn read_parameters(main: &FuncInfo) -> Vec<bool> {
+    /// Every identifier of a body, by name (declared, used or a member:
+    /// more names only make more parameters count as read).
+    struct Names(HashSet<String>);
+    impl<'ast> Visit<'ast> for Names {
+        fn visit_identifier(&mut self, id: &'ast ast::Identifier, _: &'ast CSpan) {
+            self.0.insert(id.name.clone());
+        }
+    }
+    let mut names = Names(HashSet::new());
+    if let Some(def) = main.def {
+        names.visit_statement(&def.statement.node, &def.statement.span);
+    }
+    main.params
+        .iter()
+        .map(|(name, _)| name.as_ref().is_some_and(|n| names.0.contains(n)))
+        .collect()
+}
+
 /// The values `main` is called with, made by the IR's main routine: its
 /// integer parameters are inputs (`argc` bounded as above when `argv`
-/// follows it), and its pointer parameters `argv` and `envp`.
+/// follows it), and its pointer parameters `argv` and `envp`, or null
+/// pointers where `read` says the body never names them.
 pub fn arguments(
     f: &mut Fun,
     params: &[CType],
+    read: &[bool],
     file: &str,
     span: wiser_ir::Span,
 ) -> Res<Vec<Expr>> {
@@ -114,6 +156,9 @@ pub fn arguments(
                     argc = Some((p, t.ir(f.u.dm)));
                 }
                 out.push(f.rb.load(p));
+            }
+            CType::Pointer(_) | CType::Array(..) if !read.get(k).copied().unwrap_or(true) => {
+                out.push(super::ptr::null())
             }
             CType::Pointer(_) | CType::Array(..) if k == 1 => out.push(argv(f, argc, file, span)?),
             CType::Pointer(_) | CType::Array(..) => out.push(empty(f, span)?),

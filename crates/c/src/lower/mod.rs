@@ -61,7 +61,7 @@ use wiser_ir::{
     Span,
 };
 
-pub use args::{argument_name, command_line_reads, ARGC};
+pub use args::{argument_name, command_line_reads, reads_argv, ARGC};
 
 /// The first message of every construct outside the subset.
 pub const UNSUPPORTED: &str = "unsupported in C programs";
@@ -616,7 +616,8 @@ fn lower_pass(
         let ret = f.u.funcs["main"].ret.scalar(dm);
         let dst = ret.map(|t| f.rb.temp(t));
         let file = f.u.map.file_name().to_string();
-        let args = args::arguments(&mut f, &main_params, &file, main_span)?;
+        let read = args::read_parameters(&f.u.funcs["main"]);
+        let args = args::arguments(&mut f, &main_params, &read, &file, main_span)?;
         let roots = leaks::before_main(&mut f, main_span);
         f.rb.call(main_proc, args, dst, main_span);
         if let Some(why) = leaks::check(&mut f, roots, main_span) {
