@@ -35,7 +35,11 @@ use rpds::HashTrieSetSync;
 use std::sync::Arc;
 use wiser_num::Int;
 use wiser_semantics::Stack;
-use wiser_smt::{Kind, Model, Term};
+use wiser_smt::{Kind, Model, Sort, Term};
+
+/// The most members a variable's set may have for a constraint on it
+/// alone to be tried on each of them and become a bound.
+pub const SMALL_SET: i64 = 64;
 
 /// The hasher of the path's maps: `Term`s carry their hash, so it only
 /// mixes it in, and a map holds no random state.
@@ -176,6 +180,12 @@ impl PathCond {
                     }
                 }
                 let vars: Arc<[Term]> = c.vars().into();
+                if let Some(met) = self.tried_on_each_value(c, &vars) {
+                    let seq = self.seq;
+                    self.boxed
+                        .insert_mut(vars[0].clone(), Boxed { set: met, seq });
+                    return;
+                }
                 for v in vars.iter() {
                     if !self.constrained.contains(v) {
                         Arc::make_mut(&mut self.constrained).insert_mut(v.clone());
@@ -188,6 +198,31 @@ impl PathCond {
                 });
             }
         }
+    }
+
+    /// The set of values of the one variable of `c` (`vars`) that make
+    /// `c` hold, when the variable's set has at most [`SMALL_SET`] members
+    /// and the result at most [`MAX_PARTS`] intervals: `c` is then a bound
+    /// after all, found by trying each member. Kept as a constraint, `i <
+    /// 1000000*k` with `k` in `0..=10`, added once per iteration of a loop
+    /// that counts by `k`, would make every later decision on `k` read
+    /// them all.
+    fn tried_on_each_value(&self, c: &Term, vars: &[Term]) -> Option<ValueSet> {
+        let [x] = vars else { return None };
+        if !matches!(x.kind(), Kind::Var(_, Sort::Int | Sort::Bv(_))) {
+            return None;
+        }
+        let set = self.set(x);
+        if set.size()? > Int::from(SMALL_SET) {
+            return None;
+        }
+        let zeros = Model::new();
+        let holds = set
+            .members()?
+            .filter(|v| zeros.holds_with(c, &|_, _| v.clone()))
+            .map(|v| Interval::range(v.clone(), v));
+        let met = ValueSet::from_parts(holds);
+        (met.parts().len() <= MAX_PARTS).then_some(met)
     }
 
     /// Does any non-bound constraint mention `x`?
@@ -324,6 +359,27 @@ mod tests {
         assert_eq!(vars.len(), 2, "{vars:?}");
         assert_eq!(pc.terms().len(), 3);
         assert!(pc.constrains(&z) && pc.constrains(&x) && !pc.constrains(&Term::int_var("w")));
+    }
+
+    #[test]
+    fn a_constraint_on_a_variable_of_few_values_becomes_its_set() {
+        // `x * x <= 10` is no bound, but with `x` in `-5..=5` it is `x` in
+        // `-3..=3`: tried on each value, it goes into the box.
+        let x = Term::int_var("x");
+        let square = Term::le(&Term::mul(&x, &x), &Term::int(10));
+        let mut pc = PathCond::new();
+        pc.add(&Term::le(&Term::int(-5), &x));
+        pc.add(&Term::le(&x, &Term::int(5)));
+        pc.add(&square);
+        assert!(pc.constraints().next().is_none());
+        let three = ValueSet::interval(Interval::range(Int::from(-3), Int::from(3)));
+        assert_eq!(pc.set(&x), three);
+        // A set of more than `SMALL_SET` values keeps the constraint.
+        let mut wide = PathCond::new();
+        wide.add(&Term::le(&Term::int(-SMALL_SET), &x));
+        wide.add(&Term::le(&x, &Term::int(SMALL_SET)));
+        wide.add(&square);
+        assert_eq!(wide.constraints().count(), 1);
     }
 
     #[test]
