@@ -93,9 +93,6 @@ pub(super) fn encode(
     if ir.threaded {
         return Err(NotEncoded::Unsupported("threads".into()));
     }
-    if !ir.classes.is_empty() {
-        return Err(NotEncoded::Unsupported("objects".into()));
-    }
     let cfg = Arc::new(Cfg::new(ir));
     let mut alg = Symbolic::new();
     let entry = Cut {
@@ -220,7 +217,7 @@ pub(super) fn encode(
                             args,
                         }),
                     });
-                    let relation = cut_at(ir, &mut enc, &mut index, &after, root);
+                    let relation = cut_at(ir, &mut enc, &mut index, &after, root)?;
                     enc.problem.clauses.push(Clause {
                         body: vec![
                             body.clone(),
@@ -266,7 +263,7 @@ pub(super) fn encode(
                     frontier.push(s, true);
                     continue;
                 }
-                let relation = cut_at(ir, &mut enc, &mut index, &s, root);
+                let relation = cut_at(ir, &mut enc, &mut index, &s, root)?;
                 enc.problem.clauses.push(Clause {
                     body: vec![body.clone()],
                     constraint: s.path.formula(),
@@ -284,16 +281,35 @@ pub(super) fn encode(
 
 /// The relation of the cut point `s` is at, in the context of `root`,
 /// made if it is new.
+///
+/// A relation's parameters are the state's values; its heap counters
+/// (how many objects were made) are not among them, but constants of the
+/// cut point, taken from the first state to reach it. So every state
+/// that reaches a cut point must have made the same objects: a program
+/// that allocates in a loop, or has read input objects, is refused.
+/// Objects made once (static arrays, structures whose address is taken,
+/// allocations before the loops) are encoded as their cells' arrays.
 fn cut_at(
     ir: &Ir,
     enc: &mut Encoded,
     index: &mut FxHashMap<CutKey, usize>,
     s: &GState,
     root: Option<ProcId>,
-) -> usize {
+) -> Result<usize, NotEncoded> {
+    if !s.heap_reads.is_empty() || s.heap.input_refs != 0 {
+        return Err(NotEncoded::Unsupported("input objects".into()));
+    }
     let key = key_of(s, root);
     if let Some(&r) = index.get(&key) {
-        return r;
+        if let Start::From(start) = &enc.cuts[r].start {
+            if start.heap != s.heap {
+                return Err(NotEncoded::Unsupported(format!(
+                    "memory allocated in a loop (in `{}`)",
+                    ir.routine(s.frame.proc).name
+                )));
+            }
+        }
+        return Ok(r);
     }
     let r = enc.cuts.len();
     let (start, params) = havoc(ir, s, root);
@@ -307,7 +323,7 @@ fn cut_at(
         start: Start::From(start),
         root,
     });
-    r
+    Ok(r)
 }
 
 /// The cut point a state is at, in the context of `root`.

@@ -10,7 +10,8 @@
 //! clause into the loop gives it: `s == 2*i` for `s += 2; i++`; or at a
 //! variable the loop does not change plus a constant: `x + y == n`). Over
 //! bit-vectors the comparisons are signed (C's `int`), and the equalities
-//! hold modulo 2^w, wrap-around or not.
+//! hold modulo 2^w, wrap-around or not. And the values a parameter has
+//! at every arrival (`fixed.rs`): an object's address, its length.
 //!
 //! What survives is inductive, so it may strengthen the clauses Spacer
 //! is given (a reachable state satisfies it); it often proves a counter
@@ -36,7 +37,14 @@ pub(super) fn houdini(
     solver: &mut dyn Solver,
     stop: &dyn Fn() -> Option<Incomplete>,
 ) -> Result<Vec<Term>, Incomplete> {
-    let mut cands: Vec<Vec<Term>> = (0..p.relations.len()).map(|r| candidates(p, r)).collect();
+    let fixed = super::fixed::fixed(p);
+    let mut cands: Vec<Vec<Term>> = (0..p.relations.len())
+        .map(|r| {
+            let mut c = candidates(p, r);
+            c.extend(super::fixed::facts(p, &fixed, r));
+            c
+        })
+        .collect();
     loop {
         let mut changed = false;
         for clause in &p.clauses {

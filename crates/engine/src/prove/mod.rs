@@ -17,6 +17,7 @@
 //! clauses may ([`kinduction`]), with its own independent check.
 
 mod clauses;
+mod fixed;
 mod houdini;
 mod kinduction;
 mod options;
