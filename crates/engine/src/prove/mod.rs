@@ -296,7 +296,11 @@ fn attempt(
                 return proved(ir, &encoded, &facts, stats, extra);
             }
             kinduction::Outcome::Unknown(because, reason) => {
-                why = because;
+                // Clauses k-induction cannot unroll were still Spacer's:
+                // the program is encoded, only no invariant was found.
+                if because != Incomplete::NotEncoded || options.method == Method::KInduction {
+                    why = because;
+                }
                 last = if last.is_empty() {
                     reason
                 } else {
