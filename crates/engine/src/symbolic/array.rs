@@ -24,7 +24,11 @@ use std::sync::{Arc, OnceLock};
 
 use rpds::RedBlackTreeMapSync;
 use wiser_num::Int;
-use wiser_smt::{Sort, Term};
+use wiser_smt::{Kind, Sort, Term};
+
+/// The most cells over a constant base that a read at a symbolic index
+/// spells out as a choice among them (see [`SymArray::select`]).
+const MAX_TABLE: usize = 16;
 
 /// An array value of the symbolic algebra.
 #[derive(Clone)]
@@ -77,7 +81,6 @@ impl SymArray {
     /// `Symbolic::array_may_hold`)? Only a negative `v`, a reference made
     /// by `new`, is ruled out of an input or constant array.
     pub fn may_hold(&self, v: &Int) -> bool {
-        use wiser_smt::Kind;
         let base_may = match self.base.kind() {
             Kind::Var(..) => *v >= Int::ZERO,
             Kind::ConstArray(_, c) => c.as_int().is_none_or(|c| c == v),
@@ -97,6 +100,17 @@ impl SymArray {
                 return v.clone();
             }
             return Term::select(&self.base, index);
+        }
+        if let (Kind::ConstArray(_, default), true) =
+            (self.base.kind(), self.cells.size() <= MAX_TABLE)
+        {
+            // A small table of constants read at a symbolic index, as the
+            // choice among its cells: the same value, which the solver
+            // decides on bit-vectors alone (Z3 took seconds per query
+            // on a sum of a few such reads through the array theory).
+            return self.cells.values().fold(default.clone(), |rest, (i, v)| {
+                Term::ite(&Term::equals(index, i), v, &rest)
+            });
         }
         Term::select(self.term(), index)
     }
@@ -264,7 +278,13 @@ mod tests {
             &Term::int(1),
             &Term::int(10),
         );
-        assert_eq!(b.select(&x), Term::select(&whole, &x));
+        // A table of constants is read as the choice among its cells.
+        let choice = Term::ite(&Term::eq(&x, &Term::int(1)), &Term::int(10), &Term::int(0));
+        assert_eq!(b.select(&x), choice);
+        // Over an input array, as a read of the whole term.
+        let input = SymArray::new(Term::var("in", sort())).store(&Term::int(1), &Term::int(10));
+        let stored = Term::store(&Term::var("in", sort()), &Term::int(1), &Term::int(10));
+        assert_eq!(input.select(&x), Term::select(&stored, &x));
         let c = b.store(&x, &Term::int(5));
         assert_eq!(c.select(&x), Term::int(5));
         // A constant read after a symbolic store cannot pass it.

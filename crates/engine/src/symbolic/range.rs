@@ -15,7 +15,7 @@
 
 use crate::path::{Interval, PathCond};
 use wiser_num::{bv, Int};
-use wiser_smt::{BvOp, BvPred, Kind, Sort, Term};
+use wiser_smt::{BvOp, BvPred, Kind, OvfOp, Sort, Term};
 
 /// Terms deeper than this are not examined (the walk recurses).
 const MAX_DEPTH: u32 = 2_000;
@@ -45,6 +45,18 @@ fn refuted(path: &PathCond, c: &Term) -> bool {
             let (la, _) = lift(path, a, false);
             let (lb, _) = lift(path, b, false);
             refuted(path, &Term::eq(&la, &lb))
+        }
+        // Signed overflow, where the exact result's range fits the type.
+        Kind::SOvf(op, a, b) => {
+            let (min, max) = reading(width(a), true);
+            let (_, ra) = lift(path, a, true);
+            let (_, rb) = lift(path, b, true);
+            let exact = match op {
+                OvfOp::Add => add(&ra, &rb),
+                OvfOp::Sub => add(&ra, &neg(&rb)),
+                OvfOp::Mul => mul(&ra, &rb),
+            };
+            within(&exact, &min, &max)
         }
         Kind::BvCmp(pred, a, b) => {
             let signed = matches!(pred, BvPred::Slt | BvPred::Sle);
@@ -160,6 +172,15 @@ fn atom_range(path: &PathCond, t: &Term) -> Interval {
         Kind::BvToInt { signed, t: x } => {
             let w = width(x);
             let (min, max) = reading(w, *signed);
+            if let Kind::Ite(_, a, b) = x.kind() {
+                // Either side's value (a table read at a symbolic index
+                // is a choice among its cells, `SymArray::select`).
+                let (_, ra) = lift(path, a, *signed);
+                let (_, rb) = lift(path, b, *signed);
+                let lo = ra.lo.zip(rb.lo).map(|(a, b)| a.min(b));
+                let hi = ra.hi.zip(rb.hi).map(|(a, b)| a.max(b));
+                return Interval::new(lo, hi);
+            }
             if !matches!(x.kind(), Kind::Var(..)) {
                 return Interval::range(min, max);
             }
@@ -252,6 +273,39 @@ mod tests {
             &path,
             &Term::bv_cmp(BvPred::Ult, &s8, &vs[4])
         ));
+    }
+
+    #[test]
+    fn a_sum_of_table_reads_neither_overflows_nor_passes_its_bound() {
+        // total = t(v1) + ... + t(v5) in 32 bits, each t(v) a choice among
+        // the cells 1..=4 of a table (an `ite` chain): no overflow, and
+        // never above 20; a wider table's choice may pass 20.
+        let table = |v: &Term, cells: &[u64]| {
+            cells
+                .iter()
+                .enumerate()
+                .fold(Term::bv(32, 0), |rest, (i, c)| {
+                    let at = Term::bv_eq(v, &Term::bv(8, i as u64));
+                    Term::ite(&at, &Term::bv(32, *c), &rest)
+                })
+        };
+        let vs: Vec<Term> = (1..=5)
+            .map(|i| Term::var(format!("v{i}"), Sort::Bv(8)))
+            .collect();
+        let path = PathCond::new();
+        let mut total = Term::bv(32, 0);
+        for v in &vs {
+            let w = table(v, &[1, 2, 3, 4]);
+            let ovf = Term::signed_overflow(OvfOp::Add, &total, &w);
+            assert!(refuted_by_box(&path, &ovf), "{ovf}");
+            total = Term::bv_bin(BvOp::Add, &total, &w);
+        }
+        let above = |t: &Term, k: u64| Term::bv_cmp(BvPred::Slt, &Term::bv(32, k), t);
+        assert!(refuted_by_box(&path, &above(&total, 20)));
+        assert!(!refuted_by_box(&path, &above(&total, 19)));
+        let big = table(&vs[0], &[1, 0x7fff_ffff]);
+        let ovf = Term::signed_overflow(OvfOp::Add, &big, &Term::bv(32, 1));
+        assert!(!refuted_by_box(&path, &ovf));
     }
 
     #[test]
