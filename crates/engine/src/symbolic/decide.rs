@@ -22,6 +22,12 @@ use wiser_smt::{Kind, Model, Sort, Term, Value};
 /// At most this many points of the enumerated variables are tried.
 const MAX_POINTS: u64 = 4096;
 
+/// At most this many points when no variable can be solved for (a
+/// constraint is not linear in any): there the solver bit-blasts, and
+/// spent a second per query on two `char` inputs and their remainders
+/// (SV-COMP's `gcd_3`), where trying all 65,536 points takes milliseconds.
+const MAX_POINTS_UNSOLVED: u64 = 1 << 16;
+
 /// Decides `c` when it is a boolean combination of bounds on one variable
 /// `x` that no other constraint of the path mentions. The values of `x`
 /// satisfying `c` inside its set form a union of intervals whose ends are
@@ -107,13 +113,14 @@ pub(crate) fn decide_by_enumeration(
     let solved = (0..vars.len())
         .filter(|&i| query.iter().all(|q| linear_in(q, &vars[i])))
         .max_by_key(|&i| sizes[i].unwrap_or(u64::MAX));
+    let most = if solved.is_some() { MAX_POINTS } else { MAX_POINTS_UNSOLVED };
     let mut points: u64 = 1;
     for (i, size) in sizes.iter().enumerate() {
         if Some(i) == solved {
             continue;
         }
         points = points.checked_mul((*size)?)?;
-        if points > MAX_POINTS {
+        if points > most {
             return None;
         }
     }
@@ -395,4 +402,26 @@ fn split(
 /// handle (integers and bit-vectors)?
 fn is_numeric_var(v: &Term) -> bool {
     matches!(v.kind(), Kind::Var(_, Sort::Int | Sort::Bv(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wiser_smt::{BvOp, BvPred};
+
+    #[test]
+    fn two_bytes_under_a_remainder_are_tried_point_by_point() {
+        // Not linear in either byte: all 65,536 points are tried.
+        let (x, y) = (Term::var("x", Sort::Bv(8)), Term::var("y", Sort::Bv(8)));
+        let rem = Term::bv_bin(BvOp::Urem, &x, &y);
+        let is7 = Term::bv_eq(&rem, &Term::bv(8, 7));
+        let path = PathCond::new();
+        let seed = is7.vars();
+        let found = decide_by_enumeration(&path, &is7, &seed).expect("decided");
+        let model = found.expect("satisfiable");
+        assert!(model.holds(&is7));
+        // x % y <= x, and x % 0 is x: below 7 it is never 7.
+        let small = Term::and(&is7, &Term::bv_cmp(BvPred::Ult, &x, &Term::bv(8, 7)));
+        assert!(decide_by_enumeration(&path, &small, &seed).expect("decided").is_none());
+    }
 }
