@@ -13,9 +13,10 @@
 //! argc, char *argv[])` in a program that ignores its command line, as
 //! many SV-COMP tasks are written) is a null pointer instead: nothing
 //! can read it, and its objects would otherwise cost every path their
-//! allocations and keep the Horn-clause prover, which encodes no objects,
-//! away from the program. `argc` is then the only read of the command
-//! line.
+//! allocations and keep the Horn-clause prover away from the program
+//! (it encodes only objects that every path to a loop has made alike,
+//! and `argv` is made one way per `argc`). `argc` is then the only read
+//! of the command line.
 
 use super::{heap, layout, strings, Fun, FuncInfo, Res};
 use crate::types::{CInt, CType, Rank};

@@ -286,7 +286,8 @@ pub(super) fn encode(
 /// (how many objects were made) are not among them, but constants of the
 /// cut point, taken from the first state to reach it. So every state
 /// that reaches a cut point must have made the same objects: a program
-/// that allocates in a loop, or has read input objects, is refused.
+/// that allocates in a loop or on some paths only (as `argv` is made, one
+/// way per `argc`), or has read input objects, is refused.
 /// Objects made once (static arrays, structures whose address is taken,
 /// allocations before the loops) are encoded as their cells' arrays.
 fn cut_at(
@@ -304,7 +305,7 @@ fn cut_at(
         if let Start::From(start) = &enc.cuts[r].start {
             if start.heap != s.heap {
                 return Err(NotEncoded::Unsupported(format!(
-                    "memory allocated in a loop (in `{}`)",
+                    "memory allocated in a loop or on some paths only (a loop head in `{}` is reached with different numbers of objects)",
                     ir.routine(s.frame.proc).name
                 )));
             }

@@ -113,7 +113,11 @@ pub(crate) fn decide_by_enumeration(
     let solved = (0..vars.len())
         .filter(|&i| query.iter().all(|q| linear_in(q, &vars[i])))
         .max_by_key(|&i| sizes[i].unwrap_or(u64::MAX));
-    let most = if solved.is_some() { MAX_POINTS } else { MAX_POINTS_UNSOLVED };
+    let most = if solved.is_some() {
+        MAX_POINTS
+    } else {
+        MAX_POINTS_UNSOLVED
+    };
     let mut points: u64 = 1;
     for (i, size) in sizes.iter().enumerate() {
         if Some(i) == solved {
@@ -422,6 +426,8 @@ mod tests {
         assert!(model.holds(&is7));
         // x % y <= x, and x % 0 is x: below 7 it is never 7.
         let small = Term::and(&is7, &Term::bv_cmp(BvPred::Ult, &x, &Term::bv(8, 7)));
-        assert!(decide_by_enumeration(&path, &small, &seed).expect("decided").is_none());
+        assert!(decide_by_enumeration(&path, &small, &seed)
+            .expect("decided")
+            .is_none());
     }
 }
