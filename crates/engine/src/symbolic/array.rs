@@ -8,11 +8,13 @@
 //! constant index is a map look-up (`O(log n)`), a write at a constant
 //! index a persistent insert (`O(log n)`, nothing copied when a state is
 //! cloned at a fork, and nothing at all by [`SymArray::store_in`] when the
-//! state holds the only handle on the cells), and the chain is built only when a read or write at a
-//! non-constant index, or the caller, needs the array as one term
-//! ([`SymArray::term`]). That term is cached and shared by the clones; once
-//! made, writes at constant indices extend it in `O(1)`, so alternating
-//! constant writes and symbolic reads do not rebuild it.
+//! state holds the only handle on the cells), and the chain is built only
+//! when a read or write at a non-constant index, or the caller, needs the
+//! array as one term ([`SymArray::term`]). That term is cached and shared
+//! by the clones; once made, writes at constant indices extend it in
+//! `O(1)`, so alternating constant writes and symbolic reads do not
+//! rebuild it. A read of a small table of constants at a non-constant
+//! index is the choice among its cells instead ([`SymArray::select`]).
 //!
 //! The values are the same as with one chain: the cells' indices are
 //! distinct constants, so they commute, and a read at a constant index
