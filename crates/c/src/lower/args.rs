@@ -20,9 +20,6 @@
 
 use super::{heap, layout, strings, Fun, FuncInfo, Res};
 use crate::types::{CInt, CType, Rank};
-use lang_c::ast;
-use lang_c::span::Span as CSpan;
-use lang_c::visit::Visit;
 use std::collections::HashSet;
 use wiser_frontend::CommandLineError;
 use wiser_ir::{Expr, Place, ScalarTy};
@@ -105,24 +102,14 @@ pub fn command_line_reads(args: &[Vec<u8>], bytes: bool) -> Result<Vec<Int>, Com
     Ok(reads)
 }
 
-/// Per parameter of `main`: may its body read it (does the body name
-/// it anywhere)? A parameter without a name is never read.
-pub fn read_parameters(main: &FuncInfo) -> Vec<bool> {
-    /// Every identifier of a body, by name (declared, used or a member:
-    /// more names only make more parameters count as read).
-    struct Names(HashSet<String>);
-    impl<'ast> Visit<'ast> for Names {
-        fn visit_identifier(&mut self, id: &'ast ast::Identifier, _: &'ast CSpan) {
-            self.0.insert(id.name.clone());
-        }
-    }
-    let mut names = Names(HashSet::new());
-    if let Some(def) = main.def {
-        names.visit_statement(&def.statement.node, &def.statement.span);
-    }
+/// Per parameter of `main`: may it be read? Only if its name is among
+/// the names the program uses as values (`scan::Found::values`, by name
+/// across the unit, which only makes more parameters count as read). A
+/// parameter without a name is never read.
+pub fn read_parameters(main: &FuncInfo, values: &HashSet<String>) -> Vec<bool> {
     main.params
         .iter()
-        .map(|(name, _)| name.as_ref().is_some_and(|n| names.0.contains(n)))
+        .map(|(name, _)| name.as_ref().is_some_and(|n| values.contains(n)))
         .collect()
 }
 

@@ -616,7 +616,7 @@ fn lower_pass(
         let ret = f.u.funcs["main"].ret.scalar(dm);
         let dst = ret.map(|t| f.rb.temp(t));
         let file = f.u.map.file_name().to_string();
-        let read = args::read_parameters(&f.u.funcs["main"]);
+        let read = args::read_parameters(&f.u.funcs["main"], &found.values);
         let args = args::arguments(&mut f, &main_params, &read, &file, main_span)?;
         let roots = leaks::before_main(&mut f, main_span);
         f.rb.call(main_proc, args, dst, main_span);

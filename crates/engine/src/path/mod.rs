@@ -41,6 +41,12 @@ use wiser_smt::{Kind, Model, Sort, Term};
 /// alone to be tried on each of them and become a bound.
 pub const SMALL_SET: i64 = 64;
 
+/// Is `v` a variable of a sort whose values the box and enumeration
+/// handle (integers and bit-vectors)?
+pub(crate) fn is_numeric_var(v: &Term) -> bool {
+    matches!(v.kind(), Kind::Var(_, Sort::Int | Sort::Bv(_)))
+}
+
 /// The hasher of the path's maps: `Term`s carry their hash, so it only
 /// mixes it in, and a map holds no random state.
 type Fx = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
@@ -209,7 +215,7 @@ impl PathCond {
     /// them all.
     fn tried_on_each_value(&self, c: &Term, vars: &[Term]) -> Option<ValueSet> {
         let [x] = vars else { return None };
-        if !matches!(x.kind(), Kind::Var(_, Sort::Int | Sort::Bv(_))) {
+        if !is_numeric_var(x) {
             return None;
         }
         let set = self.set(x);

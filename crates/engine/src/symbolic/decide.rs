@@ -14,10 +14,10 @@
 //! Both are sound and complete for what they accept; anything else goes to
 //! the solver.
 
-use crate::path::{as_bound, Interval, PathCond, ValueSet};
+use crate::path::{as_bound, is_numeric_var, Interval, PathCond, ValueSet};
 use std::sync::Arc;
 use wiser_num::Int;
-use wiser_smt::{Kind, Model, Sort, Term, Value};
+use wiser_smt::{Kind, Model, Term, Value};
 
 /// At most this many points of the enumerated variables are tried.
 const MAX_POINTS: u64 = 4096;
@@ -402,16 +402,10 @@ fn split(
     }
 }
 
-/// Is `v` a variable of a sort whose values the box and enumeration
-/// handle (integers and bit-vectors)?
-fn is_numeric_var(v: &Term) -> bool {
-    matches!(v.kind(), Kind::Var(_, Sort::Int | Sort::Bv(_)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wiser_smt::{BvOp, BvPred};
+    use wiser_smt::{BvOp, BvPred, Sort};
 
     #[test]
     fn two_bytes_under_a_remainder_are_tried_point_by_point() {
