@@ -15,7 +15,13 @@
 //! Nothing here is trusted: the facts are candidates, which Houdini
 //! keeps only if they are inductive.
 
+use rustc_hash::FxHashSet;
 use wiser_smt::{HornProblem, Kind, Sort, Term};
+
+/// At most this many indices (the outermost stores first) give cell
+/// candidates per relation: an initialised table of thousands would make
+/// Houdini's work, and the search for duplicates, grow with it.
+const MAX_CELLS: usize = 64;
 
 /// What the clauses seen so far give one parameter.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,10 +43,14 @@ enum Value {
 pub(super) fn facts(p: &HornProblem, fixed: &[Vec<Option<Term>>], r: usize) -> Vec<Term> {
     let params = &p.relations[r].params;
     let mut indices: Vec<Term> = Vec::new();
-    for v in fixed[r].iter().flatten() {
+    let mut seen: FxHashSet<Term> = FxHashSet::default();
+    'arrays: for v in fixed[r].iter().flatten() {
         let mut a = v;
         while let Kind::Store(inner, i, _) = a.kind() {
-            if i.is_const() && !indices.contains(i) {
+            if i.is_const() && seen.insert(i.clone()) {
+                if indices.len() == MAX_CELLS {
+                    break 'arrays;
+                }
                 indices.push(i.clone());
             }
             a = inner;
