@@ -7,9 +7,11 @@
 //! witness gave to that function's calls; compiled with the original
 //! program (`gcc -m32 prog.c harness.c` under ILP32), the program then
 //! takes the witness's path, and the harness's error functions end it with
-//! exit code 101. Uninitialised locals cannot be set from outside: their
-//! reads are skipped (gcc's choice of value may then take another path,
-//! which the header says).
+//! exit code 101. Where the program defines an error function or a
+//! `__VERIFIER_nondet_*` function itself, a constructor makes that
+//! definition jump to the harness's. Uninitialised locals cannot be set
+//! from outside: their reads are skipped (gcc's choice of value may then
+//! take another path, which the header says).
 
 use crate::{Compiled, DataModel, NondetFn};
 use std::fmt::Write;
@@ -294,7 +296,9 @@ void __assert_fail(const char *assertion, const char *file, unsigned int line,
 }}"
         );
     }
-    let mut redirected = Vec::new();
+    // The program's own definitions that the harness takes over, with
+    // their return types.
+    let mut redirected: Vec<(&str, &str)> = Vec::new();
     for error in ["__VERIFIER_error", "reach_error"] {
         if !defined(error) {
             let _ = writeln!(
@@ -306,11 +310,16 @@ void {error}(void)
 }}"
             );
         } else {
-            redirected.push(error);
+            let _ = writeln!(
+                out,
+                "
+static void wiser_harness_{error}(void)
+{{
+    wiser_harness_reached(\"{error}\");
+}}"
+            );
+            redirected.push((error, "void"));
         }
-    }
-    if !redirected.is_empty() {
-        write_redirects(&mut out, &redirected);
     }
     if !defined("__VERIFIER_assume") {
         let _ = writeln!(
@@ -324,13 +333,19 @@ void __VERIFIER_assume(int cond)
         );
     }
     for f in nondet_fns {
-        if defined(&f.name) {
-            continue;
-        }
-        let name = &f.name;
         let ty = &f.c_type;
+        // A program that defines a nondeterministic function itself (older
+        // SV-COMP tasks return an uninitialised local from it) still gets
+        // the witness's values from its calls: its definition jumps to the
+        // harness's.
+        let (storage, name) = if defined(&f.name) {
+            redirected.push((&f.name, ty));
+            ("static ", format!("wiser_harness_{}", f.name))
+        } else {
+            ("", f.name.clone())
+        };
         if ty.trim() == "void" {
-            let _ = writeln!(out, "\nvoid {name}(void)\n{{\n}}");
+            let _ = writeln!(out, "\n{storage}void {name}(void)\n{{\n}}");
             continue;
         }
         let values: Vec<String> = reads
@@ -339,7 +354,7 @@ void __VERIFIER_assume(int cond)
             .map(|(v, _)| format!("0x{:x}ULL", v.low_bits(64)))
             .collect();
         if values.is_empty() {
-            let _ = writeln!(out, "\n{ty} {name}(void)\n{{\n    return 0;\n}}");
+            let _ = writeln!(out, "\n{storage}{ty} {name}(void)\n{{\n    return 0;\n}}");
             continue;
         }
         // A float's value is its bit pattern, copied, not converted.
@@ -351,7 +366,7 @@ void __VERIFIER_assume(int cond)
         let _ = writeln!(
             out,
             "
-{ty} {name}(void)
+{storage}{ty} {name}(void)
 {{
     static const unsigned long long values[] = {{{}}};
     static unsigned long next = 0;
@@ -361,21 +376,26 @@ void __VERIFIER_assume(int cond)
             wrap_list(&values)
         );
     }
+    if !redirected.is_empty() {
+        write_redirects(&mut out, &redirected);
+    }
     out
 }
 
 /// Makes the program's own definitions of the error functions (often
-/// `void reach_error(){}`, followed by `abort()`) jump to the harness's
-/// report: a constructor writes a jump over their first instruction. On
-/// x86 only (gcc's `-m32` and `-m64`); elsewhere those definitions run as
-/// written.
-fn write_redirects(out: &mut String, names: &[&str]) {
+/// `void reach_error(){}`, followed by `abort()`) and of nondeterministic
+/// functions jump to the harness's (`wiser_harness_NAME`, written before):
+/// a constructor writes a jump over their first instruction. On x86 only
+/// (gcc's `-m32` and `-m64`); elsewhere those definitions run as written.
+/// `names` holds each function's name and return type.
+fn write_redirects(out: &mut String, names: &[(&str, &str)]) {
+    let listed: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
     let _ = writeln!(
         out,
         "
-/* The program defines {} itself (the body may do nothing): before main, a
- * constructor makes its first instruction a jump to the harness's report.
- * Compile without optimisation (gcc's default): an optimiser may inline it. */
+/* The program defines {} itself: before main, a constructor makes the
+ * first instruction of each a jump to the harness's own.
+ * Compile without optimisation (gcc's default): an optimiser may inline them. */
 #if defined(__i386__) || defined(__x86_64__)
 #include <stdint.h>
 #include <string.h>
@@ -392,30 +412,23 @@ static void wiser_harness_redirect(void (*from)(void), void (*to)(void))
         return;
     at[0] = 0xe9; /* jmp rel32 */
     memcpy(at + 1, &rel, sizeof rel);
-}}",
-        names.join(" and ")
+}}
+",
+        listed.join(" and ")
     );
-    for name in names {
-        let _ = writeln!(
-            out,
-            "
-extern void {name}(void);
-static void wiser_harness_{name}(void)
-{{
-    wiser_harness_reached(\"{name}\");
-}}"
-        );
+    for (name, ty) in names {
+        let _ = writeln!(out, "extern {ty} {name}(void);");
     }
     let _ = writeln!(
         out,
         "
-__attribute__((constructor)) static void wiser_harness_redirect_errors(void)
+__attribute__((constructor)) static void wiser_harness_redirect_all(void)
 {{"
     );
-    for name in names {
+    for (name, _) in names {
         let _ = writeln!(
             out,
-            "    wiser_harness_redirect({name}, wiser_harness_{name});"
+            "    wiser_harness_redirect((void (*)(void)){name},\n                           (void (*)(void))wiser_harness_{name});"
         );
     }
     let _ = writeln!(out, "}}\n#endif");
@@ -483,5 +496,36 @@ mod tests {
         assert!(text.contains("gcc -m64 dir/task.i harness.c"));
         assert!(!text.contains("uninitialised local"));
         assert!(!text.contains("assert.h"));
+    }
+
+    #[test]
+    fn a_nondet_function_the_program_defines_is_taken_over() {
+        let f = nondet("__VERIFIER_nondet_double", "double");
+        let reads: Vec<Read<'_>> = vec![(Int::from_u64(0x4004_0000_0000_0000), Some(&f))];
+        let text = write_harness(
+            std::slice::from_ref(&f),
+            &["main".into(), "__VERIFIER_nondet_double".into()],
+            "task.c",
+            &reads,
+            DataModel::Ilp32,
+        );
+        assert!(
+            text.contains("static double wiser_harness___VERIFIER_nondet_double(void)"),
+            "{text}"
+        );
+        assert!(text.contains("0x4004000000000000ULL"), "{text}");
+        assert!(
+            text.contains("extern double __VERIFIER_nondet_double(void);"),
+            "{text}"
+        );
+        assert!(
+            text.contains("wiser_harness_redirect((void (*)(void))__VERIFIER_nondet_double,"),
+            "{text}"
+        );
+        // The harness does not define the program's function again.
+        assert!(
+            !text.contains("\ndouble __VERIFIER_nondet_double(void)\n{"),
+            "{text}"
+        );
     }
 }

@@ -391,6 +391,55 @@ int main(void) {
 }
 
 #[test]
+fn a_nondet_function_the_program_defines_gets_the_witness_s_values() {
+    // Older SV-COMP tasks define the nondet functions themselves, returning
+    // an uninitialised local: a harness cannot set such a local, so it
+    // takes the definitions over, and gcc's build reaches the error.
+    let dir = folder("own-nondet");
+    let prog = write(
+        &dir,
+        "own.c",
+        r#"extern void abort(void);
+void reach_error(){}
+double __VERIFIER_nondet_double(void) { double val; return val; }
+int __VERIFIER_nondet_int(void) { int val; return val; }
+void __VERIFIER_assert(int cond) {
+  if (!(cond)) {
+    ERROR: {reach_error();abort();}
+  }
+  return;
+}
+int main(void) {
+  double d = __VERIFIER_nondet_double();
+  int n = __VERIFIER_nondet_int();
+  if (d > 2.5 && d < 3.0)
+    __VERIFIER_assert(n != 77777);
+  return 0;
+}
+"#,
+    );
+    let (code, out, err) = check(&prog, &[]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        err.contains("`__VERIFIER_nondet_double` is defined by the program"),
+        "{err}"
+    );
+    assert!(out.contains("__VERIFIER_nondet_int() = 77777"), "{out}");
+    if !gcc_links("-m32", &dir) {
+        eprintln!("note: `gcc -m32` cannot link a trivial program here: skipped");
+        return;
+    }
+    let harness = dir.join("h.c");
+    let (code, out, err) = check(&prog, &["--harness", harness.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    let text = std::fs::read_to_string(&harness).unwrap();
+    assert!(!text.contains("uninitialised local"), "{text}");
+    let (code, err) = gcc_replay(&dir, "-m32", &prog, &harness);
+    assert_eq!(code, 101, "{err}\n{text}");
+    assert!(err.contains("error reached in reach_error"), "{err}");
+}
+
+#[test]
 fn a_task_outside_the_subset_is_answered_unknown() {
     let dir = folder("task-unsupported");
     write(

@@ -130,9 +130,17 @@ fn int_call(
         _ => {}
     }
     if let Some(ty) = special_type(name) {
-        if !defined {
-            return Ok(Some(Ok(nondet(f, name, ty, span))));
+        // SV-COMP's rules make every call of `__VERIFIER_nondet_T` an
+        // arbitrary value of `T`, whatever a program's own definition
+        // says (older tasks return an uninitialised local from one): the
+        // body is not run, and the harness takes the definition over.
+        if defined {
+            f.u.warn(
+                at,
+                format!("`{name}` is defined by the program: its calls are taken as arbitrary values of their type, as SV-COMP's rules say, and its body is not run"),
+            );
         }
+        return Ok(Some(Ok(nondet(f, name, ty, span))));
     }
     if !defined {
         if let Some(v) = super::float::call(f, name, &c.arguments, at, &mut expr::rvalue) {
