@@ -17,6 +17,15 @@ const CHILD: &str = "WISER_SMT_SIGINT_CHILD";
 #[test]
 fn ctrl_c_reaches_the_program_during_a_check() {
     if std::env::var_os(CHILD).is_some() {
+        // SIGINT's default action, whatever this process inherited: a
+        // shell starts a background job with SIGINT ignored, and an
+        // ignored signal stays ignored across `exec`, which would keep the
+        // child alive without Z3 having anything to do with it.
+        // SAFETY: `signal` with the default action installs no handler,
+        // and nothing else in this child changes SIGINT's disposition.
+        unsafe {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+        }
         let pid = std::process::id().to_string();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(300));
