@@ -293,25 +293,44 @@ impl PathCond {
         (chosen.into_iter().map(|c| c.term.clone()).collect(), vars)
     }
 
+    /// The constraints that share variables with `seed`, directly or
+    /// through others (oldest first), and their variables: the seed's,
+    /// then each chosen constraint's new ones, newest constraint first.
+    /// Linear in the constraints' variables: an index from each variable
+    /// to its constraints, walked from the seed (a chain of comparisons
+    /// that a sorting loop adds, sliced from its oldest end, took a pass
+    /// per link before).
     fn related_constraints(&self, seed: &[Term]) -> (Vec<&Constraint>, Vec<Term>) {
-        let mut vars: Vec<Term> = seed.to_vec();
         let all: Vec<&Constraint> = self.constraints.iter().collect();
+        let mut by_var: rustc_hash::FxHashMap<&Term, Vec<usize>> = Default::default();
+        for (i, c) in all.iter().enumerate() {
+            for v in c.vars.iter() {
+                by_var.entry(v).or_default().push(i);
+            }
+        }
         let mut taken = vec![false; all.len()];
-        loop {
-            let mut grew = false;
-            for (i, c) in all.iter().enumerate() {
-                if !taken[i] && c.vars.iter().any(|v| vars.contains(v)) {
+        let mut reached: rustc_hash::FxHashSet<&Term> = seed.iter().collect();
+        let mut todo: Vec<&Term> = seed.iter().collect();
+        while let Some(v) = todo.pop() {
+            for &i in by_var.get(v).map(Vec::as_slice).unwrap_or_default() {
+                if !taken[i] {
                     taken[i] = true;
-                    grew = true;
-                    for v in c.vars.iter() {
-                        if !vars.contains(v) {
-                            vars.push(v.clone());
-                        }
-                    }
+                    todo.extend(all[i].vars.iter().filter(|w| reached.insert(w)));
                 }
             }
-            if !grew {
-                break;
+        }
+        let mut vars: Vec<Term> = Vec::new();
+        let mut listed: rustc_hash::FxHashSet<&Term> = Default::default();
+        for v in seed {
+            if listed.insert(v) {
+                vars.push(v.clone());
+            }
+        }
+        for (c, _) in all.iter().zip(&taken).filter(|(_, t)| **t) {
+            for v in c.vars.iter() {
+                if listed.insert(v) {
+                    vars.push(v.clone());
+                }
             }
         }
         let chosen = all
@@ -386,6 +405,28 @@ mod tests {
         wide.add(&Term::le(&x, &Term::int(SMALL_SET)));
         wide.add(&square);
         assert_eq!(wide.constraints().count(), 1);
+    }
+
+    #[test]
+    fn a_chain_sliced_from_its_oldest_end_is_whole() {
+        // a1 <= a0, a2 <= a1, ...: the seed a0 reaches every link, newest
+        // last, and nothing of the unrelated constraint.
+        let a = |i: usize| Term::var(format!("a{i}"), Sort::Bv(32));
+        let mut pc = PathCond::new();
+        for i in 1..200 {
+            pc.add(&Term::bv_cmp(wiser_smt::BvPred::Sle, &a(i), &a(i - 1)));
+        }
+        let (u, w) = (Term::int_var("u"), Term::int_var("w"));
+        pc.add(&Term::lt(&u, &w));
+        let (chain, vars) = pc.related(&[a(0)]);
+        assert_eq!(chain.len(), 199);
+        assert_eq!(vars.len(), 200);
+        assert_eq!(vars[0], a(0));
+        assert!(!vars.contains(&u));
+        assert_eq!(
+            chain[198],
+            Term::bv_cmp(wiser_smt::BvPred::Sle, &a(199), &a(198))
+        );
     }
 
     #[test]
