@@ -11,13 +11,17 @@
 //!   iff the intersection is not empty. Euclid's subtraction loop over
 //!   `1 <= a, b <= 60` is decided with 60 points per query this way.
 //!
-//! Both are sound and complete for what they accept; anything else goes to
-//! the solver.
+//! * [`decide_by_moving_a_fresh_variable`]: a condition that is a bound
+//!   on a variable no constraint mentions, once the others take their
+//!   model values, is satisfied by moving that variable.
+//!
+//! The first two are sound and complete for what they accept; the third
+//! only finds models; anything else goes to the solver.
 
 use crate::path::{as_bound, is_numeric_var, Interval, PathCond, ValueSet};
 use std::sync::Arc;
 use wiser_num::Int;
-use wiser_smt::{Kind, Model, Term, Value};
+use wiser_smt::{Kind, Model, Sort, Term, Value};
 
 /// At most this many points of the enumerated variables are tried.
 const MAX_POINTS: u64 = 4096;
@@ -48,10 +52,83 @@ pub(crate) fn decide_by_points(
     if atoms.iter().any(|(v, _)| *v != x) || path.constrains(&x) {
         return None;
     }
+    Some(point_satisfying(path, model, &x, &atoms, c))
+}
+
+/// Finds, without the solver, a model of the path and `c` when `c` becomes
+/// a boolean combination of bounds on one variable `x` once the other
+/// variables take their model values, and no other constraint of the path
+/// mentions `x` (a fresh input, as a sorting loop compares each new
+/// element with the last): moving `x` inside its set keeps the path's
+/// constraints true, so a candidate point of [`decide_by_points`] that
+/// satisfies `c` gives the model. Only ever says "satisfiable": when no
+/// point does, other values of the other variables might, and the caller
+/// goes on to the other deciders.
+pub(crate) fn decide_by_moving_a_fresh_variable(
+    path: &PathCond,
+    model: &Arc<Model>,
+    c: &Term,
+) -> Option<Arc<Model>> {
+    let vars = c.vars();
+    // A condition on one variable is `decide_by_points`'s.
+    if vars.len() < 2 || vars.len() > MAX_FRESH_VARS {
+        return None;
+    }
+    if !vars.iter().all(is_numeric_var) {
+        return None;
+    }
+    // The other variables at their values in the effective model (the raw
+    // model clamped into the box), written into the raw model so that the
+    // two agree on them: `c` is evaluated at the values the path has.
+    let mut at_values = Model::clone(model);
+    for v in &vars {
+        at_values.set_int(v.as_var()?.clone(), path.value(v)?);
+    }
+    let at_values = Arc::new(at_values);
+    for x in vars.iter().filter(|x| !path.constrains(x)) {
+        let fixed = c.substitute(&|v: &Term| {
+            if v == x {
+                return None;
+            }
+            let value = at_values.int(v.as_var()?);
+            match v.sort() {
+                Sort::Bv(w) => Some(Term::bv(w, value.low_bits(64))),
+                Sort::Int => Some(Term::int(value)),
+                _ => None,
+            }
+        });
+        let mut atoms = Vec::new();
+        if !bound_atoms(&fixed, &mut atoms) || atoms.iter().any(|(v, _)| v != x) {
+            continue;
+        }
+        if let Some(moved) = point_satisfying(path, &at_values, x, &atoms, &fixed) {
+            // The moved model satisfies `c` itself, the other variables
+            // unmoved.
+            if moved.holds(c) {
+                return Some(moved);
+            }
+        }
+    }
+    None
+}
+
+/// At most this many variables in a condition for
+/// [`decide_by_moving_a_fresh_variable`] (each is tried).
+const MAX_FRESH_VARS: usize = 4;
+
+/// The model moved to the first candidate point of `x` in its set at which
+/// `c`, a combination of the bounds `atoms` on `x`, holds.
+fn point_satisfying(
+    path: &PathCond,
+    model: &Arc<Model>,
+    x: &Term,
+    atoms: &[(Term, ValueSet)],
+    c: &Term,
+) -> Option<Arc<Model>> {
     let name = x.as_var()?.clone();
-    let boxed = path.set(&x);
+    let boxed = path.set(x);
     let mut candidates: Vec<Int> = boxed.ends();
-    for (_, s) in &atoms {
+    for (_, s) in atoms {
         for end in s.ends() {
             candidates.extend([end.sub(&Int::ONE), end.clone(), end.add(&Int::ONE)]);
         }
@@ -62,10 +139,10 @@ pub(crate) fn decide_by_points(
         let mut moved = Model::clone(model);
         moved.set_int(name.clone(), v);
         if moved.holds(c) {
-            return Some(Some(Arc::new(moved)));
+            return Some(Arc::new(moved));
         }
     }
-    Some(None)
+    None
 }
 
 /// Collects the bounds that `c` is a boolean combination of; false if some
@@ -406,6 +483,49 @@ fn split(
 mod tests {
     use super::*;
     use wiser_smt::{BvOp, BvPred, Sort};
+
+    #[test]
+    fn a_fresh_variable_is_moved_to_satisfy_a_comparison() {
+        // a1 <=s a0 on the path (both 0 in the model); a2 is fresh, and
+        // a1 <s a2 holds once a2 moves past a1's value.
+        let a = |i: usize| Term::var(format!("a{i}"), Sort::Bv(32));
+        let mut path = PathCond::new();
+        path.add(&Term::bv_cmp(BvPred::Sle, &a(1), &a(0)));
+        let model = Arc::new(Model::new());
+        let c = Term::bv_cmp(BvPred::Slt, &a(1), &a(2));
+        let moved = decide_by_moving_a_fresh_variable(&path, &model, &c).expect("moved");
+        assert!(moved.holds(&c));
+        assert!(path.constraints().all(|k| moved.holds(&k.term)));
+        // Both variables constrained: nothing to move.
+        let both = Term::bv_cmp(BvPred::Slt, &a(0), &a(1));
+        assert!(decide_by_moving_a_fresh_variable(&path, &model, &both).is_none());
+        // No value of a2 is below the least signed value: no model here
+        // (and no refutation either).
+        let min = Term::bv(32, 1 << 31);
+        let below = Term::and(
+            &Term::bv_eq(&a(1), &min),
+            &Term::bv_cmp(BvPred::Slt, &a(2), &a(1)),
+        );
+        assert!(decide_by_moving_a_fresh_variable(&path, &model, &below).is_none());
+    }
+
+    #[test]
+    fn the_other_variables_are_read_at_their_values_in_the_box() {
+        // `5 <= y` is in the box, so the raw model's `y = 0` stands for 5:
+        // moving `x` to 0 would satisfy `x == y` in the raw model only
+        // (SV-COMP's `gcd_3` was then given a division by zero that no
+        // input reaches).
+        let (x, y) = (Term::var("x", Sort::Bv(8)), Term::var("y", Sort::Bv(8)));
+        let mut path = PathCond::new();
+        path.add(&Term::bv_cmp(BvPred::Ule, &Term::bv(8, 5), &y));
+        let raw = Arc::new(Model::new());
+        path.model = Some(raw.clone());
+        assert_eq!(path.value(&y), Some(Int::from(5)));
+        let c = Term::bv_eq(&x, &y);
+        let moved = decide_by_moving_a_fresh_variable(&path, &raw, &c).expect("moved");
+        path.model = Some(moved);
+        assert_eq!(path.holds(&c), Some(true));
+    }
 
     #[test]
     fn two_bytes_under_a_remainder_are_tried_point_by_point() {

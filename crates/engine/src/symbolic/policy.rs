@@ -21,7 +21,7 @@
 //! A solver `unknown` keeps the side (never pruned) and marks the path, so
 //! the run cannot end `safe`.
 
-use super::decide::{decide_by_enumeration, decide_by_points};
+use super::decide::{decide_by_enumeration, decide_by_moving_a_fresh_variable, decide_by_points};
 use super::range::refuted_by_box;
 use super::Symbolic;
 use crate::coverage::Coverage;
@@ -266,6 +266,10 @@ impl<S: Solver> Feasible<S> {
                     Some(model) => Some(extend(path, c, Some(model))),
                     None => self.pruned(),
                 };
+            }
+            if let Some(model) = decide_by_moving_a_fresh_variable(path, m, c) {
+                self.stats.by_bounds += 1;
+                return Some(extend(path, c, Some(model)));
             }
         }
         let seed = c.vars();
