@@ -161,6 +161,30 @@ fn bound_atoms(c: &Term, out: &mut Vec<(Term, ValueSet)>) -> bool {
     }
 }
 
+/// Can the seed's variables alone be enumerated? The slice's variables
+/// include them, and all but one are enumerated, so when the seed's sets
+/// but the largest already hold more points than any enumeration tries,
+/// the slice (whose making walks the path's constraints) is not made.
+fn few_points(path: &PathCond, seed: &[Term]) -> bool {
+    let mut sizes: Vec<u64> = Vec::with_capacity(seed.len());
+    for v in seed {
+        let size = path
+            .set(v)
+            .size()
+            .and_then(|n| n.to_i64())
+            .and_then(|n| u64::try_from(n).ok())
+            .unwrap_or(u64::MAX);
+        sizes.push(size);
+    }
+    sizes.sort_unstable();
+    sizes.pop();
+    let mut points: u64 = 1;
+    for size in sizes {
+        points = points.saturating_mul(size);
+    }
+    points <= MAX_POINTS.max(MAX_POINTS_UNSOLVED)
+}
+
 /// Decides `c` on the slice of the path relevant to `seed` (its
 /// variables) by enumeration, as the module explains. Returns the new raw
 /// model, or `None` inside when unsatisfiable; `None` outside when not
@@ -171,6 +195,9 @@ pub(crate) fn decide_by_enumeration(
     seed: &[Term],
 ) -> Option<Option<Arc<Model>>> {
     let model = path.model.as_ref()?;
+    if !few_points(path, seed) {
+        return None;
+    }
     let (mut query, vars) = path.related(seed);
     query.push(c.clone());
     if vars.is_empty() || !vars.iter().all(is_numeric_var) {
