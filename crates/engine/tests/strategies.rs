@@ -164,3 +164,25 @@ fn coverage_guided_search_covers_every_branch_side_in_fewer_states() {
         );
     }
 }
+
+/// A check in a loop of a million iterations whose failing side is open
+/// from the first iteration on.
+const FAIL_IN_A_LONG_LOOP: &str = "
+x = *;
+i = 0;
+while i < 1000000 do
+  if x == i then fail else skip fi;
+  i = i + 1
+od";
+
+#[test]
+fn depth_first_search_confirms_a_failing_side_before_its_sibling_s_subtree() {
+    // The failing side of the first iteration is handed on last, so it is
+    // taken next: depth-first search does not first run the million
+    // iterations of the passing side.
+    let ir = wiser_imp::compile(FAIL_IN_A_LONG_LOOP).unwrap();
+    let report = symex(&ir, &config(Strategy::Dfs).with_max_states(1_000));
+    assert_eq!(report.verdict, Verdict::Bug, "{report:?}");
+    assert_eq!(report.bugs[0].kind, ErrorKind::Fail);
+    assert!(report.stats.states < 20, "{:?}", report.stats);
+}
