@@ -1,10 +1,14 @@
 //! The solver chain of each worker, assembled in one place from the
 //! configuration (KLEE's chain of decorators): a query cache, then a
-//! counterexample cache, then Z3, in this process or in a child process.
+//! counterexample cache, long chains of bit-vector comparisons rewritten
+//! over the integers, then Z3, in this process or in a child process.
 
 use crate::config::{Backend, Config};
 use std::time::Instant;
-use wiser_smt::{CexCache, Command, ProcessSolver, QueryCache, Solver, SolverProcesses, Z3Solver};
+use wiser_smt::{
+    CexCache, Command, OrderAsIntegers, ProcessSolver, QueryCache, Solver, SolverProcesses,
+    Z3Solver,
+};
 
 /// Makes the solvers of one run and can stop all of them at once.
 pub(crate) struct Solvers {
@@ -42,9 +46,13 @@ impl Solvers {
         solver
     }
 
-    /// The chain of one worker: query cache, counterexample cache, Z3.
+    /// The chain of one worker: query cache, counterexample cache, long
+    /// chains of comparisons over the integers, Z3.
     pub fn chain(&self) -> Box<dyn Solver> {
-        Box::new(QueryCache::new(CexCache::new(self.bare(), 16), 100_000))
+        Box::new(QueryCache::new(
+            CexCache::new(OrderAsIntegers::new(self.bare()), 16),
+            100_000,
+        ))
     }
 
     /// Ends every solver process at once: a worker waiting for one gets
