@@ -81,6 +81,17 @@ enum Reading {
     Unsigned,
 }
 
+impl Reading {
+    /// How the comparison `p` reads its operands.
+    fn of(p: crate::term::BvPred) -> Reading {
+        if p.is_signed() {
+            Reading::Signed
+        } else {
+            Reading::Unsigned
+        }
+    }
+}
+
 /// A bit-vector variable and its integer stand-in.
 struct Var {
     width: u8,
@@ -109,11 +120,7 @@ impl Order {
                 Kind::And(xs) | Kind::Or(xs) => todo.extend(xs.iter()),
                 Kind::Not(x) => todo.push(x),
                 Kind::BvCmp(p, a, b) => {
-                    let reading = if p.is_signed() {
-                        Reading::Signed
-                    } else {
-                        Reading::Unsigned
-                    };
+                    let reading = Reading::of(*p);
                     between_vars += usize::from(a.as_var().is_some() && b.as_var().is_some());
                     for x in [a, b] {
                         operand(&mut vars, x, Some(reading))?;
@@ -213,11 +220,7 @@ fn rewrite(t: &Term, vars: &FxHashMap<Arc<str>, Var>) -> Option<Term> {
         ),
         Kind::Not(x) => Term::not(&rewrite(x, vars)?),
         Kind::BvCmp(p, a, b) => {
-            let reading = if p.is_signed() {
-                Reading::Signed
-            } else {
-                Reading::Unsigned
-            };
+            let reading = Reading::of(*p);
             let (a, b) = (value(a, reading, vars)?, value(b, reading, vars)?);
             if p.is_strict() {
                 Term::lt(&a, &b)

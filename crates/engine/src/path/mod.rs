@@ -294,12 +294,12 @@ impl PathCond {
     }
 
     /// The constraints that share variables with `seed`, directly or
-    /// through others (oldest first), and their variables: the seed's,
-    /// then each chosen constraint's new ones, newest constraint first.
-    /// Linear in the constraints' variables: an index from each variable
-    /// to its constraints, walked from the seed (a chain of comparisons
-    /// that a sorting loop adds, sliced from its oldest end, took a pass
-    /// per link before).
+    /// through others (oldest first), and their variables in the order they
+    /// were reached (the seed's first). Linear in the constraints'
+    /// variables: an index from each variable to its constraints, walked
+    /// from the seed, the list of variables serving as the queue (a chain
+    /// of comparisons that a sorting loop adds, sliced from its oldest end,
+    /// took a pass per link before).
     fn related_constraints(&self, seed: &[Term]) -> (Vec<&Constraint>, Vec<Term>) {
         let all: Vec<&Constraint> = self.constraints.iter().collect();
         let mut by_var: rustc_hash::FxHashMap<&Term, Vec<usize>> = Default::default();
@@ -309,27 +309,24 @@ impl PathCond {
             }
         }
         let mut taken = vec![false; all.len()];
-        let mut reached: rustc_hash::FxHashSet<&Term> = seed.iter().collect();
-        let mut todo: Vec<&Term> = seed.iter().collect();
-        while let Some(v) = todo.pop() {
-            for &i in by_var.get(v).map(Vec::as_slice).unwrap_or_default() {
-                if !taken[i] {
-                    taken[i] = true;
-                    todo.extend(all[i].vars.iter().filter(|w| reached.insert(w)));
-                }
-            }
-        }
+        let mut reached: rustc_hash::FxHashSet<Term> = Default::default();
         let mut vars: Vec<Term> = Vec::new();
-        let mut listed: rustc_hash::FxHashSet<&Term> = Default::default();
         for v in seed {
-            if listed.insert(v) {
+            if reached.insert(v.clone()) {
                 vars.push(v.clone());
             }
         }
-        for (c, _) in all.iter().zip(&taken).filter(|(_, t)| **t) {
-            for v in c.vars.iter() {
-                if listed.insert(v) {
-                    vars.push(v.clone());
+        let mut next = 0;
+        while let Some(v) = vars.get(next).cloned() {
+            next += 1;
+            for &i in by_var.get(&v).map(Vec::as_slice).unwrap_or_default() {
+                if !taken[i] {
+                    taken[i] = true;
+                    for w in all[i].vars.iter() {
+                        if reached.insert(w.clone()) {
+                            vars.push(w.clone());
+                        }
+                    }
                 }
             }
         }

@@ -161,21 +161,22 @@ fn bound_atoms(c: &Term, out: &mut Vec<(Term, ValueSet)>) -> bool {
     }
 }
 
+/// The number of values in `s`, if finite and within a `u64`.
+fn set_size(s: &ValueSet) -> Option<u64> {
+    s.size()
+        .and_then(|n| n.to_i64())
+        .and_then(|n| u64::try_from(n).ok())
+}
+
 /// Can the seed's variables alone be enumerated? The slice's variables
 /// include them, and all but one are enumerated, so when the seed's sets
 /// but the largest already hold more points than any enumeration tries,
 /// the slice (whose making walks the path's constraints) is not made.
 fn few_points(path: &PathCond, seed: &[Term]) -> bool {
-    let mut sizes: Vec<u64> = Vec::with_capacity(seed.len());
-    for v in seed {
-        let size = path
-            .set(v)
-            .size()
-            .and_then(|n| n.to_i64())
-            .and_then(|n| u64::try_from(n).ok())
-            .unwrap_or(u64::MAX);
-        sizes.push(size);
-    }
+    let mut sizes: Vec<u64> = seed
+        .iter()
+        .map(|v| set_size(&path.set(v)).unwrap_or(u64::MAX))
+        .collect();
     sizes.sort_unstable();
     sizes.pop();
     let mut points: u64 = 1;
@@ -204,14 +205,7 @@ pub(crate) fn decide_by_enumeration(
         return None;
     }
     let sets: Vec<ValueSet> = vars.iter().map(|v| path.set(v)).collect();
-    let sizes: Vec<Option<u64>> = sets
-        .iter()
-        .map(|s| {
-            s.size()
-                .and_then(|n| n.to_i64())
-                .and_then(|n| u64::try_from(n).ok())
-        })
-        .collect();
+    let sizes: Vec<Option<u64>> = sets.iter().map(set_size).collect();
     // The variable to solve: the one with the largest set among those
     // every constraint is linear in.
     let solved = (0..vars.len())
