@@ -3,9 +3,11 @@
 //! A sorting loop compares each element with the next: its paths hold
 //! conditions such as `a1 <=s a0, a2 <=s a1, …, a999 <=s a998`. Bit-blasted,
 //! such a chain is hard for a SAT solver, which learns transitivity clause
-//! by clause (Z3 4.8 gave up on a chain of 1,000 32-bit comparisons after
-//! 10 s), while over the integers it is a small difference-logic problem
-//! that the simplex decides at once.
+//! by clause, while over the integers it is a difference-logic problem for
+//! the simplex. `cargo run --release -p wiser-smt --example order_chain`
+//! measures both: on this project's 2-core machine Z3 4.8.12 did not decide
+//! 3,000 links as bit-vectors within 10 s, and decided them in 0.7 s as
+//! integers.
 //!
 //! [`OrderAsIntegers`] rewrites a query whose atoms are all comparisons and
 //! equalities of bit-vector variables and constants, each variable read
