@@ -12,21 +12,50 @@ use crate::term::{Kind, Scalar, Sort, Term};
 use std::sync::Arc;
 use wiser_num::Int;
 
-/// Constants up to this magnitude are made once per process and shared:
+/// Constants up to this magnitude are made once per thread and shared:
 /// every assignment of a constant (`c = c + 1` on a concrete `c`) would
 /// otherwise allocate a node per state, which each waiting state of a wide
 /// search keeps (~70 bytes of its ~1,000, `bench/programs/memory_bfs_21.imp`).
 const SMALL_INTS: u64 = 256;
 
-/// The shared constants `-SMALL_INTS..=SMALL_INTS`, in order.
-fn small_ints() -> &'static [Term] {
-    static TABLE: std::sync::OnceLock<Box<[Term]>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let m = SMALL_INTS as i64;
-        (-m..=m)
-            .map(|k| Term::new(Kind::Int(Int::from(k))))
-            .collect()
-    })
+/// The shared constants `-SMALL_INTS..=SMALL_INTS`, in order, one table
+/// per running thread: a node every worker cloned and dropped would put its
+/// reference count on one cache line that all cores write, which held a
+/// 16-core run of cheap states to 4x one core's (`bench/scale.py`). Terms
+/// compare by structure, so a constant from another thread's table (a
+/// stolen state's) is equal to this one's. The tables live as long as the
+/// process, as the one shared table did: a thread that ends hands its
+/// table on to the next thread that starts ([`FREE_TABLES`]), so there are
+/// never more tables than threads ever ran at once.
+struct Table(&'static [Term]);
+
+/// Tables whose threads ended.
+static FREE_TABLES: std::sync::Mutex<Vec<&'static [Term]>> = std::sync::Mutex::new(Vec::new());
+
+impl Table {
+    fn take() -> Table {
+        let free = FREE_TABLES.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        Table(free.unwrap_or_else(|| {
+            let m = SMALL_INTS as i64;
+            let table: Box<[Term]> = (-m..=m)
+                .map(|k| Term::new(Kind::Int(Int::from(k))))
+                .collect();
+            Box::leak(table)
+        }))
+    }
+}
+
+impl Drop for Table {
+    fn drop(&mut self) {
+        FREE_TABLES
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(self.0);
+    }
+}
+
+thread_local! {
+    static SMALL: Table = Table::take();
 }
 
 /// A linear combination `c + Σ kᵢ·tᵢ` under construction.
@@ -38,7 +67,7 @@ impl Term {
         let n = n.into();
         match n.to_i64() {
             Some(k) if k.unsigned_abs() <= SMALL_INTS => {
-                small_ints()[(k + SMALL_INTS as i64) as usize].clone()
+                SMALL.with(|t| t.0[(k + SMALL_INTS as i64) as usize].clone())
             }
             _ => Term::new(Kind::Int(n)),
         }
