@@ -2,10 +2,13 @@
 //! solver chain, sharing one [`Pool`] of waiting states.
 //!
 //! Termination: `pending` counts the states that exist (waiting anywhere,
-//! held by a thief, or being expanded). A worker adds its successors'
-//! count before they become visible to thieves and removes the expanded
-//! state in the same atomic operation, so `pending` never reaches 0 while
-//! a state exists.
+//! held by a thief, or being expanded), plus what each worker reserved
+//! ahead ([`Credit`]). A worker takes its successors' count from its
+//! reserve before they become visible to thieves, and gives the expanded
+//! state back to it; it returns its whole reserve before it looks whether
+//! `pending` is 0. So `pending` never reaches 0 while a state exists, and
+//! the shared counter, one cache line every worker writes, is written once
+//! per [`CREDIT`] states rather than at every fork and every end.
 //!
 //! On an exhaustive run every reachable state is expanded whatever the
 //! interleaving, so the verdict and (with `--all`) the set of bug
@@ -103,6 +106,48 @@ pub(crate) struct Shared {
 
 /// Flush the local state count to the shared one this often.
 const BATCH: u64 = 64;
+
+/// How much of `pending` a worker reserves at once (see [`Credit`]).
+const CREDIT: u64 = 64;
+
+/// A worker's reserve of `pending`: counts it added to the shared counter
+/// ahead of states it has yet to make, or kept back from states that
+/// ended. The shared counter is then the states that exist plus every
+/// worker's reserve, an upper bound that is exact once every worker has
+/// returned its reserve ([`Credit::release`]).
+#[derive(Default)]
+struct Credit {
+    held: u64,
+}
+
+impl Credit {
+    /// Counts `n` new states (before any other worker can see them).
+    fn take(&mut self, n: u64, pending: &AtomicU64) {
+        if self.held < n {
+            let more = n - self.held + CREDIT;
+            pending.fetch_add(more, Ordering::SeqCst);
+            self.held += more;
+        }
+        self.held -= n;
+    }
+
+    /// Counts `n` states that no longer exist.
+    fn give(&mut self, n: u64, pending: &AtomicU64) {
+        self.held += n;
+        if self.held > 2 * CREDIT {
+            pending.fetch_sub(self.held - CREDIT, Ordering::SeqCst);
+            self.held = CREDIT;
+        }
+    }
+
+    /// Returns the whole reserve (before looking whether `pending` is 0).
+    fn release(&mut self, pending: &AtomicU64) {
+        if self.held > 0 {
+            pending.fetch_sub(self.held, Ordering::SeqCst);
+            self.held = 0;
+        }
+    }
+}
 
 impl Shared {
     pub fn new(ir: Arc<Ir>, config: &Config, start: Instant, monitor: Arc<Monitor>) -> Shared {
@@ -211,10 +256,12 @@ pub(crate) fn work(me: usize, shared: &Shared) {
     let mut unflushed = 0u64;
     let mut queries_flushed = 0u64;
     let mut idle_spins = 0u32;
+    let mut credit = Credit::default();
     let jobs = config.jobs as u64;
     let level = finishes_level(config);
     while !shared.stopped() {
         let Some(state) = shared.pool.pop(me) else {
+            credit.release(&monitor.pending);
             if monitor.pending.load(Ordering::SeqCst) == 0 {
                 break;
             }
@@ -230,7 +277,7 @@ pub(crate) fn work(me: usize, shared: &Shared) {
         if level && beyond_cutoff(&state, shared.cutoff.load(Ordering::SeqCst)) {
             shared.found().cut_level = true;
             expander.record_cut(&state, Incomplete::StoppedAtFirstBug);
-            monitor.pending.fetch_sub(1, Ordering::SeqCst);
+            credit.give(1, &monitor.pending);
             continue;
         }
         // Interrupts, time and memory are the supervisor's: it sets `stop`,
@@ -249,8 +296,15 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             if taken + 2 * BATCH * jobs >= config.max_states {
                 shared.near_limit.store(true, Ordering::Relaxed);
             }
-            let pending = monitor.pending.load(Ordering::Relaxed);
-            shared.max_pending.fetch_max(pending, Ordering::Relaxed);
+            // Exact with one worker; with more, others' reserves may
+            // count too. A write only when it grows: the line is shared.
+            let pending = monitor
+                .pending
+                .load(Ordering::Relaxed)
+                .saturating_sub(credit.held);
+            if pending > shared.max_pending.load(Ordering::Relaxed) {
+                shared.max_pending.fetch_max(pending, Ordering::Relaxed);
+            }
             // `taken` includes the state in hand: expanding it would
             // exceed the limit.
             if taken > config.max_states {
@@ -269,8 +323,8 @@ pub(crate) fn work(me: usize, shared: &Shared) {
         let expansion = match expander.expand(state, &mut out) {
             // A confirmed bug is kept whatever happens next.
             Expansion::Bug(bug) => {
-                record_bug(shared, *bug);
-                monitor.pending.fetch_sub(1, Ordering::SeqCst);
+                record_bug(shared, *bug, credit.held);
+                credit.give(1, &monitor.pending);
                 continue;
             }
             other => other,
@@ -293,11 +347,11 @@ pub(crate) fn work(me: usize, shared: &Shared) {
                 // skipping it keeps the shared counter out of the hot path.
                 let added = out.len() as u64 - 1;
                 if added > 0 {
-                    monitor.pending.fetch_add(added, Ordering::SeqCst);
+                    credit.take(added, &monitor.pending);
                 }
                 let merged = shared.pool.push_all(me, out.drain(..));
                 if merged > 0 {
-                    monitor.pending.fetch_sub(merged, Ordering::SeqCst);
+                    credit.give(merged, &monitor.pending);
                 }
                 continue;
             }
@@ -320,8 +374,9 @@ pub(crate) fn work(me: usize, shared: &Shared) {
                 found.incomplete.push(Incomplete::InternalError);
             }
         }
-        monitor.pending.fetch_sub(1, Ordering::SeqCst);
+        credit.give(1, &monitor.pending);
     }
+    credit.release(&monitor.pending);
     monitor.states.fetch_add(unflushed, Ordering::Relaxed);
     let policy = expander.policy();
     if !policy.mismatches.is_empty() {
@@ -405,7 +460,9 @@ fn beyond_cutoff(state: &SymState, cutoff: u64) -> bool {
     }
 }
 
-fn record_bug(shared: &Shared, bug: Bug) {
+/// Records `bug`, found by a worker that holds `credit` of `pending` in
+/// reserve.
+fn record_bug(shared: &Shared, bug: Bug, credit: u64) {
     let mut found = shared.found();
     let all = shared.config.all_bugs;
     if all {
@@ -437,10 +494,45 @@ fn record_bug(shared: &Shared, bug: Bug) {
         }
     }
     if !all && !finishes_level(&shared.config) {
-        // The bug's own state is still counted as pending.
-        if shared.monitor.pending.load(Ordering::SeqCst) > 1 {
+        // The bug's own state is still counted as pending, and so is the
+        // finder's reserve (an idle worker holds none).
+        if shared.monitor.pending.load(Ordering::SeqCst) > 1 + credit {
             found.incomplete.push(Incomplete::StoppedAtFirstBug);
         }
         shared.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Credit, CREDIT};
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    #[test]
+    fn the_shared_count_bounds_the_states_and_is_exact_once_released() {
+        let pending = AtomicU64::new(1);
+        let mut credit = Credit::default();
+        let mut states = 1u64;
+        let mut writes = 0;
+        // Forks and ends, as a worker makes them: the shared count is
+        // never below the states, and is written far less often.
+        for i in 0..10_000u64 {
+            let before = pending.load(Ordering::SeqCst);
+            if i % 3 == 0 {
+                credit.give(1, &pending);
+                states -= 1;
+            } else {
+                credit.take(1, &pending);
+                states += 1;
+            }
+            writes += u64::from(pending.load(Ordering::SeqCst) != before);
+            let shared = pending.load(Ordering::SeqCst);
+            assert!(shared >= states);
+            assert_eq!(shared, states + credit.held);
+            assert!(credit.held <= 2 * CREDIT);
+        }
+        assert!(writes < 10_000 / CREDIT * 2, "{writes} writes");
+        credit.release(&pending);
+        assert_eq!(pending.load(Ordering::SeqCst), states);
     }
 }

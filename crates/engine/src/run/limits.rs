@@ -11,7 +11,8 @@ use std::time::Instant;
 /// display), and the switch that interrupts it.
 #[derive(Debug, Default)]
 pub struct Monitor {
-    /// States that exist: waiting or being expanded.
+    /// States that exist: waiting or being expanded, plus what the
+    /// workers reserved ahead (at most 128 each; see `parallel.rs`).
     pub pending: AtomicU64,
     /// States taken so far (flushed in batches of 64 per worker); runs
     /// made, for fuzzing.
