@@ -98,6 +98,36 @@ pub trait Searchable: Sized {
     fn decisions(&self) -> usize;
 }
 
+/// A state that moves to another worker (stolen) takes copies of its own of
+/// the parts it shares with every state of its worker. Forking a state
+/// clones its reference-counted parts, and a part every state of the run
+/// shares (the initial globals, arrays, model, an input's slots) has one
+/// count that every core writes at every fork and every end: on 16 cores
+/// that cache line held a run of cheap states to 4x one core's. A copy per
+/// steal (a few dozen steals a second) keeps each worker's counts on its
+/// own lines.
+pub trait Unshare {
+    /// Copies the parts this state shares with others it will not meet.
+    fn unshare(&mut self);
+}
+
+/// How many term nodes [`Unshare`] copies at most per state (the values
+/// of its frame and globals); larger values stay shared.
+const UNSHARE_NODES: usize = 4096;
+
+impl Unshare for crate::witness::SymState {
+    fn unshare(&mut self) {
+        let mut budget = UNSHARE_NODES;
+        let mut copy = |t: &wiser_smt::Term| t.copied(&mut budget);
+        self.frame.locals.unshare(&mut copy);
+        self.globals = std::sync::Arc::new(self.globals.iter().map(&mut copy).collect());
+        self.arrays = std::sync::Arc::new(self.arrays.to_vec());
+        self.callers.unshare_top();
+        self.trail.unshare_top();
+        self.path.unshare();
+    }
+}
+
 impl<A: Algebra, P> Searchable for State<A, P> {
     type Waiting = Frozen<A, P>;
     fn wait(self) -> Frozen<A, P> {
@@ -131,6 +161,7 @@ const SCAN_LIMIT: usize = 4096;
 /// (its [`Info::parent`]): drivers pop a state, expand it and push what the
 /// step produced. States that come from elsewhere (stolen from another
 /// worker) go in with [`Arena::adopt`].
+#[repr(align(128))] // A worker's own cache lines: see `frontier::Pool`.
 pub struct Arena<T: Searchable> {
     states: Slab<(T::Waiting, Serial)>,
     searcher: Box<dyn Searcher>,
@@ -241,10 +272,19 @@ const MAX_STEAL: usize = 64;
 
 /// One frontier per worker, with stealing.
 pub struct Pool<T> {
-    arenas: Vec<Mutex<Box<dyn Frontier<T>>>>,
+    arenas: Vec<Padded<Mutex<Box<dyn Frontier<T>>>>>,
 }
 
-impl<T: Searchable + Send + 'static> Pool<T>
+/// A value on cache lines of its own (128 bytes: two lines, as adjacent
+/// lines are fetched in pairs). A worker locks its arena for every push and
+/// pop; unpadded, three arenas' locks shared a line, and every lock was a
+/// write that the neighbours' cores had to wait for. The arena and its
+/// searcher, allocated one after the other for every worker before the
+/// run, are aligned so too: their counters change at every push and pop.
+#[repr(align(128))]
+struct Padded<T>(T);
+
+impl<T: Searchable + Unshare + Send + 'static> Pool<T>
 where
     T::Waiting: Send,
 {
@@ -258,12 +298,15 @@ where
     }
 }
 
-impl<T> Pool<T> {
+impl<T: Unshare> Pool<T> {
     /// A pool of the given frontiers, one per worker (at least one).
     pub fn with_frontiers(frontiers: Vec<Box<dyn Frontier<T>>>) -> Self {
         assert!(!frontiers.is_empty(), "a pool has at least one frontier");
         Pool {
-            arenas: frontiers.into_iter().map(Mutex::new).collect(),
+            arenas: frontiers
+                .into_iter()
+                .map(|f| Padded(Mutex::new(f)))
+                .collect(),
         }
     }
 
@@ -275,7 +318,7 @@ impl<T> Pool<T> {
     fn arena(&self, i: usize) -> std::sync::MutexGuard<'_, Box<dyn Frontier<T>>> {
         // A worker that panicked left its arena consistent (every
         // operation is a single push or pop): keep using it.
-        self.arenas[i].lock().unwrap_or_else(|e| e.into_inner())
+        self.arenas[i].0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Adds states to worker `me`'s frontier; returns how many were merged
@@ -310,7 +353,8 @@ impl<T> Pool<T> {
             // Stolen states are no successors of what this worker took
             // last, and are not merged here: the pool's callers count
             // merges only where they push.
-            for s in stolen {
+            for mut s in stolen {
+                s.unshare();
                 own.push(s, false);
             }
             return own.pop();
@@ -386,8 +430,31 @@ impl<T> Pool<T> {
 
 #[cfg(test)]
 mod tests {
+    use super::Unshare;
+    use crate::path::PathCond;
+    use crate::symbolic::Symbolic;
     use crate::witness::SymState;
+    use std::sync::Arc;
     use wiser_semantics::Frozen;
+
+    #[test]
+    fn a_stolen_state_is_equal_and_shares_nothing_counted() {
+        let ir = wiser_imp::compile("y = x * 2 + z; assert y != 3").unwrap();
+        let mut alg = Symbolic::new();
+        let stolen = SymState::initial(&ir, &mut alg, PathCond::new());
+        let mut thief = stolen.clone();
+        thief.unshare();
+        assert!(!Arc::ptr_eq(&thief.globals, &stolen.globals));
+        assert!(!Arc::ptr_eq(&thief.arrays, &stolen.arrays));
+        let (a, b) = (thief.path.model.unwrap(), stolen.path.model.unwrap());
+        assert!(!Arc::ptr_eq(&a, &b));
+        assert_eq!(a, b);
+        assert_eq!(thief.frame.locals.len(), 3);
+        for (mine, theirs) in thief.frame.locals.iter().zip(stolen.frame.locals.iter()) {
+            assert_eq!(mine, theirs);
+            assert!(!mine.ptr_eq(theirs), "{mine} is shared");
+        }
+    }
 
     #[test]
     fn a_symbolic_state_waits_in_112_bytes() {

@@ -97,6 +97,13 @@ impl<V: Clone> Locals<V> {
         self.iter().cloned().collect()
     }
 
+    /// Gives these slots a vector of their own, shared with no other
+    /// state, of the values `copy` makes (for a state that moves to another
+    /// thread: see `Unshare` in the engine's `frontier.rs`).
+    pub fn unshare(&mut self, copy: impl FnMut(&V) -> V) {
+        *self = Locals::new(self.iter().map(copy).collect());
+    }
+
     /// Writes slot `i`.
     #[inline]
     pub fn set(&mut self, i: usize, v: V) {

@@ -79,6 +79,18 @@ impl<T> Stack<T> {
         }
     }
 
+    /// The same stack with a top node of its own (the rest stays shared),
+    /// for a state that moves to another thread: every fork clones the
+    /// top node's count, and the tail's only when the top is popped.
+    pub fn unshare_top(&mut self)
+    where
+        T: Clone,
+    {
+        if let Some(top) = self.top().cloned() {
+            *self = self.pop().push(top);
+        }
+    }
+
     /// The elements from top to bottom.
     pub fn iter(&self) -> impl Iterator<Item = &T> {
         let mut cur = self.head.as_deref();

@@ -4,7 +4,7 @@
 //! speak about another (an invariant, stated over its cut point's
 //! variables, instantiated at a path's values when it is checked).
 
-use crate::term::{Kind, Sort, Term};
+use crate::term::{each_child_mut, Kind, Sort, Term};
 use rustc_hash::FxHashMap;
 
 impl Term {
@@ -45,6 +45,35 @@ impl Term {
 }
 
 impl Term {
+    /// The same term made of nodes of its own, none shared with the
+    /// original (each shared subterm copied once), for a state that moves
+    /// to another thread: a node two threads clone and drop has one
+    /// reference count that both cores write. A term of more than `budget`
+    /// nodes (counted down) is left as it is.
+    pub fn copied(&self, budget: &mut usize) -> Term {
+        let size = self.tree_size() as usize;
+        if size > *budget {
+            return self.clone();
+        }
+        *budget -= size;
+        let mut done: FxHashMap<usize, Term> = FxHashMap::default();
+        let mut stack: Vec<(&Term, bool)> = vec![(self, false)];
+        while let Some((t, expanded)) = stack.pop() {
+            if done.contains_key(&t.addr()) {
+                continue;
+            }
+            if !expanded {
+                stack.push((t, true));
+                t.each_child(&mut |c| stack.push((c, false)));
+                continue;
+            }
+            let mut kind = t.kind().clone();
+            each_child_mut(&mut kind, &mut |c| *c = done[&c.addr()].clone());
+            done.insert(t.addr(), Term::new(kind));
+        }
+        done.remove(&self.addr()).expect("the root was copied")
+    }
+
     /// A term of this one's kind over new children (in [`Term::children`]
     /// order, of their sorts), through the simplifying constructors; this
     /// term itself when the children are the same.
@@ -101,6 +130,30 @@ impl Term {
 mod tests {
     use crate::term::{BvPred, Sort};
     use crate::Term;
+
+    #[test]
+    fn a_copy_is_equal_shares_no_node_and_keeps_its_own_sharing() {
+        let (x, y) = (Term::int_var("x"), Term::int_var("y"));
+        let sum = Term::add(&x, &y);
+        let t = Term::ite(&Term::le(&sum, &Term::int(3)), &Term::mul(&sum, &sum), &x);
+        let mut budget = 100;
+        let c = t.copied(&mut budget);
+        assert_eq!(c, t);
+        assert_eq!(budget, 100 - t.tree_size() as usize);
+        let mut walk = vec![(&c, &t)];
+        while let Some((a, b)) = walk.pop() {
+            assert!(!a.ptr_eq(b), "{a} is shared");
+            walk.extend(a.children().into_iter().zip(b.children()));
+        }
+        // `x + y` is one node in the original, and one in the copy.
+        let square = &c.children()[1];
+        let (l, r) = (square.children()[0], square.children()[1]);
+        assert!(l.ptr_eq(r));
+        // A term past the budget stays as it is.
+        let mut small = 2;
+        assert!(t.copied(&mut small).ptr_eq(&t));
+        assert_eq!(small, 2);
+    }
 
     #[test]
     fn substituting_constants_folds() {

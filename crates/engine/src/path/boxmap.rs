@@ -265,6 +265,17 @@ impl BoxMap {
         }));
     }
 
+    /// The same map with a list and trie of its own (their entries stay
+    /// shared), for a state that moves to another thread.
+    pub(super) fn unshare(&mut self) {
+        if self.recent.is_some() {
+            self.fold();
+        }
+        if let Some(t) = &self.trie {
+            self.trie = Some(std::sync::Arc::new(Trie::clone(t)));
+        }
+    }
+
     /// Removes `x`'s entry (rare: only a merge of paths does).
     pub(super) fn remove_mut(&mut self, x: &Term) {
         self.fold();

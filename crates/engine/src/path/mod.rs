@@ -108,6 +108,19 @@ impl PathCond {
     }
 
     /// `v` moved into the set of the variable `x`.
+    /// Gives the parts that forks clone a copy of their own: the box's list
+    /// and trie, the newest constraint, the set of constrained symbols and
+    /// the model (those two often still the initial ones, which every
+    /// state of a run shares). See `Unshare` in `frontier.rs`.
+    pub(crate) fn unshare(&mut self) {
+        self.boxed.unshare();
+        self.constraints.unshare_top();
+        self.constrained = Arc::new((*self.constrained).clone());
+        if let Some(m) = &self.model {
+            self.model = Some(Arc::new((**m).clone()));
+        }
+    }
+
     fn clamp(&self, x: &Term, v: Int) -> Int {
         self.boxed.clamp(x, v)
     }

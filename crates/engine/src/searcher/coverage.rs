@@ -157,6 +157,7 @@ impl BranchCoverage {
 }
 
 /// Coverage-guided search (incomplete).
+#[repr(align(128))] // A worker's own cache lines: see `frontier::Pool`.
 pub struct CoverageGuided {
     map: Arc<BranchCoverage>,
     /// Distances, as of coverage `seen`.

@@ -22,6 +22,7 @@ use std::collections::VecDeque;
 pub const BFS_EVERY: u32 = 2;
 
 /// A strategy interleaved with breadth-first search (complete).
+#[repr(align(128))] // A worker's own cache lines: see `frontier::Pool`.
 pub struct Interleaved {
     main: Box<dyn Searcher>,
     name: &'static str,

@@ -104,6 +104,7 @@ fn remove_from(queue: &mut VecDeque<StateId>, id: StateId) {
 
 /// First in, first out: WiSE's complete breadth-first search.
 #[derive(Default)]
+#[repr(align(128))] // A worker's own cache lines: see `frontier::Pool`.
 pub struct BreadthFirst(VecDeque<StateId>);
 
 impl Searcher for BreadthFirst {
@@ -126,6 +127,7 @@ impl Searcher for BreadthFirst {
 
 /// Last in, first out: depth-first search (DART's; incomplete).
 #[derive(Default)]
+#[repr(align(128))] // A worker's own cache lines: see `frontier::Pool`.
 pub struct DepthFirst(VecDeque<StateId>);
 
 impl Searcher for DepthFirst {

@@ -53,6 +53,7 @@ struct Node {
 }
 
 /// Random-path search (incomplete).
+#[repr(align(128))] // A worker's own cache lines: see `frontier::Pool`.
 pub struct RandomPath {
     nodes: Vec<Node>,
     free: Vec<NodeId>,
