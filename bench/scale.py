@@ -11,6 +11,9 @@ Builds nothing: run `cargo build --release` first (uses target/release/wiser;
 
 Workloads (programs written to a scratch folder):
   cheap    22 independent branches, no solver, breadth-first: states per second
+  cheap-dfs  the same program depth-first: states per second with a frontier
+           that stays small, so no page is touched for the first time
+           (what is left is what the workers share)
   solver   20 branches on chained nonlinear conditions, depth-first: Z3
            queries per second (every side needs the solver)
   comb     a loop over a symbolic bound whose every exit (a tooth) holds 64
@@ -41,6 +44,11 @@ def cheap():
     return "\n".join(lines + ["assert c != 100"]) + "\n", ["--strategy", "bfs"], "states"
 
 
+def cheap_dfs():
+    text, _, measure = cheap()
+    return text, ["--strategy", "dfs"], measure
+
+
 def solver():
     lines = ["c = 0;"] + [
         f"if x{i} * x{i + 1} > {i + 1} then c = c + 1 else c = c - 1 fi;" for i in range(20)
@@ -54,7 +62,7 @@ def comb():
     return "\n".join(lines + ["assert c != 100"]) + "\n", ["--strategy", "dfs"], "states"
 
 
-WORKLOADS = {"cheap": cheap, "solver": solver, "comb": comb}
+WORKLOADS = {"cheap": cheap, "cheap-dfs": cheap_dfs, "solver": solver, "comb": comb}
 
 
 def run_check(wiser, path, args, seconds, broker=None):
@@ -124,7 +132,7 @@ def main():
     a = ap.parse_args()
     counts = sorted({1, a.max} | {n for n in (2, 4, 8, 16, 32) if n < a.max})
     scratch = Path(tempfile.mkdtemp(prefix="wiser-scale-"))
-    print(f"{'workload':8} {'kind':8} {'N':>3} {'per second':>12} {'speedup':>8}  verdict")
+    print(f"{'workload':9} {'kind':8} {'N':>3} {'per second':>12} {'speedup':>8}  verdict")
     for name in a.only or sorted(WORKLOADS):
         text, args, measure = WORKLOADS[name]()
         path = scratch / f"{name}.imp"
@@ -139,7 +147,7 @@ def main():
                 rate = r[measure]
                 base = base or rate
                 speedup = f"{rate / base:>7.2f}x" if base else "      -"
-                print(f"{name:8} {kind:8} {n:>3} {rate:>12.0f} {speedup}  {r['verdict']}")
+                print(f"{name:9} {kind:8} {n:>3} {rate:>12.0f} {speedup}  {r['verdict']}")
                 sys.stdout.flush()
     if not a.no_memory:
         mem = ROOT / "bench" / "programs" / "memory_bfs_21.imp"
