@@ -256,6 +256,15 @@ pub(crate) fn work(me: usize, shared: &Shared) {
     let mut unflushed = 0u64;
     let mut queries_flushed = 0u64;
     let mut idle_spins = 0u32;
+    // Why paths were cut or left undecided, as this worker reported it:
+    // each reason once, not a shared lock and a longer list per path.
+    let mut reported: Vec<Incomplete> = Vec::new();
+    let mut report = |why: Incomplete| {
+        if !reported.contains(&why) {
+            reported.push(why);
+            shared.found().incomplete.push(why);
+        }
+    };
     let mut credit = Credit::default();
     let jobs = config.jobs as u64;
     let level = finishes_level(config);
@@ -361,8 +370,8 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             | Expansion::Known
             | Expansion::Revisited
             | Expansion::Bug(_) => {}
-            Expansion::Undecided => shared.found().incomplete.push(Incomplete::SolverUnknown),
-            Expansion::Bounded(why) => shared.found().incomplete.push(why),
+            Expansion::Undecided => report(Incomplete::SolverUnknown),
+            Expansion::Bounded(why) => report(why),
             Expansion::OutsideProperty(kind, span) => {
                 let mut found = shared.found();
                 let least = found.outside_property.entry((kind, span)).or_insert(steps);
