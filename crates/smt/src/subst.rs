@@ -7,44 +7,44 @@
 use crate::term::{each_child_mut, Kind, Sort, Term};
 use rustc_hash::FxHashMap;
 
+/// `root` rebuilt bottom-up: `build(t, kids)` makes the new node of each
+/// node `t` from its children's new nodes (in [`Term::children`] order).
+/// Iterative, with each shared subterm rebuilt once.
+fn bottom_up(root: &Term, mut build: impl FnMut(&Term, Vec<Term>) -> Term) -> Term {
+    let mut done: FxHashMap<usize, Term> = FxHashMap::default();
+    let mut stack: Vec<(&Term, bool)> = vec![(root, false)];
+    while let Some((t, expanded)) = stack.pop() {
+        if done.contains_key(&t.addr()) {
+            continue;
+        }
+        if !expanded {
+            stack.push((t, true));
+            t.each_child(&mut |c| {
+                if !done.contains_key(&c.addr()) {
+                    stack.push((c, false));
+                }
+            });
+            continue;
+        }
+        let mut kids = Vec::new();
+        t.each_child(&mut |c| kids.push(done[&c.addr()].clone()));
+        let new = build(t, kids);
+        done.insert(t.addr(), new);
+    }
+    done.remove(&root.addr()).expect("the root was rebuilt")
+}
+
 impl Term {
     /// This term with every variable `v` for which `value(v)` is `Some(t)`
     /// replaced by `t` (of the variable's sort); other variables stay.
     /// Iterative, with each shared subterm rebuilt once.
     pub fn substitute(&self, value: &dyn Fn(&Term) -> Option<Term>) -> Term {
-        let mut done: FxHashMap<usize, Term> = FxHashMap::default();
-        let mut stack: Vec<(&Term, bool)> = vec![(self, false)];
-        while let Some((t, expanded)) = stack.pop() {
-            if done.contains_key(&t.addr()) {
-                continue;
-            }
-            if !expanded {
-                stack.push((t, true));
-                for c in t.children() {
-                    if !done.contains_key(&c.addr()) {
-                        stack.push((c, false));
-                    }
-                }
-                continue;
-            }
-            let new = match t.kind() {
-                Kind::Var(..) => value(t).unwrap_or_else(|| t.clone()),
-                _ => {
-                    let kids: Vec<Term> = t
-                        .children()
-                        .iter()
-                        .map(|c| done[&c.addr()].clone())
-                        .collect();
-                    t.with_children(&kids)
-                }
-            };
-            done.insert(t.addr(), new);
-        }
-        done.remove(&self.addr()).expect("the root was rebuilt")
+        bottom_up(self, |t, kids| match t.kind() {
+            Kind::Var(..) => value(t).unwrap_or_else(|| t.clone()),
+            _ => t.with_children(&kids),
+        })
     }
-}
 
-impl Term {
     /// The same term made of nodes of its own, none shared with the
     /// original (each shared subterm copied once), for a state that moves
     /// to another thread: a node two threads clone and drop has one
@@ -56,22 +56,14 @@ impl Term {
             return self.clone();
         }
         *budget -= size;
-        let mut done: FxHashMap<usize, Term> = FxHashMap::default();
-        let mut stack: Vec<(&Term, bool)> = vec![(self, false)];
-        while let Some((t, expanded)) = stack.pop() {
-            if done.contains_key(&t.addr()) {
-                continue;
-            }
-            if !expanded {
-                stack.push((t, true));
-                t.each_child(&mut |c| stack.push((c, false)));
-                continue;
-            }
+        bottom_up(self, |t, kids| {
             let mut kind = t.kind().clone();
-            each_child_mut(&mut kind, &mut |c| *c = done[&c.addr()].clone());
-            done.insert(t.addr(), Term::new(kind));
-        }
-        done.remove(&self.addr()).expect("the root was copied")
+            let mut kids = kids.into_iter();
+            each_child_mut(&mut kind, &mut |c| {
+                *c = kids.next().expect("one new node a child")
+            });
+            Term::new(kind)
+        })
     }
 
     /// A term of this one's kind over new children (in [`Term::children`]

@@ -488,76 +488,55 @@ fn children_of(kind: &Kind) -> Vec<&Term> {
     out
 }
 
+/// The one list of where each kind keeps its children, in order: `$f` is
+/// called on each, through `$iter` (`iter` or `iter_mut`) for the kinds
+/// that hold a slice.
+macro_rules! for_each_child {
+    ($kind:expr, $f:expr, $iter:ident) => {
+        match $kind {
+            Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) | Kind::Bv { .. } => {}
+            Kind::Linear(ms, _) => ms.$iter().for_each(|(t, _)| $f(t)),
+            Kind::Mul(a, b)
+            | Kind::Div(a, b)
+            | Kind::Rem(a, b)
+            | Kind::Select(a, b)
+            | Kind::BvBin(_, a, b)
+            | Kind::BvCmp(_, a, b)
+            | Kind::BvEq(a, b)
+            | Kind::SOvf(_, a, b) => {
+                $f(a);
+                $f(b);
+            }
+            Kind::Ite(a, b, c) | Kind::Store(a, b, c) => {
+                $f(a);
+                $f(b);
+                $f(c);
+            }
+            Kind::Le(a)
+            | Kind::Eq(a)
+            | Kind::Not(a)
+            | Kind::BvNeg(a)
+            | Kind::BvNot(a)
+            | Kind::Extend { t: a, .. }
+            | Kind::Extract { t: a, .. }
+            | Kind::BvToInt { t: a, .. }
+            | Kind::IntToBv { t: a, .. }
+            | Kind::ConstArray(_, a) => $f(a),
+            Kind::And(xs) | Kind::Or(xs) | Kind::Fp(_, xs) => xs.$iter().for_each(|t| $f(t)),
+        }
+    };
+}
+
 /// Calls `f` on each direct child, in order, without allocating: this
 /// runs for every node built.
 fn each_child<'a>(kind: &'a Kind, f: &mut impl FnMut(&'a Term)) {
-    match kind {
-        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) | Kind::Bv { .. } => {}
-        Kind::Linear(ms, _) => ms.iter().for_each(|(t, _)| f(t)),
-        Kind::Mul(a, b)
-        | Kind::Div(a, b)
-        | Kind::Rem(a, b)
-        | Kind::Select(a, b)
-        | Kind::BvBin(_, a, b)
-        | Kind::BvCmp(_, a, b)
-        | Kind::BvEq(a, b)
-        | Kind::SOvf(_, a, b) => {
-            f(a);
-            f(b);
-        }
-        Kind::Ite(a, b, c) | Kind::Store(a, b, c) => {
-            f(a);
-            f(b);
-            f(c);
-        }
-        Kind::Le(a)
-        | Kind::Eq(a)
-        | Kind::Not(a)
-        | Kind::BvNeg(a)
-        | Kind::BvNot(a)
-        | Kind::Extend { t: a, .. }
-        | Kind::Extract { t: a, .. }
-        | Kind::BvToInt { t: a, .. }
-        | Kind::IntToBv { t: a, .. }
-        | Kind::ConstArray(_, a) => f(a),
-        Kind::And(xs) | Kind::Or(xs) | Kind::Fp(_, xs) => xs.iter().for_each(f),
-    }
+    for_each_child!(kind, f, iter)
 }
 
 /// Calls `f` on each direct child, in the order of [`each_child`], to
 /// replace it.
 pub(crate) fn each_child_mut(kind: &mut Kind, f: &mut impl FnMut(&mut Term)) {
-    match kind {
-        Kind::Int(_) | Kind::Bool(_) | Kind::Var(..) | Kind::Bv { .. } => {}
-        Kind::Linear(ms, _) => ms.iter_mut().for_each(|(t, _)| f(t)),
-        Kind::Mul(a, b)
-        | Kind::Div(a, b)
-        | Kind::Rem(a, b)
-        | Kind::Select(a, b)
-        | Kind::BvBin(_, a, b)
-        | Kind::BvCmp(_, a, b)
-        | Kind::BvEq(a, b)
-        | Kind::SOvf(_, a, b) => {
-            f(a);
-            f(b);
-        }
-        Kind::Ite(a, b, c) | Kind::Store(a, b, c) => {
-            f(a);
-            f(b);
-            f(c);
-        }
-        Kind::Le(a)
-        | Kind::Eq(a)
-        | Kind::Not(a)
-        | Kind::BvNeg(a)
-        | Kind::BvNot(a)
-        | Kind::Extend { t: a, .. }
-        | Kind::Extract { t: a, .. }
-        | Kind::BvToInt { t: a, .. }
-        | Kind::IntToBv { t: a, .. }
-        | Kind::ConstArray(_, a) => f(a),
-        Kind::And(xs) | Kind::Or(xs) | Kind::Fp(_, xs) => xs.iter_mut().for_each(f),
-    }
+    for_each_child!(kind, f, iter_mut)
 }
 
 fn tree_size_of(kind: &Kind) -> u32 {
