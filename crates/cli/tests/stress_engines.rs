@@ -289,7 +289,10 @@ fn measure(
         format!("{what} (exit {code}): the report is not whole JSON ({e}): {head:?} {stderr}")
     })?;
     if !matches!(json["verdict"].as_str(), Some("bug" | "safe" | "unknown")) {
-        return Err(format!("{what}: no verdict in the report"));
+        let head: String = stdout.chars().take(600).collect();
+        return Err(format!(
+            "{what} (exit {code}): no verdict in the report: {head} {stderr}"
+        ));
     }
     Ok(Ended { json, took, peak })
 }
