@@ -89,7 +89,8 @@ impl<'ir, S: Solver> Expander<'ir, S> {
 
     /// Expands every state, however many times it is met: for replaying
     /// paths one after another, which share their beginnings (a state
-    /// met again there is the same path's, not another's).
+    /// met again there is the same path's, not another's); and for an
+    /// explorer that reports every path's final state.
     pub(crate) fn without_matching(mut self) -> Self {
         self.visited = None;
         self

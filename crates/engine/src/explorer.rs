@@ -161,9 +161,19 @@ impl<'ir, S: Solver> Explorer<'ir, S> {
         self.expander.take_recorded()
     }
 
-    /// Reports each normally ended path as [`Event::Final`].
+    /// Reports each normally ended path as [`Event::Final`]: every path,
+    /// so a sequential program's states are not matched at loop heads
+    /// (`visited.rs`). Matching drops a state whose future is another's,
+    /// which keeps every bug but not every final state: the dropped
+    /// state's path condition and dead values (an input no longer read)
+    /// differ from the kept one's. A threaded program's states are
+    /// matched on all of that, so there a dropped state's final states
+    /// are the kept one's.
     pub fn with_final_states(mut self, yes: bool) -> Self {
         self.final_states = yes;
+        if yes && !self.ir.threaded {
+            self.expander = self.expander.without_matching();
+        }
         self
     }
 
