@@ -292,8 +292,7 @@ fn an_explorer_of_final_states_keeps_every_path() {
         while i0 < 1 do u = g(0, 0); i0 = i0 + 1 od";
     let ir = wiser_imp::compile(src).expect("the program compiles");
     let solver = wiser_smt::Z3Solver::new(Some(Duration::from_secs(10)));
-    let explorer =
-        wiser_engine::Explorer::new(&ir, solver, Strategy::Bfs).with_final_states(true);
+    let explorer = wiser_engine::Explorer::new(&ir, solver, Strategy::Bfs).with_final_states(true);
     let mut finals = Vec::new();
     for event in explorer {
         match event {

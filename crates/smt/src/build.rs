@@ -12,13 +12,16 @@ use crate::term::{Kind, Scalar, Sort, Term};
 use std::sync::Arc;
 use wiser_num::Int;
 
-/// Constants up to this magnitude are made once per thread and shared:
-/// every assignment of a constant (`c = c + 1` on a concrete `c`) would
-/// otherwise allocate a node per state, which each waiting state of a wide
-/// search keeps (~70 bytes of its ~1,000, `bench/programs/memory_bfs_21.imp`).
-const SMALL_INTS: u64 = 256;
+/// Constants from `SMALL_MIN` to `SMALL_MAX` are made once per thread and
+/// shared: every assignment of a constant (`c = c + 1` on a concrete `c`)
+/// would otherwise allocate a node per state, which each waiting state of
+/// a wide search keeps (~70 bytes of its ~1,000,
+/// `bench/programs/memory_bfs_21.imp`). Most constants in programs are
+/// small, and more of them positive.
+const SMALL_MIN: i64 = -256;
+const SMALL_MAX: i64 = 1024;
 
-/// The shared constants `-SMALL_INTS..=SMALL_INTS`, in order, one table
+/// The shared constants `SMALL_MIN..=SMALL_MAX`, in order, one table
 /// per running thread: a node every worker cloned and dropped would put its
 /// reference count on one cache line that all cores write, which held a
 /// 16-core run of cheap states to 4x one core's (`bench/scale.py`). Terms
@@ -36,8 +39,7 @@ impl Table {
     fn take() -> Table {
         let free = FREE_TABLES.lock().unwrap_or_else(|e| e.into_inner()).pop();
         Table(free.unwrap_or_else(|| {
-            let m = SMALL_INTS as i64;
-            let table: Box<[Term]> = (-m..=m)
+            let table: Box<[Term]> = (SMALL_MIN..=SMALL_MAX)
                 .map(|k| Term::new(Kind::Int(Int::from(k))))
                 .collect();
             Box::leak(table)
@@ -66,8 +68,8 @@ impl Term {
     pub fn int(n: impl Into<Int>) -> Term {
         let n = n.into();
         match n.to_i64() {
-            Some(k) if k.unsigned_abs() <= SMALL_INTS => {
-                SMALL.with(|t| t.0[(k + SMALL_INTS as i64) as usize].clone())
+            Some(k) if (SMALL_MIN..=SMALL_MAX).contains(&k) => {
+                SMALL.with(|t| t.0[(k - SMALL_MIN) as usize].clone())
             }
             _ => Term::new(Kind::Int(n)),
         }

@@ -268,10 +268,10 @@ impl BoxMap {
     /// The same map with a list and trie of its own (their entries stay
     /// shared), for a state that moves to another thread.
     pub(super) fn unshare(&mut self) {
+        // A fold makes the trie anew (or takes this thread's last one).
         if self.recent.is_some() {
             self.fold();
-        }
-        if let Some(t) = &self.trie {
+        } else if let Some(t) = &self.trie {
             self.trie = Some(std::sync::Arc::new(Trie::clone(t)));
         }
     }

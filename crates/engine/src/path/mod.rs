@@ -107,7 +107,6 @@ impl PathCond {
         }
     }
 
-    /// `v` moved into the set of the variable `x`.
     /// Gives the parts that forks clone a copy of their own: the box's list
     /// and trie, the newest constraint, the set of constrained symbols and
     /// the model (those two often still the initial ones, which every
@@ -121,6 +120,7 @@ impl PathCond {
         }
     }
 
+    /// `v` moved into the set of the variable `x`.
     fn clamp(&self, x: &Term, v: Int) -> Int {
         self.boxed.clamp(x, v)
     }

@@ -44,14 +44,9 @@ pub fn read_symbol(index: u32) -> String {
     format!("read#{}", index + 1)
 }
 
-/// The symbolic algebra. It holds the small integer constants, made once.
-pub struct Symbolic {
-    small: Vec<Term>,
-}
-
-/// Small constants are made once: most constants in programs are small.
-const SMALL_MIN: i64 = -256;
-const SMALL_MAX: i64 = 1024;
+/// The symbolic algebra. Its small integer constants are `Term::int`'s,
+/// made once per thread.
+pub struct Symbolic;
 
 impl Default for Symbolic {
     fn default() -> Self {
@@ -62,20 +57,13 @@ impl Default for Symbolic {
 impl Symbolic {
     /// The algebra.
     pub fn new() -> Symbolic {
-        Symbolic {
-            small: (SMALL_MIN..=SMALL_MAX).map(Term::int).collect(),
-        }
+        Symbolic
     }
 
     /// The term of a value of type `ty` (for witnesses and tests).
     pub fn constant(&self, ty: IntTy, v: &Int) -> Term {
         match ty.width() {
-            None => match v.to_i64() {
-                Some(x) if (SMALL_MIN..=SMALL_MAX).contains(&x) => {
-                    self.small[(x - SMALL_MIN) as usize].clone()
-                }
-                _ => Term::int(v.clone()),
-            },
+            None => Term::int(v.clone()),
             Some(w) => Term::bv(w as u8, ty.to_bits(v)),
         }
     }
