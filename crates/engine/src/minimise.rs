@@ -24,6 +24,7 @@
 //! per value and [`TIME_BUDGET`] per witness.
 
 use crate::path::{as_bound, universe};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::time::{Duration, Instant};
 use wiser_num::{Int, IntTy};
 use wiser_smt::{Answer, ArrayValue, BvPred, Kind, Model, Scalar, Solver, Sort, Term};
@@ -112,7 +113,17 @@ impl Cell {
 struct Search<'s> {
     solver: &'s mut dyn Solver,
     query: Vec<Term>,
+    /// The members of `query`, to look one up without a scan.
+    stated: FxHashSet<Term>,
+    /// For each variable, the positions in `query` of the path's own
+    /// constraints that mention it (the equalities pushed later mention
+    /// only the cell they fix). A path of 100,000 branches on as many
+    /// reads has as many variables and constraints: a scan of every
+    /// constraint per variable took minutes, and held up the bug.
+    mentioning: FxHashMap<Term, Vec<usize>>,
     model: Model,
+    /// When to stop fixing values (the time budget, or the run's end).
+    deadline: Option<Instant>,
     /// Set once a query answered unknown: nothing more is asked.
     gave_up: bool,
 }
@@ -147,10 +158,15 @@ impl Search<'_> {
     /// Fixes `cell` at the value nearest 0 it can take (the non-negative
     /// one on a tie); returns it, or `None` if the search was cut.
     fn fix(&mut self, cell: &Cell) -> Option<Int> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
         let mut queries = 0;
         let value = self.smallest(cell, &mut queries);
         if let Some(v) = &value {
-            self.query.push(cell.equals(v));
+            let eq = cell.equals(v);
+            self.stated.insert(eq.clone());
+            self.query.push(eq);
         }
         value
     }
@@ -161,7 +177,7 @@ impl Search<'_> {
         }
         // A value the constraints state outright (`input[1] == 97`).
         let v = cell.value(&self.model);
-        if self.query.contains(&cell.equals(&v)) {
+        if self.stated.contains(&cell.equals(&v)) {
             return Some(v);
         }
         let zero = Int::ZERO;
@@ -212,11 +228,8 @@ impl Search<'_> {
             return None;
         };
         let mut set = universe(&cell.term);
-        for c in &self.query {
-            if !c.mentions(&cell.term) {
-                continue;
-            }
-            let (x, s) = as_bound(c)?;
+        for &k in self.mentioning.get(&cell.term).into_iter().flatten() {
+            let (x, s) = as_bound(&self.query[k])?;
             if x != cell.term {
                 return None;
             }
@@ -259,19 +272,26 @@ pub fn minimise(
     inputs: &Inputs<'_>,
 ) -> Model {
     let mut vars: Vec<Term> = Vec::new();
-    for c in constraints {
+    let mut mentioning: FxHashMap<Term, Vec<usize>> = FxHashMap::default();
+    for (k, c) in constraints.iter().enumerate() {
         for v in c.vars() {
-            if !vars.contains(&v) {
-                vars.push(v);
-            }
+            let at = mentioning.entry(v).or_insert_with_key(|v| {
+                vars.push(v.clone());
+                Vec::new()
+            });
+            at.push(k);
         }
+    }
+    let mut position: FxHashMap<&str, usize> = FxHashMap::default();
+    for (i, name) in inputs.order.iter().enumerate() {
+        position.entry(name.as_str()).or_insert(i);
     }
     let rank = |t: &Term| {
         let name = t.as_var().map_or("", |n| n);
-        let at = inputs.order.iter().position(|o| o == name);
+        let at = position.get(name).copied();
         (at.unwrap_or(usize::MAX), name.to_string())
     };
-    vars.sort_by_key(rank);
+    vars.sort_by_cached_key(rank);
     let run_deadline = solver.deadline();
     let budget_end = Instant::now().checked_add(TIME_BUDGET);
     let narrowed = match (run_deadline, budget_end) {
@@ -282,7 +302,10 @@ pub fn minimise(
     let mut search = Search {
         solver,
         query: constraints.to_vec(),
+        stated: constraints.iter().cloned().collect(),
+        mentioning,
         model,
+        deadline: narrowed,
         gave_up: false,
     };
     let canonical = canonical(&mut search, &vars, inputs);
@@ -322,7 +345,7 @@ fn canonical(search: &mut Search<'_>, vars: &[Term], inputs: &Inputs<'_>) -> Opt
             continue;
         };
         let mut value = ArrayValue::default();
-        let mut fixed: Vec<Int> = Vec::new();
+        let mut fixed: FxHashSet<Int> = FxHashSet::default();
         // A cell's index may depend on other cells (`a[a[0]]`): look
         // again once those are fixed, a few times.
         for _ in 0..4 {
@@ -347,7 +370,7 @@ fn canonical(search: &mut Search<'_>, vars: &[Term], inputs: &Inputs<'_>) -> Opt
                 if !stored.is_zero() {
                     value.entries.insert_mut(i.clone(), stored);
                 }
-                fixed.push(i);
+                fixed.insert(i);
             }
         }
         out.set_array(name.clone(), value);
@@ -385,4 +408,42 @@ fn read_indices(terms: &[Term], array: &Term, model: &Model) -> Vec<Int> {
     out.sort();
     out.dedup();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{minimise, Inputs};
+    use wiser_smt::{Model, Sort, Term, Z3Solver};
+
+    /// A path of thousands of reads, each only bounded (`read#k != 0`),
+    /// gets its canonical witness (each read 1) within the time budget:
+    /// every variable is looked at with the constraints that mention it,
+    /// not with all of them. (A scan per variable took minutes on a path
+    /// of 100,000 reads, and the run ended before the bug was reported.)
+    #[test]
+    fn thousands_of_bounded_reads_get_their_canonical_values() {
+        let n = 5_000;
+        let names: Vec<String> = (1..=n).map(|k| format!("read#{k}")).collect();
+        let vars: Vec<Term> = names
+            .iter()
+            .map(|x| Term::var(x.as_str(), Sort::Int))
+            .collect();
+        let constraints: Vec<Term> = vars
+            .iter()
+            .map(|x| Term::not(&Term::eq(x, &Term::int(0))))
+            .collect();
+        let mut model = Model::new();
+        for x in &names {
+            model.set_int(x.as_str().into(), (-7).into());
+        }
+        let inputs = Inputs {
+            order: &names,
+            unsigned: &|_| false,
+        };
+        let mut solver = Z3Solver::new(None);
+        let m = minimise(&mut solver, &constraints, model, &inputs);
+        for x in &names {
+            assert_eq!(m.int(x), 1.into(), "{x}");
+        }
+    }
 }
