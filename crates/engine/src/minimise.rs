@@ -122,8 +122,6 @@ struct Search<'s> {
     /// constraint per variable took minutes, and held up the bug.
     mentioning: FxHashMap<Term, Vec<usize>>,
     model: Model,
-    /// When to stop fixing values (the time budget, or the run's end).
-    deadline: Option<Instant>,
     /// Set once a query answered unknown: nothing more is asked.
     gave_up: bool,
 }
@@ -158,7 +156,9 @@ impl Search<'_> {
     /// Fixes `cell` at the value nearest 0 it can take (the non-negative
     /// one on a tie); returns it, or `None` if the search was cut.
     fn fix(&mut self, cell: &Cell) -> Option<Int> {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        // The solver's deadline is the budget's (see `minimise`): a value
+        // fixed without a query must not run past it either.
+        if self.solver.deadline().is_some_and(|d| Instant::now() >= d) {
             return None;
         }
         let mut queries = 0;
@@ -305,7 +305,6 @@ pub fn minimise(
         stated: constraints.iter().cloned().collect(),
         mentioning,
         model,
-        deadline: narrowed,
         gave_up: false,
     };
     let canonical = canonical(&mut search, &vars, inputs);

@@ -15,7 +15,6 @@
 use crate::term::{Kind, Scalar, Sort, Term};
 use rpds::{HashTrieMapSync, RedBlackTreeMapSync};
 use rustc_hash::FxBuildHasher;
-use rustc_hash::FxHashMap;
 use std::sync::Arc;
 use wiser_num::Int;
 
@@ -207,26 +206,7 @@ impl Model {
         if t.tree_size() <= SHALLOW {
             return self.eval_shallow(t, adjust);
         }
-        let mut memo: FxHashMap<usize, Value> = FxHashMap::default();
-        let mut stack: Vec<(&Term, bool)> = vec![(t, false)];
-        while let Some((t, expanded)) = stack.pop() {
-            if memo.contains_key(&t.addr()) {
-                continue;
-            }
-            if !expanded {
-                stack.push((t, true));
-                for c in t.children() {
-                    if !memo.contains_key(&c.addr()) {
-                        stack.push((c, false));
-                    }
-                }
-                continue;
-            }
-            let child = |c: &Term| memo.get(&c.addr()).expect("child evaluated first").clone();
-            let v = self.eval_node(t, &child, adjust);
-            memo.insert(t.addr(), v);
-        }
-        memo.remove(&t.addr()).expect("root evaluated")
+        crate::subst::fold_up(t, |t, child| self.eval_node(t, child, adjust))
     }
 
     /// Direct recursive evaluation, for terms of at most [`SHALLOW`] tree

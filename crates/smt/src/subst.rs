@@ -7,11 +7,16 @@
 use crate::term::{each_child_mut, Kind, Sort, Term};
 use rustc_hash::FxHashMap;
 
-/// `root` rebuilt bottom-up: `build(t, kids)` makes the new node of each
-/// node `t` from its children's new nodes (in [`Term::children`] order).
-/// Iterative, with each shared subterm rebuilt once.
-fn bottom_up(root: &Term, mut build: impl FnMut(&Term, Vec<Term>) -> Term) -> Term {
-    let mut done: FxHashMap<usize, Term> = FxHashMap::default();
+/// The value of `root` computed bottom-up: `value(t, of)` makes the value
+/// of each node `t` from its children's (`of(child)`). Iterative, with
+/// each shared subterm computed once; rebuilding a term
+/// ([`Term::substitute`], [`Term::copied`]) and evaluating one under a
+/// model ([`crate::Model::eval`]) are such folds.
+pub(crate) fn fold_up<V: Clone>(
+    root: &Term,
+    mut value: impl FnMut(&Term, &dyn Fn(&Term) -> V) -> V,
+) -> V {
+    let mut done: FxHashMap<usize, V> = FxHashMap::default();
     let mut stack: Vec<(&Term, bool)> = vec![(root, false)];
     while let Some((t, expanded)) = stack.pop() {
         if done.contains_key(&t.addr()) {
@@ -26,12 +31,20 @@ fn bottom_up(root: &Term, mut build: impl FnMut(&Term, Vec<Term>) -> Term) -> Te
             });
             continue;
         }
-        let mut kids = Vec::new();
-        t.each_child(&mut |c| kids.push(done[&c.addr()].clone()));
-        let new = build(t, kids);
-        done.insert(t.addr(), new);
+        let v = value(t, &|c| done[&c.addr()].clone());
+        done.insert(t.addr(), v);
     }
-    done.remove(&root.addr()).expect("the root was rebuilt")
+    done.remove(&root.addr()).expect("the root was computed")
+}
+
+/// `root` rebuilt bottom-up: `build(t, kids)` makes the new node of each
+/// node `t` from its children's new nodes (in [`Term::children`] order).
+fn bottom_up(root: &Term, mut build: impl FnMut(&Term, Vec<Term>) -> Term) -> Term {
+    fold_up(root, |t, of| {
+        let mut kids = Vec::new();
+        t.each_child(&mut |c| kids.push(of(c)));
+        build(t, kids)
+    })
 }
 
 impl Term {
