@@ -543,6 +543,7 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
             "revisited": s.revisited,
             "peak_memory_bytes": s.peak_memory,
             "bytes_per_state": s.bytes_per_state,
+            "memory_pressure": s.memory_pressure,
             "branches_folded": br.folded,
             "feasibility_checks": br.checks,
             "decided_by_bounds": br.by_bounds,

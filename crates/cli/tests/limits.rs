@@ -75,6 +75,36 @@ fn the_memory_bound_holds_on_a_path_explosion() {
     );
 }
 
+#[test]
+fn past_half_its_memory_breadth_first_dives_to_a_deep_bug() {
+    // 2^40 paths, each its own state, each ending in `fail`: breadth-first
+    // would reach the first one after 2^40 states. Past half of
+    // `--max-memory` the search dives (docs/ENGINES.md, "Memory
+    // pressure") and reaches one within the bound.
+    let p = program(
+        "deep.imp",
+        "s = 0; i = 0;\n\
+         while i < 40 do\n\
+           y = *;\n\
+           if y > 0 then s = s * 2 + 1 else s = s * 2 fi;\n\
+           i = i + 1\n\
+         od;\n\
+         if s >= 0 then fail else skip fi\n",
+    );
+    let (code, json) = check_json(&p, &["--max-memory", "150", "--timeout", "120"]);
+    assert_eq!((code, json["verdict"].as_str()), (1, Some("bug")), "{json}");
+    assert_eq!(json["stats"]["memory_pressure"], true, "{json}");
+    // Without the pressure (a bound it does not come near) it is the
+    // state limit that ends the same search, with no bug.
+    let (code, json) = check_json(&p, &["--max-states", "100000"]);
+    assert_eq!(
+        (code, json["verdict"].as_str()),
+        (3, Some("unknown")),
+        "{json}"
+    );
+    assert_eq!(json["stats"]["memory_pressure"], false, "{json}");
+}
+
 /// Runs `wiser ARGS` (which runs forever), sends it `signal` (`-INT`,
 /// `-TERM`) after `after`, and waits for it.
 #[cfg(unix)]

@@ -28,6 +28,10 @@ pub trait Frontier<T>: Send {
     fn pop(&mut self) -> Option<T>;
     /// Removes a state for another worker.
     fn steal(&mut self) -> Option<T>;
+    /// The run has used much of its memory: keep the frontier from
+    /// growing where the order allows ([`Searcher::press`]). By default
+    /// nothing changes.
+    fn press(&mut self) {}
     /// Removes up to `max` states for another process: those with the
     /// fewest decisions on their paths, nearest the root of the tree,
     /// whose subtrees are likely the largest (in a comb, the spine). By
@@ -70,6 +74,9 @@ where
     }
     fn steal(&mut self) -> Option<T> {
         Arena::steal(self)
+    }
+    fn press(&mut self) {
+        self.searcher.press();
     }
     fn take_shallowest(&mut self, max: usize) -> Vec<T> {
         Arena::take_shallowest(self, max)
@@ -360,6 +367,12 @@ impl<T: Unshare> Pool<T> {
             return own.pop();
         }
         None
+    }
+
+    /// Tells worker `me`'s frontier that the run has used much of its
+    /// memory ([`Frontier::press`]).
+    pub fn press(&self, me: usize) {
+        self.arena(me).press();
     }
 
     /// Takes up to `max` states, at most half, from worker `me`'s frontier

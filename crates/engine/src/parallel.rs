@@ -268,7 +268,12 @@ pub(crate) fn work(me: usize, shared: &Shared) {
     let mut credit = Credit::default();
     let jobs = config.jobs as u64;
     let level = finishes_level(config);
+    let mut pressed = false;
     while !shared.stopped() {
+        if !pressed && monitor.memory_pressure.load(Ordering::Relaxed) {
+            shared.pool.press(me);
+            pressed = true;
+        }
         let Some(state) = shared.pool.pop(me) else {
             credit.release(&monitor.pending);
             if monitor.pending.load(Ordering::SeqCst) == 0 {
@@ -483,7 +488,12 @@ fn record_bug(shared: &Shared, bug: Bug, credit: u64) {
             bug.path_condition.clone(),
         );
     }
-    if finishes_level(&shared.config) {
+    // A pressed search dives (`BreadthFirst`), so its first bug can be
+    // far deeper than the level it was on: finishing every shorter path
+    // would cost the memory it is short of. It stops at once instead.
+    let level =
+        finishes_level(&shared.config) && !shared.monitor.memory_pressure.load(Ordering::Relaxed);
+    if level {
         shared.cutoff.fetch_min(bug.steps, Ordering::SeqCst);
     }
     let same = found
@@ -502,7 +512,7 @@ fn record_bug(shared: &Shared, bug: Bug, credit: u64) {
             shared.monitor.bugs.fetch_add(1, Ordering::Relaxed);
         }
     }
-    if !all && !finishes_level(&shared.config) {
+    if !all && !level {
         // The bug's own state is still counted as pending, and so is the
         // finder's reserve (an idle worker holds none).
         if shared.monitor.pending.load(Ordering::SeqCst) > 1 + credit {

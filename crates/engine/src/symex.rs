@@ -259,6 +259,7 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     stats.states = monitor.states.load(Ordering::SeqCst).min(config.max_states);
     stats.max_frontier = shared.max_pending.load(Ordering::Relaxed) as usize;
     stats.abandoned_workers = abandoned;
+    stats.memory_pressure = monitor.memory_pressure.load(Ordering::Relaxed);
     stats.merges = shared.pool.merges();
     stats.revisited = shared.visited.revisited();
     let mut found = shared.found();

@@ -6,7 +6,11 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use wiser_engine::{symex, Arena, Config, Expander, Feasible, Search, Strategy, Verdict};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use wiser_engine::{
+    symex, symex_monitored, Arena, Config, Expander, Feasible, Monitor, Search, Strategy, Verdict,
+};
 use wiser_ir::{ErrorKind, Instr, Ir, Pc, SourceMap, Sources};
 use wiser_semantics::Options;
 use wiser_smt::Z3Solver;
@@ -185,4 +189,46 @@ fn depth_first_search_confirms_a_failing_side_before_its_sibling_s_subtree() {
     assert_eq!(report.verdict, Verdict::Bug, "{report:?}");
     assert_eq!(report.bugs[0].kind, ErrorKind::Fail);
     assert!(report.stats.states < 20, "{:?}", report.stats);
+}
+
+/// A run under memory pressure from its start, as the supervisor sets it
+/// once a run has used half of `--max-memory`.
+fn pressed(ir: &Ir, config: &Config) -> wiser_engine::Report {
+    let monitor = Arc::new(Monitor::new());
+    monitor.memory_pressure.store(true, Ordering::Relaxed);
+    symex_monitored(Arc::new(ir.clone()), config, monitor)
+}
+
+#[test]
+fn breadth_first_under_memory_pressure_dives_to_a_deep_bug_and_stays_complete() {
+    // 2^40 paths, each one its own state (`s` records the decisions and is
+    // read at the end), and each one ends in `fail`: breadth-first reaches
+    // none within the state limit.
+    let ir = wiser_imp::compile(
+        "s = 0; i = 0;
+         while i < 40 do
+           y = *;
+           if y > 0 then s = s * 2 + 1 else s = s * 2 fi;
+           i = i + 1
+         od;
+         if s >= 0 then fail else skip fi",
+    )
+    .unwrap();
+    let limited = Config::default().with_max_states(20_000);
+    let plain = symex(&ir, &limited);
+    assert_eq!(plain.verdict, Verdict::Unknown);
+    assert!(!plain.stats.memory_pressure);
+    // Pressed, it dives: the first path it finishes is a bug.
+    let dove = pressed(&ir, &limited);
+    assert_eq!(dove.verdict, Verdict::Bug);
+    assert_eq!(dove.bugs[0].kind, ErrorKind::Fail);
+    assert!(dove.stats.states < 1_000, "{}", dove.stats.states);
+    assert!(dove.stats.memory_pressure);
+    // And it stays complete: the bug behind the infinite paths that trap
+    // depth-first search is still found, by the fair pops (which grow a
+    // breadth-first search of their own at a thirty-second of the pops:
+    // about 190,000 states where breadth-first takes a few dozen).
+    let nested = pressed(&example("nested_loops.imp", None), &config(Strategy::Bfs));
+    assert_eq!(nested.verdict, Verdict::Bug, "{:?}", nested.incomplete);
+    assert_eq!(nested.bugs[0].kind, ErrorKind::Assertion);
 }

@@ -189,6 +189,10 @@ pub struct Stats {
     /// Workers still busy in one step when the run had to end: their
     /// counters are missing, and the run ended without them.
     pub abandoned_workers: usize,
+    /// Did the run pass half its memory bound, so that its search kept the
+    /// frontier from growing from then on (breadth-first dove: its bug
+    /// need not be the shortest)? See [`crate::run::MEMORY_PRESSURE_PERCENT`].
+    pub memory_pressure: bool,
 }
 
 /// The result of a run of any engine: what every engine reports, and in

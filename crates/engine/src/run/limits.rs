@@ -25,6 +25,10 @@ pub struct Monitor {
     /// run early; the report then keeps what was found and says
     /// `interrupted`.
     pub interrupt: AtomicBool,
+    /// Set by the supervisor once the run has used
+    /// [`MEMORY_PRESSURE_PERCENT`] of `--max-memory`: a search then keeps
+    /// its frontier from growing ([`crate::searcher::Searcher::press`]).
+    pub memory_pressure: AtomicBool,
 }
 
 impl Monitor {
@@ -39,6 +43,12 @@ impl Monitor {
 /// process allocates between two looks, and while the workers wind down,
 /// must still fit under the bound.
 const MEMORY_HEADROOM_PERCENT: u64 = 85;
+
+/// The part of `--max-memory` (in percent) past which a search keeps its
+/// frontier from growing: half, so that what it does from then on (a
+/// depth-first dive, whose states are few but whose paths are long) has
+/// as much room again before the run must stop.
+pub const MEMORY_PRESSURE_PERCENT: u64 = 50;
 
 /// What a run may use: the time, the memory, and the interrupt switch.
 #[derive(Clone, Debug)]
@@ -65,7 +75,9 @@ impl Limits {
     /// Which limit, if any, says the run must end now: the interrupt
     /// switch, the deadline, or (when `memory` is true: reading it costs a
     /// system call) the memory bound, counting `other_bytes()` (its
-    /// solver processes') with this process's resident memory.
+    /// solver processes') with this process's resident memory. Reading
+    /// the memory also sets the monitor's `memory_pressure` past
+    /// [`MEMORY_PRESSURE_PERCENT`] of the bound.
     pub fn reached(&self, memory: bool, other_bytes: impl FnOnce() -> u64) -> Option<Incomplete> {
         if self.monitor.interrupt.load(Ordering::Relaxed) {
             Some(Incomplete::Interrupted)
@@ -89,7 +101,10 @@ impl Limits {
         let Some(max) = self.max_memory else {
             return false;
         };
-        let threshold = max / 100 * MEMORY_HEADROOM_PERCENT;
-        resident_bytes().unwrap_or(0) + other_bytes() >= threshold
+        let used = resident_bytes().unwrap_or(0) + other_bytes();
+        if used >= max / 100 * MEMORY_PRESSURE_PERCENT {
+            self.monitor.memory_pressure.store(true, Ordering::Relaxed);
+        }
+        used >= max / 100 * MEMORY_HEADROOM_PERCENT
     }
 }

@@ -19,7 +19,7 @@ mod memory;
 mod solvers;
 mod watch;
 
-pub use limits::{Limits, Monitor};
+pub use limits::{Limits, Monitor, MEMORY_PRESSURE_PERCENT};
 pub use memory::{descendants_resident_bytes, peak_resident_bytes, resident_bytes};
 pub(crate) use solvers::Solvers;
 pub use watch::GRACE;

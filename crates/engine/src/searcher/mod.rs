@@ -94,6 +94,12 @@ pub trait Searcher: Send {
     fn steal(&mut self) -> Option<StateId> {
         self.pop()
     }
+    /// The run has used much of its memory: from now on, keep the
+    /// frontier from growing where the strategy can (breadth-first
+    /// dives; see [`BreadthFirst`]), without giving up completeness. By
+    /// default nothing changes: the other strategies hold fewer states
+    /// than breadth-first.
+    fn press(&mut self) {}
 }
 
 fn remove_from(queue: &mut VecDeque<StateId>, id: StateId) {
@@ -102,26 +108,91 @@ fn remove_from(queue: &mut VecDeque<StateId>, id: StateId) {
     }
 }
 
+/// Under memory pressure, one pop in this many is a fair one (see
+/// [`BreadthFirst`]); the others dive.
+pub const FAIR_EVERY: u32 = 16;
+
 /// First in, first out: WiSE's complete breadth-first search.
+///
+/// Breadth-first holds a whole level of the tree, so it is what exhausts
+/// the memory. Pressed ([`Searcher::press`]: the run has used half its
+/// memory), it dives instead: it takes the newest state of a *dive*, a
+/// depth-first stack of the successors of the states it dove into, and
+/// starts a new dive from the newest state of its queue when the dive
+/// runs dry. One pop in [`FAIR_EVERY`] is fair: it takes the oldest state
+/// of the queue and of the dive in turn, and that state's successors join
+/// the queue. So the frontier grows at most a sixteenth as fast as
+/// breadth-first (plus the dive's siblings, bounded by its depth), and
+/// the search stays complete: a state with `m` states ahead of it in its
+/// queue (or below it in the dive, where newer states only go on top) is
+/// taken within `2 * FAIR_EVERY * (m + 1)` pops.
 #[derive(Default)]
 #[repr(align(128))] // A worker's own cache lines: see `frontier::Pool`.
-pub struct BreadthFirst(VecDeque<StateId>);
+pub struct BreadthFirst {
+    queue: VecDeque<StateId>,
+    /// Pressed only: the dive, newest last.
+    dive: VecDeque<StateId>,
+    pressed: bool,
+    /// Pops since the last fair one, and which of the two the next fair
+    /// pop takes from.
+    turn: u32,
+    fair_from_dive: bool,
+    /// Did the last pop dive (so its successors join the dive)?
+    diving: bool,
+}
+
+impl BreadthFirst {
+    /// The fair pop: the oldest state of the queue or of the dive, in
+    /// turn (the other one if one is empty).
+    fn fair(&mut self) -> Option<StateId> {
+        self.fair_from_dive = !self.fair_from_dive;
+        let (first, second) = if self.fair_from_dive {
+            (&mut self.dive, &mut self.queue)
+        } else {
+            (&mut self.queue, &mut self.dive)
+        };
+        first.pop_front().or_else(|| second.pop_front())
+    }
+}
 
 impl Searcher for BreadthFirst {
-    fn push(&mut self, id: StateId, _: Info) {
-        self.0.push_back(id);
+    fn push(&mut self, id: StateId, info: Info) {
+        if self.diving && info.parent.is_some() {
+            self.dive.push_back(id);
+        } else {
+            self.queue.push_back(id);
+        }
     }
     fn pop(&mut self) -> Option<StateId> {
-        self.0.pop_front()
+        if !self.pressed {
+            return self.queue.pop_front();
+        }
+        self.turn += 1;
+        if self.turn >= FAIR_EVERY {
+            self.turn = 0;
+            self.diving = false;
+            return self.fair();
+        }
+        self.diving = true;
+        self.dive.pop_back().or_else(|| self.queue.pop_back())
     }
     fn remove(&mut self, id: StateId) {
-        remove_from(&mut self.0, id);
+        remove_from(&mut self.queue, id);
+        remove_from(&mut self.dive, id);
     }
     fn len(&self) -> usize {
-        self.0.len()
+        self.queue.len() + self.dive.len()
     }
     fn name(&self) -> &'static str {
         "bfs"
+    }
+    /// The oldest state: what breadth-first takes next (pressed, the
+    /// queue's oldest, the root of the largest pending subtree).
+    fn steal(&mut self) -> Option<StateId> {
+        self.queue.pop_front().or_else(|| self.dive.pop_front())
+    }
+    fn press(&mut self) {
+        self.pressed = true;
     }
 }
 

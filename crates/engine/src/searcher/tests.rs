@@ -104,7 +104,9 @@ fn names_agree_with_the_strategies() {
 /// Runs `ops` on an arena of `strategy`: each op pops a state and pushes
 /// `op % 4` successors (at the pcs its instruction leads to), or, for
 /// `op >= 12`, steals one. Returns the order states left in.
-fn simulate(strategy: Strategy, seed: u64, ops: &[u8]) -> Vec<usize> {
+/// With `press_at`, the searcher is pressed ([`Searcher::press`]) before
+/// that op.
+fn simulate(strategy: Strategy, seed: u64, ops: &[u8], press_at: Option<usize>) -> Vec<usize> {
     let ir = ir();
     let search = Search::new(strategy, seed, &ir);
     let mut arena = Sim {
@@ -121,7 +123,10 @@ fn simulate(strategy: Strategy, seed: u64, ops: &[u8]) -> Vec<usize> {
         stuck: false,
     });
     next += 1;
-    for &op in ops {
+    for (i, &op) in ops.iter().enumerate() {
+        if press_at == Some(i) {
+            arena.searcher.press();
+        }
         if op >= 12 {
             out.extend(arena.steal().map(|s| s.name));
             continue;
@@ -153,9 +158,13 @@ fn simulate(strategy: Strategy, seed: u64, ops: &[u8]) -> Vec<usize> {
 fn random_path_is_deterministic_under_a_seed() {
     let ops: Vec<u8> = (0..400u32).map(|i| (i * 5 % 11 + 1) as u8).collect();
     for s in [Strategy::RandomPath, Strategy::RandomPathBfs] {
-        let a = simulate(s, 42, &ops);
-        assert_eq!(a, simulate(s, 42, &ops));
-        assert_ne!(a, simulate(s, 43, &ops), "another seed, another order");
+        let a = simulate(s, 42, &ops, None);
+        assert_eq!(a, simulate(s, 42, &ops, None));
+        assert_ne!(
+            a,
+            simulate(s, 43, &ops, None),
+            "another seed, another order"
+        );
     }
 }
 
@@ -299,35 +308,106 @@ fn interleaving_takes_the_oldest_state_every_other_pop() {
     }
 }
 
+/// Expands a complete binary tree of `depth` levels in `searcher`'s order
+/// until it first takes a leaf: how many pops that took, and the largest
+/// frontier on the way. With `press_after`, the searcher is pressed after
+/// that many pops.
+fn first_leaf(
+    searcher: Box<dyn Searcher>,
+    depth: usize,
+    press_after: Option<usize>,
+) -> (usize, usize) {
+    let mut sim = Sim {
+        states: slab::Slab::new(),
+        searcher,
+        serial: 0,
+        last: None,
+    };
+    // A state's name is its depth.
+    let leaf = |name| Fake {
+        name,
+        pc: 0,
+        stuck: false,
+    };
+    sim.push(leaf(0));
+    let mut largest = 0;
+    for pops in 1.. {
+        if press_after == Some(pops - 1) {
+            sim.searcher.press();
+        }
+        let s = sim.pop().expect("a tree never runs dry before its leaves");
+        if s.name == depth {
+            return (pops, largest);
+        }
+        sim.push(leaf(s.name + 1));
+        sim.push(leaf(s.name + 1));
+        largest = largest.max(sim.searcher.len());
+    }
+    unreachable!()
+}
+
+#[test]
+fn pressed_breadth_first_dives_to_a_deep_leaf_holding_few_states() {
+    let ir = ir();
+    let bfs = || Search::new(Strategy::Bfs, 0, &ir).searcher(0);
+    // Breadth-first takes every inner node first: 2^16 - 1 pops, and a
+    // whole level of 2^15 states waits.
+    assert_eq!(first_leaf(bfs(), 16, None), ((1 << 16), 1 << 16));
+    // Pressed from the start, it dives: one pop in FAIR_EVERY goes to an
+    // old state instead, so the leaf comes after 16 dives and a fair pop.
+    let (pops, largest) = first_leaf(bfs(), 16, Some(0));
+    assert_eq!(pops, 16 + 1 + 1, "{pops}");
+    assert!(largest <= 16 + 2, "{largest}");
+    // Pressed after 1,000 pops, it dives from the newest state of its
+    // queue (a level-9 node) and then holds at most what it held, plus
+    // the dive's siblings and what the fair pops add.
+    let (pops, largest) = first_leaf(bfs(), 16, Some(1000));
+    assert!(pops < 1000 + 16, "{pops}");
+    assert!(largest <= 1001 + 16 + 2, "{largest}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// Whatever the pushes, pops and steals, a complete strategy takes a
     /// state with `m` older states waiting within `BFS_EVERY * (m + 1)`
-    /// pops (breadth-first: `m + 1`); every strategy lets every state
-    /// out exactly once.
+    /// pops (breadth-first: `m + 1`; pressed breadth-first, which dives,
+    /// `2 * FAIR_EVERY * (m + 1)`); every strategy lets every state out
+    /// exactly once, pressed or not, whenever it is pressed.
     #[test]
     fn complete_strategies_take_every_state_in_bounded_time(
         ops in proptest::collection::vec(0u8..14, 0..300),
         seed in any::<u64>(),
+        press_at in 0usize..300,
     ) {
         for strategy in Strategy::ALL {
-            simulate(strategy, seed, &ops);
+            simulate(strategy, seed, &ops, None);
+            simulate(strategy, seed, &ops, Some(press_at));
             if strategy.is_complete() {
-                check_fairness(strategy, seed, &ops)?;
+                check_fairness(strategy, seed, &ops, false)?;
             }
         }
+        check_fairness(Strategy::Bfs, seed, &ops, true)?;
     }
 }
 
-fn check_fairness(strategy: Strategy, seed: u64, ops: &[u8]) -> Result<(), TestCaseError> {
+/// With `pressed`, the searcher is pressed from the start.
+fn check_fairness(
+    strategy: Strategy,
+    seed: u64,
+    ops: &[u8],
+    pressed: bool,
+) -> Result<(), TestCaseError> {
     let ir = ir();
     let search = Search::new(strategy, seed, &ir);
     let mut s = search.searcher(0);
-    let every = if strategy == Strategy::Bfs {
-        1
-    } else {
-        BFS_EVERY as u64
+    if pressed {
+        s.press();
+    }
+    let every = match strategy {
+        Strategy::Bfs if pressed => 2 * u64::from(FAIR_EVERY),
+        Strategy::Bfs => 1,
+        _ => u64::from(BFS_EVERY),
     };
     // For each pending id: its serial and the pops it may still wait.
     let mut waiting: std::collections::BTreeMap<StateId, (Serial, u64)> = Default::default();
@@ -361,7 +441,7 @@ fn check_fairness(strategy: Strategy, seed: u64, ops: &[u8]) -> Result<(), TestC
         for (other, (_, budget)) in waiting.iter_mut() {
             prop_assert!(
                 *budget > 1,
-                "{}: state {other} still waits",
+                "{} (pressed: {pressed}): state {other} still waits",
                 strategy.name()
             );
             *budget -= 1;
