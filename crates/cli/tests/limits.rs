@@ -290,6 +290,37 @@ fn verdicts_and_bug_sets_do_not_depend_on_the_number_of_workers() {
 }
 
 #[test]
+fn a_witness_made_while_the_run_ends_does_not_displace_a_canonical_one() {
+    // Two paths reach the assert: every read 0 (whose witness needs no
+    // query) and every read nonzero (canonically 1s, which takes
+    // queries). With two workers searching depth-first, one's bug stops
+    // the run, and so the solver processes, while the other's witness is
+    // being minimised: that cut witness (the path's first model, -1s)
+    // must not be what the run reports. Before the fix every such run
+    // here reported the -1s.
+    let p = program(
+        "two_paths.imp",
+        "s = 0; i = 0;\n\
+         while i < 5 do v = *; if v == 0 then s = s + 1 else skip fi; i = i + 1 od;\n\
+         assert s != 5 and s != 0\n",
+    );
+    for _ in 0..10 {
+        let (code, json) = check_json(&p, &["--strategy", "dfs", "--jobs", "2"]);
+        assert_eq!(code, 1, "{json}");
+        let reads: Vec<String> = json["bugs"][0]["reads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.to_string())
+            .collect();
+        assert!(
+            reads == ["0"; 5] || reads == ["1"; 5],
+            "a witness that is not canonical: {json}"
+        );
+    }
+}
+
+#[test]
 fn validation_finds_no_disagreement_on_the_examples() {
     for (f, mut args) in imp_examples() {
         args.extend(["--validate".into(), "--max-states".into(), "20000".into()]);

@@ -337,7 +337,7 @@ pub(crate) fn work(me: usize, shared: &Shared) {
         let expansion = match expander.expand(state, &mut out) {
             // A confirmed bug is kept whatever happens next.
             Expansion::Bug(bug) => {
-                record_bug(shared, *bug, credit.held);
+                record_bug(shared, *bug, credit.held, shared.stopped());
                 credit.give(1, &monitor.pending);
                 continue;
             }
@@ -475,8 +475,15 @@ fn beyond_cutoff(state: &SymState, cutoff: u64) -> bool {
 }
 
 /// Records `bug`, found by a worker that holds `credit` of `pending` in
-/// reserve.
-fn record_bug(shared: &Shared, bug: Bug, credit: u64) {
+/// reserve. A `late` bug was confirmed while the run ended: stopping the
+/// run stops every solver process, which may have cut the search for its
+/// canonical witness (`minimise.rs`), so it takes no place a bug made
+/// before the end holds, whatever their keys, and without `--all` it is
+/// kept only if the run has no other. Else which witness a run reports
+/// would depend on its timing: with two workers, one's bug stopped the
+/// run while the other's shorter one was being minimised, whose witness
+/// (reads of -1 instead of 1) then won.
+fn record_bug(shared: &Shared, bug: Bug, credit: u64, late: bool) {
     let mut found = shared.found();
     let all = shared.config.all_bugs;
     if all {
@@ -503,10 +510,11 @@ fn record_bug(shared: &Shared, bug: Bug, credit: u64) {
     match same {
         // Keep the least path to each bug: the one every run reports.
         Some(i) => {
-            if bug.key() < found.bugs[i].key() {
+            if !late && bug.key() < found.bugs[i].key() {
                 found.bugs[i] = bug;
             }
         }
+        None if late && !all && !found.bugs.is_empty() => {}
         None => {
             found.bugs.push(bug);
             shared.monitor.bugs.fetch_add(1, Ordering::Relaxed);
