@@ -11,12 +11,22 @@
 //!   bad state at the end ([`Unrolling::base`]);
 //! * the **step case** at `k`: `k` consecutive states anywhere, each
 //!   satisfying the strengthening (inductive facts of its location) and
-//!   not bad, one more step, and a bad state ([`Unrolling::step`]).
+//!   not bad, one more step, and a bad state ([`Unrolling::step`]), the
+//!   `k + 1` states pairwise distinct (the *simple-path* constraints of
+//!   Sheeran, Singh and Stålmarck: [`Unrolling::simple_path`]; a search
+//!   adds them lazily, pair by pair, where a counterexample repeats a
+//!   state: [`Unrolling::repeated`]).
 //!
 //! If the base cases at depths `0..k` and the step case at `k` are all
 //! unsatisfiable, no bad state is reachable: a shortest path to one
 //! would be longer than `k`, and its last `k + 1` states refute the step
-//! case. "Not bad" is written without quantifiers: a state is not bad
+//! case. They are distinct: a state is a location and its relation's
+//! values, and what a step may do depends on nothing else (its inputs
+//! are fresh), so a path that met one state twice could skip what lies
+//! between and be shorter. Without those constraints a program whose
+//! loop may leave its state as it is (a branch that changes nothing)
+//! refutes every step case by staying put for `k` steps before a bad
+//! state no run reaches. "Not bad" is written without quantifiers: a state is not bad
 //! for the inputs of its own step (the query's variables at step `i`
 //! are the step's); a truly not-bad state (for every input) satisfies
 //! that too, so the step case only gets harder, never wrong.
@@ -26,6 +36,7 @@
 //! [`Solver`] — a fresh one, sharing nothing with the one that found k.
 
 use crate::horn::{HornProblem, Refusal};
+use crate::model::Model;
 use crate::solver::{Answer, Solver};
 use crate::term::{Sort, Term};
 use rustc_hash::FxHashMap;
@@ -85,9 +96,10 @@ impl<'a> Unrolling<'a> {
 
     /// The step case at `k` (at least 1): states numbered backwards from
     /// the bad one (state 0), each of states `1..=k` strengthened, not
-    /// bad, and a step to the state numbered one less. Unsatisfiable iff
+    /// bad, and a step to the state numbered one less. With
+    /// [`Unrolling::simple_path`] (or any of its pairs), unsatisfiable iff
     /// the property is k-inductive relative to the facts. `k + 1`'s list
-    /// extends `k`'s.
+    /// extends `k`'s, and the states keep their numbers.
     pub fn step(&self, k: usize) -> Vec<Term> {
         let mut out = vec![self.bad(0), self.strengthen(0)];
         for i in 1..=k {
@@ -96,6 +108,42 @@ impl<'a> Unrolling<'a> {
             out.push(Term::not(&self.bad(i)));
         }
         out
+    }
+
+    /// The simple-path constraints of the step case at `k`: states
+    /// `0..=k` pairwise distinct.
+    pub fn simple_path(&self, k: usize) -> Vec<Term> {
+        (1..=k)
+            .flat_map(|i| (0..i).map(move |j| self.distinct(i, j)))
+            .collect()
+    }
+
+    /// The pairs of states `0..=k` that are equal in `model` (of the step
+    /// case at `k`): the simple-path constraints it violates.
+    pub fn repeated(&self, k: usize, model: &Model) -> Vec<Term> {
+        (1..=k)
+            .flat_map(|i| (0..i).map(move |j| self.distinct(i, j)))
+            .filter(|d| !model.holds(d))
+            .collect()
+    }
+
+    /// States `i` and `j` differ: in their locations, or in a value of
+    /// the relation at the one they share (a relation without parameters
+    /// has one state).
+    fn distinct(&self, i: usize, j: usize) -> Term {
+        let per_relation = (0..self.p.relations.len()).map(|r| {
+            let differs = self
+                .state(i, r)
+                .iter()
+                .zip(&self.state(j, r))
+                .map(|(a, b)| Term::not(&Term::equals(a, b)))
+                .collect::<Vec<_>>();
+            Term::or(&Term::not(&Self::at(i, r)), &Term::or_all(differs))
+        });
+        Term::or(
+            &Term::not(&Term::eq(&Self::loc(i), &Self::loc(j))),
+            &Term::and_all(per_relation.collect::<Vec<_>>()),
+        )
     }
 
     /// Where state `i` is: an index into the relations.
@@ -249,7 +297,8 @@ impl HornProblem {
     /// k-induction at `k` (at least 1), strengthened by `facts` (one
     /// formula per relation): `Ok` only if the facts are inductive (every
     /// clause with a head keeps them), no error is reachable within `k -
-    /// 1` steps, and the step case at `k` is unsatisfiable.
+    /// 1` steps, and the step case at `k` over simple paths (every pair
+    /// of its states distinct) is unsatisfiable.
     pub fn check_k_inductive(
         &self,
         k: usize,
@@ -298,7 +347,9 @@ impl HornProblem {
                 }
             }
         }
-        match solver.solve(&unrolling.step(k)) {
+        let mut step = unrolling.step(k);
+        step.extend(unrolling.simple_path(k));
+        match solver.solve(&step) {
             Answer::Unsat => Ok(()),
             Answer::Sat(_) => Err(Refusal::NotKInductive { k }),
             Answer::Unknown(why) => Err(undecided(format!("the step case at k = {k}"), why)),

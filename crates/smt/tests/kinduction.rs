@@ -2,7 +2,8 @@
 //! holds, refused when corrupted.
 
 use wiser_smt::{
-    Application, Clause, HornProblem, Refusal, Relation, Scalar, Sort, Term, Z3Solver,
+    Answer, Application, Clause, HornProblem, Refusal, Relation, Scalar, Solver, Sort, Term,
+    Unrolling, Z3Solver,
 };
 
 /// `x = 0; while (*) x = x == 0 ? 1 : x == 1 ? 0 : x + 1;` with the error
@@ -152,4 +153,49 @@ fn array_parameters_are_refused() {
         check(&p, 1, &[Term::bool(true)]),
         Err(Refusal::Malformed(_))
     ));
+}
+
+#[test]
+fn a_loop_that_may_stay_put_is_proved_over_simple_paths() {
+    // `toggle(3)` with a step that changes nothing: without the
+    // simple-path constraints, `x == 2` staying put for k steps and then
+    // stepping to 3 refutes every step case. Over distinct states, 2 has
+    // no predecessor but itself, so k = 2 holds again.
+    let mut p = toggle(3);
+    let x = Term::int_var("x");
+    p.clauses.push(Clause {
+        body: vec![Application {
+            relation: 0,
+            args: vec![x.clone()],
+        }],
+        constraint: Term::bool(true),
+        head: Some(Application {
+            relation: 0,
+            args: vec![x],
+        }),
+    });
+    let facts = [Term::bool(true)];
+    assert!(matches!(
+        check(&p, 1, &facts),
+        Err(Refusal::NotKInductive { k: 1 })
+    ));
+    assert_eq!(check(&p, 2, &facts), Ok(()));
+    // A search adds the pairs lazily: the step case at 2 alone has a
+    // counterexample, which repeats a state; with the pairs its
+    // counterexamples repeat, it is unsatisfiable within the 3 pairs.
+    let unrolling = Unrolling::new(&p, &facts);
+    let mut solver = Z3Solver::new(None);
+    let mut query = unrolling.step(2);
+    for round in 0.. {
+        assert!(round < 3, "more rounds than pairs");
+        match solver.solve(&query) {
+            Answer::Sat(model) => {
+                let repeated = unrolling.repeated(2, &model);
+                assert!(!repeated.is_empty(), "a counterexample over a simple path");
+                query.extend(repeated);
+            }
+            Answer::Unsat => break,
+            Answer::Unknown(why) => panic!("{why}"),
+        }
+    }
 }

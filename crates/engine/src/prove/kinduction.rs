@@ -4,7 +4,9 @@
 //! whether an error is reachable in k - 1 steps from the entry, the step
 //! case whether k consecutive states anywhere, each satisfying the
 //! Houdini facts of its cut point and not at an error, can step into an
-//! error ([`wiser_smt::Unrolling`]). The facts matter: without them a
+//! error ([`wiser_smt::Unrolling`]), over states that are pairwise
+//! distinct (simple paths, constrained pair by pair where a
+//! counterexample repeats a state). The facts matter: without them a
 //! step case starts from states no run reaches and k-induction proves
 //! little.
 //!
@@ -91,6 +93,9 @@ fn search(
     };
     let stopped =
         |why: Incomplete, k: usize| (why, format!("stopped during k-induction at k = {k}"));
+    // Simple-path constraints a step case needed: they hold at every
+    // deeper k too (the states keep their numbers).
+    let mut distinct: Vec<Term> = Vec::new();
     for k in 1..=max_k {
         // The base case: no error within k - 1 steps of the entry.
         let depth = k - 1;
@@ -110,14 +115,28 @@ fn search(
                 return Err(undecided(format!("the base case at depth {depth}"), why))
             }
         }
-        if let Some(why) = stop.reason() {
-            return Err(stopped(why, k));
-        }
-        match solver.solve(&unrolling.step(k)) {
-            Answer::Unsat => return Ok(k),
-            Answer::Sat(_) => {}
-            Answer::Unknown(why) => {
-                return Err(undecided(format!("the step case at k = {k}"), why))
+        // The step case, with the simple-path constraints its
+        // counterexamples violate, added until one violates none: all
+        // k² pairs at once made the queries of deep k slower, and most
+        // counterexamples repeat no state.
+        let step = unrolling.step(k);
+        loop {
+            if let Some(why) = stop.reason() {
+                return Err(stopped(why, k));
+            }
+            let query: Vec<Term> = step.iter().chain(&distinct).cloned().collect();
+            match solver.solve(&query) {
+                Answer::Unsat => return Ok(k),
+                Answer::Sat(model) => {
+                    let repeated = unrolling.repeated(k, &model);
+                    if repeated.is_empty() {
+                        break;
+                    }
+                    distinct.extend(repeated);
+                }
+                Answer::Unknown(why) => {
+                    return Err(undecided(format!("the step case at k = {k}"), why))
+                }
             }
         }
     }
