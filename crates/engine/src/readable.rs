@@ -294,56 +294,66 @@ fn remainder_bound(lin: &Term) -> bool {
 
 /// `t` with every read of an array through stores resolved as far as
 /// `facts` (the path's conjuncts) decide index equalities, the rest as
-/// conditionals.
-fn resolve(t: &Term, facts: &[Term], memo: &mut FxHashMap<Term, Term>) -> Term {
-    if !mentions_store(t) {
-        return t.clone();
-    }
-    if let Some(r) = memo.get(t) {
-        return r.clone();
-    }
-    let children: Vec<Term> = t
-        .children()
-        .into_iter()
-        .map(|c| resolve(c, facts, memo))
-        .collect();
-    let out = match t.kind() {
-        Kind::Select(..) => read_through(&children[0], &children[1], facts),
-        _ => t.with_children(&children),
-    };
-    memo.insert(t.clone(), out.clone());
-    out
-}
-
-fn mentions_store(t: &Term) -> bool {
-    let mut stack = vec![t];
-    let mut seen = rustc_hash::FxHashSet::default();
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.addr()) {
+/// conditionals. Iterative, children first, each subterm once (`memo`
+/// holds what the other conjuncts resolved): a C array written a
+/// hundred thousand times on a path is as deep a chain of stores.
+fn resolve(root: &Term, facts: &[Term], memo: &mut FxHashMap<Term, Term>) -> Term {
+    let mut stack: Vec<(Term, bool)> = vec![(root.clone(), false)];
+    while let Some((t, expanded)) = stack.pop() {
+        if memo.contains_key(&t) {
             continue;
         }
-        if let Kind::Store(..) = t.kind() {
-            return true;
+        if !expanded {
+            let children: Vec<Term> = t
+                .children()
+                .into_iter()
+                .filter(|c| !memo.contains_key(*c))
+                .cloned()
+                .collect();
+            stack.push((t, true));
+            stack.extend(children.into_iter().map(|c| (c, false)));
+            continue;
         }
-        stack.extend(t.children());
+        let children: Vec<Term> = t.children().into_iter().map(|c| memo[c].clone()).collect();
+        let out = match t.kind() {
+            Kind::Select(..) => read_through(&children[0], &children[1], facts),
+            _ if t
+                .children()
+                .into_iter()
+                .zip(&children)
+                .all(|(c, r)| c.ptr_eq(r)) =>
+            {
+                t.clone()
+            }
+            _ => t.with_children(&children),
+        };
+        memo.insert(t, out);
     }
-    false
+    memo[root].clone()
 }
 
-/// `array[index]`, with `array` a chain of stores.
+/// `array[index]`, with `array` a chain of stores: the value of the
+/// newest store the path says is at `index`, under conditionals for the
+/// newer ones it does not decide.
 fn read_through(array: &Term, index: &Term, facts: &[Term]) -> Term {
-    match array.kind() {
-        Kind::Store(inner, i, v) => match equal(i, index, facts) {
-            Some(true) => v.clone(),
-            Some(false) => read_through(inner, index, facts),
-            None => Term::ite(
-                &Term::equals(index, i),
-                v,
-                &read_through(inner, index, facts),
-            ),
-        },
-        _ => Term::select(array, index),
-    }
+    let mut undecided: Vec<(&Term, &Term)> = Vec::new();
+    let mut at = array;
+    let found = loop {
+        match at.kind() {
+            Kind::Store(inner, i, v) => match equal(i, index, facts) {
+                Some(true) => break v.clone(),
+                Some(false) => at = inner,
+                None => {
+                    undecided.push((i, v));
+                    at = inner;
+                }
+            },
+            _ => break Term::select(at, index),
+        }
+    };
+    undecided.into_iter().rev().fold(found, |older, (i, v)| {
+        Term::ite(&Term::equals(index, i), v, &older)
+    })
 }
 
 /// Are `a` and `b` equal, by their shape or by a conjunct of the path?
@@ -436,6 +446,29 @@ mod tests {
         let b = Term::store(&Term::store(&a, &i, &Term::int(7)), &i1, &Term::int(8));
         let c = Term::lt(&Term::select(&b, &i), &j);
         assert_eq!(text(&[c]), "j >= 8", "7 < j, with the read resolved");
+    }
+
+    #[test]
+    fn a_read_through_a_long_chain_of_stores_is_resolved_without_recursion() {
+        // A C array written 300,000 times on a path: one frame per store
+        // (or per term level) overflowed a test thread's stack.
+        let mut a = Term::array_var("a");
+        let v = Term::int_var("v");
+        for k in 0..300_000 {
+            let value = if k == 5 { v.clone() } else { Term::int(k) };
+            a = Term::store(&a, &Term::int(k), &value);
+        }
+        let j = Term::int_var("j");
+        let unknown = Term::store(&a, &j, &Term::int(-1));
+        let read = |array: &Term, at: i64| Term::select(array, &Term::int(at));
+        assert_eq!(text(&[Term::lt(&read(&a, 5), &j)]), "v < j");
+        assert_eq!(
+            text(&[
+                Term::ne(&j, &Term::int(5)),
+                Term::lt(&read(&unknown, 5), &Term::int(0))
+            ]),
+            "j != 5 and v <= -1"
+        );
     }
 
     #[test]
