@@ -46,8 +46,9 @@ const MEMORY_HEADROOM_PERCENT: u64 = 85;
 
 /// The part of `--max-memory` (in percent) past which a search keeps its
 /// frontier from growing: half, so that what it does from then on (a
-/// depth-first dive, whose states are few but whose paths are long) has
-/// as much room again before the run must stop.
+/// depth-first dive, whose states are few but whose paths are long, and
+/// the slower growth of its fair pops) has room before the run stops at
+/// `MEMORY_HEADROOM_PERCENT` (85).
 pub const MEMORY_PRESSURE_PERCENT: u64 = 50;
 
 /// What a run may use: the time, the memory, and the interrupt switch.
