@@ -128,7 +128,14 @@ fn search(
             match solver.solve(&query) {
                 Answer::Unsat => return Ok(k),
                 Answer::Sat(model) => {
-                    let repeated = unrolling.repeated(k, &model);
+                    // Only pairs not asked yet: a model that leaves a
+                    // variable unset reads it as 0, and so may seem to
+                    // repeat a pair the query already forbids.
+                    let repeated: Vec<Term> = unrolling
+                        .repeated(k, &model)
+                        .into_iter()
+                        .filter(|d| !distinct.contains(d))
+                        .collect();
                     if repeated.is_empty() {
                         break;
                     }
