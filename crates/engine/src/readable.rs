@@ -294,28 +294,14 @@ fn remainder_bound(lin: &Term) -> bool {
 
 /// `t` with every read of an array through stores resolved as far as
 /// `facts` (the path's conjuncts) decide index equalities, the rest as
-/// conditionals. Iterative, children first, each subterm once (`memo`
-/// holds what the other conjuncts resolved): a C array written a
-/// hundred thousand times on a path is as deep a chain of stores.
-fn resolve(root: &Term, facts: &[Term], memo: &mut FxHashMap<Term, Term>) -> Term {
-    let mut stack: Vec<(Term, bool)> = vec![(root.clone(), false)];
-    while let Some((t, expanded)) = stack.pop() {
-        if memo.contains_key(&t) {
-            continue;
-        }
-        if !expanded {
-            let children: Vec<Term> = t
-                .children()
-                .into_iter()
-                .filter(|c| !memo.contains_key(*c))
-                .cloned()
-                .collect();
-            stack.push((t, true));
-            stack.extend(children.into_iter().map(|c| (c, false)));
-            continue;
-        }
-        let children: Vec<Term> = t.children().into_iter().map(|c| memo[c].clone()).collect();
-        let out = match t.kind() {
+/// conditionals. A fold without recursion, each subterm once (`memo`
+/// holds what the other conjuncts resolved, by node: the conjuncts stay
+/// alive while it does): a C array written a hundred thousand times on a
+/// path is as deep a chain of stores.
+fn resolve(root: &Term, facts: &[Term], memo: &mut FxHashMap<usize, Term>) -> Term {
+    root.fold_up_with(memo, |t, of| {
+        let children: Vec<Term> = t.children().into_iter().map(of).collect();
+        match t.kind() {
             Kind::Select(..) => read_through(&children[0], &children[1], facts),
             _ if t
                 .children()
@@ -326,10 +312,8 @@ fn resolve(root: &Term, facts: &[Term], memo: &mut FxHashMap<Term, Term>) -> Ter
                 t.clone()
             }
             _ => t.with_children(&children),
-        };
-        memo.insert(t, out);
-    }
-    memo[root].clone()
+        }
+    })
 }
 
 /// `array[index]`, with `array` a chain of stores: the value of the

@@ -231,4 +231,10 @@ fn breadth_first_under_memory_pressure_dives_to_a_deep_bug_and_stays_complete() 
     let nested = pressed(&example("nested_loops.imp", None), &config(Strategy::Bfs));
     assert_eq!(nested.verdict, Verdict::Bug, "{:?}", nested.incomplete);
     assert_eq!(nested.bugs[0].kind, ErrorKind::Assertion);
+    // The price docs/ENGINES.md quotes (one worker: the count is exact).
+    assert!(
+        (100_000..300_000).contains(&nested.stats.states),
+        "{}",
+        nested.stats.states
+    );
 }

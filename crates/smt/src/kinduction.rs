@@ -121,10 +121,9 @@ impl<'a> Unrolling<'a> {
     /// The pairs of states `0..=k` that are equal in `model` (of the step
     /// case at `k`): the simple-path constraints it violates.
     pub fn repeated(&self, k: usize, model: &Model) -> Vec<Term> {
-        (1..=k)
-            .flat_map(|i| (0..i).map(move |j| self.distinct(i, j)))
-            .filter(|d| !model.holds(d))
-            .collect()
+        let mut pairs = self.simple_path(k);
+        pairs.retain(|d| !model.holds(d));
+        pairs
     }
 
     /// States `i` and `j` differ: in their locations, or in a value of

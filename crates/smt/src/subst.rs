@@ -14,9 +14,20 @@ use rustc_hash::FxHashMap;
 /// model ([`crate::Model::eval`]) are such folds.
 pub(crate) fn fold_up<V: Clone>(
     root: &Term,
-    mut value: impl FnMut(&Term, &dyn Fn(&Term) -> V) -> V,
+    value: impl FnMut(&Term, &dyn Fn(&Term) -> V) -> V,
 ) -> V {
     let mut done: FxHashMap<usize, V> = FxHashMap::default();
+    fill(root, &mut done, value);
+    done.remove(&root.addr()).expect("the root was computed")
+}
+
+/// Computes the value of every node under `root` that `done` (by node
+/// address) does not hold yet, children first, into `done`.
+fn fill<V: Clone>(
+    root: &Term,
+    done: &mut FxHashMap<usize, V>,
+    mut value: impl FnMut(&Term, &dyn Fn(&Term) -> V) -> V,
+) {
     let mut stack: Vec<(&Term, bool)> = vec![(root, false)];
     while let Some((t, expanded)) = stack.pop() {
         if done.contains_key(&t.addr()) {
@@ -34,7 +45,6 @@ pub(crate) fn fold_up<V: Clone>(
         let v = value(t, &|c| done[&c.addr()].clone());
         done.insert(t.addr(), v);
     }
-    done.remove(&root.addr()).expect("the root was computed")
 }
 
 /// `root` rebuilt bottom-up: `build(t, kids)` makes the new node of each
@@ -48,6 +58,18 @@ fn bottom_up(root: &Term, mut build: impl FnMut(&Term, Vec<Term>) -> Term) -> Te
 }
 
 impl Term {
+    /// [`fold_up`] over this term with a memo the caller keeps across
+    /// terms (by node address, so only while the terms that filled it are
+    /// alive): a subterm several terms share is computed once.
+    pub fn fold_up_with<V: Clone>(
+        &self,
+        memo: &mut FxHashMap<usize, V>,
+        value: impl FnMut(&Term, &dyn Fn(&Term) -> V) -> V,
+    ) -> V {
+        fill(self, memo, value);
+        memo[&self.addr()].clone()
+    }
+
     /// This term with every variable `v` for which `value(v)` is `Some(t)`
     /// replaced by `t` (of the variable's sort); other variables stay.
     /// Iterative, with each shared subterm rebuilt once.
