@@ -17,8 +17,12 @@ pub(crate) fn proof(report: &Report) -> Option<&ProveExtra> {
 }
 
 /// An invariant in the program's variables, simplified for people.
-pub(crate) fn invariant_text(formula: &wiser_smt::Term) -> String {
-    path_text(std::slice::from_ref(formula), &Names::PLAIN)
+pub(crate) fn invariant_text(inv: &wiser_engine::Invariant) -> String {
+    let text = path_text(std::slice::from_ref(&inv.formula), &Names::PLAIN);
+    match &inv.for_every {
+        Some(k) => format!("for every {k}: {text}"),
+        None => text,
+    }
 }
 
 /// The method of a proof, the invariants, one per loop head, as
@@ -34,7 +38,7 @@ pub(crate) fn prove_text(out: &mut String, program: &Program, p: &ProveExtra) {
             "invariant at {} (in {}): {}",
             program.location(inv.span),
             inv.routine,
-            invariant_text(&inv.formula)
+            invariant_text(inv)
         );
         let _ = writeln!(out, "  {:>4} | {}", lc.line, program.line_text(inv.span));
     }
@@ -72,7 +76,7 @@ pub(crate) fn prove_json(program: &Program, p: &ProveExtra) -> (Value, Value) {
                 "line": lc.line,
                 "column": lc.column,
                 "routine": &*inv.routine,
-                "invariant": invariant_text(&inv.formula),
+                "invariant": invariant_text(inv),
             })
         })
         .collect();

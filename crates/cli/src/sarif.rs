@@ -466,7 +466,7 @@ pub fn check_sarif(
             &format!(
                 "loop invariant (in {}), checked independently: {}",
                 inv.routine,
-                crate::render_prove::invariant_text(&inv.formula)
+                crate::render_prove::invariant_text(inv)
             ),
         );
         n["locations"] = json!([{"physicalLocation": physical(program, inv.span)}]);

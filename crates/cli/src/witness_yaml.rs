@@ -427,7 +427,8 @@ fn violation(program: &Program, report: &Report, bug: &Bug, request: &WitnessReq
 ///
 /// An invariant is left out (the witness stays valid, only weaker) when
 /// it has no C reading ([`c_expr`]: a division by a variable, a variable
-/// of a caller's frame, an array) or names a variable that the file has
+/// of a caller's frame, an array, a statement about every cell of an
+/// array) or names a variable that the file has
 /// not mentioned before the loop (C's scope: the prover's state holds
 /// every slot of the frame, even those declared after the loop). Several
 /// invariants at one loop (the loop's function called from several
@@ -443,7 +444,12 @@ fn correctness(program: &Program, report: &Report, request: &WitnessRequest<'_>)
     let mut left_out = 0;
     if let Extra::Prove(p) = &report.extra {
         for inv in &p.invariants {
-            if inv.span.file != FileId(0) || keyword(program, inv.span).is_none() {
+            // An invariant over every cell of an array has a quantifier,
+            // which the witness's C expressions cannot say.
+            if inv.span.file != FileId(0)
+                || keyword(program, inv.span).is_none()
+                || inv.for_every.is_some()
+            {
                 left_out += 1;
                 continue;
             }

@@ -404,3 +404,57 @@ fn memory_allocated_in_a_loop_is_not_encoded() {
         "{doc}"
     );
 }
+
+/// A loop fills `a[0..n-1]`, another reads it back: the invariant speaks
+/// of every cell (`for every k: 0 <= k < i ⇒ a[k] == 5`), found over one
+/// tracked cell and checked on those clauses.
+const FILLED: &str = "i = 0;
+while i < n do
+  a[i] = 5;
+  i = i + 1
+od;
+i = 0;
+while i < READ do
+  assert a[i] == 5;
+  i = i + 1
+od
+";
+
+#[test]
+fn an_array_filled_by_a_loop_is_proved_by_an_invariant_over_every_cell() {
+    let path = scratch_file("prove-cells", "filled.imp", &FILLED.replace("READ", "n"));
+    let out = wiser(&["prove", path.to_str().expect("UTF-8"), "--timeout", TIMEOUT]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("invariant at ") && text.contains(": for every k: "),
+        "{text}"
+    );
+    assert!(text.contains("a[k]"), "{text}");
+    assert!(
+        text.contains("verdict: safe (proved: 2 loop invariants, checked independently;"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_array_read_past_what_the_loop_filled_is_not_proved() {
+    // `i <= n` reads `a[n]`, which no iteration wrote: an input's value.
+    let path = scratch_file(
+        "prove-cells-past",
+        "filled_past.imp",
+        &FILLED.replace("READ", "n + 1"),
+    );
+    let report = prove_path(path.to_str().expect("UTF-8"));
+    assert_eq!(report["verdict"], "unknown", "{report}");
+    let check = json_of(&wiser(&[
+        "check",
+        path.to_str().expect("UTF-8"),
+        "--format",
+        "json",
+        "-q",
+        "--assume",
+        "n >= 0 and n <= 3",
+    ]));
+    assert_eq!(check["verdict"], "bug", "{check}");
+}

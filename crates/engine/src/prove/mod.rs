@@ -16,6 +16,7 @@
 //! engines give. What Spacer does not close, k-induction over the same
 //! clauses may ([`kinduction`]), with its own independent check.
 
+mod cells;
 mod clauses;
 mod fixed;
 mod houdini;
@@ -154,126 +155,90 @@ fn attempt(
     // Cheap inductive facts first: they may prove the program alone, and
     // strengthen the clauses Spacer gets.
     let guessing = Instant::now();
-    let facts = {
-        let mut solver = solvers.bare();
-        let found = houdini::houdini(problem, &mut *solver, &|| stop.reason());
-        solver.stats(&mut stats.solver);
-        match found {
-            Ok(f) => f,
-            Err(why) => {
-                return unknown(
-                    why,
-                    "stopped while guessing invariants".into(),
-                    stats,
-                    extra,
-                )
-            }
+    let facts = match facts_of(problem, solvers, stop, &mut stats) {
+        Ok(f) => f,
+        Err(why) => {
+            return unknown(
+                why,
+                "stopped while guessing invariants".into(),
+                stats,
+                extra,
+            )
         }
     };
     extra.guess_time = guessing.elapsed();
-    {
-        let checking = Instant::now();
-        let mut checker = solvers.bare();
-        let checked = problem.check(&facts, &mut *checker);
-        let proof = checked
-            .is_ok()
-            .then(|| minimise(problem, facts.clone(), &mut *checker, deadline));
-        checker.stats(&mut stats.solver);
-        extra.check_time += checking.elapsed();
-        if let Some(facts) = proof {
-            extra.method = Some(ProofMethod::Houdini);
-            return proved(ir, &encoded, &facts, stats, extra);
-        }
+    if let Some(facts) = facts_prove(problem, &facts, solvers, deadline, &mut stats, &mut extra) {
+        extra.method = Some(ProofMethod::Houdini);
+        return proved(ir, &encoded, &facts, None, stats, extra);
     }
-    let strengthened = strengthen(problem, &facts);
-    // Over unbounded integers first (where Spacer is at its best), then
-    // bit-precisely; either way the invariants are checked on the
-    // bit-precise clauses.
-    let mut tries: Vec<(Option<HornProblem>, Option<Instant>)> = Vec::new();
     // Spacer leaves k-induction a share of the time in `auto`.
     let spacer_until = match options.method {
         Method::Auto => share_of(deadline, SPACER_SHARE),
         _ => deadline,
     };
-    if options.method == Method::KInduction {
-        // Neither try: straight to k-induction.
-    } else if problem
-        .relations
-        .iter()
-        .any(|r| r.params.iter().any(|p| p.sort().is_bv()))
-    {
-        if let Some(relaxed) = relax::relax(&strengthened) {
-            tries.push((Some(relaxed), share_of(spacer_until, 0.6)));
-        }
-    }
-    if options.method != Method::KInduction {
-        tries.push((None, spacer_until));
-    }
     let mut refused = None;
     // Spacer found a path to an error bit-precisely: k-induction's base
     // case would too.
     let mut refuted = false;
     let mut last = String::new();
-    for (relaxed, until) in tries {
-        let solving = Instant::now();
-        let mut spacer = Z3Solver::new(None);
-        let answer = spacer.solve_horn(relaxed.as_ref().unwrap_or(&strengthened), until);
-        spacer.stats(&mut stats.solver);
-        extra.solve_time += solving.elapsed();
-        let solution = match (answer, &relaxed) {
-            (HornAnswer::Solved(s), None) => s,
-            (HornAnswer::Solved(s), Some(r)) => match relax::restore(&strengthened, r, &s) {
-                Some(s) => s,
-                None => {
-                    last = "the invariants over integers have no bit-vector translation".into();
-                    continue;
+    if options.method != Method::KInduction {
+        // Arrays as one tracked cell first, for invariants over every
+        // cell; what it leaves, over the arrays themselves.
+        if let Some((morphed, indices)) = cells::morph(problem) {
+            let until = share_of(spacer_until, CELLS_SHARE);
+            let cell_facts = facts_of(&morphed, solvers, stop, &mut stats);
+            let tried = match cell_facts {
+                Ok(f) => match facts_prove(&morphed, &f, solvers, deadline, &mut stats, &mut extra)
+                {
+                    Some(proof) => {
+                        extra.method = Some(ProofMethod::Houdini);
+                        Tried::Proved(proof)
+                    }
+                    None => spacer_tries(
+                        &morphed, &f, until, deadline, solvers, &mut stats, &mut extra, true,
+                    ),
+                },
+                Err(_) => Tried::Not {
+                    refuted: false,
+                    last: "stopped while guessing invariants over cells".into(),
+                },
+            };
+            match tried {
+                Tried::Proved(solution) => {
+                    return proved(ir, &encoded, &solution, Some(&indices), stats, extra)
                 }
-            },
-            (HornAnswer::Refuted, relaxed) => {
-                refuted |= relaxed.is_none();
-                last = "Spacer found a path to an error (the bug-finding engines replay bugs: \
-                        `wiser check`, `wiser bmc`)"
-                    .into();
-                continue;
+                Tried::Refused(r) => refused = Some(r),
+                // A path to an error over cells may be the abstraction's.
+                Tried::Not { last: l, .. } => last = format!("over cells: {l}"),
             }
-            (HornAnswer::Unknown(why), _) => {
-                last = format!("Spacer: {}", why.lines().next().unwrap_or("unknown"));
-                continue;
-            }
-        };
-        // Spacer's invariants hold given the facts: together they are
-        // the certificate.
-        let solution: Vec<Term> = solution
-            .iter()
-            .zip(&facts)
-            .map(|(s, f)| Term::and(s, f))
-            .collect();
-        // The independent check: a fresh solver chain of the run layer.
-        let checking = Instant::now();
-        let mut checker = solvers.bare();
-        let checked = problem.check(&solution, &mut *checker);
-        let solution = match checked {
-            Ok(()) => minimise(problem, solution, &mut *checker, deadline),
-            Err(_) => solution,
-        };
-        checker.stats(&mut stats.solver);
-        extra.check_time += checking.elapsed();
-        match checked {
-            Ok(()) => {
-                extra.method = Some(ProofMethod::Spacer);
-                return proved(ir, &encoded, &solution, stats, extra);
-            }
-            // Invariants over integers may fail at machine integers: a
-            // reason to try bit-precisely, not an error.
-            Err(wiser_smt::Refusal::Violated { clause }) if relaxed.is_some() => {
-                last = format!(
-                    "the invariants over integers fail clause {clause} at machine integers"
-                );
-            }
-            Err(r) => refused = Some(r),
         }
-        if refused.is_some() {
-            break;
+        if refused.is_none() && stop.reason().is_none() {
+            match spacer_tries(
+                problem,
+                &facts,
+                spacer_until,
+                deadline,
+                solvers,
+                &mut stats,
+                &mut extra,
+                false,
+            ) {
+                Tried::Proved(solution) => {
+                    return proved(ir, &encoded, &solution, None, stats, extra)
+                }
+                Tried::Refused(r) => refused = Some(r),
+                Tried::Not {
+                    refuted: r,
+                    last: l,
+                } => {
+                    refuted = r;
+                    last = if last.is_empty() {
+                        l
+                    } else {
+                        format!("{last}; {l}")
+                    };
+                }
+            }
         }
     }
     let mut why = Incomplete::NoInvariant;
@@ -293,7 +258,7 @@ fn attempt(
             kinduction::Outcome::Proved { k } => {
                 extra.method = Some(ProofMethod::KInduction);
                 extra.k = Some(k);
-                return proved(ir, &encoded, &facts, stats, extra);
+                return proved(ir, &encoded, &facts, None, stats, extra);
             }
             kinduction::Outcome::Unknown(because, reason) => {
                 // Clauses k-induction cannot unroll were still Spacer's:
@@ -340,6 +305,142 @@ fn attempt(
             )
         }
     }
+}
+
+/// Houdini's inductive facts of `p` (`Err`: the run was stopped).
+fn facts_of(
+    p: &HornProblem,
+    solvers: &Solvers,
+    stop: &StopSwitch,
+    stats: &mut Stats,
+) -> Result<Vec<Term>, Incomplete> {
+    let mut solver = solvers.bare();
+    let found = houdini::houdini(p, &mut *solver, &|| stop.reason());
+    solver.stats(&mut stats.solver);
+    found
+}
+
+/// The facts, minimised, if they pass the independent check alone.
+fn facts_prove(
+    p: &HornProblem,
+    facts: &[Term],
+    solvers: &Solvers,
+    deadline: Option<Instant>,
+    stats: &mut Stats,
+    extra: &mut ProveExtra,
+) -> Option<Vec<Term>> {
+    let checking = Instant::now();
+    let mut checker = solvers.bare();
+    let proof = p
+        .check(facts, &mut *checker)
+        .is_ok()
+        .then(|| minimise(p, facts.to_vec(), &mut *checker, deadline));
+    checker.stats(&mut stats.solver);
+    extra.check_time += checking.elapsed();
+    proof
+}
+
+/// What Spacer's tries on one problem gave.
+enum Tried {
+    /// A solution that passed the independent check (minimised).
+    Proved(Vec<Term>),
+    /// A solution the independent check refused or could not decide.
+    Refused(wiser_smt::Refusal),
+    /// No solution; `refuted` if Spacer found a path to an error
+    /// bit-precisely; `last` says why.
+    Not { refuted: bool, last: String },
+}
+
+/// Spacer on `problem` strengthened by its `facts`, until `until`: over
+/// unbounded integers first (where Spacer is at its best), then
+/// bit-precisely; either way the invariants are checked on the
+/// bit-precise clauses.
+#[allow(clippy::too_many_arguments)]
+fn spacer_tries(
+    problem: &HornProblem,
+    facts: &[Term],
+    until: Option<Instant>,
+    deadline: Option<Instant>,
+    solvers: &Solvers,
+    stats: &mut Stats,
+    extra: &mut ProveExtra,
+    cells: bool,
+) -> Tried {
+    let strengthened = strengthen(problem, facts);
+    let mut tries: Vec<(Option<HornProblem>, Option<Instant>)> = Vec::new();
+    if problem
+        .relations
+        .iter()
+        .any(|r| r.params.iter().any(|p| p.sort().is_bv()))
+    {
+        if let Some(relaxed) = relax::relax(&strengthened) {
+            tries.push((Some(relaxed), share_of(until, 0.6)));
+        }
+    }
+    tries.push((None, until));
+    let mut refuted = false;
+    let mut last = String::new();
+    for (relaxed, until) in tries {
+        let solving = Instant::now();
+        let mut spacer = Z3Solver::new(None);
+        let answer =
+            spacer.solve_horn_with(relaxed.as_ref().unwrap_or(&strengthened), until, cells);
+        spacer.stats(&mut stats.solver);
+        extra.solve_time += solving.elapsed();
+        let solution = match (answer, &relaxed) {
+            (HornAnswer::Solved(s), None) => s,
+            (HornAnswer::Solved(s), Some(r)) => match relax::restore(&strengthened, r, &s) {
+                Some(s) => s,
+                None => {
+                    last = "the invariants over integers have no bit-vector translation".into();
+                    continue;
+                }
+            },
+            (HornAnswer::Refuted, relaxed) => {
+                refuted |= relaxed.is_none();
+                last = "Spacer found a path to an error (the bug-finding engines replay bugs: \
+                        `wiser check`, `wiser bmc`)"
+                    .into();
+                continue;
+            }
+            (HornAnswer::Unknown(why), _) => {
+                last = format!("Spacer: {}", why.lines().next().unwrap_or("unknown"));
+                continue;
+            }
+        };
+        // Spacer's invariants hold given the facts: together they are
+        // the certificate.
+        let solution: Vec<Term> = solution
+            .iter()
+            .zip(facts)
+            .map(|(s, f)| Term::and(s, f))
+            .collect();
+        // The independent check: a fresh solver chain of the run layer.
+        let checking = Instant::now();
+        let mut checker = solvers.bare();
+        let checked = problem.check(&solution, &mut *checker);
+        let solution = match checked {
+            Ok(()) => minimise(problem, solution, &mut *checker, deadline),
+            Err(_) => solution,
+        };
+        checker.stats(&mut stats.solver);
+        extra.check_time += checking.elapsed();
+        match checked {
+            Ok(()) => {
+                extra.method = Some(ProofMethod::Spacer);
+                return Tried::Proved(solution);
+            }
+            // Invariants over integers may fail at machine integers: a
+            // reason to try bit-precisely, not an error.
+            Err(wiser_smt::Refusal::Violated { clause }) if relaxed.is_some() => {
+                last = format!(
+                    "the invariants over integers fail clause {clause} at machine integers"
+                );
+            }
+            Err(r) => return Tried::Refused(r),
+        }
+    }
+    Tried::Not { refuted, last }
 }
 
 /// `p` with each clause's premise strengthened by the facts of its body
@@ -408,17 +509,24 @@ fn minimise(
 /// the rest being k-induction's.
 const SPACER_SHARE: f64 = 0.7;
 
+/// The share of Spacer's time that the clauses over one tracked cell
+/// ([`cells`]) get first, for a program with arrays.
+const CELLS_SHARE: f64 = 0.5;
+
 /// A deadline `share` of the way from now to `deadline`.
 fn share_of(deadline: Option<Instant>, share: f64) -> Option<Instant> {
     let now = Instant::now();
     deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(share))
 }
 
-/// The report of a checked proof.
+/// The report of a checked proof; `indices` (for a solution of the
+/// clauses over cells): per relation, the index its formula holds for
+/// every value of.
 fn proved(
     ir: &Ir,
     encoded: &clauses::Encoded,
     solution: &[Term],
+    indices: Option<&[Option<Term>]>,
     stats: Stats,
     mut extra: ProveExtra,
 ) -> Attempt {
@@ -426,14 +534,18 @@ fn proved(
         .cuts
         .iter()
         .zip(solution)
+        .enumerate()
         .skip(1)
-        .map(|(cut, formula)| Invariant {
+        .map(|(r, (cut, formula))| Invariant {
             span: ir.at(cut.key.pc).span,
             routine: ir
                 .routine(cut.key.frames.last().and_then(|f| f.0))
                 .name
                 .clone(),
             formula: formula.clone(),
+            for_every: indices
+                .and_then(|ks| ks[r].clone())
+                .filter(|k| cells::speaks_of_cells(formula, k)),
         })
         .collect();
     (Verdict::Safe, Vec::new(), Vec::new(), stats, extra)

@@ -230,6 +230,10 @@ pub struct Invariant {
     /// The formula, over variables named as the program's (a called
     /// routine's as `routine::name`).
     pub formula: Term,
+    /// For an invariant over arrays' cells: the index it holds for every
+    /// value of (the formula speaks of each array `a` by its cell
+    /// `a[k]`); `None` otherwise.
+    pub for_every: Option<Term>,
 }
 
 /// What the prover adds to its report.
