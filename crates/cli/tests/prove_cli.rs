@@ -458,3 +458,34 @@ fn an_array_read_past_what_the_loop_filled_is_not_proved() {
     ]));
     assert_eq!(check["verdict"], "bug", "{check}");
 }
+
+#[test]
+fn a_c_array_filled_by_a_loop_is_proved_over_its_cells() {
+    let c = "extern int __VERIFIER_nondet_int(void);
+void reach_error(void) {}
+int main(void) {
+  int a[1000];
+  int n = __VERIFIER_nondet_int();
+  if (n > 1000) return 0;
+  for (int i = 0; i < n; i++) a[i] = 5;
+  for (int i = 0; i < n; i++)
+    if (a[i] != 5) reach_error();
+  return 0;
+}
+";
+    let path = scratch_file("prove-cells-c", "filled.c", c);
+    let out = wiser(&[
+        "prove",
+        path.to_str().expect("UTF-8"),
+        "--property",
+        "unreach-call",
+        "--timeout",
+        "30",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(": for every k: ") && text.contains("main::a[k]"),
+        "{text}"
+    );
+}

@@ -21,7 +21,15 @@
 //!   and the same between instances; a read of any other array (an
 //!   input's, havocked) is a fresh value, equal to the other reads of it
 //!   at an equal index;
-//! * the head is `H'(t, k, T[k])`.
+//! * the head is `H'(t, k, T[k])`;
+//! * a query (no head) takes as `k` the index of its first read of the
+//!   body's arrays: it must hold at every index, so at that one, and the
+//!   read is then the cell itself.
+//!
+//! With [`Instances::Values`] a read at another index is only the value
+//! `r_e`, tied to the cell where the indices are equal: the clauses stay
+//! linear (Spacer solves those far more readily), at the price of
+//! knowing nothing of other cells.
 //!
 //! **Soundness.** If `R' ↦ S'` solves the new clauses, `R ↦ ∀k. S'(x, k,
 //! A[k])` solves the old ones: given the body and φ, for any `k₀`,
@@ -30,7 +38,8 @@
 //! premise holds (the instances by the quantifier, the equalities because
 //! they are reads of one array), the rewritten φ is φ (the rewriting is
 //! the theory of arrays' read-over-write), so the head holds at `k₀`. A
-//! query is the case without a head. So a checked solution of the cell
+//! query is the case without a head, and its choice of `k` one `k₀`.
+//! Without the instances (values) the premise is only weaker. So a checked solution of the cell
 //! clauses (checked like any other, [`HornProblem::check`]) proves the
 //! program; the translation is what the proof trusts, and the unit tests
 //! below pin its cases.
@@ -40,13 +49,17 @@
 //! and conditionals (an array compared whole), arrays in two relations
 //! of one premise (a call summarised with arrays).
 
+use super::houdini::{collect_constants, constant_like, is_temporary, le, plus};
 use rustc_hash::{FxHashMap, FxHashSet};
 use wiser_smt::{Application, Clause, HornProblem, Kind, Relation, Scalar, Sort, Term};
 
 /// The cell clauses of `p`, and per relation the quantified index of its
 /// solution (`None` for a relation without arrays); `None` if `p` has no
 /// array parameter or has what the translation does not cover.
-pub(super) fn morph(p: &HornProblem) -> Option<(HornProblem, Vec<Option<Term>>)> {
+pub(super) fn morph(
+    p: &HornProblem,
+    instances: Instances,
+) -> Option<(HornProblem, Vec<Option<Term>>)> {
     let index = index_sort(p)?;
     let taken = all_names(p);
     let mut relations = Vec::with_capacity(p.relations.len());
@@ -59,9 +72,113 @@ pub(super) fn morph(p: &HornProblem) -> Option<(HornProblem, Vec<Option<Term>>)>
     let mut clauses = Vec::with_capacity(p.clauses.len());
     let mut fresh = Fresh { taken, next: 0 };
     for c in &p.clauses {
-        clauses.push(morph_clause(&relations, &indices, c, index, &mut fresh)?);
+        clauses.push(morph_clause(
+            &relations, &indices, c, index, instances, &mut fresh,
+        )?);
     }
     Some((HornProblem { relations, clauses }, indices))
+}
+
+/// Houdini's candidates over cells, per relation of the cell clauses
+/// (`indices` from [`morph`]): `k < lo ∨ k >= x ∨ F`, "every cell from
+/// `lo` below `x` satisfies `F`", for `lo` 0 or 1, `x` each scalar
+/// parameter (at the index's width), and `F` a bound of a cell by a
+/// constant of the clauses, a comparison of two cells or their sum with
+/// 0, or a cell at least `k` plus 0 to 2. The shape of a loop that has filled `a[lo..x-1]`; Spacer finds these
+/// disjunctions slowly, and Houdini keeps the inductive ones.
+pub(super) fn candidates(p: &HornProblem, indices: &[Option<Term>]) -> Vec<Vec<Term>> {
+    let mut constants: Vec<i64> = vec![0, 1];
+    for c in &p.clauses {
+        collect_constants(&c.constraint, &mut constants);
+        for a in c.body.iter().chain(&c.head) {
+            a.args
+                .iter()
+                .for_each(|t| collect_constants(t, &mut constants));
+        }
+    }
+    constants.sort_by_key(|c| (c.unsigned_abs(), *c));
+    constants.dedup();
+    constants.truncate(MAX_CELL_CONSTANTS);
+    p.relations
+        .iter()
+        .zip(indices)
+        .map(|(r, k)| match k {
+            Some(k) => cell_candidates(r, k, &constants),
+            None => Vec::new(),
+        })
+        .collect()
+}
+
+/// At most this many constants (the smallest in magnitude) take part in
+/// the cells' candidates.
+const MAX_CELL_CONSTANTS: usize = 12;
+
+fn cell_candidates(r: &Relation, k: &Term, constants: &[i64]) -> Vec<Term> {
+    let at = r
+        .params
+        .iter()
+        .position(|v| v == k)
+        .expect("the index is a parameter");
+    let (scalars, cells) = (&r.params[..at], &r.params[at + 1..]);
+    let scalars: Vec<&Term> = scalars.iter().filter(|v| !is_temporary(v)).collect();
+    let mut guards: Vec<Term> = Vec::new();
+    for lo in [0, 1] {
+        guards.push(lt(k, &constant_like(k, lo)));
+    }
+    let bounds: Vec<Term> = scalars.iter().filter_map(|x| widened(x, k)).collect();
+    let mut facts: Vec<Term> = Vec::new();
+    for (n, c) in cells.iter().enumerate() {
+        if c.sort() == Sort::Bool {
+            // A flag per cell (an object freed or not).
+            facts.push(c.clone());
+            facts.push(Term::not(c));
+            continue;
+        }
+        // (An equality with a constant is both bounds, which Houdini
+        // keeps together.)
+        for &v in constants {
+            let v = constant_like(c, v);
+            facts.push(le(c, &v));
+            facts.push(le(&v, c));
+        }
+        for d in &cells[n + 1..] {
+            if d.sort() == c.sort() {
+                facts.push(Term::equals(c, d));
+                facts.push(lt(c, d));
+                facts.push(lt(d, c));
+                // `b[k] == -a[k]`.
+                facts.push(Term::equals(&plus(c, d), &constant_like(c, 0)));
+            }
+        }
+        if let Some(wide) = widened(c, k) {
+            for d in 0..=2 {
+                facts.push(le(&plus(k, &constant_like(k, d)), &wide));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for lower in &guards {
+        for upper in &bounds {
+            for f in &facts {
+                out.push(Term::or_all([lower.clone(), le(upper, k), f.clone()]));
+            }
+        }
+    }
+    out
+}
+
+/// `x` at the sort of `k` (sign-extended from a narrower bit-vector), if
+/// it has one.
+fn widened(x: &Term, k: &Term) -> Option<Term> {
+    match (x.sort(), k.sort()) {
+        (a, b) if a == b => Some(x.clone()),
+        (Sort::Bv(w), Sort::Bv(kw)) if w < kw => Some(Term::bv_resize(x, kw, true)),
+        _ => None,
+    }
+}
+
+fn lt(a: &Term, b: &Term) -> Term {
+    Term::not(&le(b, a))
 }
 
 /// Does `formula` (of a relation whose index is `k`) speak of `k` or of
@@ -72,6 +189,20 @@ pub(super) fn speaks_of_cells(formula: &Term, k: &Term) -> bool {
         .vars()
         .iter()
         .any(|v| v == k || v.as_var().is_some_and(|n| n.ends_with(&cell)))
+}
+
+/// What a read of a tracked array at an index other than the clause's
+/// own becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Instances {
+    /// The relation's instance at that index, added to the premise (the
+    /// clause becomes non-linear).
+    Premises,
+    /// A value equal to the cell where the indices are equal, and
+    /// otherwise free: weaker, but the clauses stay linear, which Spacer
+    /// solves far more readily. (A query is linear either way when it
+    /// reads at one index: its index is that one.)
+    Values,
 }
 
 /// The one index sort of every array parameter, if there are some.
@@ -169,8 +300,11 @@ struct Morpher<'a> {
     /// cell), its new application's scalar arguments, and its arrays'
     /// positions among its parameters.
     owner: Option<Owner>,
-    /// The clause's index: the owner's, or a fresh one.
+    /// The clause's index: the owner's, or a fresh one; in a query, the
+    /// index of its first read of the owner's arrays.
     k: Term,
+    /// A query whose index is still to be chosen.
+    choose_k: bool,
     /// Per index read at (other than `k`): the instance's cells.
     instances: Vec<(Term, Vec<Term>)>,
     /// Per array not the owner's: its reads (index, value).
@@ -226,6 +360,12 @@ impl Morpher<'_> {
         };
         if let Some(owner) = &self.owner {
             if let Some(pos) = owner.arrays.iter().position(|(x, _)| x == a) {
+                // A query holds for every index: at its first read's, that
+                // read is the cell itself.
+                if self.choose_k {
+                    self.choose_k = false;
+                    self.k = i.clone();
+                }
                 if i == &self.k {
                     return Some(owner.arrays[pos].1.clone());
                 }
@@ -261,26 +401,25 @@ impl Morpher<'_> {
     /// `t` with every read rewritten; `None` if an array is left (an
     /// array compared whole).
     fn scalar(&mut self, t: &Term) -> Option<Term> {
+        let out = self.rewrite(t)?;
+        let arrays_left = out.vars().iter().any(is_array) || mentions_array_node(&out);
+        (!arrays_left).then_some(out)
+    }
+
+    /// `t` with every read in it rewritten (an array term stays one, its
+    /// stores' indices and values rewritten).
+    fn rewrite(&mut self, t: &Term) -> Option<Term> {
         let mut memo: FxHashMap<usize, Option<Term>> = FxHashMap::default();
-        let out = t.fold_up_with(&mut memo, |node, of| {
+        t.fold_up_with(&mut memo, |node, of| {
             let mut kids = Vec::new();
-            let mut missing = false;
             for c in node.children() {
-                match of(c) {
-                    Some(x) => kids.push(x),
-                    None => missing = true,
-                }
-            }
-            if missing {
-                return None;
+                kids.push(of(c)?);
             }
             match node.kind() {
                 Kind::Select(..) => self.at(&kids[0], &kids[1]),
                 _ => Some(node.with_children(&kids)),
             }
-        })?;
-        let arrays_left = out.vars().iter().any(is_array) || mentions_array_node(&out);
-        (!arrays_left).then_some(out)
+        })
     }
 
     /// What the premise gains: the instances, and the equalities of reads
@@ -333,6 +472,7 @@ fn morph_clause(
     indices: &[Option<Term>],
     c: &Clause,
     index: Scalar,
+    instances: Instances,
     fresh: &mut Fresh,
 ) -> Option<Clause> {
     // The owner: the one body application with arrays, whose array
@@ -365,35 +505,25 @@ fn morph_clause(
             .expect("a relation with arrays has an index"),
         None => fresh.var("k", Sort::from(index)),
     };
+    let choose_k = owner.is_some() && c.head.is_none();
     let mut m = Morpher {
         owner,
         k,
+        choose_k,
         instances: Vec::new(),
         others: FxHashMap::default(),
         fresh,
         memo: FxHashMap::default(),
     };
-    let mut body = Vec::with_capacity(c.body.len());
+    let mut scalars = Vec::with_capacity(c.body.len());
     for b in &c.body {
-        let scalars: Vec<Term> = b
+        let xs: Vec<Term> = b
             .args
             .iter()
             .filter(|a| !is_array(a))
             .map(|a| m.scalar(a))
             .collect::<Option<_>>()?;
-        let is_owner = m.owner.as_ref().is_some_and(|o| o.relation == b.relation)
-            && b.args.iter().any(is_array);
-        let mut args = scalars.clone();
-        if is_owner {
-            let o = m.owner.as_mut().expect("the owner");
-            o.scalars = scalars;
-            args.push(m.k.clone());
-            args.extend(o.arrays.iter().map(|(_, c)| c.clone()));
-        }
-        body.push(Application {
-            relation: b.relation,
-            args,
-        });
+        scalars.push(xs);
     }
     let mut constraint = m.scalar(&c.constraint)?;
     let head = match &c.head {
@@ -403,8 +533,8 @@ fn morph_clause(
             let mut cells = Vec::new();
             for a in &h.args {
                 if is_array(a) {
-                    let k = m.k.clone();
-                    cells.push(m.at(a, &k)?);
+                    let (k, a) = (m.k.clone(), m.rewrite(a)?);
+                    cells.push(m.at(&a, &k)?);
                 } else {
                     args.push(m.scalar(a)?);
                 }
@@ -422,7 +552,23 @@ fn morph_clause(
     for eq in m.consistency() {
         constraint = Term::and(&constraint, &eq);
     }
-    if let Some(o) = &m.owner {
+    // The premise's applications, the owner's at the clause's index.
+    let mut body = Vec::with_capacity(c.body.len() + m.instances.len());
+    for (b, xs) in c.body.iter().zip(scalars) {
+        let mut args = xs;
+        if let Some(o) = m.owner.as_mut().filter(|o| o.relation == b.relation) {
+            if b.args.iter().any(is_array) {
+                o.scalars = args.clone();
+                args.push(m.k.clone());
+                args.extend(o.arrays.iter().map(|(_, c)| c.clone()));
+            }
+        }
+        body.push(Application {
+            relation: b.relation,
+            args,
+        });
+    }
+    if let (Some(o), Instances::Premises) = (&m.owner, instances) {
         for (e, cells) in &m.instances {
             let mut args = o.scalars.clone();
             args.push(e.clone());
@@ -454,8 +600,8 @@ mod tests {
         }
     }
 
-    /// `R(i, a) ∧ i < n ⇒ R(i + 1, a{i := 5})` and `R(i, a) ∧ a[i] != 5 ⇒
-    /// false`, over integers.
+    /// `R(i, a) ∧ i < n ⇒ R(i + 1, a{i := 5})`, `R(i, a) ∧ a[i] != 5 ⇒
+    /// false` and `R(i, a) ∧ a[i] == 5 ⇒ R(i + 1, a)`, over integers.
     fn filling() -> HornProblem {
         let (i, n, a) = (Term::int_var("i"), Term::int_var("n"), Term::array_var("a"));
         let five = Term::int(5);
@@ -482,13 +628,18 @@ mod tests {
                     constraint: Term::ne(&Term::select(&a, &i), &five),
                     head: None,
                 },
+                Clause {
+                    body: vec![app(0, &[&i, &n, &a])],
+                    constraint: Term::eq(&Term::select(&a, &i), &five),
+                    head: Some(app(0, &[&Term::add(&i, &Term::int(1)), &n, &a])),
+                },
             ],
         }
     }
 
     #[test]
     fn a_relation_keeps_its_scalars_and_tracks_each_array_by_one_cell() {
-        let (p, indices) = morph(&filling()).expect("covered");
+        let (p, indices) = morph(&filling(), Instances::Premises).expect("covered");
         let names: Vec<String> = p.relations[0]
             .params
             .iter()
@@ -503,7 +654,7 @@ mod tests {
 
     #[test]
     fn a_store_is_read_at_the_cell_and_a_read_elsewhere_is_an_instance() {
-        let (p, _) = morph(&filling()).expect("covered");
+        let (p, _) = morph(&filling(), Instances::Premises).expect("covered");
         let (k, cell) = (Term::int_var("k"), Term::int_var("a[k]"));
         let i = Term::int_var("i");
         // The store's head: the cell is 5 where `i == k`, as it was elsewhere.
@@ -513,17 +664,35 @@ mod tests {
             Term::ite(&Term::eq(&i, &k), &Term::int(5), &cell)
         );
         assert_eq!(head.args[2], k);
-        // The query reads `a[i]`: a second application of the relation at
-        // index `i`, whose cell equals the tracked one where `i == k`.
-        let q = &p.clauses[1];
-        assert_eq!(q.body.len(), 2);
-        assert_eq!(q.body[1].args[2], i);
-        let r = &q.body[1].args[3];
+        // The checking loop reads `a[i]` on its way: a second application
+        // of the relation at index `i`, whose cell equals the tracked one
+        // where `i == k`.
+        let step = &p.clauses[2];
+        assert_eq!(step.body.len(), 2);
+        assert_eq!(step.body[1].args[2], i);
+        let r = &step.body[1].args[3];
         assert!(
-            q.constraint.mentions(r) && q.constraint.mentions(&cell),
+            step.constraint.mentions(r) && step.constraint.mentions(&cell),
             "{}",
-            q.constraint
+            step.constraint
         );
+        // With values instead, the read is a value tied to the cell where
+        // the indices meet, and the clause stays linear.
+        let (q, _) = morph(&filling(), Instances::Values).expect("covered");
+        assert_eq!(q.clauses[2].body.len(), 1);
+        assert!(q.clauses[2].constraint.mentions(&cell));
+    }
+
+    #[test]
+    fn a_query_is_read_at_its_own_index_and_values_keep_clauses_linear() {
+        let (p, _) = morph(&filling(), Instances::Values).expect("covered");
+        let (i, cell) = (Term::int_var("i"), Term::int_var("a[k]"));
+        // The query reads `a[i]` only: its index is `i`, the read its cell.
+        let q = &p.clauses[1];
+        assert_eq!(q.body.len(), 1);
+        assert_eq!(q.body[0].args[2], i);
+        assert_eq!(q.constraint, Term::ne(&cell, &Term::int(5)));
+        assert!(p.clauses.iter().all(|c| c.body.len() <= 1));
     }
 
     #[test]
@@ -535,11 +704,11 @@ mod tests {
             &Term::select(&b, &Term::int(0)),
         ));
         // Reads of another array are fresh values: still covered.
-        assert!(morph(&p).is_some());
+        assert!(morph(&p, Instances::Premises).is_some());
         // Two index sorts are not.
         p.relations[0]
             .params
             .push(Term::var("c", Sort::Array(Scalar::Bv(8), Scalar::Int)));
-        assert!(morph(&p).is_none());
+        assert!(morph(&p, Instances::Premises).is_none());
     }
 }

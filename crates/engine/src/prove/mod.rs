@@ -155,7 +155,7 @@ fn attempt(
     // Cheap inductive facts first: they may prove the program alone, and
     // strengthen the clauses Spacer gets.
     let guessing = Instant::now();
-    let facts = match facts_of(problem, solvers, stop, &mut stats) {
+    let facts = match facts_of(problem, Vec::new(), deadline, solvers, stop, &mut stats) {
         Ok(f) => f,
         Err(why) => {
             return unknown(
@@ -184,32 +184,58 @@ fn attempt(
     if options.method != Method::KInduction {
         // Arrays as one tracked cell first, for invariants over every
         // cell; what it leaves, over the arrays themselves.
-        if let Some((morphed, indices)) = cells::morph(problem) {
-            let until = share_of(spacer_until, CELLS_SHARE);
-            let cell_facts = facts_of(&morphed, solvers, stop, &mut stats);
-            let tried = match cell_facts {
-                Ok(f) => match facts_prove(&morphed, &f, solvers, deadline, &mut stats, &mut extra)
-                {
-                    Some(proof) => {
-                        extra.method = Some(ProofMethod::Houdini);
-                        Tried::Proved(proof)
+        if let Some((linear, indices)) = cells::morph(problem, cells::Instances::Values) {
+            let cells_until = share_of(spacer_until, CELLS_SHARE);
+            // One guess for both forms: facts inductive over the linear
+            // clauses are over the non-linear ones too, whose premises
+            // only add instances.
+            let guesses = cells::candidates(&linear, &indices);
+            match facts_of(&linear, guesses, cells_until, solvers, stop, &mut stats) {
+                Err(_) => last = "over cells: stopped while guessing invariants; ".into(),
+                Ok(f) => {
+                    let nonlinear = cells::morph(problem, cells::Instances::Premises);
+                    let forms = [Some(linear), nonlinear.map(|(p, _)| p)];
+                    for (n, morphed) in forms.iter().enumerate() {
+                        let Some(morphed) = morphed else { continue };
+                        if refused.is_some() || stop.reason().is_some() {
+                            break;
+                        }
+                        // The linear clauses first, with half the time
+                        // left; the rest for the non-linear ones, where
+                        // Spacer generalises equalities.
+                        let (until, euf) = match n {
+                            0 => (share_of(cells_until, 0.5), false),
+                            _ => (cells_until, true),
+                        };
+                        let tried = match facts_prove(
+                            morphed, &f, solvers, deadline, &mut stats, &mut extra,
+                        ) {
+                            Some(proof) => {
+                                extra.method = Some(ProofMethod::Houdini);
+                                Tried::Proved(proof)
+                            }
+                            None => spacer_tries(
+                                morphed, &f, until, deadline, solvers, &mut stats, &mut extra, euf,
+                            ),
+                        };
+                        match tried {
+                            Tried::Proved(solution) => {
+                                return proved(
+                                    ir,
+                                    &encoded,
+                                    &solution,
+                                    Some(&indices),
+                                    stats,
+                                    extra,
+                                )
+                            }
+                            Tried::Refused(r) => refused = Some(r),
+                            // A path to an error over cells may be the
+                            // abstraction's.
+                            Tried::Not { last: l, .. } => last = format!("{last}over cells: {l}; "),
+                        }
                     }
-                    None => spacer_tries(
-                        &morphed, &f, until, deadline, solvers, &mut stats, &mut extra, true,
-                    ),
-                },
-                Err(_) => Tried::Not {
-                    refuted: false,
-                    last: "stopped while guessing invariants over cells".into(),
-                },
-            };
-            match tried {
-                Tried::Proved(solution) => {
-                    return proved(ir, &encoded, &solution, Some(&indices), stats, extra)
                 }
-                Tried::Refused(r) => refused = Some(r),
-                // A path to an error over cells may be the abstraction's.
-                Tried::Not { last: l, .. } => last = format!("over cells: {l}"),
             }
         }
         if refused.is_none() && stop.reason().is_none() {
@@ -307,15 +333,25 @@ fn attempt(
     }
 }
 
-/// Houdini's inductive facts of `p` (`Err`: the run was stopped).
+/// Houdini's inductive facts of `p`, from its candidates and `extra`'s
+/// (per relation; `Err`: the run was stopped, or `until` passed).
 fn facts_of(
     p: &HornProblem,
+    extra: Vec<Vec<Term>>,
+    until: Option<Instant>,
     solvers: &Solvers,
     stop: &StopSwitch,
     stats: &mut Stats,
 ) -> Result<Vec<Term>, Incomplete> {
     let mut solver = solvers.bare();
-    let found = houdini::houdini(p, &mut *solver, &|| stop.reason());
+    let stopped = || {
+        stop.reason().or_else(|| {
+            until
+                .is_some_and(|u| Instant::now() >= u)
+                .then_some(Incomplete::Timeout)
+        })
+    };
+    let found = houdini::houdini(p, extra, &mut *solver, &stopped);
     solver.stats(&mut stats.solver);
     found
 }
