@@ -27,24 +27,22 @@ impl Z3Solver {
         self.solve_horn_with(problem, deadline, false)
     }
 
-    /// [`Z3Solver::solve_horn`]; `cells`: the problem tracks arrays by
-    /// one cell (the prover's cell clauses), which Spacer generalises
-    /// better with its equality generaliser on. (Z3's Spacer parameters
-    /// are global to the process: each call sets this one.)
+    /// [`Z3Solver::solve_horn`], with Spacer's generaliser over equalities
+    /// of uninterpreted terms on or off (`equalities`): on, it finds the
+    /// invariants of the prover's non-linear cell clauses; off (Z3's
+    /// default), those of linear ones. (Z3's Spacer parameters are global
+    /// to the process: each call sets this one.)
     pub fn solve_horn_with(
         &mut self,
         problem: &HornProblem,
         deadline: Option<Instant>,
-        cells: bool,
+        equalities: bool,
     ) -> HornAnswer {
         self.warm_up();
         // Spacer, also over finite sorts (where Z3 would pick its datalog
         // engine, which tabulates a relation over every value of 32 bits).
         z3::set_global_param("fp.engine", "spacer");
-        // Generalising over equalities of uninterpreted terms is what
-        // finds an invariant over a tracked cell's value (`a[k] == 5`
-        // under `0 <= k < i`); elsewhere it is left at Z3's default.
-        let euf = if cells { "true" } else { "false" };
+        let euf = if equalities { "true" } else { "false" };
         z3::set_global_param("fp.spacer.use_euf_gen", euf);
         let Some(solver) = z3::Solver::new_for_logic("HORN") else {
             return HornAnswer::Unknown("Z3 has no solver for the logic HORN".into());

@@ -296,9 +296,7 @@ impl Fresh {
 
 /// One clause's translation at work.
 struct Morpher<'a> {
-    /// The body relation whose arrays are variables (`owner` of the
-    /// cell), its new application's scalar arguments, and its arrays'
-    /// positions among its parameters.
+    /// The premise's relation whose arrays the cell tracks, if any.
     owner: Option<Owner>,
     /// The clause's index: the owner's, or a fresh one; in a query, the
     /// index of its first read of the owner's arrays.
@@ -385,16 +383,13 @@ impl Morpher<'_> {
                 return Some(value);
             }
         }
+        let name = a.as_var().map_or("input", |n| n);
         let reads = self.others.entry(a.clone()).or_default();
         if let Some((_, v)) = reads.iter().find(|(e, _)| e == i) {
             return Some(v.clone());
         }
-        let name = a.as_var().map_or("input", |n| n).to_string();
-        let v = self.fresh.var(&name, elem);
-        self.others
-            .entry(a.clone())
-            .or_default()
-            .push((i.clone(), v.clone()));
+        let v = self.fresh.var(name, elem);
+        reads.push((i.clone(), v.clone()));
         Some(v)
     }
 
@@ -402,8 +397,7 @@ impl Morpher<'_> {
     /// array compared whole).
     fn scalar(&mut self, t: &Term) -> Option<Term> {
         let out = self.rewrite(t)?;
-        let arrays_left = out.vars().iter().any(is_array) || mentions_array_node(&out);
-        (!arrays_left).then_some(out)
+        (!mentions_array_node(&out)).then_some(out)
     }
 
     /// `t` with every read in it rewritten (an array term stays one, its

@@ -184,58 +184,22 @@ fn attempt(
     if options.method != Method::KInduction {
         // Arrays as one tracked cell first, for invariants over every
         // cell; what it leaves, over the arrays themselves.
-        if let Some((linear, indices)) = cells::morph(problem, cells::Instances::Values) {
-            let cells_until = share_of(spacer_until, CELLS_SHARE);
-            // One guess for both forms: facts inductive over the linear
-            // clauses are over the non-linear ones too, whose premises
-            // only add instances.
-            let guesses = cells::candidates(&linear, &indices);
-            match facts_of(&linear, guesses, cells_until, solvers, stop, &mut stats) {
-                Err(_) => last = "over cells: stopped while guessing invariants; ".into(),
-                Ok(f) => {
-                    let nonlinear = cells::morph(problem, cells::Instances::Premises);
-                    let forms = [Some(linear), nonlinear.map(|(p, _)| p)];
-                    for (n, morphed) in forms.iter().enumerate() {
-                        let Some(morphed) = morphed else { continue };
-                        if refused.is_some() || stop.reason().is_some() {
-                            break;
-                        }
-                        // The linear clauses first, with half the time
-                        // left; the rest for the non-linear ones, where
-                        // Spacer generalises equalities.
-                        let (until, euf) = match n {
-                            0 => (share_of(cells_until, 0.5), false),
-                            _ => (cells_until, true),
-                        };
-                        let tried = match facts_prove(
-                            morphed, &f, solvers, deadline, &mut stats, &mut extra,
-                        ) {
-                            Some(proof) => {
-                                extra.method = Some(ProofMethod::Houdini);
-                                Tried::Proved(proof)
-                            }
-                            None => spacer_tries(
-                                morphed, &f, until, deadline, solvers, &mut stats, &mut extra, euf,
-                            ),
-                        };
-                        match tried {
-                            Tried::Proved(solution) => {
-                                return proved(
-                                    ir,
-                                    &encoded,
-                                    &solution,
-                                    Some(&indices),
-                                    stats,
-                                    extra,
-                                )
-                            }
-                            Tried::Refused(r) => refused = Some(r),
-                            // A path to an error over cells may be the
-                            // abstraction's.
-                            Tried::Not { last: l, .. } => last = format!("{last}over cells: {l}; "),
-                        }
-                    }
+        if let Some((tried, indices)) = over_cells(
+            problem,
+            spacer_until,
+            deadline,
+            solvers,
+            stop,
+            &mut stats,
+            &mut extra,
+        ) {
+            match tried {
+                Tried::Proved(solution) => {
+                    return proved(ir, &encoded, &solution, Some(&indices), stats, extra)
                 }
+                Tried::Refused(r) => refused = Some(r),
+                // A path to an error over cells may be the abstraction's.
+                Tried::Not { last: l, .. } => last = format!("over cells: {l}; "),
             }
         }
         if refused.is_none() && stop.reason().is_none() {
@@ -333,6 +297,62 @@ fn attempt(
     }
 }
 
+/// The cell clauses of `problem` ([`cells`]), if it has arrays they
+/// cover, and what proving them gave, with each relation's index: Houdini
+/// over the linear form (its facts hold over the non-linear one too,
+/// whose premises only add instances), then Spacer on the linear form
+/// with half the cells' share of the time left and on the non-linear
+/// form, where it generalises equalities, with the rest.
+fn over_cells(
+    problem: &HornProblem,
+    spacer_until: Option<Instant>,
+    deadline: Option<Instant>,
+    solvers: &Solvers,
+    stop: &StopSwitch,
+    stats: &mut Stats,
+    extra: &mut ProveExtra,
+) -> Option<(Tried, Vec<Option<Term>>)> {
+    let (linear, indices) = cells::morph(problem, cells::Instances::Values)?;
+    let until = share_of(spacer_until, CELLS_SHARE);
+    let guesses = cells::candidates(&linear, &indices);
+    let Ok(facts) = facts_of(&linear, guesses, until, solvers, stop, stats) else {
+        let last = "stopped while guessing invariants".into();
+        return Some((
+            Tried::Not {
+                refuted: false,
+                last,
+            },
+            indices,
+        ));
+    };
+    let nonlinear = cells::morph(problem, cells::Instances::Premises).map(|(p, _)| p);
+    let forms = [
+        (Some(linear), share_of(until, 0.5), false),
+        (nonlinear, until, true),
+    ];
+    let mut tried = Tried::Not {
+        refuted: false,
+        last: String::new(),
+    };
+    for (morphed, until, equalities) in forms {
+        let Some(morphed) = morphed else { continue };
+        if stop.reason().is_some() {
+            break;
+        }
+        if let Some(proof) = facts_prove(&morphed, &facts, solvers, deadline, stats, extra) {
+            extra.method = Some(ProofMethod::Houdini);
+            return Some((Tried::Proved(proof), indices));
+        }
+        tried = spacer_tries(
+            &morphed, &facts, until, deadline, solvers, stats, extra, equalities,
+        );
+        if !matches!(tried, Tried::Not { .. }) {
+            break;
+        }
+    }
+    Some((tried, indices))
+}
+
 /// Houdini's inductive facts of `p`, from its candidates and `extra`'s
 /// (per relation; `Err`: the run was stopped, or `until` passed).
 fn facts_of(
@@ -400,7 +420,7 @@ fn spacer_tries(
     solvers: &Solvers,
     stats: &mut Stats,
     extra: &mut ProveExtra,
-    cells: bool,
+    equalities: bool,
 ) -> Tried {
     let strengthened = strengthen(problem, facts);
     let mut tries: Vec<(Option<HornProblem>, Option<Instant>)> = Vec::new();
@@ -420,7 +440,7 @@ fn spacer_tries(
         let solving = Instant::now();
         let mut spacer = Z3Solver::new(None);
         let answer =
-            spacer.solve_horn_with(relaxed.as_ref().unwrap_or(&strengthened), until, cells);
+            spacer.solve_horn_with(relaxed.as_ref().unwrap_or(&strengthened), until, equalities);
         spacer.stats(&mut stats.solver);
         extra.solve_time += solving.elapsed();
         let solution = match (answer, &relaxed) {
