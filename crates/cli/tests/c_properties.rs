@@ -314,6 +314,37 @@ int main(void) {{
 }
 
 #[test]
+fn a_variable_length_array_is_no_larger_than_the_largest_object() {
+    let dir = folder("vla-size");
+    // Under ILP32 no object exceeds 2^31 - 1 bytes, so `int a[n]` has
+    // `n <= 2^29 - 1` and `n * 4` fits; without the array, `n` may be
+    // 2^29 and the product overflows.
+    for (decl, code) in [("int a[n]; a[0] = 0;", 0), ("", 1)] {
+        let prog = write(
+            &dir,
+            &format!("prog{code}.c"),
+            &format!(
+                "{PREAMBLE}
+int main(void) {{
+    int n = __VERIFIER_nondet_int();
+    if (n <= 0) return 0;
+    {decl}
+    return n * 4;
+}}
+"
+            ),
+        );
+        let (got, json) = check_json(&prog, &["--property", "no-overflow"]);
+        assert_eq!(got, code, "{decl}: {json}");
+        if code == 1 {
+            assert_eq!(json["bugs"][0]["kind"], "signed_overflow", "{json}");
+        } else {
+            assert_eq!(json["verdict"], "safe", "{json}");
+        }
+    }
+}
+
+#[test]
 fn a_task_with_several_properties_is_checked_for_the_one_asked() {
     let dir = folder("task-properties");
     write(

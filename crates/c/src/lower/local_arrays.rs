@@ -234,6 +234,7 @@ pub fn local_array(
             k += 1;
         }
     }
+    let mut vla_places = Vec::new();
     for (place, e) in var_lens {
         let v = expr::rvalue(f, e)?;
         let (ex, t) = (v.0, v.1);
@@ -244,6 +245,33 @@ pub fn local_array(
         let neg = Expr::cmp(CmpOp::Lt, ex.clone(), Expr::int(it, 0));
         let len = Expr::ite(neg, Expr::int(IntTy::U64, 0), ex.cast(IntTy::U64));
         f.rb.assign(place, len, span);
+        vla_places.push((place, span));
+    }
+    // No object is larger than PTRDIFF_MAX bytes (a pointer difference
+    // across it would not fit), and no platform allocates one: a
+    // declaration that asks for more cannot run, so the path ends there,
+    // as it would in a program killed for it. (Each variable length is
+    // bounded alone: with several, their product may still be too large,
+    // and those paths are kept.)
+    let elem_bytes = u64::from(elem.bits(f.u.dm) / 8).max(1);
+    let fixed: u64 = dims
+        .iter()
+        .map(|d| {
+            if let Dim::Const(n) = d {
+                (*n).max(1)
+            } else {
+                1
+            }
+        })
+        .fold(elem_bytes, u64::saturating_mul);
+    for (place, span) in vla_places {
+        let max_len = max_object_bytes(f.u.dm) / fixed;
+        let fits = Expr::cmp(
+            CmpOp::Le,
+            f.rb.load(place),
+            Expr::int(IntTy::U64, Int::from_u64(max_len)),
+        );
+        f.rb.assume(fits, span);
     }
     let total: Option<u64> = dims
         .iter()
@@ -276,4 +304,12 @@ pub fn local_array(
     let label = format!("{}::{name}", f.name);
     let id = f.rb.program().array(label, array_ty(f.u, elem), init_value);
     Ok(ArrObj { id, elem, dims })
+}
+
+/// PTRDIFF_MAX: the largest object, in bytes, of the data model.
+fn max_object_bytes(dm: crate::DataModel) -> u64 {
+    match dm {
+        crate::DataModel::Ilp32 => i32::MAX as u64,
+        crate::DataModel::Lp64 => i64::MAX as u64,
+    }
 }
