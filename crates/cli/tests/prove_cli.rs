@@ -459,6 +459,23 @@ fn an_array_read_past_what_the_loop_filled_is_not_proved() {
     assert_eq!(check["verdict"], "bug", "{check}");
 }
 
+/// `wiser prove` of the C program `text` under `unreach-call`, which must
+/// end `safe`: its text output.
+fn proved_text(folder: &str, name: &str, text: &str) -> String {
+    let path = scratch_file(folder, name, text);
+    let out = wiser(&[
+        "prove",
+        path.to_str().expect("UTF-8"),
+        "--property",
+        "unreach-call",
+        "--timeout",
+        "60",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    text
+}
+
 #[test]
 fn a_c_array_filled_by_a_loop_is_proved_over_its_cells() {
     let c = "extern int __VERIFIER_nondet_int(void);
@@ -473,19 +490,37 @@ int main(void) {
   return 0;
 }
 ";
-    let path = scratch_file("prove-cells-c", "filled.c", c);
-    let out = wiser(&[
-        "prove",
-        path.to_str().expect("UTF-8"),
-        "--property",
-        "unreach-call",
-        "--timeout",
-        "30",
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let text = proved_text("prove-cells-c", "filled.c", c);
     assert!(
         text.contains(": for every k: ") && text.contains("main::a[k]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn arrays_compared_under_a_flag_are_proved_over_their_cells() {
+    // The comparison loop's invariant: every cell below `i` agrees, or the
+    // flag `rv` says some cell does not.
+    let c = "extern int __VERIFIER_nondet_int(void);
+void reach_error(void) {}
+int main(void) {
+  int a[100], b[100];
+  for (int j = 0; j < 100; j++) {
+    a[j] = __VERIFIER_nondet_int();
+    b[j] = __VERIFIER_nondet_int();
+  }
+  int rv = 1;
+  for (int i = 0; i < 100; i++)
+    if (a[i] != b[i]) rv = 0;
+  if (rv)
+    for (int x = 0; x < 100; x++)
+      if (a[x] != b[x]) reach_error();
+  return 0;
+}
+";
+    let text = proved_text("prove-cells-flag", "compare.c", c);
+    assert!(
+        text.contains("main::b[k] == main::a[k] or rv == 0"),
         "{text}"
     );
 }

@@ -102,24 +102,60 @@ pub(super) fn candidates(p: &HornProblem, indices: &[Option<Term>]) -> Vec<Vec<T
     p.relations
         .iter()
         .zip(indices)
-        .map(|(r, k)| match k {
-            Some(k) => cell_candidates(r, k, &constants),
+        .enumerate()
+        .map(|(n, (r, k))| match k {
+            Some(k) => cell_candidates(r, k, &constants, &flags(p, n)),
             None => Vec::new(),
         })
         .collect()
+}
+
+/// Per parameter of relation `r`: is it a flag, one that every clause
+/// into `r` sets to a constant or passes on (through conditionals), never
+/// computes? A comparison loop's result (`rv = 0` where two cells
+/// differ) is one; a counter is not.
+fn flags(p: &HornProblem, r: usize) -> Vec<bool> {
+    let params = &p.relations[r].params;
+    let mut out = vec![true; params.len()];
+    for c in &p.clauses {
+        let Some(h) = c.head.as_ref().filter(|h| h.relation == r) else {
+            continue;
+        };
+        let passed: FxHashSet<&Term> = c.body.iter().flat_map(|b| &b.args).collect();
+        for (flag, a) in out.iter_mut().zip(&h.args) {
+            let mut stack = vec![a];
+            while let Some(t) = stack.pop() {
+                match t.kind() {
+                    Kind::Ite(_, x, y) => stack.extend([x, y]),
+                    _ if t.is_const() || passed.contains(t) => {}
+                    _ => {
+                        *flag = false;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// At most this many constants (the smallest in magnitude) take part in
 /// the cells' candidates.
 const MAX_CELL_CONSTANTS: usize = 12;
 
-fn cell_candidates(r: &Relation, k: &Term, constants: &[i64]) -> Vec<Term> {
+fn cell_candidates(r: &Relation, k: &Term, constants: &[i64], flags: &[bool]) -> Vec<Term> {
     let at = r
         .params
         .iter()
         .position(|v| v == k)
         .expect("the index is a parameter");
     let (scalars, cells) = (&r.params[..at], &r.params[at + 1..]);
+    let flagged_scalars: Vec<&Term> = scalars
+        .iter()
+        .zip(flags)
+        .filter(|(v, &f)| f && v.sort() != Sort::Bool && !is_temporary(v))
+        .map(|(v, _)| v)
+        .collect();
     let scalars: Vec<&Term> = scalars.iter().filter(|v| !is_temporary(v)).collect();
     let mut guards: Vec<Term> = Vec::new();
     for lo in [0, 1] {
@@ -156,10 +192,22 @@ fn cell_candidates(r: &Relation, k: &Term, constants: &[i64]) -> Vec<Term> {
             }
         }
     }
+    // `x == 0 ∨ a[k] == b[k]`, `x` a flag ([`flags`]): two arrays equal
+    // on the filled part unless the flag says they differ somewhere (a
+    // comparison loop's result).
+    let mut flagged: Vec<Term> = Vec::new();
+    for (n, c) in cells.iter().enumerate() {
+        for d in cells[n + 1..].iter().filter(|d| d.sort() == c.sort()) {
+            for x in flagged_scalars.iter() {
+                let unset = Term::equals(x, &constant_like(x, 0));
+                flagged.push(Term::or(&unset, &Term::equals(c, d)));
+            }
+        }
+    }
     let mut out = Vec::new();
     for lower in &guards {
         for upper in &bounds {
-            for f in &facts {
+            for f in facts.iter().chain(&flagged) {
                 out.push(Term::or_all([lower.clone(), le(upper, k), f.clone()]));
             }
         }
@@ -629,6 +677,28 @@ mod tests {
                 },
             ],
         }
+    }
+
+    #[test]
+    fn a_flag_is_set_to_constants_or_passed_on_and_a_counter_is_not() {
+        // `filling` with a flag `f`: the store clears it where `i == 3`.
+        let mut p = filling();
+        let f = Term::int_var("f");
+        p.relations[0].params.push(f.clone());
+        for c in &mut p.clauses {
+            c.body[0].args.push(f.clone());
+            if let Some(h) = &mut c.head {
+                h.args.push(f.clone());
+            }
+        }
+        let cleared = Term::ite(
+            &Term::eq(&Term::int_var("i"), &Term::int(3)),
+            &Term::int(0),
+            &f,
+        );
+        *p.clauses[0].head.as_mut().unwrap().args.last_mut().unwrap() = cleared;
+        // i counts, n and f are passed on or set, a is passed on or stored into.
+        assert_eq!(flags(&p, 0), [false, true, false, true]);
     }
 
     #[test]
