@@ -514,51 +514,82 @@ fn strengthen(p: &HornProblem, facts: &[Term]) -> HornProblem {
 }
 
 /// The most conjuncts an invariant may have for [`minimise`] to try.
-const MINIMISE_CONJUNCTS: usize = 40;
+const MINIMISE_CONJUNCTS: usize = 400;
 
 /// How long [`minimise`] may take at most.
 const MINIMISE_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A checked `solution` with the conjuncts it does not need left out, for
-/// people to read: each conjunct in turn is dropped if the solution
-/// without it still passes the check (so what is returned has passed
-/// it). Gives up, keeping what it has, after [`MINIMISE_TIME`] or at the
-/// deadline.
+/// people to read: runs of conjuncts, halving in length down to one, are
+/// dropped in turn where the solution without them still passes the
+/// check (so what is returned has passed it: a weaker formula for one
+/// relation can only break the clauses whose premise has it). Houdini's solutions hold
+/// a few needed facts among many implied ones, which long runs drop in
+/// a few checks. Gives up, keeping what it has, after [`MINIMISE_TIME`]
+/// or at the deadline.
 fn minimise(
     p: &HornProblem,
-    mut solution: Vec<Term>,
+    checked: Vec<Term>,
     checker: &mut dyn Solver,
     deadline: Option<Instant>,
 ) -> Vec<Term> {
     let until = Instant::now() + MINIMISE_TIME;
     let until = deadline.map_or(until, |d| d.min(until));
+    let mut solution = checked.clone();
     for r in 0..solution.len() {
         let mut parts: Vec<Term> = match solution[r].kind() {
             wiser_smt::Kind::And(xs) if xs.len() <= MINIMISE_CONJUNCTS => xs.to_vec(),
             _ => continue,
         };
-        let mut i = 0;
-        while i < parts.len() {
-            if Instant::now() >= until {
-                return solution;
-            }
-            let without: Vec<Term> = parts
+        // A weaker formula for `r` keeps every clause into `r` valid: only
+        // those out of it are checked again.
+        let out_of = HornProblem {
+            relations: p.relations.clone(),
+            clauses: p
+                .clauses
                 .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .map(|(_, t)| t.clone())
-                .collect();
-            let mut trial = solution.clone();
-            trial[r] = Term::and_all(without.iter().cloned());
-            if p.check(&trial, checker).is_ok() {
-                parts = without;
-                solution = trial;
-            } else {
-                i += 1;
+                .filter(|c| c.body.iter().any(|b| b.relation == r))
+                .cloned()
+                .collect(),
+        };
+        let mut run = parts.len().div_ceil(2);
+        while run >= 1 {
+            let mut i = 0;
+            while i < parts.len() {
+                if Instant::now() >= until {
+                    return recheck(p, solution, checked, checker);
+                }
+                let end = (i + run).min(parts.len());
+                let without: Vec<Term> = parts[..i].iter().chain(&parts[end..]).cloned().collect();
+                let mut trial = solution.clone();
+                trial[r] = Term::and_all(without.iter().cloned());
+                if out_of.check(&trial, checker).is_ok() {
+                    parts = without;
+                    solution = trial;
+                } else {
+                    i = end;
+                }
             }
+            run /= 2;
         }
     }
-    solution
+    recheck(p, solution, checked, checker)
+}
+
+/// `minimised` if it passes the whole check once more, else `checked`:
+/// each step of [`minimise`] checked only the clauses it could break,
+/// and the certificate rests on no such argument.
+fn recheck(
+    p: &HornProblem,
+    minimised: Vec<Term>,
+    checked: Vec<Term>,
+    checker: &mut dyn Solver,
+) -> Vec<Term> {
+    if minimised == checked || p.check(&minimised, checker).is_ok() {
+        minimised
+    } else {
+        checked
+    }
 }
 
 /// The share of the time left after Houdini that Spacer gets in `auto`,
