@@ -3,7 +3,7 @@
 
     python3 bench/svcomp.py [DIR] [--timeout 60] [--jobs N] [--wiser PATH]
                             [--engine check|check:joins|check:auto|bmc|prove|verify]
-                            [--filter SUBSTR] [--check-harness] [--json OUT]
+                            [--filter SUBSTR] [--category PREFIX] [--check-harness] [--json OUT]
                             [--witness-dir DIR]
 
 DIR (default: ../shared/svcomp-dev beside the repository) holds category
@@ -756,6 +756,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 64), help="wiser --jobs (default: the number of cores)")
     ap.add_argument("--wiser", default=None, help="the wiser binary (default: target/release/wiser, built if missing)")
     ap.add_argument("--filter", action="append", default=[], help="only tasks whose CATEGORY/NAME contains this (repeatable)")
+    ap.add_argument("--category", action="append", default=[], metavar="PREFIX",
+                    help="only tasks whose category starts with this (repeatable; with --filter, tasks that match both)")
     ap.add_argument("--engine", default="check", help="check, check:joins, check:auto (state merging), bmc, prove, prove:METHOD (auto, spacer, k-induction), or verify (the portfolio of check, bmc and prove) (default: check)")
     ap.add_argument("--solver-timeout", type=int, default=None, metavar="MS", help="wiser --solver-timeout: milliseconds per solver query (default: wiser's, 10000); floating-point queries can need more")
     ap.add_argument("--check-harness", action="store_true", help="confirm each `false` answer by compiling its harness with gcc")
@@ -780,8 +782,10 @@ def main():
     tasks = [Task(y, root) for y in ymls]
     if args.filter:
         tasks = [t for t in tasks if any(f in t.label for f in args.filter)]
+    if args.category:
+        tasks = [t for t in tasks if t.label.split("/")[0].startswith(tuple(args.category))]
     if not tasks:
-        die(f"no tasks (*.yml) under {root}" + (" matching the filter" if args.filter else ""))
+        die(f"no tasks (*.yml) under {root}" + (" matching the filter" if args.filter or args.category else ""))
     wiser = find_wiser(args.wiser)
 
     print(f"# {len(tasks)} tasks under {root}; {wiser} --timeout {args.timeout:g} --jobs {args.jobs}")
