@@ -49,7 +49,7 @@
 //! and conditionals (an array compared whole), arrays in two relations
 //! of one premise (a call summarised with arrays).
 
-use super::houdini::{collect_constants, constant_like, is_temporary, le, plus};
+use super::houdini::{collect_constants, constant_like, is_temporary, le, plus, same_width};
 use rustc_hash::{FxHashMap, FxHashSet};
 use wiser_smt::{Application, Clause, HornProblem, Kind, Relation, Scalar, Sort, Term};
 
@@ -150,7 +150,7 @@ fn cell_candidates(r: &Relation, k: &Term, constants: &[i64], flags: &[bool]) ->
         .position(|v| v == k)
         .expect("the index is a parameter");
     let (scalars, cells) = (&r.params[..at], &r.params[at + 1..]);
-    let flagged_scalars: Vec<&Term> = scalars
+    let flagged: Vec<&Term> = scalars
         .iter()
         .zip(flags)
         .filter(|(v, &f)| f && v.sort() != Sort::Bool && !is_temporary(v))
@@ -184,6 +184,13 @@ fn cell_candidates(r: &Relation, k: &Term, constants: &[i64], flags: &[bool]) ->
                 facts.push(lt(d, c));
                 // `b[k] == -a[k]`.
                 facts.push(Term::equals(&plus(c, d), &constant_like(c, 0)));
+                // `x == 0 ∨ a[k] == b[k]`, `x` a flag ([`flags`]): two
+                // arrays equal on the filled part unless the flag says
+                // they differ somewhere (a comparison loop's result).
+                for x in &flagged {
+                    let unset = Term::equals(x, &constant_like(x, 0));
+                    facts.push(Term::or(&unset, &Term::equals(c, d)));
+                }
             }
         }
         if let Some(wide) = widened(c, k) {
@@ -192,22 +199,10 @@ fn cell_candidates(r: &Relation, k: &Term, constants: &[i64], flags: &[bool]) ->
             }
         }
     }
-    // `x == 0 ∨ a[k] == b[k]`, `x` a flag ([`flags`]): two arrays equal
-    // on the filled part unless the flag says they differ somewhere (a
-    // comparison loop's result).
-    let mut flagged: Vec<Term> = Vec::new();
-    for (n, c) in cells.iter().enumerate() {
-        for d in cells[n + 1..].iter().filter(|d| d.sort() == c.sort()) {
-            for x in flagged_scalars.iter() {
-                let unset = Term::equals(x, &constant_like(x, 0));
-                flagged.push(Term::or(&unset, &Term::equals(c, d)));
-            }
-        }
-    }
     let mut out = Vec::new();
     for lower in &guards {
         for upper in &bounds {
-            for f in facts.iter().chain(&flagged) {
+            for f in &facts {
                 out.push(Term::or_all([lower.clone(), le(upper, k), f.clone()]));
             }
         }
@@ -218,11 +213,7 @@ fn cell_candidates(r: &Relation, k: &Term, constants: &[i64], flags: &[bool]) ->
 /// `x` at the sort of `k` (sign-extended from a narrower bit-vector), if
 /// it has one.
 fn widened(x: &Term, k: &Term) -> Option<Term> {
-    match (x.sort(), k.sort()) {
-        (a, b) if a == b => Some(x.clone()),
-        (Sort::Bv(w), Sort::Bv(kw)) if w < kw => Some(Term::bv_resize(x, kw, true)),
-        _ => None,
-    }
+    same_width(x, k).filter(|(_, at)| at == k).map(|(x, _)| x)
 }
 
 fn lt(a: &Term, b: &Term) -> Term {

@@ -20,7 +20,8 @@
 //! falsifies, so a clause costs a query per round of drops rather than
 //! one per candidate (a candidate at a time only where that query is
 //! undecided). The cells' candidates (`cells.rs`) number in the
-//! thousands: on `array_init_pair_symmetr` 242 queries instead of 18,842.
+//! thousands: on `array_init_pair_symmetr` 242 queries instead of 18,842
+//! (at ceaf8a4).
 //!
 //! What survives is inductive, so it may strengthen the clauses Spacer
 //! is given (a reachable state satisfies it); it often proves a counter
@@ -292,7 +293,7 @@ pub(super) fn is_temporary(v: &Term) -> bool {
 /// `x` and `y` at one sort: as they are, or the narrower bit-vector
 /// sign-extended to the wider one's width (C's `int` against a length of
 /// 64 bits); `None` for other sorts.
-fn same_width(x: &Term, y: &Term) -> Option<(Term, Term)> {
+pub(super) fn same_width(x: &Term, y: &Term) -> Option<(Term, Term)> {
     match (x.sort(), y.sort()) {
         (a, b) if a == b => Some((x.clone(), y.clone())),
         (Sort::Bv(a), Sort::Bv(b)) if a < b => Some((Term::bv_resize(x, b, true), y.clone())),
