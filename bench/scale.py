@@ -20,7 +20,9 @@ Workloads (programs written to a scratch folder):
            solver-bound paths, depth-first: states per second
 
 Each run is cut by `--timeout S` (4 s by default) and reports its states and
-queries; throughput is that over the run's own elapsed time. Speedup is
+queries; throughput is that over the run's own elapsed time. A distributed
+row also gives the smallest worker's share of the states (how evenly the
+work spread; a test only asserts that every worker had some). Speedup is
 against the 1-worker row of the same kind. The memory per pending state is
 `stats.bytes_per_state` of a breadth-first run of 21 independent branches
 (a frontier of 2,097,152 states: bench/programs/memory_bfs_21.imp).
@@ -66,10 +68,13 @@ WORKLOADS = {"cheap": cheap, "cheap-dfs": cheap_dfs, "solver": solver, "comb": c
 
 
 def run_check(wiser, path, args, seconds, broker=None):
-    cmd = [wiser, "check", str(path), "--all", "--format", "json", "-q", "--timeout", str(seconds)]
+    cmd = [wiser, "check", str(path), "--all", "--format", "json", "--timeout", str(seconds)]
     cmd += args
     if broker:
+        # Not quiet: the distribution note gives each worker's states.
         cmd += ["--broker", broker, "-j", "1"]
+    else:
+        cmd += ["-q"]
     out = subprocess.run(cmd, capture_output=True, text=True)
     report = json.loads(out.stdout)
     stats = report["stats"]
@@ -78,7 +83,20 @@ def run_check(wiser, path, args, seconds, broker=None):
         "states": stats["states"] / elapsed,
         "queries": stats.get("solver_queries", 0) / elapsed,
         "verdict": report["verdict"],
+        "share": smallest_share(out.stderr),
     }
+
+
+def smallest_share(stderr):
+    """The smallest worker's part of the states, from the coordinator's
+    `note: run ID explored N items on K workers (states: a 12, b 30)`."""
+    for line in stderr.splitlines():
+        if "workers (states: " in line:
+            parts = line.split("(states: ")[1].split(")")[0].split(", ")
+            states = [int(p.rsplit(" ", 1)[1]) for p in parts]
+            total = sum(states)
+            return f"smallest share {100 * min(states) / total:.0f}%" if total else None
+    return None
 
 
 def free_port():
@@ -147,7 +165,8 @@ def main():
                 rate = r[measure]
                 base = base or rate
                 speedup = f"{rate / base:>7.2f}x" if base else "      -"
-                print(f"{name:9} {kind:8} {n:>3} {rate:>12.0f} {speedup}  {r['verdict']}")
+                share = f" ({r['share']})" if r.get("share") else ""
+                print(f"{name:9} {kind:8} {n:>3} {rate:>12.0f} {speedup}  {r['verdict']}{share}")
                 sys.stdout.flush()
     if not a.no_memory:
         mem = ROOT / "bench" / "programs" / "memory_bfs_21.imp"
