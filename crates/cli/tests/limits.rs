@@ -8,7 +8,7 @@ mod support;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 use support::{check_json, command as wiser, examples, root};
 
@@ -117,9 +117,7 @@ fn signalled(args: &[&std::ffi::OsStr], signal: &str, after: Duration) -> std::p
         .unwrap();
     std::thread::sleep(after);
     // The process may already be gone (a signal that came too early).
-    let _ = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status();
+    support::signal_when_ready(child.id(), signal);
     child.wait_with_output().unwrap()
 }
 

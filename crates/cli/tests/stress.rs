@@ -15,7 +15,7 @@ use support::Signal;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 use wiser_testkit::Xorshift as Rng;
 
@@ -144,9 +144,7 @@ fn execute(i: usize, run: &Run, file: &Path) -> Result<(), String> {
     if let Some((sig, after)) = signal {
         std::thread::sleep(after.saturating_sub(start.elapsed()));
         // The run may have ended already; a failed kill is fine then.
-        let _ = Command::new("kill")
-            .args([sig, &child.id().to_string()])
-            .status();
+        support::signal_when_ready(child.id(), sig);
     }
     // Wait with a hard bound, so a hang fails instead of blocking.
     let hard = deadline + SLACK;

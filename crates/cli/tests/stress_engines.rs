@@ -252,9 +252,7 @@ fn measure(
         let (p, ended) = wait(&mut child, start, after);
         peak = p;
         if !ended {
-            let _ = Command::new("kill")
-                .args([sig, &child.id().to_string()])
-                .status();
+            support::signal_when_ready(child.id(), sig);
         }
     }
     let (p, ended) = wait(&mut child, start, ends_by + SLACK);

@@ -4,7 +4,7 @@
 
 mod support;
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 use support::{command, root, wiser};
 
@@ -143,11 +143,7 @@ fn sigterm_stops_run_with_the_values_so_far() {
         .expect("spawn wiser run");
     // Let it get going (and install its handler), then terminate it.
     std::thread::sleep(Duration::from_millis(500));
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(killed.success());
+    support::signal_when_ready(child.id(), "-TERM");
     let start = Instant::now();
     let out = child.wait_with_output().expect("wait");
     assert!(start.elapsed() < Duration::from_secs(5), "it stops at once");

@@ -399,3 +399,38 @@ impl Signal {
         }
     }
 }
+
+/// Sends `signal` (`-INT`, `-TERM`, `-HUP`) to process `pid` once it has
+/// installed its handler for it (its `SigCgt` in `/proc/PID/status`, at
+/// most 10 s): `wiser` installs the handler first thing in `main`, but on
+/// a loaded machine starting the process (loading libz3) can take longer
+/// than a test's delay, and a signal before `main` would kill it, which
+/// is not what the test is about. A process that ended already is left
+/// alone (a failed `kill` is fine then).
+pub fn signal_when_ready(pid: u32, signal: &str) {
+    let number: u32 = match signal {
+        "-HUP" => 1,
+        "-INT" => 2,
+        "-TERM" => 15,
+        other => panic!("no number for the signal {other}"),
+    };
+    let status = format!("/proc/{pid}/status");
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(10) {
+        let Ok(text) = std::fs::read_to_string(&status) else {
+            return;
+        };
+        let caught = text
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .is_some_and(|mask| mask & (1 << (number - 1)) != 0);
+        if caught {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let _ = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status();
+}
