@@ -252,6 +252,7 @@ pub(crate) fn incomplete_hint(i: Incomplete, config: &Config, all: &[Incomplete]
         Incomplete::MaxRuns => "run limit reached (raise --max-runs)".into(),
         Incomplete::WorkListEmpty => "every generated path was run (the work list is empty); fuzzing is not exhaustive, so this does not mean safe".into(),
         Incomplete::Unchecked => "errors of the property's kinds can happen in ways wiser does not check in this program (see `unchecked`)".into(),
+        Incomplete::UncheckedPlace => "a path reached a place where wiser does not decide the property (see `unchecked`, which gives the places)".into(),
         Incomplete::NoInvariant => "no inductive invariant was found (`wiser check` or `wiser bmc` look for bugs)".into(),
         Incomplete::NotEncoded => "the prover does not encode this program yet (`wiser check` explores it)".into(),
     }
@@ -374,6 +375,10 @@ pub fn check_text(
     for (kind, why) in unchecked(program, asked.property) {
         let _ = writeln!(out, "  unchecked {}: {why}", kind.name());
     }
+    for (kind, span, why) in undecided(program, report) {
+        let at = program.location(span);
+        let _ = writeln!(out, "  unchecked {} at {at}: {why}", kind.name());
+    }
     if let Some(expected) = asked.expected {
         let _ = writeln!(
             out,
@@ -396,6 +401,19 @@ fn unchecked(
         .unchecked
         .iter()
         .filter(move |(k, _)| kinds.contains(k))
+}
+
+/// The places where the program's model stops deciding the property
+/// that a path reached ([`Report::unchecked_places`]), with why
+/// ([`wiser_ir::Ir::undecided`]).
+fn undecided<'p>(
+    program: &'p Program,
+    report: &'p Report,
+) -> impl Iterator<Item = (wiser_ir::ErrorKind, wiser_ir::Span, &'p str)> {
+    report.unchecked_places.iter().map(|&(kind, span)| {
+        let why = program.ir.undecided_at(kind, span).map_or("", |w| &**w);
+        (kind, span, why)
+    })
 }
 
 /// What a task's expected verdict of a property means.
@@ -530,6 +548,10 @@ pub fn check_json(program: &Program, report: &Report, asked: Asked) -> Value {
         "outside_property": outside,
         "unchecked": unchecked(program, asked.property)
             .map(|(k, why)| json!({"kind": k.name(), "reason": &**why}))
+            .chain(undecided(program, report).map(|(k, span, why)| {
+                let lc = program.line_col(span);
+                json!({"kind": k.name(), "reason": why, "line": lc.line, "column": lc.column})
+            }))
             .collect::<Vec<_>>(),
         "incomplete": report.incomplete.iter().map(|i| i.name()).collect::<Vec<_>>(),
         "internal_errors": report.internal_errors,

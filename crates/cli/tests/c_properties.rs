@@ -271,6 +271,113 @@ int main(void) {
     assert_eq!(json["unchecked"], Value::Array(vec![]));
 }
 
+/// `exit` and `abort` end the program with every frame's locals alive,
+/// which wiser does not walk: where no object `malloc` made is live then,
+/// no leak is possible and `safe` stands; where one is, the path is
+/// `unchecked` under `valid-memtrack` (never a bug), and only there.
+#[test]
+fn exit_and_abort_leave_memtrack_undecided_only_where_objects_are_live() {
+    let dir = folder("exit-leaks");
+    // The idiom: `abort` when `malloc` fails. It never fails by default,
+    // and when it may, nothing is live at the `abort`.
+    let idiom = write(
+        &dir,
+        "idiom.c",
+        "#include <stdlib.h>
+int main(void) {
+    int *p = malloc(sizeof *p);
+    if (!p) abort();
+    *p = 1;
+    free(p);
+    return 0;
+}
+",
+    );
+    for extra in [&[][..], &["--malloc-may-fail"][..]] {
+        let (code, json) = check_json(&idiom, &[MEMSAFETY, extra].concat());
+        assert_eq!(
+            (code, &json["verdict"]),
+            (0, &Value::from("safe")),
+            "{json}"
+        );
+        assert_eq!(json["unchecked"], Value::Array(vec![]), "{json}");
+    }
+    // `exit` while `p` is live: not decided, and said where (only there:
+    // nothing is live at the first `exit`).
+    let live = PREAMBLE.to_string()
+        + "#include <stdlib.h>
+int main(void) {
+    int n = __VERIFIER_nondet_int();
+    if (n == 5) exit(3);
+    int *p = malloc(sizeof *p);
+    if (n > 10) exit(1);
+    *p = n;
+    FREE
+    return 0;
+}
+";
+    let exits = write(&dir, "exits.c", &live.replace("FREE", "free(p);"));
+    let line = PREAMBLE.lines().count() as u64 + 6;
+    let (code, json) = check_json(&exits, MEMSAFETY);
+    assert_eq!(code, 3, "{json}");
+    assert_eq!(json["bugs"], Value::Array(vec![]), "{json}");
+    assert_eq!(json["incomplete"], serde_json::json!(["unchecked_place"]));
+    assert_eq!(json["unchecked"].as_array().unwrap().len(), 1, "{json}");
+    assert_eq!(json["unchecked"][0]["kind"], "memory_leak", "{json}");
+    assert_eq!(json["unchecked"][0]["line"], line, "{json}");
+    let schema = support::schema("wiser-report.schema.json");
+    support::assert_valid(&schema, &json, "exits.c");
+    let (_, out, _) = check(&exits, MEMSAFETY);
+    assert!(
+        out.contains(&format!(
+            "unchecked memory_leak at {}:{line}:17: the program can end by `exit`",
+            exits.display()
+        )),
+        "{out}"
+    );
+    // The other engines agree: no bug, no `safe`.
+    for engine in ["bmc", "verify"] {
+        let out = support::wiser(&[
+            engine,
+            exits.to_str().unwrap(),
+            "--property",
+            "valid-memsafety",
+            "--format",
+            "json",
+        ]);
+        let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(out.status.code(), Some(3), "{engine}: {json}");
+        assert_eq!(json["bugs"], Value::Array(vec![]), "{engine}: {json}");
+    }
+    // Every error is a bug to the fuzzer; this one is no error.
+    let out = support::wiser(&["fuzz", exits.to_str().unwrap(), "--timeout", "5"]);
+    assert_eq!(out.status.code(), Some(3), "{}", support::describe(&out));
+    // Nothing of the kind is in the other properties: `safe`.
+    for property in ["unreach-call", "all"] {
+        let (code, json) = check_json(&exits, &["--property", property]);
+        assert_eq!(code, 0, "{property}: {json}");
+        assert_eq!(json["unchecked"], Value::Array(vec![]), "{json}");
+    }
+    // A leak on the path that returns is still found.
+    let leaks = write(&dir, "leaks.c", &live.replace("FREE", ""));
+    let (code, json) = check_json(&leaks, MEMSAFETY);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(
+        first_bug(&json),
+        ("memory_leak".into(), "valid-memtrack".into())
+    );
+    // Freed before the `exit`: nothing live, `safe`.
+    let freed = write(
+        &dir,
+        "freed.c",
+        &live
+            .replace("exit(1)", "{ free(p); exit(1); }")
+            .replace("FREE", "free(p);"),
+    );
+    let (code, json) = check_json(&freed, MEMSAFETY);
+    assert_eq!(code, 0, "{json}");
+}
+
 #[test]
 fn no_overflow_reports_only_signed_overflow() {
     let dir = folder("no-overflow");

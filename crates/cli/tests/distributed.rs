@@ -227,4 +227,30 @@ fn a_c_program_travels_with_the_run() {
     let (code, report, stderr) = redis.check(&maze, &args);
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(outcome(&report), outcome(&alone), "{report}");
+    // What a part leaves undecided travels too: the `exit` of a program
+    // that ends there with its buffer live.
+    let dir = support::scratch("dist", "exit");
+    let source = std::fs::read_to_string(support::example("c/exit_on_error.c")).unwrap();
+    let leaky = source.replace("    free(buf);\n    exit(2);", "    exit(2);");
+    assert_ne!(leaky, source);
+    let leaky = support::write(&dir, "leaky.c", &leaky);
+    let args = [
+        "--property",
+        "valid-memsafety",
+        "-j",
+        "1",
+        "--strategy",
+        "dfs",
+    ];
+    let (_, alone) = support::check_json(&leaky, &args);
+    let (code, report, stderr) = redis.check(&leaky, &args);
+    assert_eq!(code, 3, "{stderr}");
+    assert_eq!(report["verdict"], "unknown", "{report}");
+    assert_eq!(report["incomplete"], alone["incomplete"], "{report}");
+    assert_eq!(report["unchecked"], alone["unchecked"], "{report}");
+    assert_eq!(
+        report["unchecked"].as_array().map(Vec::len),
+        Some(1),
+        "{report}"
+    );
 }

@@ -130,12 +130,14 @@ pub fn coordinate(
         incomplete,
         internal_errors,
         outside,
+        unchecked,
         mut stats,
         distribution,
         ..
     } = state;
     stats.elapsed = start.elapsed();
-    let report = wiser_engine::combine(config, bugs, incomplete, internal_errors, outside, stats);
+    let places = wiser_engine::Places { outside, unchecked };
+    let report = wiser_engine::combine(config, bugs, incomplete, internal_errors, places, stats);
     Ok((report, distribution))
 }
 
@@ -149,6 +151,7 @@ struct Collected {
     incomplete: Vec<Incomplete>,
     internal_errors: Vec<String>,
     outside: Vec<(wiser_ir::ErrorKind, wiser_ir::Span)>,
+    unchecked: Vec<(wiser_ir::ErrorKind, wiser_ir::Span)>,
     stats: Stats,
     distribution: Distribution,
 }
@@ -205,6 +208,10 @@ impl Collected {
         }
         match result.places() {
             Ok(places) => self.outside.extend(places),
+            Err(msg) => self.internal_errors.push(format!("internal error: {msg}")),
+        }
+        match result.unchecked_places() {
+            Ok(places) => self.unchecked.extend(places),
             Err(msg) => self.internal_errors.push(format!("internal error: {msg}")),
         }
         self.internal_errors.extend(result.internal_errors);

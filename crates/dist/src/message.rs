@@ -25,6 +25,9 @@ pub struct ItemResult {
     /// Reachable errors outside the property: kind name, file, first and
     /// one past the last byte.
     pub outside: Vec<(String, u32, u32, u32)>,
+    /// Reached places where the model stops deciding the property, in
+    /// the same form.
+    pub unchecked: Vec<(String, u32, u32, u32)>,
     /// Counters.
     pub counts: Counts,
 }
@@ -122,11 +125,8 @@ impl ItemResult {
                 .map(|i| i.name().to_string())
                 .collect(),
             internal_errors,
-            outside: report
-                .outside_property
-                .iter()
-                .map(|(k, s)| (k.name().to_string(), s.file.0, s.lo, s.hi))
-                .collect(),
+            outside: report.outside_property.iter().map(place).collect(),
+            unchecked: report.unchecked_places.iter().map(place).collect(),
             counts: Counts::of(report),
         }
     }
@@ -145,22 +145,38 @@ impl ItemResult {
 
     /// The places outside the property, read back.
     pub fn places(&self) -> Result<Vec<(ErrorKind, Span)>, String> {
-        self.outside
-            .iter()
-            .map(|(name, file, lo, hi)| {
-                let kind = ErrorKind::ALL
-                    .into_iter()
-                    .find(|k| k.name() == name)
-                    .ok_or_else(|| format!("a worker reported an unknown error kind `{name}`"))?;
-                Ok((
-                    kind,
-                    Span {
-                        file: FileId(*file),
-                        lo: *lo,
-                        hi: *hi,
-                    },
-                ))
-            })
-            .collect()
+        read_places(&self.outside)
     }
+
+    /// The reached places where the model stops deciding, read back.
+    pub fn unchecked_places(&self) -> Result<Vec<(ErrorKind, Span)>, String> {
+        read_places(&self.unchecked)
+    }
+}
+
+/// A place as a result carries it: kind name, file, first and one past
+/// the last byte.
+fn place(&(kind, span): &(ErrorKind, Span)) -> (String, u32, u32, u32) {
+    (kind.name().to_string(), span.file.0, span.lo, span.hi)
+}
+
+/// Places read back from [`place`]'s form.
+fn read_places(places: &[(String, u32, u32, u32)]) -> Result<Vec<(ErrorKind, Span)>, String> {
+    places
+        .iter()
+        .map(|(name, file, lo, hi)| {
+            let kind = ErrorKind::ALL
+                .into_iter()
+                .find(|k| k.name() == name)
+                .ok_or_else(|| format!("a worker reported an unknown error kind `{name}`"))?;
+            Ok((
+                kind,
+                Span {
+                    file: FileId(*file),
+                    lo: *lo,
+                    hi: *hi,
+                },
+            ))
+        })
+        .collect()
 }

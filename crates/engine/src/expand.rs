@@ -40,6 +40,10 @@ pub enum Expansion {
     /// A reachable error of a kind outside the property: not a bug, and
     /// not confirmed; its path ends here, and the run cannot be `safe`.
     OutsideProperty(ErrorKind, Span),
+    /// A reachable place where the model stops deciding the property
+    /// ([`wiser_ir::Ir::undecided`]): not a bug; its path ends here, and
+    /// the run cannot be `safe`.
+    UncheckedPlace(ErrorKind, Span),
     /// The path went past a bound of the search (input heap, threads,
     /// context switches): it ends here, and the run cannot be `safe`.
     Bounded(crate::Incomplete),
@@ -199,6 +203,22 @@ impl<'ir, S: Solver> Expander<'ir, S> {
             c.reach(state.pc);
         }
         if let Some((kind, span)) = state.error() {
+            if ir.undecided_at(kind, span).is_some() {
+                // Where the model stops deciding: no bug. Outside the
+                // property the path ends here (as the `exit` it marks);
+                // inside, the run cannot be `safe`.
+                if !self.property.contains(kind) {
+                    return Expansion::Infeasible;
+                }
+                if state.path.unknown {
+                    let why = crate::Incomplete::SolverUnknown;
+                    self.record_end(&state, PathEndKind::Cut(why), None);
+                    return Expansion::Undecided;
+                }
+                let why = crate::Incomplete::UncheckedPlace;
+                self.record_end(&state, PathEndKind::Cut(why), None);
+                return Expansion::UncheckedPlace(kind, span);
+            }
             if !self.property.contains(kind) && kind.is_terminal() {
                 // Found after the program ended: outside the property,
                 // the path simply ended (on its other side of the check).

@@ -239,6 +239,7 @@ impl<S: Solver> Iterator for Explorer<'_, S> {
             Expansion::Internal(msg) => Event::InternalError(msg),
             Expansion::OutsideProperty(kind, span) => Event::OutsideProperty(kind, span),
             Expansion::Bounded(why) => Event::Bounded(why),
+            Expansion::UncheckedPlace(..) => Event::Bounded(crate::Incomplete::UncheckedPlace),
         };
         for s in self.out.drain(..) {
             self.frontier.push(s, true);

@@ -80,6 +80,6 @@ pub use searcher::{
 pub use symbolic::{
     array_sort, read_symbol, scalar_of, sort_of, BranchStats, Feasible, SymArray, Symbolic,
 };
-pub use symex::{combine, symex, symex_monitored, symex_shared};
+pub use symex::{combine, symex, symex_monitored, symex_shared, Places};
 pub use visited::Visited;
 pub use witness::{Bug, SymState};

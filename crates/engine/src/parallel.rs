@@ -50,6 +50,9 @@ pub(crate) struct Found {
     /// Reachable errors outside the property, by kind and location, with
     /// the length of the shortest path found to each.
     pub outside_property: BTreeMap<(ErrorKind, Span), u64>,
+    /// Reached places where the model stops deciding
+    /// ([`wiser_ir::Ir::undecided`]), likewise.
+    pub unchecked_places: BTreeMap<(ErrorKind, Span), u64>,
     /// Did a run that finishes the level of its first bug drop states
     /// beyond it?
     pub cut_level: bool,
@@ -380,6 +383,11 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             Expansion::OutsideProperty(kind, span) => {
                 let mut found = shared.found();
                 let least = found.outside_property.entry((kind, span)).or_insert(steps);
+                *least = steps.min(*least);
+            }
+            Expansion::UncheckedPlace(kind, span) => {
+                let mut found = shared.found();
+                let least = found.unchecked_places.entry((kind, span)).or_insert(steps);
                 *least = steps.min(*least);
             }
             Expansion::Internal(msg) => {

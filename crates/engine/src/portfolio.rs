@@ -465,9 +465,17 @@ fn finish(
                 .collect();
             incomplete.sort();
             incomplete.dedup();
+            let mut places: Vec<_> = reports
+                .iter()
+                .flatten()
+                .flat_map(|r| r.unchecked_places.iter().copied())
+                .collect();
+            places.sort_by_key(|&(kind, span)| (span, kind));
+            places.dedup();
             let first = reports.iter_mut().find_map(Option::take);
             let mut report = first.unwrap_or_else(|| Report::empty(Verdict::Unknown, Extra::Symex));
             report.incomplete = incomplete;
+            report.unchecked_places = places;
             report.internal_errors.clear();
             report
         }

@@ -214,15 +214,22 @@ pub fn combine(
     bugs: Vec<Bug>,
     mut incomplete: Vec<Incomplete>,
     internal_errors: Vec<String>,
-    mut outside_property: Vec<(wiser_ir::ErrorKind, wiser_ir::Span)>,
+    places: Places,
     stats: Stats,
 ) -> Report {
+    let Places {
+        outside: mut outside_property,
+        mut unchecked,
+    } = places;
     let bugs = canonical_bugs(bugs, config.all_bugs);
     if !internal_errors.is_empty() {
         incomplete.push(Incomplete::InternalError);
     }
     if !outside_property.is_empty() {
         incomplete.push(Incomplete::OutsideProperty);
+    }
+    if !unchecked.is_empty() {
+        incomplete.push(Incomplete::UncheckedPlace);
     }
     // A part that stopped at its first bug stopped the whole run.
     if !config.all_bugs && !bugs.is_empty() {
@@ -232,14 +239,26 @@ pub fn combine(
     incomplete.dedup();
     outside_property.sort_by_key(|&(kind, span)| (span, kind));
     outside_property.dedup();
+    unchecked.sort_by_key(|&(kind, span)| (span, kind));
+    unchecked.dedup();
     let verdict = Verdict::of(!bugs.is_empty(), &incomplete);
     let mut report = Report::empty(verdict, crate::report::Extra::Symex);
     report.bugs = bugs;
     report.incomplete = incomplete;
     report.internal_errors = internal_errors;
     report.outside_property = outside_property;
+    report.unchecked_places = unchecked;
     report.stats = stats;
     report
+}
+
+/// The places the parts of a distributed run reached ([`combine`]).
+#[derive(Debug, Default)]
+pub struct Places {
+    /// Errors of kinds outside the property ([`Report::outside_property`]).
+    pub outside: Vec<(wiser_ir::ErrorKind, wiser_ir::Span)>,
+    /// Places where the model stops deciding ([`Report::unchecked_places`]).
+    pub unchecked: Vec<(wiser_ir::ErrorKind, wiser_ir::Span)>,
 }
 
 fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
@@ -275,6 +294,11 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
         .map(|(place, _)| place)
         .collect();
     outside_property.sort_by_key(|&(kind, span)| (span, kind));
+    let unchecked_places: Vec<_> = std::mem::take(&mut found.unchecked_places)
+        .into_iter()
+        .filter(|&(_, steps)| steps <= cutoff)
+        .map(|(place, _)| place)
+        .collect();
     if found.cut_level {
         incomplete.push(Incomplete::StoppedAtFirstBug);
     }
@@ -291,6 +315,9 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     };
     if !outside_property.is_empty() {
         incomplete.push(Incomplete::OutsideProperty);
+    }
+    if !unchecked_places.is_empty() {
+        incomplete.push(Incomplete::UncheckedPlace);
     }
     if stats.branches.unknown > 0 {
         incomplete.push(Incomplete::SolverUnknown);
@@ -313,6 +340,7 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
         incomplete,
         internal_errors,
         outside_property,
+        unchecked_places,
         stats,
         paths,
         paths_dropped,

@@ -201,6 +201,7 @@ impl Builder {
             threaded,
             visible,
             unchecked: Vec::new(),
+            undecided: Vec::new(),
             accelerated: Vec::new(),
         };
         validate::validate(&ir).map_err(IrError::IllFormed)?;

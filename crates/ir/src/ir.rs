@@ -591,6 +591,14 @@ pub struct Ir {
     /// do not check (the front end's model leaves them out), each with
     /// why: no engine says `safe` of a property that holds one of them.
     pub unchecked: Vec<(ErrorKind, Arc<str>)>,
+    /// Checks whose failure is not an error but a place where the front
+    /// end's model stops deciding (C's `exit` while objects `malloc` made
+    /// are live: whether a live frame still reaches them is not known):
+    /// an error state of this kind at this place is no bug; a path that
+    /// reaches it keeps the property of its kind from `safe`
+    /// ([`Ir::undecided_at`]), and a property without its kind ends the
+    /// path there quietly.
+    pub undecided: Vec<(ErrorKind, Span, Arc<str>)>,
     /// The loops [`crate::accelerate`] accelerated: each head's edge into
     /// its body now leads to the accelerating code.
     pub accelerated: Vec<Accelerated>,
@@ -608,6 +616,15 @@ pub struct Accelerated {
 }
 
 impl Ir {
+    /// Is an error of `kind` at `span` one of [`Ir::undecided`]'s places
+    /// (no bug: where the model stops deciding)? Then why.
+    pub fn undecided_at(&self, kind: ErrorKind, span: Span) -> Option<&Arc<str>> {
+        self.undecided
+            .iter()
+            .find(|(k, s, _)| (*k, *s) == (kind, span))
+            .map(|(_, _, why)| why)
+    }
+
     /// The routine a frame runs: `None` is the main program.
     pub fn routine(&self, proc: Option<ProcId>) -> &Routine {
         match proc {

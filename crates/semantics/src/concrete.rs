@@ -454,6 +454,11 @@ pub fn run_watched(
     let watched = watch.stop.is_some() || watch.steps.is_some();
     let outcome = loop {
         if let Some((kind, span)) = state.error() {
+            if ir.undecided_at(kind, span).is_some() {
+                // Not an error but where the model stops deciding
+                // (`Ir::undecided`): the run ends as the `exit` there does.
+                break Outcome::AssumeFailed { span };
+            }
             if let Some(r) = &mut recorder {
                 r.error(kind, span);
             }

@@ -4,12 +4,14 @@
 //! print, `output.rs`); calls through function pointers are `fnptr.rs`'s.
 
 use super::expr::{self, Val};
+use super::heap;
 use super::ptr::{self, Value};
 use super::{ArrObj, CSpan, Dim, Fun, Res};
 use crate::types::{CInt, CType, Len, Rank};
 use lang_c::ast::{self, Expression as E};
 use lang_c::span::Node;
-use wiser_ir::{Diagnostic, Expr, ScalarTy};
+use wiser_ir::{Diagnostic, ErrorKind, Expr, ScalarTy};
+use wiser_num::{CmpOp, IntTy};
 
 /// The type of `__VERIFIER_nondet_<suffix>`, for the suffixes SV-COMP
 /// uses.
@@ -106,11 +108,22 @@ fn int_call(
             return Ok(None);
         }
         "abort" | "exit" | "_exit" | "__VERIFIER_silent_abort" => {
-            f.u.heap.exits = true;
             for a in &c.arguments {
                 expr::effect(f, a)?;
             }
-            f.rb.assume(Expr::bool(false), span);
+            // The program ends here with every frame's locals still
+            // pointing where they point, and wiser does not walk the
+            // callers' frames: with no object `malloc` made alive, no
+            // leak is possible; with one, whether a frame still reaches
+            // it is not decided here (`Ir::undecided`).
+            let mut end = Expr::bool(false);
+            if f.u.allocates {
+                let mem = heap::mem(f.u, f.rb.program());
+                let live = Expr::cmp(CmpOp::Ne, f.rb.load(mem.live), Expr::int(IntTy::INT, 0));
+                end = end.fault_if(live, ErrorKind::MemoryLeak, span);
+                f.u.heap.exit_checks.push(span);
+            }
+            f.rb.assume(end, span);
             return Ok(None);
         }
         // GCC's branch hint: the value of its first argument.

@@ -36,9 +36,6 @@ impl Heap {
     pub fn unchecked(&self) -> Vec<(ErrorKind, String)> {
         let mut out = Vec::new();
         let Some(_) = self.mem else { return out };
-        if self.exits {
-            out.push((ErrorKind::MemoryLeak, "the program can end by `exit` or `abort`, and wiser does not decide whether the objects it allocated are still reachable then".to_string()));
-        }
         if self.untyped && self.from_void {
             out.push((ErrorKind::OutOfBounds, "the program allocates bytes of a type `malloc` is not told (`malloc(16)`) and converts `void *` to wider types: wiser checks an access to such an object against its size in bytes, not in elements".to_string()));
         }
@@ -259,9 +256,10 @@ pub struct Heap {
     /// Does the program call `memcpy` or `memmove` (which can copy a
     /// pointer into an object of bytes)?
     pub byte_copies: bool,
-    /// Does the program call `exit` or `abort` (which end it with its
-    /// locals still pointing to what they point to)?
-    pub exits: bool,
+    /// The calls of `exit` and `abort` that check whether objects
+    /// `malloc` made are live when they end the program (`call.rs`): the
+    /// places of the IR's [`wiser_ir::Ir::undecided`].
+    pub exit_checks: Vec<wiser_ir::Span>,
     /// Does the program allocate bytes of a type `malloc` is not told
     /// (`malloc(16)`)?
     pub untyped: bool,

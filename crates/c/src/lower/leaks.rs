@@ -24,7 +24,8 @@
 //! Not decided, and so listed as unchecked: a program with threads, and
 //! one that copies bytes (`memcpy`, which can put a pointer into an
 //! object of bytes where its type does not say) and uses objects of bytes
-//! through wider pointers.
+//! through wider pointers. An `exit` or `abort` while an object `malloc`
+//! made is live is not decided either, per path (`call.rs`).
 
 use super::{heap, layout, Fun};
 use crate::types::CType;

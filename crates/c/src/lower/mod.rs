@@ -66,6 +66,10 @@ pub use args::{argument_name, command_line_reads, reads_argv, ARGC};
 /// The first message of every construct outside the subset.
 pub const UNSUPPORTED: &str = "unsupported in C programs";
 
+/// Why a path that ends by `exit` or `abort` while objects `malloc` made
+/// are live is not decided under `valid-memtrack` ([`wiser_ir::Ir::undecided`]).
+pub const EXIT_WITH_OBJECTS: &str = "the program can end by `exit` or `abort` while objects `malloc` made are live, and wiser does not decide whether a frame still reaches them then";
+
 /// A result whose error is a diagnostic.
 pub type Res<T> = Result<T, Diagnostic>;
 
@@ -180,6 +184,8 @@ pub struct Unit<'a> {
     pub byte_functions: bool,
     /// Does the program free memory (`scan::Found::frees`)?
     pub frees: bool,
+    /// Can the program make objects with `malloc` (`scan::Found::allocates`)?
+    pub allocates: bool,
     /// Names whose address is taken somewhere (`&x`): such variables live
     /// in heap cells.
     pub addressed: std::collections::HashSet<String>,
@@ -508,6 +514,7 @@ fn lower_pass(
         enum_typedefs: std::collections::HashSet::new(),
         byte_functions: false,
         frees: false,
+        allocates: false,
         addressed: Default::default(),
         punned: Default::default(),
         decays: Default::default(),
@@ -520,6 +527,7 @@ fn lower_pass(
     u.threaded = found.threaded;
     u.byte_functions = found.byte_functions;
     u.frees = found.frees;
+    u.allocates = found.allocates;
     u.heap.byte_copies = found.byte_copies;
     u.addressed = found.addressed;
     u.punned = found.punned;
@@ -670,6 +678,10 @@ fn lower_pass(
     ir.unchecked = unchecked
         .into_iter()
         .map(|(k, why)| (k, why.into()))
+        .collect();
+    ir.undecided = std::mem::take(&mut u.heap.exit_checks)
+        .into_iter()
+        .map(|span| (ErrorKind::MemoryLeak, span, EXIT_WITH_OBJECTS.into()))
         .collect();
     let taken = std::mem::take(&mut u.heap.union_ptrs.taken);
     let compiled = Compiled {

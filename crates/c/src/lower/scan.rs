@@ -42,6 +42,10 @@ pub struct Found {
     pub byte_functions: bool,
     /// Is `memcpy` or `memmove` called anywhere?
     pub byte_copies: bool,
+    /// Is `malloc`, `calloc` or `realloc` called, or named as a value (a
+    /// function pointer's target), anywhere? (Only then can objects be
+    /// live when `exit` ends the program, `call.rs`.)
+    pub allocates: bool,
     /// Is `free` or `realloc` called anywhere? (Only then may `malloc`
     /// give a freed object's address again, `alloc::equal_addresses`.)
     pub frees: bool,
@@ -50,6 +54,9 @@ pub struct Found {
     /// pointer of another width lives in a union ([`super::punned`]).
     pub punned: HashMap<String, Vec<Node<ast::TypeName>>>,
 }
+
+/// The functions that make objects `free` must free.
+const ALLOCATORS: [&str; 3] = ["malloc", "calloc", "realloc"];
 
 impl Found {
     /// Visits the subscripts of `a[i][j]` and returns the name at its
@@ -99,6 +106,7 @@ impl<'ast> Visit<'ast> for Found {
             // A direct call: the name is not a value.
             self.byte_functions |= matches!(id.node.name.as_str(), "memset" | "memcpy" | "memmove");
             self.frees |= matches!(id.node.name.as_str(), "free" | "realloc");
+            self.allocates |= ALLOCATORS.contains(&id.node.name.as_str());
             self.byte_copies |= matches!(id.node.name.as_str(), "memcpy" | "memmove");
             if id.node.name != "pthread_create" {
                 for a in &c.arguments {
@@ -170,5 +178,7 @@ impl<'ast> Visit<'ast> for Found {
 pub fn scan(unit: &ast::TranslationUnit) -> Found {
     let mut found = Found::default();
     found.visit_translation_unit(unit);
+    // `void *(*alloc)(size_t) = malloc;`: a call through the pointer.
+    found.allocates |= ALLOCATORS.iter().any(|a| found.values.contains(*a));
     found
 }

@@ -423,6 +423,7 @@ fn cut_text(why: Incomplete) -> &'static str {
         Incomplete::MaxRuns => "run limit",
         Incomplete::WorkListEmpty => "work list empty",
         Incomplete::Unchecked => "unchecked errors",
+        Incomplete::UncheckedPlace => "unchecked place",
         Incomplete::NoInvariant => "no invariant",
         Incomplete::NotEncoded => "not encoded",
     }

@@ -20,6 +20,7 @@ struct Outcome {
     incomplete: Vec<Incomplete>,
     internal_errors: Vec<String>,
     outside_property: Vec<(ErrorKind, Span)>,
+    unchecked_places: Vec<(ErrorKind, Span)>,
 }
 
 impl Outcome {
@@ -80,6 +81,7 @@ pub fn bmc(ir: Arc<Ir>, config: &Config, bmc: &Bmc, monitor: Arc<Monitor>) -> Re
         incomplete: outcome.incomplete,
         internal_errors: outcome.internal_errors,
         outside_property: outcome.outside_property,
+        unchecked_places: outcome.unchecked_places,
         stats,
         paths: Vec::new(),
         paths_dropped: 0,
@@ -152,8 +154,12 @@ impl Queries<'_> {
         let mut bugs = Vec::new();
         let mut internal = Vec::new();
         let all = self.config.all_bugs;
+        let ir = self.ir;
+        let undecided = |e: &ErrorPath| ir.undecided_at(e.kind, e.span).is_some();
         self.each_reachable(
-            errors.iter().filter(|e| property.contains(e.kind)),
+            errors
+                .iter()
+                .filter(|e| property.contains(e.kind) && !undecided(e)),
             |q, model, open| match q.witness(model, open) {
                 Ok(bug) => {
                     let at = (bug.kind, bug.span);
@@ -180,23 +186,28 @@ impl Queries<'_> {
                 ..Outcome::default()
             });
         }
-        let mut outside = Vec::new();
-        self.each_reachable(
+        let outside = self.reachable_places(
             errors
                 .iter()
                 .filter(|e| !property.contains(e.kind) && !e.kind.is_terminal()),
-            |_, model, open| {
-                // The model satisfies the disjunction, so some guard holds.
-                let e = holding(model, open)?;
-                outside.push((e.kind, e.span));
-                Some((e.kind, e.span))
-            },
         )?;
         if !outside.is_empty() {
-            outside.sort_by_key(|&(kind, span)| (span, kind));
             return Ok(Outcome {
                 outside_property: outside,
                 ..Outcome::unknown(Incomplete::OutsideProperty)
+            });
+        }
+        // A reachable place where the model stops deciding
+        // (`Ir::undecided`) keeps the property from `safe`.
+        let places = self.reachable_places(
+            errors
+                .iter()
+                .filter(|e| property.contains(e.kind) && undecided(e)),
+        )?;
+        if !places.is_empty() {
+            return Ok(Outcome {
+                unchecked_places: places,
+                ..Outcome::unknown(Incomplete::UncheckedPlace)
             });
         }
         // A reachable path cut by a bound of the search (the input heap's
@@ -222,6 +233,23 @@ impl Queries<'_> {
             incomplete,
             ..Outcome::default()
         })
+    }
+
+    /// The places (kind and location) of `paths` that are reachable,
+    /// sorted by location.
+    fn reachable_places<'e>(
+        &mut self,
+        paths: impl Iterator<Item = &'e ErrorPath>,
+    ) -> Result<Vec<(ErrorKind, Span)>, Incomplete> {
+        let mut places = Vec::new();
+        self.each_reachable(paths, |_, model, open| {
+            // The model satisfies the disjunction, so some guard holds.
+            let e = holding(model, open)?;
+            places.push((e.kind, e.span));
+            Some((e.kind, e.span))
+        })?;
+        places.sort_by_key(|&(kind, span)| (span, kind));
+        Ok(places)
     }
 
     /// A model of the disjunction of `formulas`; `Ok(None)` if unsat.

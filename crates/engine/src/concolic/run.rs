@@ -131,6 +131,12 @@ pub fn run(
         (None, None) => RunOutcome::Halted,
         (None, Some(state)) => match state.error() {
             None => RunOutcome::Halted,
+            // Where the model stops deciding (`Ir::undecided`): the run
+            // ends there, as the `exit` it marks does (a failed `assume`);
+            // no bug.
+            Some((kind, span)) if ir.undecided_at(kind, span).is_some() => {
+                RunOutcome::AssumeFailed { span }
+            }
             Some((kind, span)) => {
                 let expected = Expected {
                     kind,

@@ -91,6 +91,10 @@ pub enum Incomplete {
     /// The program may commit errors of the property's kinds in ways its
     /// IR does not check ([`wiser_ir::Ir::unchecked`] says which and why).
     Unchecked,
+    /// A path reached a place where the program's model stops deciding
+    /// the property ([`wiser_ir::Ir::undecided`]: C's `exit` while
+    /// objects `malloc` made are live, under `valid-memtrack`).
+    UncheckedPlace,
     /// The prover found no invariant that proves the program (Spacer
     /// gave up or found a path to an error).
     NoInvariant,
@@ -111,7 +115,7 @@ impl From<wiser_semantics::Bound> for Incomplete {
 
 impl Incomplete {
     /// Every reason, in declaration order.
-    pub const ALL: [Incomplete; 17] = [
+    pub const ALL: [Incomplete; 18] = [
         Incomplete::MaxStates,
         Incomplete::Timeout,
         Incomplete::SolverUnknown,
@@ -127,6 +131,7 @@ impl Incomplete {
         Incomplete::MaxRuns,
         Incomplete::WorkListEmpty,
         Incomplete::Unchecked,
+        Incomplete::UncheckedPlace,
         Incomplete::NoInvariant,
         Incomplete::NotEncoded,
     ];
@@ -154,6 +159,7 @@ impl Incomplete {
             Incomplete::MaxRuns => "max_runs",
             Incomplete::WorkListEmpty => "work_list_empty",
             Incomplete::Unchecked => "unchecked",
+            Incomplete::UncheckedPlace => "unchecked_place",
             Incomplete::NoInvariant => "no_invariant",
             Incomplete::NotEncoded => "not_encoded",
         }
@@ -211,6 +217,10 @@ pub struct Report {
     /// behaviour under `unreach-call`), one per kind and location, sorted
     /// by location; not confirmed by replay, since they are not bugs.
     pub outside_property: Vec<(ErrorKind, Span)>,
+    /// The places where the model stops deciding ([`wiser_ir::Ir::undecided`])
+    /// that a path reached, one per kind and location, sorted by
+    /// location ([`Incomplete::UncheckedPlace`]).
+    pub unchecked_places: Vec<(ErrorKind, Span)>,
     /// Counters.
     pub stats: Stats,
     /// Every ended or cut path, sorted by trail, when
@@ -234,6 +244,7 @@ impl Report {
             incomplete: Vec::new(),
             internal_errors: Vec::new(),
             outside_property: Vec::new(),
+            unchecked_places: Vec::new(),
             stats: Stats::default(),
             paths: Vec::new(),
             paths_dropped: 0,
