@@ -597,7 +597,8 @@ pub struct Ir {
     /// an error state of this kind at this place is no bug; a path that
     /// reaches it keeps the property of its kind from `safe`
     /// ([`Ir::undecided_at`]), and a property without its kind ends the
-    /// path there quietly.
+    /// path there quietly. A front end puts such a check only where the
+    /// path ends anyway (the `exit`), so that ending it loses nothing.
     pub undecided: Vec<(ErrorKind, Span, Arc<str>)>,
     /// The loops [`crate::accelerate`] accelerated: each head's edge into
     /// its body now leads to the accelerating code.
