@@ -381,14 +381,10 @@ pub(crate) fn work(me: usize, shared: &Shared) {
             Expansion::Undecided => report(Incomplete::SolverUnknown),
             Expansion::Bounded(why) => report(why),
             Expansion::OutsideProperty(kind, span) => {
-                let mut found = shared.found();
-                let least = found.outside_property.entry((kind, span)).or_insert(steps);
-                *least = steps.min(*least);
+                least(&mut shared.found().outside_property, (kind, span), steps);
             }
             Expansion::UncheckedPlace(kind, span) => {
-                let mut found = shared.found();
-                let least = found.unchecked_places.entry((kind, span)).or_insert(steps);
-                *least = steps.min(*least);
+                least(&mut shared.found().unchecked_places, (kind, span), steps);
             }
             Expansion::Internal(msg) => {
                 let mut found = shared.found();
@@ -536,6 +532,12 @@ fn record_bug(shared: &Shared, bug: Bug, credit: u64, late: bool) {
         }
         shared.stop.store(true, Ordering::SeqCst);
     }
+}
+
+/// Keeps in `places` the length of the shortest path found to `place`.
+fn least(places: &mut BTreeMap<(ErrorKind, Span), u64>, place: (ErrorKind, Span), steps: u64) {
+    let known = places.entry(place).or_insert(steps);
+    *known = steps.min(*known);
 }
 
 #[cfg(test)]

@@ -252,6 +252,20 @@ pub fn combine(
     report
 }
 
+/// The places reached by paths of at most `cutoff` steps, by location.
+fn within(
+    places: std::collections::BTreeMap<(wiser_ir::ErrorKind, wiser_ir::Span), u64>,
+    cutoff: u64,
+) -> Vec<(wiser_ir::ErrorKind, wiser_ir::Span)> {
+    let mut out: Vec<_> = places
+        .into_iter()
+        .filter(|&(_, steps)| steps <= cutoff)
+        .map(|(place, _)| place)
+        .collect();
+    out.sort_by_key(|&(kind, span)| (span, kind));
+    out
+}
+
 /// The places the parts of a distributed run reached ([`combine`]).
 #[derive(Debug, Default)]
 pub struct Places {
@@ -288,17 +302,8 @@ fn assemble(shared: &Shared, config: &Config, abandoned: usize) -> Report {
     // A run that finished the level of its first bug reports what it
     // found up to that level: deeper finds depend on timing.
     let cutoff = shared.cutoff.load(Ordering::SeqCst);
-    let mut outside_property: Vec<_> = std::mem::take(&mut found.outside_property)
-        .into_iter()
-        .filter(|&(_, steps)| steps <= cutoff)
-        .map(|(place, _)| place)
-        .collect();
-    outside_property.sort_by_key(|&(kind, span)| (span, kind));
-    let unchecked_places: Vec<_> = std::mem::take(&mut found.unchecked_places)
-        .into_iter()
-        .filter(|&(_, steps)| steps <= cutoff)
-        .map(|(place, _)| place)
-        .collect();
+    let outside_property = within(std::mem::take(&mut found.outside_property), cutoff);
+    let unchecked_places = within(std::mem::take(&mut found.unchecked_places), cutoff);
     if found.cut_level {
         incomplete.push(Incomplete::StoppedAtFirstBug);
     }
